@@ -1,0 +1,130 @@
+/** buildApp(deps): plugins, routes, authentication, and the error and not-found handlers. Listening is main.ts's job. */
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import FindMyWay from 'find-my-way';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from './core/tokens.service.js';
+import type { Deps } from './deps.js';
+import { AppError } from './errors.js';
+import { registerAuthRoutes } from './http/auth.routes.js';
+import { handleError } from './http/error-handler.js';
+import { registerHealthRoutes } from './http/health.routes.js';
+import { registerProductRoutes } from './http/products.routes.js';
+import { ErrorBody } from './http/schemas.js';
+import { registerTokenRoutes } from './http/tokens.routes.js';
+import { validatorCompiler } from './http/validation.js';
+import { registerWorkspaceRoutes } from './http/workspaces.routes.js';
+
+/**
+ * Who may call a route: `public` anyone; `user` a session or PAT; `workspace` a session or PAT plus an
+ * X-Workspace-Id of a workspace the user belongs to; `session` a dashboard session only (a PAT is 403).
+ */
+export type Access = 'public' | 'user' | 'workspace' | 'session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export const API_PREFIX = '/api/v1';
+
+export async function buildApp(deps: Deps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  // The API takes JSON only: Fastify's built-in text/plain parser would let other bodies reach validation instead of a 415.
+  app.removeContentTypeParser('text/plain');
+  app.setErrorHandler(handleError);
+  app.decorateRequest('principal', null);
+
+  const routesByMethod = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routesByMethod.on(method as 'GET', route.url, () => {});
+    describeRoute(route as Parameters<typeof describeRoute>[0]);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => routesByMethod.find(m as 'GET', path));
+    const error = allowed.length > 0 ? new AppError('method_not_allowed', { headers: { allow: allowed.join(', ') } }) : new AppError('not_found');
+    return handleError(error, request, reply);
+  });
+
+  await app.register(helmet, { global: true });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Storelink API', version: '1.0.0', description: 'Connect a workspace to e-commerce platforms over OAuth 2.0.' },
+      servers: [{ url: config.appUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A dashboard session token or a personal access token' } } },
+    },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const access = request.routeOptions.config.access;
+    if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
+    if (!access || access === 'public') return;
+    const workspaceHeader = request.headers['x-workspace-id'];
+    request.principal = await deps.tokens.authenticate(request.headers.authorization, Array.isArray(workspaceHeader) ? workspaceHeader.join(',') : workspaceHeader, access === 'workspace');
+    if (access === 'session' && request.principal.kind !== 'session') throw new AppError('forbidden');
+  });
+
+  await app.register(
+    async (api: App) => {
+      registerHealthRoutes(api, deps);
+      registerAuthRoutes(api, deps);
+      registerTokenRoutes(api, deps);
+      registerWorkspaceRoutes(api, deps);
+      registerProductRoutes(api, deps);
+    },
+    { prefix: API_PREFIX },
+  );
+  return app;
+}
+
+/** Adds what every route shares to its schema: the bearer scheme, the X-Workspace-Id header, and the error responses it can give. */
+function describeRoute(route: { schema?: Record<string, unknown>; config?: { access?: Access } }) {
+  const access = route.config?.access ?? 'public';
+  const schema = (route.schema ??= {});
+  const response = ((schema.response as Record<string, unknown> | undefined) ??= {});
+  const errors = ['400', '404', '413', '415', '422', '429', '500', '503'];
+  if (access !== 'public') {
+    schema.security = [{ bearerAuth: [] }];
+    errors.push('401', '403');
+  }
+  if (access === 'workspace') {
+    schema.headers = {
+      type: 'object',
+      properties: { 'x-workspace-id': { type: 'string', pattern: '^[1-9][0-9]*$', description: 'The id of a workspace the user belongs to (GET /workspaces lists them)' } },
+      required: ['x-workspace-id'],
+    };
+  }
+  for (const status of errors) response[status] ??= ErrorBody;
+}
+
+/** The principal of a route declared with access other than `public`; set by the onRequest hook before any handler runs. */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new AppError('unauthenticated');
+  return request.principal;
+}
+
+/** The workspace of a route declared with access `workspace`. */
+export function workspaceOf(request: { principal: Principal | null }): NonNullable<Principal['workspace']> {
+  const { workspace } = principalOf(request);
+  if (!workspace) throw new AppError('forbidden');
+  return workspace;
+}

@@ -1,0 +1,139 @@
+/** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface Config {
+  readonly nodeEnv: NodeEnv;
+  readonly port: number;
+  readonly host: string;
+  /** `{app_url}`, without a trailing slash. `{base_url}` is `appUrl + /api/v1`. */
+  readonly appUrl: string;
+  /** PostgreSQL when set; otherwise PGlite in `dataDir`. */
+  readonly databaseUrl: string | null;
+  readonly dataDir: string;
+  /** Null when unset: outside production a generated secret kept in `dataDir` stands in (see secrets.ts). */
+  readonly appSecret: string | null;
+  /** Earlier APP_SECRET values, still accepted when verifying tokens so a rotation logs nobody out. */
+  readonly previousAppSecrets: readonly string[];
+  /** 32 bytes, or null when unset (same rule as appSecret). */
+  readonly encryptionKey: Buffer | null;
+  readonly allowSignup: boolean;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly trustProxy: boolean;
+  readonly bodyLimitBytes: number;
+  /** Login attempts allowed per client address and per email, each per minute. */
+  readonly loginRateLimit: { readonly perAddress: number; readonly perEmail: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const MIN_SECRET_LENGTH = 32;
+
+/** Builds the Config from `env`, or throws a ConfigError listing one line per bad field. */
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const read = <T>(name: string, parse: (raw: string) => T, fallback: T): T => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    try {
+      return parse(raw);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push(`${name}: ${error.message}`);
+      return fallback;
+    }
+  };
+
+  const nodeEnv = read<NodeEnv>('NODE_ENV', (v) => oneOf(v, ['development', 'production', 'test']), 'development');
+  const port = read('PORT', (v) => integerIn(v, 0, 65535), 3000);
+  const host = read('HOST', (v) => v, '127.0.0.1');
+  const appUrl = read('APP_URL', httpUrl, `http://localhost:${port}`);
+  const databaseUrl = read<string | null>('DATABASE_URL', postgresUrl, null);
+  const dataDir = read('DATA_DIR', (v) => v, './data');
+  const appSecret = read<string | null>('APP_SECRET', secret, null);
+  const previousAppSecrets = read<string[]>('APP_SECRET_PREVIOUS', secretList, []);
+  const encryptionKey = read<Buffer | null>('ENCRYPTION_KEY', (v) => parseEncryptionKey(v) ?? invalid('must be 32 bytes, as 64 hex characters or base64'), null);
+  const allowSignup = read('ALLOW_SIGNUP', boolean, true);
+  const logLevel = read<Config['logLevel']>('LOG_LEVEL', (v) => oneOf(v, LOG_LEVELS), 'info');
+  const trustProxy = read('TRUST_PROXY', boolean, false);
+  const bodyLimitBytes = read('BODY_LIMIT_BYTES', (v) => integerIn(v, 1024, 10 * 1024 * 1024), 64 * 1024);
+  const perAddress = read('LOGIN_RATE_LIMIT_PER_ADDRESS', (v) => integerIn(v, 1, 100_000), 20);
+  const perEmail = read('LOGIN_RATE_LIMIT_PER_EMAIL', (v) => integerIn(v, 1, 100_000), 5);
+
+  if (nodeEnv === 'production') {
+    if (appSecret === null && !problems.some((p) => p.startsWith('APP_SECRET:'))) problems.push('APP_SECRET: is required when NODE_ENV=production');
+    if (encryptionKey === null && !problems.some((p) => p.startsWith('ENCRYPTION_KEY:'))) problems.push('ENCRYPTION_KEY: is required when NODE_ENV=production');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
+    previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
+    loginRateLimit: Object.freeze({ perAddress, perEmail }),
+  });
+}
+
+/** 32 bytes from 64 hex characters or from base64 (standard or url-safe); null when it is neither. */
+export function parseEncryptionKey(raw: string): Buffer | null {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) {
+    const key = Buffer.from(raw, 'base64url');
+    if (key.length === 32) return key;
+  }
+  return null;
+}
+
+/** A bad value of one variable; `read` turns it into a line of the report. */
+class Invalid extends Error {}
+
+function invalid(message: string): never {
+  throw new Invalid(message);
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[]): T {
+  return (allowed as readonly string[]).includes(value) ? (value as T) : invalid(`must be one of ${allowed.join(', ')} (got "${value}")`);
+}
+
+function integerIn(value: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(value)) return invalid(`must be an integer (got "${value}")`);
+  const n = Number(value);
+  return n >= min && n <= max ? n : invalid(`must be between ${min} and ${max} (got ${value})`);
+}
+
+function boolean(value: string): boolean {
+  if (['true', '1', 'yes'].includes(value.toLowerCase())) return true;
+  if (['false', '0', 'no'].includes(value.toLowerCase())) return false;
+  return invalid(`must be true or false (got "${value}")`);
+}
+
+function httpUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return invalid(`must be an http or https URL (got "${value}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`must be an http or https URL (got "${value}")`);
+  if (url.search || url.hash) return invalid('must not carry a query or fragment');
+  return value.replace(/\/+$/, '');
+}
+
+function postgresUrl(value: string): string {
+  return /^postgres(ql)?:\/\//.test(value) ? value : invalid('must be a postgres:// or postgresql:// URL');
+}
+
+function secret(value: string): string {
+  return value.length >= MIN_SECRET_LENGTH ? value : invalid(`must be at least ${MIN_SECRET_LENGTH} characters (got ${value.length})`);
+}
+
+function secretList(value: string): string[] {
+  const secrets = value.split(',').map((s) => s.trim()).filter(Boolean);
+  return secrets.every((s) => s.length >= MIN_SECRET_LENGTH) ? secrets : invalid(`each secret must be at least ${MIN_SECRET_LENGTH} characters`);
+}

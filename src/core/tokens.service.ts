@@ -1,0 +1,110 @@
+/** Sessions and personal access tokens: issue, list, revoke, and authenticate a bearer (DESIGN §3, §7). */
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Db } from '../db/client.js';
+import type { Role, TokenKind } from '../db/schema.js';
+import * as tokensRepo from '../db/tokens.repo.js';
+import type { Clock } from './clock.js';
+import type { JwtCodec } from './jwt.js';
+import type { UsageRecorder } from './token-usage.js';
+
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const PAT_EXPIRY_DAYS = [7, 30, 60, 90, 365] as const;
+export type PatExpiryDays = (typeof PAT_EXPIRY_DAYS)[number] | null;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_INT4 = 2_147_483_647;
+
+/** Who a request acts as, and in which workspace. */
+export interface Principal {
+  readonly kind: TokenKind;
+  readonly tokenId: number;
+  readonly jti: string;
+  readonly user: { readonly id: number; readonly email: string; readonly name: string };
+  /** The workspace of the X-Workspace-Id header, when the route asked for one. */
+  readonly workspace: { readonly id: number; readonly name: string; readonly role: Role } | null;
+}
+
+export interface IssuedToken {
+  token: string;
+  record: tokensRepo.TokenRecord;
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;
+
+export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock; usage: UsageRecorder }) {
+  const { db, jwt, clock, usage } = deps;
+
+  async function issue(userId: number, kind: TokenKind, name: string | null, expiresAt: Date | null): Promise<IssuedToken> {
+    const jti = randomBytes(16).toString('base64url');
+    const record = await tokensRepo.insertToken(db, { userId, kind, name, jti, createdAt: clock.now(), expiresAt });
+    const token = await jwt.sign(kind, { sub: String(userId), jti }, expiresAt);
+    return { token, record };
+  }
+
+  return {
+    /** A dashboard session, valid 12 hours. */
+    issueSession: (userId: number) => issue(userId, 'session', null, new Date(clock.now().getTime() + SESSION_TTL_MS)),
+
+    /** A personal access token; `expiresInDays` null means it never expires. */
+    createPersonalToken: (userId: number, input: { name: string; expiresInDays: PatExpiryDays }) =>
+      issue(userId, 'pat', input.name, input.expiresInDays === null ? null : new Date(clock.now().getTime() + input.expiresInDays * DAY_MS)),
+
+    listPersonalTokens: (userId: number, page: { limit: number; offset: number }) => tokensRepo.listPersonalTokens(db, userId, page),
+
+    /** Revokes one of the user's PATs; 404 when it is not theirs or already revoked. */
+    async revokePersonalToken(userId: number, id: number): Promise<void> {
+      if (!(await tokensRepo.revokeToken(db, { userId, kind: 'pat', id }, clock.now()))) throw new AppError('not_found');
+    },
+
+    async revokeSession(principal: Principal): Promise<void> {
+      await tokensRepo.revokeToken(db, { userId: principal.user.id, kind: 'session', jti: principal.jti }, clock.now());
+    },
+
+    /**
+     * Turns an Authorization header and an X-Workspace-Id header into a Principal, in the order the seed sets:
+     * any token problem is 401 before any workspace problem is 403. One database round trip.
+     */
+    async authenticate(authorization: string | undefined, workspaceHeader: string | undefined, needsWorkspace: boolean): Promise<Principal> {
+      const token = parseBearer(authorization);
+      const kind = token ? jwt.claimedKind(token) : null;
+      if (!token || (kind !== 'session' && kind !== 'pat')) throw new AppError('unauthenticated');
+      const claims = await jwt.verify(kind, token).catch(() => {
+        throw new AppError('unauthenticated');
+      });
+      const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
+      const context = await tokensRepo.findBearerContext(db, claims.jti, workspaceId);
+      const now = clock.now();
+      if (
+        !context ||
+        context.kind !== kind ||
+        String(context.userId) !== claims.sub ||
+        context.revokedAt !== null ||
+        (context.expiresAt !== null && context.expiresAt <= now)
+      ) {
+        throw new AppError('unauthenticated');
+      }
+      if (needsWorkspace && !context.workspace) throw new AppError('forbidden');
+      usage.touch(context.tokenId, now);
+      return {
+        kind,
+        tokenId: context.tokenId,
+        jti: claims.jti,
+        user: { id: context.userId, email: context.email, name: context.userName },
+        workspace: context.workspace,
+      };
+    },
+  };
+}
+
+/** The token of `Bearer <token>` (scheme case-insensitive, RFC 6750 §2.1), or null. */
+export function parseBearer(header: string | undefined): string | null {
+  const match = header?.match(/^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i);
+  return match?.[1] ?? null;
+}
+
+/** A positive 32-bit integer workspace id, or null for anything else (missing, signed, decimal, too large). */
+export function parseWorkspaceId(header: string | undefined): number | null {
+  if (!header || !/^[1-9][0-9]{0,9}$/.test(header.trim())) return null;
+  const id = Number(header.trim());
+  return id <= MAX_INT4 ? id : null;
+}

@@ -1,0 +1,69 @@
+/** Users, workspaces and memberships. */
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { memberships, users, workspaces, type Role } from './schema.js';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  name: string;
+  passwordHash: string;
+}
+
+export interface WorkspaceWithRole {
+  id: number;
+  name: string;
+  role: Role;
+}
+
+/** PostgreSQL's unique_violation, raised when an email is taken between check and insert. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
+  const [row] = await db
+    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  return row ?? null;
+}
+
+/** Creates the user, a workspace named after them, and their owner membership, in one transaction. */
+export async function insertUserWithWorkspace(
+  db: Db,
+  input: { email: string; name: string; passwordHash: string },
+): Promise<{ user: Omit<UserRow, 'passwordHash'>; workspace: WorkspaceWithRole }> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values(input).returning({ id: users.id, email: users.email, name: users.name });
+    const [workspace] = await tx.insert(workspaces).values({ name: `${input.name}'s workspace` }).returning({ id: workspaces.id, name: workspaces.name });
+    await tx.insert(memberships).values({ userId: user!.id, workspaceId: workspace!.id, role: 'owner' });
+    return { user: user!, workspace: { ...workspace!, role: 'owner' as const } };
+  });
+}
+
+export async function listWorkspacesOfUser(db: Db, userId: number, page: { limit: number; offset: number }): Promise<{ rows: WorkspaceWithRole[]; total: number }> {
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select({ id: workspaces.id, name: workspaces.name, role: memberships.role })
+      .from(memberships)
+      .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+      .where(eq(memberships.userId, userId))
+      .orderBy(asc(workspaces.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ total: count() }).from(memberships).where(eq(memberships.userId, userId)),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+export async function addMembership(db: Db, input: { userId: number; workspaceId: number; role: Role }): Promise<void> {
+  await db.insert(memberships).values(input);
+}
+
+export async function removeMembership(db: Db, input: { userId: number; workspaceId: number }): Promise<void> {
+  await db.delete(memberships).where(and(eq(memberships.userId, input.userId), eq(memberships.workspaceId, input.workspaceId)));
+}

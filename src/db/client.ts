@@ -1,0 +1,81 @@
+/** Opens the database: node-postgres when a URL is given, otherwise embedded PGlite; both run the same migrations. */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The Drizzle handle both drivers share; repositories take it (or a transaction) as their first parameter. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+
+export interface Database {
+  readonly kind: DatabaseTarget['kind'];
+  readonly db: Db;
+  /** Applies the checked-in migrations; on PostgreSQL under an advisory lock so instances starting together take turns. */
+  migrate(): Promise<void>;
+  /** One round trip, for readiness checks; rejects when the database cannot answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Called once per statement sent, so tests and metrics can count round trips. */
+  onQuery?: () => void;
+}
+
+const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+// Any constant works; it only has to be the same for every instance of this service.
+const MIGRATION_LOCK_ID = 0x5703_e11c;
+
+/** Connects to the target; for PostgreSQL, fails when the server cannot be reached. */
+export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
+  const logger = options.onQuery ? { logQuery: options.onQuery } : false;
+  return target.kind === 'postgres' ? openPostgres(target.url, logger) : openPglite(target.dataDir, logger);
+}
+
+async function openPglite(dataDir: string | null, logger: false | { logQuery: () => void }): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema, logger });
+  return {
+    kind: 'pglite',
+    db: db as unknown as Db,
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS }),
+    ping: async () => void (await client.query('select 1')),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, logger: false | { logQuery: () => void }): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
+  // An idle client losing its connection must not crash the process; the next query reports the outage.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema, logger });
+  await pool.query('select 1');
+  return {
+    kind: 'postgres',
+    db: db as unknown as Db,
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+        client.release();
+      }
+    },
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => pool.end(),
+  };
+}

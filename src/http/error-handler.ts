@@ -1,0 +1,55 @@
+/** The one place errors become responses: the seed's body for every status, internals to the log only (DESIGN §2). */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../errors.js';
+import { toFieldErrors } from './validation.js';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'bad_request',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
+};
+
+// Driver codes for a database that cannot be reached or is shutting down: the request may succeed later.
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** Maps anything thrown in a request to an AppError. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: unknown };
+  if (Array.isArray(fastifyError.validation)) {
+    return new AppError('validation_failed', { fields: toFieldErrors(fastifyError.validation, fastifyError.validationContext) });
+  }
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped === 'bad_request') return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
+  if (mapped) return new AppError(mapped);
+  if (isDatabaseUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '5' } });
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) return new AppError('bad_request');
+  return new AppError('internal', { cause: error });
+}
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** What a log may say of an error: its name, code and the driver's own message, never a query's parameters. */
+export function describeError(error: unknown): Record<string, unknown> {
+  let e: unknown = error;
+  // Drizzle wraps driver errors in a message that includes the query's parameters; log the driver's error instead.
+  while (e instanceof Error && e.name === 'DrizzleQueryError' && e.cause) e = e.cause;
+  if (!(e instanceof Error)) return { message: String(e) };
+  return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: describeError(appError.cause ?? error) }, 'request failed');
+  return reply.code(appError.status).headers(appError.headers).send(appError.toBody());
+}

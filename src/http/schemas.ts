@@ -1,0 +1,53 @@
+/** Schemas shared by routes: the envelopes of DESIGN §2 and the seed's resources. They also produce the OpenAPI document. */
+import Type, { type TSchema } from 'typebox';
+
+export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+export const Timestamp = Type.String({ format: 'date-time' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+export const ErrorBody = Type.Object(
+  {
+    success: Type.Literal(false),
+    code: Type.Integer({ description: 'The HTTP status' }),
+    message: Type.String(),
+    errors: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Per-field messages, on 422 only' })),
+  },
+  { description: 'The error shape of every error the service answers with' },
+);
+
+export const PageQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+});
+
+export const PageMeta = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
+
+/** `{success: true, data}` */
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+
+/** `{success: true, data: [...], meta}` */
+export const OkPage = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMeta });
+
+export const WorkspaceSchema = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]) });
+
+export const UserSchema = Type.Object({ id: Id, email: Type.String(), name: Type.String() });
+
+/** The query of a paginated list, and the limit/offset it stands for. */
+export function pageOf(query: { page: number; per_page: number }) {
+  return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+}
+
+export function ok<T>(data: T) {
+  return { success: true as const, data };
+}
+
+export function okPage<T>(rows: T[], total: number, query: { page: number; per_page: number }) {
+  return { success: true as const, data: rows, meta: { page: query.page, per_page: query.per_page, total } };
+}
+
+/** ISO 8601 text for a timestamp column; null stays null. */
+export function iso(date: Date): string;
+export function iso(date: Date | null): string | null;
+export function iso(date: Date | null): string | null {
+  return date === null ? null : date.toISOString();
+}

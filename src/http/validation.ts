@@ -1,0 +1,70 @@
+/**
+ * Request validation: bodies are checked strictly (no type coercion, every error reported), while query strings,
+ * path parameters and headers are coerced from text. Ajv's errors become DESIGN §2's per-field messages.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { createRequire } from 'node:module';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from '../errors.js';
+
+// ajv-formats is CommonJS with an `exports.default`, which ESM's default import wraps once more.
+const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
+
+function createAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes, allErrors: !coerceTypes, useDefaults: true, removeAdditional: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const strict = createAjv(false);
+const coercing = createAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? strict : coercing).compile(schema);
+
+const ARTICLES: Record<string, string> = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array' };
+
+/** One readable message per field, Laravel-style ("The email field is required."). */
+export function toFieldErrors(errors: readonly ErrorObject[], part: string | undefined): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    // Branch errors of a union repeat what the union's own error says.
+    if (error.schemaPath.includes('/anyOf/')) continue;
+    const field = fieldOf(error, part);
+    const message = messageOf(error, field);
+    (fields[field] ??= []).includes(message) || fields[field].push(message);
+  }
+  return fields;
+}
+
+function fieldOf(error: ErrorObject, part: string | undefined): string {
+  const path = error.instancePath.split('/').filter(Boolean);
+  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  return path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
+}
+
+function messageOf(error: ErrorObject, field: string): string {
+  if (field === 'body' && error.keyword === 'type') return 'The request body must be a JSON object.';
+  const label = field.replaceAll('_', ' ').replaceAll('.', ' ');
+  const { params } = error;
+  switch (error.keyword) {
+    case 'required':
+      return `The ${label} field is required.`;
+    case 'type':
+      return `The ${label} field must be ${ARTICLES[String(params.type).split(',')[0]!] ?? `of type ${params.type}`}.`;
+    case 'minLength':
+      return `The ${label} field must be at least ${params.limit} characters.`;
+    case 'maxLength':
+      return `The ${label} field must not be greater than ${params.limit} characters.`;
+    case 'minimum':
+      return `The ${label} field must be at least ${params.limit}.`;
+    case 'maximum':
+      return `The ${label} field must not be greater than ${params.limit}.`;
+    case 'format':
+      return params.format === 'email' ? `The ${label} field must be a valid email address.` : `The ${label} field must be a valid ${params.format}.`;
+    case 'pattern':
+      return `The ${label} field format is invalid.`;
+    default:
+      return `The selected ${label} is invalid.`;
+  }
+}

@@ -1,0 +1,51 @@
+/** Start-up steps shared by the server (main.ts) and the operator CLI (cli.ts): each bad setting is one line on stderr and exit code 1. */
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { createLogger } from './deps.js';
+import { resolveSecrets, type ResolvedConfig } from './secrets.js';
+
+export function fail(lines: readonly string[]): never {
+  for (const line of lines) process.stderr.write(`${line}\n`);
+  process.exit(1);
+}
+
+/** Config from the environment, with secrets resolved; exits 1 with one line per bad field. */
+export function configOrExit(env: NodeJS.ProcessEnv): { config: ResolvedConfig; logger: Logger } {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(['Storelink cannot start: invalid configuration', ...error.problems]);
+    throw error;
+  }
+  const logger = createLogger(config);
+  return { config: resolveSecrets(config, (message) => logger.warn(message)), logger };
+}
+
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
+}
+
+/** The database, migrated; exits 1 naming DATABASE_URL (without its password) when it cannot be reached. */
+export async function migratedDatabaseOrExit(config: Config): Promise<Database> {
+  let database: Database;
+  try {
+    database = await openDatabase(databaseTarget(config));
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? (error as Error).message;
+    fail([config.databaseUrl ? `DATABASE_URL: cannot connect to ${withoutPassword(config.databaseUrl)} (${reason})` : `DATA_DIR: cannot open the embedded database in ${config.dataDir} (${reason})`]);
+  }
+  await database.migrate();
+  return database;
+}
+
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured URL';
+  }
+}

@@ -1,0 +1,64 @@
+/** Fresh databases for tests: in-memory PGlite always, and a new PostgreSQL database per suite when TEST_DATABASE_URL is set. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** Every kind the suite runs on: PGlite, plus PostgreSQL when TEST_DATABASE_URL is set (CI sets it and fails if it is unreachable). */
+export function databaseKinds(): DatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestDatabase extends Database {
+  /** The PostgreSQL URL of this database, or null for PGlite. */
+  readonly url: string | null;
+}
+
+/** A new, migrated, empty database; closing it also drops it. */
+export async function createTestDatabase(kind: DatabaseKind, options: DatabaseOptions = {}): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ kind: 'pglite', dataDir: null }, options);
+    await database.migrate();
+    return { ...database, url: null };
+  }
+  const { url, drop } = await createPostgresDatabase();
+  const database = await openDatabase({ kind: 'postgres', url }, options);
+  await database.migrate();
+  return {
+    ...database,
+    url,
+    close: async () => {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/** An empty PostgreSQL database beside TEST_DATABASE_URL's, and how to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `storelink_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

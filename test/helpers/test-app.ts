@@ -1,0 +1,94 @@
+/** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
+import type { LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { Writable } from 'node:stream';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createManualClock } from '../../src/core/clock.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import type { ResolvedConfig } from '../../src/secrets.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.js';
+
+export const TEST_APP_SECRET = 'test-app-secret-that-is-long-enough-0123456789';
+export const TEST_ENCRYPTION_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+// Cheap scrypt for speed; the production parameters have their own unit test.
+const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+export interface TestApp {
+  readonly app: App;
+  readonly deps: Deps;
+  readonly database: TestDatabase;
+  readonly clock: ReturnType<typeof createManualClock>;
+  /** Statements sent to the database since start. */
+  readonly queries: { count: number };
+  /** Every log line written, as text, for checking that no secret is logged. */
+  readonly logs: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+  const queries = { count: 0 };
+  const logs: string[] = [];
+  const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
+  const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...options.env }) as ResolvedConfig;
+  const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
+  const logger = pino({ level: config.logLevel }, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
+  const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app, deps, database, clock, queries, logs,
+    close: async () => {
+      await app.close();
+      await deps.close();
+      await database.close();
+    },
+  };
+}
+
+export const API = '/api/v1';
+
+type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+
+/** One JSON request to the API; `token` becomes the bearer, `workspace` the X-Workspace-Id header. */
+export async function call(
+  t: TestApp,
+  method: Method,
+  path: string,
+  options: { token?: string; workspace?: number | string; body?: unknown; headers?: Record<string, string>; remoteAddress?: string } = {},
+): Promise<LightMyRequestResponse & { body: string; json: () => any }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+  if (options.workspace !== undefined) headers['x-workspace-id'] = String(options.workspace);
+  return t.app.inject({
+    method,
+    url: `${API}${path}`,
+    headers,
+    ...(options.body !== undefined ? { payload: options.body as object } : {}),
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
+}
+
+let userCounter = 0;
+
+/** Registers a new user through the API; returns their session token, user and own workspace. */
+export async function registerUser(t: TestApp, overrides: { email?: string; name?: string; password?: string } = {}) {
+  userCounter += 1;
+  const body = { email: overrides.email ?? `user${userCounter}-${Date.now()}@example.com`, name: overrides.name ?? `User ${userCounter}`, password: overrides.password ?? 'correct horse battery' };
+  const response = await call(t, 'POST', '/auth/register', { body });
+  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+  const { data } = response.json();
+  return { session: data.token as string, user: data.user as { id: number; email: string; name: string }, workspace: data.workspace as { id: number; name: string; role: string }, password: body.password };
+}
+
+/** Creates a PAT with the given session; returns the token value and its record. */
+export async function createPat(t: TestApp, session: string, body: { name?: string; expires_in_days?: number | null } = {}) {
+  const response = await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: body.name ?? 'test token', expires_in_days: body.expires_in_days === undefined ? 30 : body.expires_in_days } });
+  if (response.statusCode !== 201) throw new Error(`PAT creation failed: ${response.statusCode} ${response.body}`);
+  return response.json().data as { id: number; name: string; token: string; created_at: string; expires_at: string | null; last_used_at: string | null };
+}
+
+/** Asserts the seed's error body for a status. */
+export function errorBody(status: number, message: string) {
+  return { success: false, code: status, message };
+}
