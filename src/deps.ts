@@ -1,5 +1,5 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { createAccountsService, type AccountsService } from './core/accounts.service.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createJwtCodec } from './core/jwt.js';
@@ -35,12 +35,21 @@ export interface DepsOptions {
   usageFlushIntervalMs?: number;
 }
 
-/** Builds the logger the service uses; paths that could carry a secret are redacted. */
-export function createLogger(config: Pick<ResolvedConfig, 'logLevel'>): Logger {
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.access_token', '*.refresh_token', '*.client_secret'], censor: '[redacted]' },
-  });
+/**
+ * Builds the logger the service uses. Requests are logged by path only: query strings carry OAuth codes and states.
+ * Fields that could hold a secret are redacted wherever they appear.
+ */
+export function createLogger(config: Pick<ResolvedConfig, 'logLevel'>, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
+      },
+      redact: { paths: ['*.authorization', '*.cookie', '*.password', '*.token', '*.access_token', '*.refresh_token', '*.client_secret'], censor: '[redacted]' },
+    },
+    destination,
+  );
 }
 
 export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {

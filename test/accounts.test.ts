@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { databaseKinds } from './helpers/database.js';
+import { databaseKinds, selectRows } from './helpers/database.js';
 import { call, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
 for (const kind of databaseKinds()) {
@@ -30,8 +30,8 @@ for (const kind of databaseKinds()) {
 
     test('the password is stored only as a scrypt hash', async () => {
       const { user, password } = await registerUser(t);
-      const { rows } = await t.database.db.execute(sql`select password_hash from users where id = ${user.id}`);
-      const hash = String((rows[0] as { password_hash: string }).password_hash);
+      const [row] = await selectRows<{ password_hash: string }>(t.database, sql`select password_hash from users where id = ${user.id}`);
+      const hash = row!.password_hash;
       assert.match(hash, /^scrypt\$/);
       assert.ok(!hash.includes(password));
     });

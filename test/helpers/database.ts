@@ -1,5 +1,6 @@
 /** Fresh databases for tests: in-memory PGlite always, and a new PostgreSQL database per suite when TEST_DATABASE_URL is set. */
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.js';
 
@@ -61,4 +62,10 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
       }
     },
   };
+}
+
+/** The rows of a raw SQL query, on either driver (both answer `{ rows }`). */
+export async function selectRows<T = Record<string, unknown>>(database: Database, query: SQL): Promise<T[]> {
+  const result = (await database.db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

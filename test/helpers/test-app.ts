@@ -1,11 +1,10 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
 import type { LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createManualClock } from '../../src/core/clock.js';
-import { createDeps, type Deps } from '../../src/deps.js';
+import { createDeps, createLogger, type Deps } from '../../src/deps.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.js';
 
@@ -32,7 +31,7 @@ export async function createTestApp(kind: DatabaseKind, options: { env?: Record<
   const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
   const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...options.env }) as ResolvedConfig;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
-  const logger = pino({ level: config.logLevel }, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
+  const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
   const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
   const app = await buildApp(deps);
   await app.ready();
