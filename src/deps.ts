@@ -1,5 +1,5 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
-import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { createAccountsService, type AccountsService } from './core/accounts.service.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createJwtCodec } from './core/jwt.js';
@@ -11,6 +11,7 @@ import { createTokensService, type TokensService } from './core/tokens.service.j
 import type { Database } from './db/client.js';
 import { writeLastUsed } from './db/tokens.repo.js';
 import { describeError } from './http/error-handler.js';
+import { createLogger } from './logger.js';
 import type { ResolvedConfig } from './secrets.js';
 
 export interface Deps {
@@ -33,23 +34,6 @@ export interface DepsOptions {
   scryptParams?: ScryptParams;
   /** How often last-used times are written (default 10 s). */
   usageFlushIntervalMs?: number;
-}
-
-/**
- * Builds the logger the service uses. Requests are logged by path only: query strings carry OAuth codes and states.
- * Fields that could hold a secret are redacted wherever they appear.
- */
-export function createLogger(config: Pick<ResolvedConfig, 'logLevel'>, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level: config.logLevel,
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
-      },
-      redact: { paths: ['*.authorization', '*.cookie', '*.password', '*.token', '*.access_token', '*.refresh_token', '*.client_secret'], censor: '[redacted]' },
-    },
-    destination,
-  );
 }
 
 export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {

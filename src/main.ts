@@ -1,9 +1,9 @@
 /** The server: reads the environment, opens and migrates the database, listens, and closes cleanly on SIGINT/SIGTERM. */
-import { buildApp } from './app.js';
-import { createDeps } from './deps.js';
 import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 
 const { config, logger } = configOrExit(process.env);
+// Loaded after the configuration is known good, so a bad setting is reported at once.
+const [{ buildApp }, { createDeps }] = await Promise.all([import('./app.js'), import('./deps.js')]);
 const database = await migratedDatabaseOrExit(config);
 const deps = createDeps(config, { database, logger });
 const app = await buildApp(deps);

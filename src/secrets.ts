@@ -1,31 +1,45 @@
 /** APP_SECRET and ENCRYPTION_KEY: from the environment, or outside production generated once and kept in DATA_DIR (DESIGN §1). */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseEncryptionKey, type Config } from './config.js';
+import { ConfigError, parseEncryptionKey, type Config } from './config.js';
 
 export type ResolvedConfig = Config & { readonly appSecret: string; readonly encryptionKey: Buffer };
 
-/** Fills the secrets the environment left unset; `warn` is told which ones were generated or reused and where. */
+interface StoredSecrets {
+  appSecret: string;
+  encryptionKey: string;
+}
+
+/**
+ * Fills the secrets the environment left unset from `DATA_DIR/secrets.json`, generating the file (mode 0600) on first
+ * use. The file only ever holds generated values, never ones given in the environment. A file that cannot be read is
+ * a ConfigError rather than a silent new key: credentials sealed under the old key would be lost.
+ */
 export function resolveSecrets(config: Config, warn: (message: string) => void): ResolvedConfig {
   if (config.appSecret !== null && config.encryptionKey !== null) return config as ResolvedConfig;
   const file = join(config.dataDir, 'secrets.json');
-  const stored = readStoredSecrets(file);
-  const appSecret = config.appSecret ?? stored?.appSecret ?? randomBytes(32).toString('base64url');
-  const encryptionKey = config.encryptionKey ?? (stored ? parseEncryptionKey(stored.encryptionKey) : null) ?? randomBytes(32);
+  let stored = readStoredSecrets(file);
   if (!stored) {
+    stored = { appSecret: randomBytes(32).toString('base64url'), encryptionKey: randomBytes(32).toString('hex') };
     mkdirSync(config.dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify({ appSecret, encryptionKey: encryptionKey.toString('hex') }, null, 2), { mode: 0o600 });
-    chmodSync(file, 0o600);
+    writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   }
   const missing = [config.appSecret === null && 'APP_SECRET', config.encryptionKey === null && 'ENCRYPTION_KEY'].filter(Boolean).join(' and ');
-  warn(`${missing} not set: using the development secret kept in ${file}. Set them in production.`);
-  return Object.freeze({ ...config, appSecret, encryptionKey });
+  warn(`${missing} not set: using the development value kept in ${file}. Set them in production.`);
+  return Object.freeze({ ...config, appSecret: config.appSecret ?? stored.appSecret, encryptionKey: config.encryptionKey ?? parseEncryptionKey(stored.encryptionKey)! });
 }
 
-function readStoredSecrets(file: string): { appSecret: string; encryptionKey: string } | null {
+function readStoredSecrets(file: string): StoredSecrets | null {
   if (!existsSync(file)) return null;
-  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { appSecret?: unknown; encryptionKey?: unknown };
-  if (typeof parsed.appSecret !== 'string' || typeof parsed.encryptionKey !== 'string') throw new Error(`${file} is not a secrets file written by Storelink`);
+  const problem = (what: string) => new ConfigError([`DATA_DIR: ${file} ${what}; fix or remove it (removing it loses credentials sealed under its key)`]);
+  let parsed: { appSecret?: unknown; encryptionKey?: unknown };
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;
+  } catch {
+    throw problem('is not valid JSON');
+  }
+  if (typeof parsed.appSecret !== 'string' || parsed.appSecret.length < 32) throw problem('has no usable appSecret');
+  if (typeof parsed.encryptionKey !== 'string' || !parseEncryptionKey(parsed.encryptionKey)) throw problem('has no usable encryptionKey');
   return { appSecret: parsed.appSecret, encryptionKey: parsed.encryptionKey };
 }

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
-import { createLogger } from './deps.js';
+import { createLogger } from './logger.js';
 import { resolveSecrets, type ResolvedConfig } from './secrets.js';
 
 export function fail(lines: readonly string[]): never {
@@ -10,17 +10,21 @@ export function fail(lines: readonly string[]): never {
   process.exit(1);
 }
 
+export interface StartupOptions {
+  /** Builds the logger once the config is known; the server's default writes JSON to stdout, the CLI's writes to stderr. */
+  createLogger?: (config: Config) => Logger;
+}
+
 /** Config from the environment, with secrets resolved; exits 1 with one line per bad field. */
-export function configOrExit(env: NodeJS.ProcessEnv): { config: ResolvedConfig; logger: Logger } {
-  let config: Config;
+export function configOrExit(env: NodeJS.ProcessEnv, options: StartupOptions = {}): { config: ResolvedConfig; logger: Logger } {
   try {
-    config = loadConfig(env);
+    const config: Config = loadConfig(env);
+    const logger = (options.createLogger ?? createLogger)(config);
+    return { config: resolveSecrets(config, (message) => logger.warn(message)), logger };
   } catch (error) {
     if (error instanceof ConfigError) fail(['Storelink cannot start: invalid configuration', ...error.problems]);
     throw error;
   }
-  const logger = createLogger(config);
-  return { config: resolveSecrets(config, (message) => logger.warn(message)), logger };
 }
 
 export function databaseTarget(config: Config): DatabaseTarget {
@@ -36,7 +40,12 @@ export async function migratedDatabaseOrExit(config: Config): Promise<Database> 
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     fail([config.databaseUrl ? `DATABASE_URL: cannot connect to ${withoutPassword(config.databaseUrl)} (${reason})` : `DATA_DIR: cannot open the embedded database in ${config.dataDir} (${reason})`]);
   }
-  await database.migrate();
+  try {
+    await database.migrate();
+  } catch (error) {
+    await database.close().catch(() => {});
+    fail([`${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}: the database migrations could not be applied (${(error as Error).message.split('\n')[0]})`]);
+  }
   return database;
 }
 

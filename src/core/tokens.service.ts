@@ -34,20 +34,23 @@ export type TokensService = ReturnType<typeof createTokensService>;
 export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock; usage: UsageRecorder }) {
   const { db, jwt, clock, usage } = deps;
 
-  async function issue(userId: number, kind: TokenKind, name: string | null, expiresAt: Date | null): Promise<IssuedToken> {
+  /** `lifetimeMs` null: the token never expires. Creation and expiry come from one reading of the clock. */
+  async function issue(userId: number, kind: TokenKind, name: string | null, lifetimeMs: number | null): Promise<IssuedToken> {
     const jti = randomBytes(16).toString('base64url');
-    const record = await tokensRepo.insertToken(db, { userId, kind, name, jti, createdAt: clock.now(), expiresAt });
+    const createdAt = clock.now();
+    const expiresAt = lifetimeMs === null ? null : new Date(createdAt.getTime() + lifetimeMs);
+    const record = await tokensRepo.insertToken(db, { userId, kind, name, jti, createdAt, expiresAt });
     const token = await jwt.sign(kind, { sub: String(userId), jti }, expiresAt);
     return { token, record };
   }
 
   return {
     /** A dashboard session, valid 12 hours. */
-    issueSession: (userId: number) => issue(userId, 'session', null, new Date(clock.now().getTime() + SESSION_TTL_MS)),
+    issueSession: (userId: number) => issue(userId, 'session', null, SESSION_TTL_MS),
 
     /** A personal access token; `expiresInDays` null means it never expires. */
     createPersonalToken: (userId: number, input: { name: string; expiresInDays: PatExpiryDays }) =>
-      issue(userId, 'pat', input.name, input.expiresInDays === null ? null : new Date(clock.now().getTime() + input.expiresInDays * DAY_MS)),
+      issue(userId, 'pat', input.name, input.expiresInDays === null ? null : input.expiresInDays * DAY_MS),
 
     listPersonalTokens: (userId: number, page: { limit: number; offset: number }) => tokensRepo.listPersonalTokens(db, userId, page),
 

@@ -3,9 +3,8 @@ import Type from 'typebox';
 import { principalOf, type App } from '../app.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
-import { ErrorBody, iso, Ok, ok, Timestamp, UserSchema, WorkspaceSchema } from './schemas.js';
+import { EmailField, ErrorBody, iso, NameField, Ok, ok, PasswordField, Timestamp, UserSchema, WorkspaceSchema } from './schemas.js';
 
-const Email = Type.String({ format: 'email', maxLength: 254 });
 const Session = Type.Object({ token: Type.String({ description: 'Session token (12 h); send as `Authorization: Bearer …`' }), expires_at: Timestamp });
 
 export function registerAuthRoutes(app: App, deps: Deps) {
@@ -23,7 +22,7 @@ export function registerAuthRoutes(app: App, deps: Deps) {
     schema: {
       summary: 'Create an account with a workspace of its own, and a session',
       tags: ['auth'],
-      body: Type.Object({ email: Email, password: Type.String({ minLength: 8, maxLength: 256 }), name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }),
+      body: Type.Object({ email: EmailField, password: PasswordField, name: NameField }),
       response: { 201: Ok(Type.Object({ user: UserSchema, workspace: WorkspaceSchema, ...Session.properties })), 403: ErrorBody },
     },
   }, async (request, reply) => {

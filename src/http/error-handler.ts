@@ -1,4 +1,5 @@
 /** The one place errors become responses: the seed's body for every status, internals to the log only (DESIGN §2). */
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
 import { toFieldErrors } from './validation.js';
@@ -34,7 +35,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    if (/Connection terminated|connection timeout|Client has encountered a connection error/i.test(e.message)) return true;
+    // node-postgres and PGlite say so in words for a lost, refused or already closed connection.
+    if (/Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(e.message)) return true;
   }
   return false;
 }
@@ -43,7 +45,10 @@ function isDatabaseUnavailable(error: unknown): boolean {
 export function describeError(error: unknown): Record<string, unknown> {
   let e: unknown = error;
   // Drizzle wraps driver errors in a message that includes the query's parameters; log the driver's error instead.
-  while (e instanceof Error && e.name === 'DrizzleQueryError' && e.cause) e = e.cause;
+  while (e instanceof DrizzleQueryError) {
+    if (!e.cause) return { name: 'DrizzleQueryError', message: 'a database query failed' };
+    e = e.cause;
+  }
   if (!(e instanceof Error)) return { message: String(e) };
   return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
 }

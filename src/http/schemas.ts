@@ -28,6 +28,11 @@ export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Li
 /** `{success: true, data: [...], meta}` */
 export const OkPage = <T extends TSchema>(item: T) => Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMeta });
 
+/** Account and token fields: the one source of their limits, for the routes and the operator CLI alike. */
+export const EmailField = Type.String({ format: 'email', maxLength: 254 });
+export const PasswordField = Type.String({ minLength: 8, maxLength: 256 });
+export const NameField = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+
 export const WorkspaceSchema = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]) });
 
 export const UserSchema = Type.Object({ id: Id, email: Type.String(), name: Type.String() });

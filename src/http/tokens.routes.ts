@@ -4,7 +4,7 @@ import { principalOf, type App } from '../app.js';
 import { PAT_EXPIRY_DAYS } from '../core/tokens.service.js';
 import type { TokenRecord } from '../db/tokens.repo.js';
 import type { Deps } from '../deps.js';
-import { Id, iso, NullableTimestamp, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, iso, NameField, NullableTimestamp, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
 const TokenSchema = Type.Object({
   id: Id,
@@ -38,7 +38,7 @@ export function registerTokenRoutes(app: App, deps: Deps) {
     schema: {
       summary: 'Create a personal access token; its value is in this response only',
       tags: ['tokens'],
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), expires_in_days: ExpiresInDays }),
+      body: Type.Object({ name: NameField, expires_in_days: ExpiresInDays }),
       response: { 201: Ok(Type.Object({ ...TokenSchema.properties, token: Type.String({ description: 'The token value. It cannot be shown again.' }) })) },
     },
   }, async (request, reply) => {

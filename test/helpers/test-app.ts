@@ -1,10 +1,12 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
 import type { LightMyRequestResponse } from 'fastify';
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createManualClock } from '../../src/core/clock.js';
-import { createDeps, createLogger, type Deps } from '../../src/deps.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.js';
 
@@ -25,16 +27,32 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string> } = {}): Promise<TestApp> {
+/** A port on the loopback interface that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * `listen: true` serves the app on a free loopback port with APP_URL pointing at it, so platform adapters reach the
+ * simulators over real HTTP (timeouts and connection resets included).
+ */
+export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string>; listen?: boolean } = {}): Promise<TestApp> {
   const queries = { count: 0 };
   const logs: string[] = [];
   const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
-  const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...options.env }) as ResolvedConfig;
+  const port = options.listen ? await freePort() : null;
+  const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
+  const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...listenEnv, ...options.env }) as ResolvedConfig;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
   const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
   const app = await buildApp(deps);
   await app.ready();
+  if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
     app, deps, database, clock, queries, logs,
     close: async () => {

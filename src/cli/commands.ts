@@ -1,0 +1,42 @@
+/** What each CLI command does once the database is open: the same services as the API, results as plain lines. */
+import type { PatExpiryDays } from '../core/tokens.service.js';
+import type { Deps } from '../deps.js';
+import { AppError } from '../errors.js';
+import { CliError } from './args.js';
+
+/** Where a command writes: `out` is the result (stdout, for scripts), `note` is for the operator (stderr). */
+export interface Output {
+  out(line: string): void;
+  note(line: string): void;
+}
+
+/** migratedDatabaseOrExit has already applied them by the time a command runs: this only reports it. */
+export function reportMigrated(deps: Deps, output: Output): void {
+  output.out(`Migrations applied (${deps.database.kind})`);
+}
+
+/** A user with a workspace of their own, as its owner: the API's createUser, so the same rules hold. */
+export async function createUser(deps: Deps, output: Output, input: { email: string; name: string; password: string }): Promise<void> {
+  const { user, workspace } = await deps.accounts.createUser(input).catch(rethrowFieldErrors('user:create'));
+  output.out(`Created user id=${user.id} email=${user.email} workspace_id=${workspace.id}`);
+}
+
+/** A personal access token for the user with that email; the value alone goes to stdout, since it is shown only once. */
+export async function createToken(deps: Deps, output: Output, input: { email: string; name: string; expiresInDays: PatExpiryDays }): Promise<void> {
+  const user = await deps.accounts.findUserByEmail(input.email);
+  if (!user) throw new CliError(`storelink token:create: no user has the email ${input.email}.`);
+  const { token, record } = await deps.tokens.createPersonalToken(user.id, { name: input.name, expiresInDays: input.expiresInDays });
+  output.out(token);
+  const expiry = record.expiresAt ? `expires ${record.expiresAt.toISOString()}` : 'never expires';
+  output.note(`Personal access token "${input.name}" (id ${record.id}) for ${user.email}, ${expiry}. It is shown this once: store it now.`);
+}
+
+/** The service's 422s (e.g. "The email has already been taken.") become CLI errors, one line per message. */
+function rethrowFieldErrors(command: string) {
+  return (error: unknown): never => {
+    if (error instanceof AppError && error.fields) {
+      throw new CliError(Object.values(error.fields).flat().map((message) => `storelink ${command}: ${message}`).join('\n'));
+    }
+    throw error;
+  };
+}

@@ -1,0 +1,32 @@
+/** The usage text of `storelink --help`. */
+export const USAGE = `Usage: storelink <command> [options]
+
+Operator commands for Storelink. They read the same environment as the server (DATABASE_URL, DATA_DIR,
+APP_SECRET, ENCRYPTION_KEY, ...) and apply any pending migrations before they run.
+
+Commands:
+  migrate
+      Apply the database migrations.
+  user:create --email <email> --name <name>
+      Create a user with a workspace of their own, as its owner. The password is the first line of
+      standard input; on a terminal it is prompted for. Rules as for sign-up: a valid email not yet
+      taken, a password of 8 to 256 characters, a name of 1 to 100 characters.
+      Prints: Created user id=<id> email=<email> workspace_id=<id>
+  token:create --email <email> --name <name> [--expires-in-days 7|30|60|90|365]
+      Create a personal access token for that user and print it alone on standard output; it is
+      shown this once. Without --expires-in-days the token never expires.
+  help, --help, -h
+      Show this text (so does running storelink with no command).
+
+Examples:
+  npx storelink migrate
+  printf '%s\\n' "$PASSWORD" | npx storelink user:create --email ops@example.com --name Ops
+  TOKEN=$(npx storelink token:create --email ops@example.com --name deploy --expires-in-days 30)
+
+Exit status: 0 on success. 1 on any error (unknown command or option, a missing or invalid value,
+an unknown or already taken email, a bad setting, an unreachable database), with one line per
+problem on standard error.
+
+Logs go to standard error, at level warn unless LOG_LEVEL is set. With the embedded database
+(no DATABASE_URL), stop the server first: PGlite allows one process at a time.
+`;
