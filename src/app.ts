@@ -10,6 +10,9 @@ import type { Principal } from './core/tokens.service.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
+import { registerConnectRoutes } from './http/connect.routes.js';
+import { registerSiteRoutes } from './http/sites.routes.js';
+import { registerSandbox } from './platforms/sandbox/plugin.js';
 import { handleError } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
@@ -90,14 +93,19 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerTokenRoutes(api, deps);
       registerWorkspaceRoutes(api, deps);
       registerProductRoutes(api, deps);
+      registerConnectRoutes(api, deps);
+      registerSiteRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );
+  if (config.sandbox) await registerSandbox(app, deps.sandbox);
   return app;
 }
 
 /** Adds what every route shares to its schema: the bearer scheme, the X-Workspace-Id header, and the error responses it can give. */
-function describeRoute(route: { schema?: Record<string, unknown>; config?: { access?: Access } }) {
+function describeRoute(route: { url: string; schema?: Record<string, unknown>; config?: { access?: Access } }) {
+  // The sandbox simulators answer in the platforms' own shapes, not the API's.
+  if (!route.url.startsWith(API_PREFIX)) return;
   const access = route.config?.access ?? 'public';
   const schema = (route.schema ??= {});
   const response = ((schema.response as Record<string, unknown> | undefined) ??= {});

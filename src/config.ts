@@ -22,6 +22,21 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Login attempts allowed per client address and per email, each per minute. */
   readonly loginRateLimit: { readonly perAddress: number; readonly perEmail: number };
+  /** Deadline of every call to a platform (DESIGN §8). */
+  readonly outboundTimeoutMs: number;
+  /** Whether platforms without credentials run against the built-in simulators: always outside production, with SANDBOX=true in it. */
+  readonly sandbox: boolean;
+  /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
+  readonly platforms: PlatformsConfig;
+}
+
+export interface PlatformsConfig {
+  readonly etsy: { clientId: string; sharedSecret: string; scopes: readonly string[]; connectUrl: string; apiUrl: string } | null;
+  readonly tiktokShop: { appKey: string; appSecret: string; serviceId: string; authorizeUrl: string; authUrl: string; apiUrl: string } | null;
+  /** Hosts a caller's TikTok Shop `authorization_url` may point at (the sandbox's own host is added when it runs). */
+  readonly tiktokAuthorizationHosts: readonly string[];
+  readonly amazonSeller: { appId: string; lwaClientId: string; lwaClientSecret: string; sellerCentralUrl: string; lwaTokenUrl: string; draft: boolean } | null;
+  readonly amazonAds: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +82,10 @@ export function loadConfig(env: Env): Config {
   const perAddress = read('LOGIN_RATE_LIMIT_PER_ADDRESS', (v) => integerIn(v, 1, 100_000), 20);
   const perEmail = read('LOGIN_RATE_LIMIT_PER_EMAIL', (v) => integerIn(v, 1, 100_000), 5);
 
+  const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
+  const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
+  const platforms = readPlatforms(env, read, problems);
+
   if (nodeEnv === 'production') {
     if (appSecret === null && !problems.some((p) => p.startsWith('APP_SECRET:'))) problems.push('APP_SECRET: is required when NODE_ENV=production');
     if (encryptionKey === null && !problems.some((p) => p.startsWith('ENCRYPTION_KEY:'))) problems.push('ENCRYPTION_KEY: is required when NODE_ENV=production');
@@ -76,7 +95,58 @@ export function loadConfig(env: Env): Config {
   return Object.freeze({
     nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
     previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
-    loginRateLimit: Object.freeze({ perAddress, perEmail }),
+    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, platforms,
+  });
+}
+
+type Reader = <T>(name: string, parse: (raw: string) => T, fallback: T) => T;
+
+/**
+ * Each platform is configured by all of its credentials or none; a partial set is a problem, not a silent sandbox.
+ * URL overrides point a real adapter elsewhere, for example at a simulator in tests.
+ */
+function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsConfig {
+  const group = (names: readonly string[]): string[] | null => {
+    const values = names.map((name) => env[name] ?? '');
+    if (values.every((v) => v === '')) return null;
+    const missing = names.filter((_, i) => values[i] === '');
+    if (missing.length === 0) return values;
+    problems.push(`${missing[0]}: must be set together with ${names.filter((n) => !missing.includes(n)).join(', ')} (or leave all of ${names.join(', ')} unset to use the sandbox)`);
+    return null;
+  };
+  const url = (name: string, fallback: string) => read(name, httpUrl, fallback);
+  const hosts = read('TIKTOK_SHOP_AUTHORIZATION_HOSTS', (v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), ['services.tiktokshop.com', 'services.tiktokshops.us', 'services.us.tiktokshop.com']);
+
+  const etsy = group(['ETSY_CLIENT_ID', 'ETSY_CLIENT_SECRET']);
+  const tiktok = group(['TIKTOK_SHOP_APP_KEY', 'TIKTOK_SHOP_APP_SECRET', 'TIKTOK_SHOP_SERVICE_ID']);
+  const seller = group(['AMAZON_SP_APP_ID', 'AMAZON_LWA_CLIENT_ID', 'AMAZON_LWA_CLIENT_SECRET']);
+  const ads = group(['AMAZON_ADS_CLIENT_ID', 'AMAZON_ADS_CLIENT_SECRET']);
+  return Object.freeze({
+    etsy: etsy && {
+      clientId: etsy[0]!, sharedSecret: etsy[1]!,
+      scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), ['shops_r', 'listings_r', 'listings_w', 'transactions_r']),
+      connectUrl: url('ETSY_CONNECT_URL', 'https://www.etsy.com/oauth/connect'),
+      apiUrl: url('ETSY_API_URL', 'https://api.etsy.com'),
+    },
+    tiktokShop: tiktok && {
+      appKey: tiktok[0]!, appSecret: tiktok[1]!, serviceId: tiktok[2]!,
+      authorizeUrl: url('TIKTOK_SHOP_AUTHORIZE_URL', 'https://services.tiktokshop.com/open/authorize'),
+      authUrl: url('TIKTOK_SHOP_AUTH_URL', 'https://auth.tiktok-shops.com'),
+      apiUrl: url('TIKTOK_SHOP_API_URL', 'https://open-api.tiktokglobalshop.com'),
+    },
+    tiktokAuthorizationHosts: hosts,
+    amazonSeller: seller && {
+      appId: seller[0]!, lwaClientId: seller[1]!, lwaClientSecret: seller[2]!,
+      sellerCentralUrl: url('AMAZON_SELLER_CENTRAL_URL', 'https://sellercentral.amazon.com'),
+      lwaTokenUrl: url('AMAZON_LWA_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
+      draft: read('AMAZON_SP_APP_DRAFT', boolean, false),
+    },
+    amazonAds: ads && {
+      clientId: ads[0]!, clientSecret: ads[1]!,
+      authorizeUrl: url('AMAZON_ADS_AUTHORIZE_URL', 'https://www.amazon.com/ap/oa'),
+      tokenUrl: url('AMAZON_ADS_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
+      apiUrl: url('AMAZON_ADS_API_URL', 'https://advertising-api.amazon.com'),
+    },
   });
 }
 

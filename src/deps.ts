@@ -5,11 +5,20 @@ import { systemClock, type Clock } from './core/clock.js';
 import { createJwtCodec } from './core/jwt.js';
 import { createKeyring } from './core/keys.js';
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword, type ScryptParams } from './core/passwords.js';
+import { createConnectService, type Adapters, type ConnectService } from './core/connect.service.js';
+import { createCredentialsCipher } from './core/credentials-cipher.js';
+import { createOAuthStates } from './core/oauth-states.js';
 import { createProductsService, type ProductsService } from './core/products.service.js';
+import { createSitesService, type SitesService } from './core/sites.service.js';
 import { createUsageRecorder, type UsageRecorder } from './core/token-usage.js';
 import { createTokensService, type TokensService } from './core/tokens.service.js';
 import type { Database } from './db/client.js';
 import { writeLastUsed } from './db/tokens.repo.js';
+import { createPlatformHttp, type Fetch } from './platforms/http.js';
+import { createAdapters, isAllowedTikTokAuthorizationUrl } from './platforms/registry.js';
+import type { SandboxContext } from './platforms/sandbox/context.js';
+import { createSandboxFaults } from './platforms/sandbox/faults.js';
+import { createSandboxTokens } from './platforms/sandbox/tokens.js';
 import { describeError } from './http/error-handler.js';
 import { createLogger } from './logger.js';
 import type { ResolvedConfig } from './secrets.js';
@@ -23,6 +32,10 @@ export interface Deps {
   readonly tokens: TokensService;
   readonly accounts: AccountsService;
   readonly products: ProductsService;
+  readonly connect: ConnectService;
+  readonly sites: SitesService;
+  /** The simulators' shared state (faults, call counts); served only when config.sandbox is on. */
+  readonly sandbox: SandboxContext;
   /** Flushes pending writes; the database itself is closed by whoever opened it. */
   close(): Promise<void>;
 }
@@ -34,6 +47,10 @@ export interface DepsOptions {
   scryptParams?: ScryptParams;
   /** How often last-used times are written (default 10 s). */
   usageFlushIntervalMs?: number;
+  /** What platform calls go through (default: the global fetch). */
+  fetch?: Fetch;
+  /** Replaces the adapters built from config, for tests. */
+  adapters?: Adapters;
 }
 
 export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
@@ -49,9 +66,24 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const tokens = createTokensService({ db, jwt, clock, usage });
   const accounts = createAccountsService({ db, tokens, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } });
+  const cipher = createCredentialsCipher(config.encryptionKey);
+  const http = createPlatformHttp({ fetch: options.fetch ?? globalThis.fetch, timeoutMs: config.outboundTimeoutMs });
+  const apiUrl = `${config.appUrl}/api/v1`;
+  const connect = createConnectService({
+    db, clock, cipher, appUrl: config.appUrl, apiUrl,
+    states: createOAuthStates({ db, jwt, clock, cipher }),
+    adapters: options.adapters ?? createAdapters(config, { http, clock }),
+    isAllowedTikTokUrl: (url) => isAllowedTikTokAuthorizationUrl(config, url),
+    onInternalError: (error) => logger.error({ err: describeError(error) }, 'connecting a platform failed'),
+  });
+  const sandbox: SandboxContext = {
+    tokens: createSandboxTokens(config.appSecret), faults: createSandboxFaults(), clock, calls: new Map(),
+    callbackUrl: (track) => `${apiUrl}/oauth/callback/${track}`,
+  };
   return {
-    config, logger, clock, database: options.database, usage, tokens, accounts,
+    config, logger, clock, database: options.database, usage, tokens, accounts, connect, sandbox,
     products: createProductsService({ db }),
+    sites: createSitesService({ db, clock }),
     close: () => usage.close(),
   };
 }

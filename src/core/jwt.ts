@@ -17,9 +17,13 @@ const AUDIENCE: Record<JwtKind, string> = { session: 'storelink:session', pat: '
 export type JwtFailure = 'invalid' | 'expired';
 
 export class JwtError extends Error {
-  constructor(readonly reason: JwtFailure) {
+  /** The claims of an expired token, whose signature was good: what an expired OAuth state still tells (its redirect_url). */
+  readonly expiredClaims: JWTPayload | null;
+
+  constructor(readonly reason: JwtFailure, expiredClaims: JWTPayload | null = null) {
     super(`JWT ${reason}`);
     this.name = 'JwtError';
+    this.expiredClaims = expiredClaims;
   }
 }
 
@@ -57,7 +61,7 @@ export function createJwtCodec(keyring: Keyring, clock: Clock): JwtCodec {
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') throw new JwtError('invalid');
         return payload as JWTPayload & { sub: string; jti: string };
       } catch (error) {
-        if (error instanceof errors.JWTExpired) throw new JwtError('expired');
+        if (error instanceof errors.JWTExpired) throw new JwtError('expired', error.payload);
         throw new JwtError('invalid');
       }
     },

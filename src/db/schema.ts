@@ -1,6 +1,6 @@
 /** The one schema, for PGlite and PostgreSQL alike; `npm run db:generate` turns changes into a checked-in migration. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -80,4 +80,81 @@ export const products = pgTable(
     ...timestamps,
   },
   (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id)],
+);
+
+/** The seller-track platforms a site can be on; Amazon Ads attaches to an `amazon-seller` site (DESIGN §4, §5). */
+export const SITE_PLATFORMS = ['etsy', 'tiktok-shop', 'amazon-seller'] as const;
+export type SitePlatform = (typeof SITE_PLATFORMS)[number];
+export const SITE_STATUSES = ['connected', 'reauthorization_required', 'disconnected'] as const;
+export type SiteStatus = (typeof SITE_STATUSES)[number];
+
+export interface AdvertisingProfile {
+  id: string;
+  country_code: string;
+  name: string;
+}
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    platformId: integer('platform_id').notNull(),
+    platform: text('platform').$type<SitePlatform>().notNull(),
+    name: text('name').notNull(),
+    externalId: text('external_id').notNull(),
+    status: text('status').$type<SiteStatus>().notNull().default('connected'),
+    statusReason: text('status_reason'),
+    tracking: jsonb('tracking').$type<Record<string, string>>().notNull().default({}),
+    advertisingProfiles: jsonb('advertising_profiles').$type<AdvertisingProfile[]>(),
+    ...timestamps,
+  },
+  (t) => [
+    // One site per platform account and workspace: reconnecting the same account updates it and keeps its id.
+    uniqueIndex('sites_account_key').on(t.workspaceId, t.platform, t.externalId),
+    check('sites_status_check', sql`${t.status} in ('connected', 'reauthorization_required', 'disconnected')`),
+  ],
+);
+
+export const CREDENTIAL_TRACKS = ['seller', 'advertising'] as const;
+export type CredentialTrack = (typeof CREDENTIAL_TRACKS)[number];
+
+/** A site's platform tokens, sealed with AES-256-GCM; never returned or logged (DESIGN §7). */
+export const siteCredentials = pgTable(
+  'site_credentials',
+  {
+    siteId: integer('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
+    track: text('track').$type<CredentialTrack>().notNull(),
+    keyId: text('key_id').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+    refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.track] }), check('site_credentials_track_check', sql`${t.track} in ('seller', 'advertising')`)],
+);
+
+export const TRACKS = ['etsy', 'tiktok-shop', 'amazon-seller', 'amazon-ads'] as const;
+export type Track = (typeof TRACKS)[number];
+
+/**
+ * The server-side half of an OAuth state, keyed by the state JWT's `jti` and deleted when the callback consumes it:
+ * what must not travel in the (signed, not secret) state, such as the PKCE verifier and platform 4's tracking pairs.
+ */
+export const oauthStates = pgTable(
+  'oauth_states',
+  {
+    jti: text('jti').primaryKey(),
+    track: text('track').$type<Track>().notNull(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id').references(() => sites.id, { onDelete: 'cascade' }),
+    redirectUrl: text('redirect_url').notNull().default(''),
+    codeVerifierKeyId: text('code_verifier_key_id'),
+    codeVerifier: text('code_verifier'),
+    tracking: jsonb('tracking').$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamps.createdAt,
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
 );

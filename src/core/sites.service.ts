@@ -1,0 +1,28 @@
+/** Connected sites of a workspace: list, read, disconnect (DESIGN §5). */
+import { AppError } from '../errors.js';
+import type { Db } from '../db/client.js';
+import * as sitesRepo from '../db/sites.repo.js';
+import type { Clock } from './clock.js';
+
+export type SitesService = ReturnType<typeof createSitesService>;
+
+export function createSitesService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  /** The site when it belongs to the workspace; 404 whether it is missing or another workspace's (DESIGN §2). */
+  async function get(workspaceId: number, siteId: number) {
+    const site = await sitesRepo.findSite(db, workspaceId, siteId);
+    if (!site) throw new AppError('not_found');
+    return site;
+  }
+
+  return {
+    list: (workspaceId: number, page: { limit: number; offset: number }) => sitesRepo.listSites(db, workspaceId, page),
+    get,
+    /** Deletes the site's credentials and marks it disconnected; none of the four platforms offers a revocation call. */
+    async disconnect(workspaceId: number, siteId: number) {
+      const site = await get(workspaceId, siteId);
+      return db.transaction((tx) => sitesRepo.disconnectSite(tx, site.id, clock.now()));
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/** Connected sites and their sealed credentials. */
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { siteCredentials, sites, type AdvertisingProfile, type CredentialTrack, type SitePlatform } from './schema.js';
+
+export type SiteRow = typeof sites.$inferSelect;
+
+export interface SealedCredentials {
+  keyId: string;
+  ciphertext: string;
+  accessExpiresAt: Date | null;
+  refreshExpiresAt: Date | null;
+}
+
+export async function listSites(db: Db, workspaceId: number, page: { limit: number; offset: number }): Promise<{ rows: SiteRow[]; total: number }> {
+  const where = eq(sites.workspaceId, workspaceId);
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(sites).where(where).orderBy(asc(sites.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(sites).where(where),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+export async function findSite(db: Db, workspaceId: number, siteId: number): Promise<SiteRow | null> {
+  const [row] = await db.select().from(sites).where(and(eq(sites.workspaceId, workspaceId), eq(sites.id, siteId)));
+  return row ?? null;
+}
+
+/**
+ * Creates the site, or, when the same platform account is already a site of the workspace, brings it back to
+ * `connected` under its old id; the site's tracking pairs are replaced when new ones are given.
+ */
+export async function upsertSite(
+  db: Db,
+  input: { workspaceId: number; platformId: number; platform: SitePlatform; name: string; externalId: string; tracking: Record<string, string> | null; now: Date },
+): Promise<SiteRow> {
+  const [row] = await db
+    .insert(sites)
+    .values({ workspaceId: input.workspaceId, platformId: input.platformId, platform: input.platform, name: input.name, externalId: input.externalId, tracking: input.tracking ?? {}, createdAt: input.now, updatedAt: input.now })
+    .onConflictDoUpdate({
+      target: [sites.workspaceId, sites.platform, sites.externalId],
+      set: {
+        name: input.name,
+        status: 'connected',
+        statusReason: null,
+        updatedAt: input.now,
+        ...(input.tracking ? { tracking: input.tracking } : {}),
+      },
+    })
+    .returning();
+  return row!;
+}
+
+export async function saveCredentials(db: Db, siteId: number, track: CredentialTrack, sealed: SealedCredentials, now: Date): Promise<void> {
+  await db
+    .insert(siteCredentials)
+    .values({ siteId, track, ...sealed, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.track], set: { ...sealed, updatedAt: now } });
+}
+
+export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<SiteRow> {
+  const [row] = await db.update(sites).set({ advertisingProfiles: profiles, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+  return row!;
+}
+
+/** Deletes every credential of the site and marks it disconnected; advertising goes with it. */
+export async function disconnectSite(db: Db, siteId: number, now: Date): Promise<SiteRow> {
+  await db.delete(siteCredentials).where(eq(siteCredentials.siteId, siteId));
+  const [row] = await db.update(sites).set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+  return row!;
+}
+
+/** Which credential tracks a site holds, for tests and status checks; never the credentials themselves. */
+export async function credentialTracks(db: Db, siteId: number): Promise<CredentialTrack[]> {
+  const rows = await db.select({ track: siteCredentials.track }).from(siteCredentials).where(eq(siteCredentials.siteId, siteId)).orderBy(sql`${siteCredentials.track}`);
+  return rows.map((r) => r.track);
+}

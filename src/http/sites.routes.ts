@@ -1,0 +1,54 @@
+/** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
+import Type from 'typebox';
+import { workspaceOf, type App } from '../app.js';
+import type { SiteRow } from '../db/sites.repo.js';
+import type { Deps } from '../deps.js';
+import { Id, iso, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+
+export const SiteSchema = Type.Object({
+  id: Id,
+  platform_id: Type.Integer(),
+  platform: Type.Union([Type.Literal('etsy'), Type.Literal('tiktok-shop'), Type.Literal('amazon-seller')]),
+  name: Type.String(),
+  external_id: Type.String({ description: 'Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon)' }),
+  status: Type.Union([Type.Literal('connected'), Type.Literal('reauthorization_required'), Type.Literal('disconnected')]),
+  advertising: Type.Union([
+    Type.Object({ connected: Type.Boolean(), profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })) }),
+    Type.Null(),
+  ], { description: 'Amazon Ads, for Amazon seller sites; null for other platforms' }),
+  tracking: Type.Record(Type.String(), Type.String(), { description: "TikTok Shop custom_field_value's tracking pairs" }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export function presentSite(site: SiteRow) {
+  return {
+    id: site.id, platform_id: site.platformId, platform: site.platform, name: site.name, external_id: site.externalId, status: site.status,
+    advertising: site.platform === 'amazon-seller' ? { connected: site.advertisingProfiles !== null, profiles: site.advertisingProfiles ?? [] } : null,
+    tracking: site.tracking, created_at: iso(site.createdAt), updated_at: iso(site.updatedAt),
+  };
+}
+
+const SiteParams = Type.Object({ site_id: Id });
+
+export function registerSiteRoutes(app: App, deps: Deps) {
+  const { sites } = deps;
+
+  app.get('/sites', {
+    config: { access: 'workspace' },
+    schema: { summary: "The workspace's connected sites", tags: ['sites'], querystring: PageQuery, response: { 200: OkPage(SiteSchema) } },
+  }, async (request) => {
+    const { rows, total } = await sites.list(workspaceOf(request).id, pageOf(request.query));
+    return okPage(rows.map(presentSite), total, request.query);
+  });
+
+  app.get('/sites/:site_id', {
+    config: { access: 'workspace' },
+    schema: { summary: 'One connected site', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
+  }, async (request) => ok(presentSite(await sites.get(workspaceOf(request).id, request.params.site_id))));
+
+  app.delete('/sites/:site_id', {
+    config: { access: 'workspace' },
+    schema: { summary: 'Disconnect a site: its credentials are deleted and it is marked disconnected', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
+  }, async (request) => ok(presentSite(await sites.disconnect(workspaceOf(request).id, request.params.site_id))));
+}

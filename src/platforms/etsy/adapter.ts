@@ -1,0 +1,46 @@
+/** Etsy (platform 1): authorization code with PKCE, rotating refresh tokens, shop identity from users/me. */
+import type { Clock } from '../../core/clock.js';
+import type { PlatformHttp } from '../http.js';
+import type { SellerAdapter } from '../platform.js';
+import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';
+import { parseMe, parseShop, parseTokenResponse, readCallback } from './responses.js';
+
+export interface EtsyConfig {
+  clientId: string;
+  sharedSecret: string;
+  scopes: readonly string[];
+  /** `https://www.etsy.com/oauth/connect`, or the sandbox's authorize page. */
+  connectUrl: string;
+  /** `https://api.etsy.com`, or the sandbox's base. */
+  apiUrl: string;
+  sandbox: boolean;
+}
+
+export function createEtsyAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
+  const tokenUrl = `${config.apiUrl}/v3/public/oauth/token`;
+  const requestToken = async (form: Record<string, string>) => {
+    const { status, body } = await deps.http.request(tokenUrl, { method: 'POST', form });
+    return parseTokenResponse(status, body, deps.clock.now());
+  };
+
+  return {
+    kind: 'seller',
+    track: 'etsy',
+    platform: 'etsy',
+    platformId: 1,
+    usesPkce: true,
+    sandbox: config.sandbox,
+    buildAuthorizationUrl: ({ state, redirectUri, codeChallenge }) =>
+      buildConnectUrl({ connectUrl: config.connectUrl, clientId: config.clientId, redirectUri, scopes: config.scopes, state, codeChallenge: codeChallenge ?? '' }),
+    readCallback,
+    exchangeCode: ({ code, redirectUri, codeVerifier }) => requestToken(buildCodeGrant({ clientId: config.clientId, redirectUri, code, codeVerifier: codeVerifier ?? '' })),
+    refreshToken: (refreshToken) => requestToken(buildRefreshGrant({ clientId: config.clientId, refreshToken })),
+    async fetchAccount(tokens) {
+      const headers = apiHeaders({ clientId: config.clientId, sharedSecret: config.sharedSecret, accessToken: tokens.accessToken });
+      const me = await deps.http.request(`${config.apiUrl}/v3/application/users/me`, { method: 'GET', headers });
+      const { shopId } = parseMe(me.status, me.body);
+      const shop = await deps.http.request(`${config.apiUrl}/v3/application/shops/${encodeURIComponent(shopId)}`, { method: 'GET', headers });
+      return { externalId: shopId, name: parseShop(shop.status, shop.body).name };
+    },
+  } satisfies SellerAdapter;
+}

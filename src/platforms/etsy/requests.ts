@@ -1,0 +1,29 @@
+/** Etsy Open API v3 requests, built without I/O (platforms.md §1). */
+
+/** The connect URL, with PKCE S256: https://developers.etsy.com/documentation/essentials/authentication */
+export function buildConnectUrl(input: { connectUrl: string; clientId: string; redirectUri: string; scopes: readonly string[]; state: string; codeChallenge: string }): string {
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    scope: input.scopes.join(' '),
+    state: input.state,
+    code_challenge: input.codeChallenge,
+    code_challenge_method: 'S256',
+  });
+  return `${input.connectUrl}?${params.toString().replaceAll('+', '%20')}`;
+}
+
+/** Form body of the authorization_code grant; Etsy is a public PKCE client, so no secret is sent. */
+export function buildCodeGrant(input: { clientId: string; redirectUri: string; code: string; codeVerifier: string }): Record<string, string> {
+  return { grant_type: 'authorization_code', client_id: input.clientId, redirect_uri: input.redirectUri, code: input.code, code_verifier: input.codeVerifier };
+}
+
+export function buildRefreshGrant(input: { clientId: string; refreshToken: string }): Record<string, string> {
+  return { grant_type: 'refresh_token', client_id: input.clientId, refresh_token: input.refreshToken };
+}
+
+/** Headers of every v3 call: `x-api-key: keystring:shared_secret` plus the user's bearer. */
+export function apiHeaders(input: { clientId: string; sharedSecret: string; accessToken: string }): Record<string, string> {
+  return { 'x-api-key': `${input.clientId}:${input.sharedSecret}`, authorization: `Bearer ${input.accessToken}` };
+}

@@ -1,0 +1,46 @@
+/** The simulators' consent page: looks like a platform's, says plainly it is a sandbox (DESIGN §6). */
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function renderConsentPage(input: { platformName: string; appName: string; access: readonly string[]; action: string; params: Readonly<Record<string, string>> }): string {
+  const hidden = Object.entries(input.params)
+    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .join('\n      ');
+  const access = input.access.map((item) => `<li>${escape(item)}</li>`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(input.platformName)} (sandbox): authorize ${escape(input.appName)}</title>
+<style>
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f4f5; color: #18181b; }
+  main { max-width: 28rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: .75rem; box-shadow: 0 1px 4px #0002; }
+  .sandbox { background: #fef3c7; border: 1px solid #f59e0b; padding: .5rem .75rem; border-radius: .5rem; }
+  label { display: block; margin: 1rem 0 .25rem; font-weight: 600; }
+  input[type=text] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; }
+  .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
+  button { font: inherit; padding: .6rem 1.2rem; border-radius: .5rem; border: 1px solid #71717a; background: #fff; cursor: pointer; }
+  button[value=allow] { background: #16a34a; border-color: #16a34a; color: #fff; }
+  button:focus-visible, input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+</style></head>
+<body><main>
+  <p class="sandbox" role="note"><strong>Sandbox.</strong> This is Storelink's simulator of ${escape(input.platformName)}, not the real platform. No real account is connected.</p>
+  <h1>${escape(input.platformName)}</h1>
+  <p><strong>${escape(input.appName)}</strong> would like to access your account:</p>
+  <ul>${access}</ul>
+  <form method="post" action="${escape(input.action)}">
+      ${hidden}
+      <label for="account">Sandbox account number</label>
+      <input type="text" id="account" name="account" value="1" inputmode="numeric" pattern="[0-9]{1,6}">
+      <div class="actions">
+        <button type="submit" name="decision" value="allow">Allow</button>
+        <button type="submit" name="decision" value="deny">Deny</button>
+        <button type="submit" name="decision" value="fail" title="Grants a code that the token endpoint then rejects">Allow with a code that will be rejected</button>
+      </div>
+  </form>
+</main></body></html>`;
+}
+
+export function renderSandboxError(platformName: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(platformName)} (sandbox): error</title></head>
+<body><main><p><strong>Sandbox.</strong> ${escape(platformName)} simulator</p><h1>This request cannot be authorized</h1><p>${escape(message)}</p></main></body></html>`;
+}

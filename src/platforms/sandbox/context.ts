@@ -1,0 +1,33 @@
+/** What every simulator shares: signed tokens, faults, the clock, call counts, and the sandbox's fixed client credentials. */
+import type { Clock } from '../../core/clock.js';
+import type { Track } from '../../db/schema.js';
+import type { SandboxFaults } from './faults.js';
+import type { SandboxTokens } from './tokens.js';
+
+/** Client credentials the simulators accept: not secrets, since the sandbox guards nothing real. */
+export const SANDBOX_CLIENTS = {
+  etsy: { clientId: 'sandbox-etsy-keystring', sharedSecret: 'sandbox-etsy-shared-secret' },
+  tiktokShop: { appKey: 'sandbox-tiktok-app-key', appSecret: 'sandbox-tiktok-app-secret', serviceId: 'sandbox-tiktok-service' },
+  amazonSeller: { appId: 'amzn1.sellerapps.app.sandbox', lwaClientId: 'amzn1.application-oa2-client.sandbox-seller', lwaClientSecret: 'sandbox-lwa-secret' },
+  amazonAds: { clientId: 'amzn1.application-oa2-client.sandbox-ads', clientSecret: 'sandbox-ads-secret' },
+} as const;
+
+export interface SandboxContext {
+  readonly tokens: SandboxTokens;
+  readonly faults: SandboxFaults;
+  readonly clock: Clock;
+  /** The redirect URI "registered" with the simulated platform: this service's callback for the track. */
+  callbackUrl(track: Track): string;
+  /** Calls per `track:endpoint`, for tests. */
+  readonly calls: Map<string, number>;
+}
+
+export function countCall(context: SandboxContext, track: Track, endpoint: string): void {
+  const key = `${track}:${endpoint}`;
+  context.calls.set(key, (context.calls.get(key) ?? 0) + 1);
+}
+
+/** The sandbox account number chosen on the consent page (1 to 999999). */
+export function accountNumber(raw: string | undefined): number | null {
+  return raw !== undefined && /^[0-9]{1,6}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+}

@@ -1,0 +1,46 @@
+/** Faults a test can make a simulator's endpoint answer with (issue: 500, time out, reset, malformed JSON, slow). */
+import type { FastifyReply } from 'fastify';
+
+export type Fault = 'error' | 'timeout' | 'reset' | 'malformed' | 'slow';
+export type FaultyEndpoint = 'token' | 'identity';
+
+export interface SandboxFaults {
+  set(track: string, endpoint: FaultyEndpoint, fault: Fault | null, options?: { delayMs?: number }): void;
+  clear(): void;
+  /** Answers with the fault set for the endpoint and returns true; false when none is set or it is `slow` (after the delay). */
+  apply(track: string, endpoint: FaultyEndpoint, reply: FastifyReply, errorBody: unknown): Promise<boolean>;
+}
+
+export function createSandboxFaults(): SandboxFaults {
+  const faults = new Map<string, { fault: Fault; delayMs: number }>();
+  return {
+    set(track, endpoint, fault, options = {}) {
+      if (fault === null) faults.delete(`${track}:${endpoint}`);
+      else faults.set(`${track}:${endpoint}`, { fault, delayMs: options.delayMs ?? 30_000 });
+    },
+    clear: () => faults.clear(),
+    async apply(track, endpoint, reply, errorBody) {
+      const entry = faults.get(`${track}:${endpoint}`);
+      if (!entry) return false;
+      switch (entry.fault) {
+        case 'error':
+          await reply.code(500).send(errorBody);
+          return true;
+        case 'malformed':
+          await reply.code(200).type('application/json').send('{"access_token": "trunc');
+          return true;
+        case 'reset':
+          reply.hijack();
+          reply.raw.socket?.destroy();
+          return true;
+        case 'timeout':
+          // Never answers; the caller's deadline is what ends the request.
+          reply.hijack();
+          return true;
+        case 'slow':
+          await new Promise((resolve) => setTimeout(resolve, entry.delayMs));
+          return false;
+      }
+    },
+  };
+}

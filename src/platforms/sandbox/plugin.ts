@@ -1,0 +1,24 @@
+/** Serves every simulator under /sandbox/{track}, with form bodies accepted there only (the API stays JSON-only). */
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import { registerEtsySimulator } from '../etsy/simulator.js';
+import type { SandboxContext } from './context.js';
+
+// The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
+// must allow form submissions to end anywhere; everything else stays locked down.
+const CONSENT_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action *; frame-ancestors 'none'; base-uri 'none'";
+
+export async function registerSandbox(app: FastifyInstance, context: SandboxContext): Promise<void> {
+  await app.register(
+    async (sandbox) => {
+      await sandbox.register(formbody);
+      sandbox.addHook('onRoute', (route) => void (route.schema = { ...route.schema, hide: true }));
+      sandbox.addHook('onSend', async (_request, reply, payload) => {
+        if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', CONSENT_PAGE_CSP);
+        return payload;
+      });
+      await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });
+    },
+    { prefix: '/sandbox' },
+  );
+}
