@@ -48,6 +48,8 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
       const jti = randomBytes(16).toString('base64url');
       const verifier = input.usesPkce ? randomBytes(32).toString('base64url') : null;
       const sealed = verifier ? cipher.seal(verifier, verifierContext(jti)) : null;
+      // Abandoned flows leave records behind; clearing the expired ones here keeps the table at 15 minutes of flows.
+      await statesRepo.deleteExpiredOAuthStates(db, now);
       await statesRepo.insertOAuthState(db, {
         jti, track: input.track, userId: input.userId, workspaceId: input.workspaceId, siteId: input.siteId,
         redirectUrl: input.redirectUrl, tracking: input.tracking, codeVerifierKeyId: sealed?.keyId ?? null,

@@ -1,0 +1,46 @@
+/**
+ * Drives a connect flow as a browser would, against an app from createTestApp(kind, { listen: true }): ask for the
+ * authorization URL, open the sandbox consent page, submit a decision, and follow the platform's redirect back.
+ */
+import assert from 'node:assert/strict';
+import { call, type TestApp } from './test-app.js';
+
+export interface Actor {
+  session: string;
+  workspace: { id: number };
+}
+
+/** POST /authenticate-site; asserts 200 and returns the authorization URL. */
+export async function authorizationUrl(t: TestApp, actor: Actor, body: Record<string, unknown>): Promise<string> {
+  const response = await call(t, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body });
+  assert.equal(response.statusCode, 200, response.body);
+  return response.json().data.url as string;
+}
+
+/** Opens the consent page and submits `decision`; returns where the simulator sends the browser (the service's callback). */
+export async function consent(url: string, decision: 'allow' | 'deny' | 'fail', account = '1'): Promise<string> {
+  const page = await fetch(url);
+  const html = await page.text();
+  assert.equal(page.status, 200, `consent page: ${html}`);
+  assert.match(html, /Sandbox/);
+  const form = new URLSearchParams([...new URL(url).searchParams, ['decision', decision], ['account', account]]);
+  const posted = await fetch(url.split('?')[0]!, { method: 'POST', body: form, redirect: 'manual' });
+  assert.equal(posted.status, 302, `consent POST answered ${posted.status}`);
+  return posted.headers.get('location')!;
+}
+
+/** Opens the callback URL without following its redirect. */
+export function openCallback(callbackUrl: string, accept?: string): Promise<Response> {
+  return fetch(callbackUrl, { redirect: 'manual', headers: accept ? { accept } : {} });
+}
+
+/** The whole flow; returns the callback's answer (a 302 for every track but a failed advertising connection). */
+export async function connectThroughSandbox(t: TestApp, actor: Actor, body: Record<string, unknown>, decision: 'allow' | 'deny' | 'fail' = 'allow', account = '1'): Promise<Response> {
+  return openCallback(await consent(await authorizationUrl(t, actor, body), decision, account));
+}
+
+/** The Location of a 302, asserting it is one. */
+export function locationOf(response: Response): string {
+  assert.equal(response.status, 302, `expected a redirect, got ${response.status}`);
+  return response.headers.get('location')!;
+}
