@@ -1,0 +1,47 @@
+/** TikTok Shop (platform 4): service_id authorization link, GET token calls with absolute expiries, signed shop lookup. */
+import type { Clock } from '../../core/clock.js';
+import type { PlatformHttp } from '../http.js';
+import type { SellerAdapter } from '../platform.js';
+import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';
+import { parseShopsResponse, parseTokenResponse, readCallback } from './responses.js';
+
+export interface TikTokShopConfig {
+  appKey: string;
+  appSecret: string;
+  serviceId: string;
+  /** `https://services.tiktokshop.com/open/authorize`, or the sandbox's authorize page. */
+  authorizeUrl: string;
+  /** `https://auth.tiktok-shops.com`, or the sandbox's base. */
+  authUrl: string;
+  /** `https://open-api.tiktokglobalshop.com`, or the sandbox's base. */
+  apiUrl: string;
+  sandbox: boolean;
+}
+
+export function createTikTokShopAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
+  const requestToken = async (url: string) => {
+    const { status, body } = await deps.http.request(url, { method: 'GET' });
+    return parseTokenResponse(status, body);
+  };
+  const credentials = { authUrl: config.authUrl, appKey: config.appKey, appSecret: config.appSecret };
+
+  return {
+    kind: 'seller',
+    track: 'tiktok-shop',
+    platform: 'tiktok-shop',
+    platformId: 4,
+    usesPkce: false,
+    sandbox: config.sandbox,
+    // No redirect_uri: TikTok sends the user back to the Redirect URL configured for the app in Partner Center.
+    buildAuthorizationUrl: ({ state, authorizationUrl }) =>
+      buildAuthorizeUrl({ authorizeUrl: config.authorizeUrl, serviceId: config.serviceId, authorizationUrl, state }),
+    readCallback,
+    exchangeCode: ({ code }) => requestToken(buildTokenGetUrl({ ...credentials, authCode: code })),
+    refreshToken: (refreshToken) => requestToken(buildTokenRefreshUrl({ ...credentials, refreshToken })),
+    async fetchAccount(tokens) {
+      const { url, headers } = buildShopsRequest({ apiUrl: config.apiUrl, appKey: config.appKey, appSecret: config.appSecret, accessToken: tokens.accessToken, now: deps.clock.now() });
+      const { status, body } = await deps.http.request(url, { method: 'GET', headers });
+      return parseShopsResponse(status, body);
+    },
+  } satisfies SellerAdapter;
+}

@@ -1,0 +1,75 @@
+/** TikTok Shop answers, parsed without I/O (platforms.md §2.2–2.6). */
+import { numberField, stringField } from '../http.js';
+import { PlatformError, type CallbackResult, type PlatformAccount, type TokenSet } from '../platform.js';
+
+const DENIALS = new Set(['auth_denied', 'access_denied']);
+const ACCESS_DENIED: CallbackResult = { kind: 'denied', message: 'Access denied' };
+
+/**
+ * `?code=…&state=…`; a refusal comes back as `code=null&error=auth_denied` (the 2024 changelog says `access_denied`),
+ * so any `error`, and a `code` that is missing or the literal `null`, is not a grant (platforms.md §2.2).
+ */
+export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
+  if (query.error) return DENIALS.has(query.error) ? ACCESS_DENIED : { kind: 'error', message: query.error_description || query.error };
+  if (query.code === 'null') return ACCESS_DENIED;
+  if (!query.code) return { kind: 'error', message: 'The platform sent no authorization code' };
+  return { kind: 'code', code: query.code, params: {} };
+}
+
+/**
+ * Codes of the token calls that mean the code, refresh token or app credentials were refused. TikTok lists no errors
+ * for these calls (UNCONFIRMED, platforms.md §2.5): 36004xxx is the auth-record family seen in practice (36004001
+ * "rt has expired", 36004005 "can not find related auth record": EcomPHP/tiktokshop-php#15), 36009004 the common
+ * "invalid credentials" error.
+ */
+function refusesCredentials(code: number): boolean {
+  return (code >= 36_004_000 && code < 36_005_000) || code === 36_009_004;
+}
+
+/** The `data` of a `{code, message, data, request_id}` envelope with code 0; other codes go to `refused`. */
+function envelopeData(status: number, body: unknown, refused: (code: number, message: string) => PlatformError): Record<string, unknown> {
+  if (status >= 500) throw new PlatformError('unavailable', 'TikTok Shop could not complete the request');
+  const code = numberField(body, 'code');
+  if (code === null) throw new PlatformError('unavailable', `TikTok Shop answered without a result code (HTTP ${status})`);
+  if (code !== 0) throw refused(code, stringField(body, 'message') ?? '');
+  const data = (body as Record<string, unknown>).data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new PlatformError('unavailable', 'TikTok Shop answered without data');
+  return data as Record<string, unknown>;
+}
+
+/** An absolute Unix time in seconds, as TikTok sends both expiries despite their `_expire_in` names. */
+function fromUnixSeconds(value: number | null): Date | null {
+  return value !== null && value > 0 ? new Date(value * 1000) : null;
+}
+
+/**
+ * Get Access Token and Refresh Access Token answer alike: both tokens, and `access_token_expire_in` and
+ * `refresh_token_expire_in` as absolute Unix timestamps (platforms.md §2.3).
+ */
+export function parseTokenResponse(status: number, body: unknown): TokenSet {
+  const data = envelopeData(status, body, (code, message) =>
+    new PlatformError('rejected', refusesCredentials(code) ? 'Invalid credentials' : message || 'TikTok Shop refused the request'));
+  const accessToken = stringField(data, 'access_token');
+  if (!accessToken) throw new PlatformError('unavailable', 'TikTok Shop answered without an access token');
+  return {
+    accessToken,
+    refreshToken: stringField(data, 'refresh_token'),
+    accessExpiresAt: fromUnixSeconds(numberField(data, 'access_token_expire_in')),
+    refreshExpiresAt: fromUnixSeconds(numberField(data, 'refresh_token_expire_in')),
+  };
+}
+
+/**
+ * Get Authorized Shops → the first shop: its `cipher` (what later shop-scoped calls take as `shop_cipher`) and its
+ * name (platforms.md §2.6).
+ */
+export function parseShopsResponse(status: number, body: unknown): PlatformAccount {
+  const data = envelopeData(status, body, (_code, message) => new PlatformError('rejected', message || 'TikTok Shop refused the shop lookup'));
+  const shops = data.shops ?? [];
+  if (!Array.isArray(shops)) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop list');
+  if (shops.length === 0) throw new PlatformError('rejected', 'No TikTok Shop was authorized');
+  const cipher = stringField(shops[0], 'cipher');
+  const name = stringField(shops[0], 'name');
+  if (!cipher || name === null) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop cipher or name');
+  return { externalId: cipher, name };
+}
