@@ -1,0 +1,89 @@
+/**
+ * The Amazon Ads simulator: LWA's grant page and redirect back, LWA's token endpoint, and `GET /v2/profiles`
+ * (platforms.md §4, DESIGN §6).
+ */
+import type { FastifyInstance } from 'fastify';
+import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import { firstValues } from '../../http/params.js';
+import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+
+type Params = Record<string, string | undefined>;
+const CLIENT = SANDBOX_CLIENTS.amazonAds;
+const NAME = 'Amazon Ads';
+const KNOWN_SCOPES = ['advertising::campaign_management', 'advertising::test:create_account', 'profile'];
+
+/** The marketplaces a sandbox account advertises in: odd account numbers have two profiles (US and CA), even ones one. */
+const MARKETPLACES = [
+  { countryCode: 'US', currencyCode: 'USD', timezone: 'America/Los_Angeles', marketplaceStringId: 'ATVPDKIKX0DER' },
+  { countryCode: 'CA', currencyCode: 'CAD', timezone: 'America/Los_Angeles', marketplaceStringId: 'A2EUQ1WTGCTBG2' },
+] as const;
+
+/** The profiles of a sandbox account, in the shape of `GET /v2/profiles` (platforms.md §4.4). */
+export function sandboxProfiles(account: number) {
+  return MARKETPLACES.slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
+    profileId: 1_400_000_000_000_000 + account * 10 + index,
+    countryCode: marketplace.countryCode,
+    currencyCode: marketplace.currencyCode,
+    dailyBudget: 100,
+    timezone: marketplace.timezone,
+    accountInfo: { marketplaceStringId: marketplace.marketplaceStringId, id: sandboxSellerId(account), type: 'seller', name: `Sandbox Amazon Seller ${account}`, validPaymentMethod: true },
+  }));
+}
+
+export function registerAmazonAdsSimulator(app: FastifyInstance, context: SandboxContext) {
+  const lwa = createLwaSimulator(context, { track: 'amazon-ads', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
+  const registered = context.callbackUrl('amazon-ads');
+
+  /** An unknown client or a return URL not on the Allowed Return URLs list gets an error page, never a redirect (RFC 6749 §4.1.2.1). */
+  const pageProblem = (p: Params) => {
+    if (p.client_id !== CLIENT.clientId) return 'Unknown client_id.';
+    if (p.redirect_uri !== registered) return 'The redirect_uri is not one of the security profile\'s Allowed Return URLs.';
+    return null;
+  };
+  /** Other problems go back to the client as RFC 6749 errors. */
+  const redirectedProblem = (p: Params): Params | null => {
+    if (p.response_type !== 'code') return { error: 'unsupported_response_type', error_description: 'response_type must be code', state: p.state };
+    const scopes = (p.scope ?? '').split(' ').filter(Boolean);
+    if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.includes(s))) return { error: 'invalid_scope', error_description: 'An unknown scope was requested', state: p.state };
+    return null;
+  };
+
+  app.get('/authorize', async (request, reply) => {
+    countCall(context, 'amazon-ads', 'authorize');
+    const query = request.query as Params;
+    const problem = pageProblem(query);
+    if (problem) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem));
+    const refused = redirectedProblem(query);
+    if (refused) return reply.redirect(redirectBack(query.redirect_uri!, refused), 302);
+    const params = firstValues(query);
+    return reply.type('text/html').send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access: query.scope!.split(' ').filter(Boolean), action: '/sandbox/amazon-ads/authorize', params }));
+  });
+
+  app.post('/authorize', async (request, reply) => {
+    countCall(context, 'amazon-ads', 'consent');
+    const form = (request.body ?? {}) as Params;
+    const problem = pageProblem(form);
+    const choice = readConsent(form);
+    if (problem || !choice) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
+    const { account } = choice;
+    const refused = redirectedProblem(form);
+    if (refused) return reply.redirect(redirectBack(form.redirect_uri!, refused), 302);
+    if (form.decision === 'deny') return reply.redirect(redirectBack(form.redirect_uri!, deniedParams(form.state)), 302);
+    const code = lwa.issueCode({ account, redirectUri: form.redirect_uri!, fail: form.decision === 'fail' });
+    return reply.redirect(redirectBack(form.redirect_uri!, { code, scope: form.scope, state: form.state }), 302);
+  });
+
+  lwa.registerTokenEndpoint(app);
+
+  // The Ads API's error body (`{code, details}`) follows third-party SDKs; no primary source was retrieved (UNCONFIRMED).
+  app.get('/v2/profiles', async (request, reply) => {
+    countCall(context, 'amazon-ads', 'identity');
+    if (await context.faults.apply('amazon-ads', 'identity', reply, { code: 'INTERNAL_ERROR', details: 'Internal server error' })) return reply;
+    if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId) return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
+    const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''));
+    const account = bearer ? lwa.readAccessToken(bearer[1]!) : null;
+    if (account === null) return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' });
+    return reply.send(sandboxProfiles(account));
+  });
+}

@@ -1,0 +1,28 @@
+/** Login with Amazon token answers, parsed without I/O (platforms.md §3.3, §4.3; RFC 6749 §5.1–5.2). */
+import { numberField, stringField } from '../http.js';
+import { PlatformError, type TokenSet } from '../platform.js';
+
+/**
+ * `{access_token, token_type, expires_in, refresh_token}` → tokens. The access token lives `expires_in` seconds (3600);
+ * the refresh token is long-lived with no stated expiry, and a refresh grant answers with "the LWA refresh token that
+ * you submitted", so it does not rotate: `submittedRefreshToken` is kept when the answer repeats or omits it.
+ * `{error, error_description}`: `invalid_grant` (a bad, used or expired code or refresh token) is `Invalid credentials`;
+ * other 4xx show LWA's description; 5xx and throttling (429) mean LWA is unavailable.
+ */
+export function parseLwaTokenResponse(status: number, body: unknown, now: Date, submittedRefreshToken: string | null = null): TokenSet {
+  if (status >= 500 || status === 429) throw new PlatformError('unavailable', 'Amazon could not complete the request');
+  const error = stringField(body, 'error');
+  if (status >= 400 || error) {
+    if (error === 'invalid_grant') throw new PlatformError('rejected', 'Invalid credentials');
+    throw new PlatformError('rejected', stringField(body, 'error_description') ?? error ?? 'Invalid credentials');
+  }
+  const accessToken = stringField(body, 'access_token');
+  if (!accessToken) throw new PlatformError('unavailable', 'Amazon answered without an access token');
+  const expiresIn = numberField(body, 'expires_in');
+  return {
+    accessToken,
+    refreshToken: stringField(body, 'refresh_token') ?? submittedRefreshToken,
+    accessExpiresAt: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000),
+    refreshExpiresAt: null,
+  };
+}
