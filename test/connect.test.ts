@@ -245,3 +245,18 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe('TikTok Shop authorization_url allow-list', () => {
+  test('only https URLs on a configured host, or exactly the sandbox authorize page, are allowed', async () => {
+    const { isAllowedTikTokAuthorizationUrl } = await import('../src/platforms/registry.js');
+    const { loadConfig } = await import('../src/config.js');
+    const config = { ...loadConfig({ APP_URL: 'http://localhost:3000' }), appSecret: 'x'.repeat(32), encryptionKey: Buffer.alloc(32) };
+    const allowed = ['https://services.tiktokshop.com/open/authorize?service_id=1', 'http://localhost:3000/sandbox/tiktok-shop/authorize?service_id=s'];
+    const refused = [
+      'http://services.tiktokshop.com/open/authorize', 'https://evil.example/open/authorize', 'https://services.tiktokshop.com.evil.example/x',
+      'http://localhost:3000/sandbox/tiktok-shop/authorize/../../../dashboard', 'http://localhost:3000/sandbox/tiktok-shop/authorizeX', 'http://localhost:3001/sandbox/tiktok-shop/authorize',
+    ];
+    for (const url of allowed) assert.equal(isAllowedTikTokAuthorizationUrl(config, url), true, url);
+    for (const url of refused) assert.equal(isAllowedTikTokAuthorizationUrl(config, url), false, url);
+  });
+});

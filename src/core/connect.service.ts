@@ -92,8 +92,17 @@ export function createConnectService(deps: {
     return { ...sealed, accessExpiresAt: tokens.accessExpiresAt, refreshExpiresAt: tokens.refreshExpiresAt };
   }
 
+  /** The Amazon seller site an advertising state was made for, still connected; checked again inside the write transaction. */
+  async function connectedSellerSite(db: Db, state: ConsumedState) {
+    const site = await sitesRepo.findSite(db, state.workspaceId, state.siteId ?? 0);
+    if (!site || site.platform !== 'amazon-seller' || site.status !== 'connected') throw new PlatformError('rejected', 'The seller site is no longer connected');
+    return site;
+  }
+
   /** Exchanges the code, looks up the account, and stores site and credentials in one transaction; returns the site id. */
   async function connect(adapter: PlatformAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>): Promise<number> {
+    // No platform call for a seller site that was disconnected while the user was away.
+    if (adapter.kind === 'advertising') await connectedSellerSite(db, state);
     const tokens = await adapter.exchangeCode({ code, redirectUri: callbackUrl(adapter.track), codeVerifier: state.codeVerifier, params });
     if (adapter.kind === 'seller') {
       const account = await adapter.fetchAccount(tokens, params);
@@ -107,8 +116,7 @@ export function createConnectService(deps: {
     const profiles = await adapter.fetchProfiles(tokens);
     return db.transaction(async (tx) => {
       const now = clock.now();
-      const site = await sitesRepo.findSite(tx, state.workspaceId, state.siteId ?? 0);
-      if (!site || site.platform !== 'amazon-seller' || site.status !== 'connected') throw new PlatformError('rejected', 'The seller site is no longer connected');
+      const site = await connectedSellerSite(tx, state);
       await sitesRepo.saveCredentials(tx, site.id, 'advertising', seal(site.id, 'advertising', tokens, now), now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
       return site.id;

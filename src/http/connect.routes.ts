@@ -5,6 +5,7 @@ import { principalOf, workspaceOf, type App } from '../app.js';
 import type { CallbackOutcome } from '../core/connect-outcomes.js';
 import { TRACKS, type Track } from '../db/schema.js';
 import type { Deps } from '../deps.js';
+import { firstValues } from './params.js';
 import { renderRetryPage } from './retry-page.js';
 import { Id, Ok, ok } from './schemas.js';
 
@@ -16,15 +17,6 @@ const AuthenticateSiteBody = Type.Object({
   site_id: Type.Optional(Id),
 });
 
-/** The query's string values; a repeated parameter counts by its first value. */
-function flatQuery(query: unknown): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') flat[key] = first;
-  }
-  return flat;
-}
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json');
@@ -59,6 +51,6 @@ export function registerConnectRoutes(app: App, deps: Deps) {
         tags: ['connect'],
         response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ site_id: Type.Union([Id, Type.Null()]), redirect_url: Type.String() }) }), 302: Type.Null() },
       },
-    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track as Track, flatQuery(request.query)), request, reply));
+    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track as Track, firstValues(request.query)), request, reply));
   }
 }

@@ -2,7 +2,10 @@
 import type { Clock } from '../core/clock.js';
 import type { Adapters } from '../core/connect.service.js';
 import type { ResolvedConfig } from '../secrets.js';
+import { createAmazonAdsAdapter } from './amazon-ads/adapter.js';
+import { createAmazonSellerAdapter } from './amazon-seller/adapter.js';
 import { createEtsyAdapter } from './etsy/adapter.js';
+import { createTikTokShopAdapter } from './tiktok-shop/adapter.js';
 import type { PlatformHttp } from './http.js';
 import { isValidRedirectUrl } from '../core/redirects.js';
 import { SANDBOX_CLIENTS } from './sandbox/context.js';
@@ -25,7 +28,28 @@ export function createAdapters(config: ResolvedConfig, deps: { http: PlatformHtt
       ? createEtsyAdapter({ ...SANDBOX_CLIENTS.etsy, scopes: DEFAULT_ETSY_SCOPES, connectUrl: `${etsyBase}/authorize`, apiUrl: etsyBase, sandbox: true }, deps)
       : null;
 
-  return { etsy, 'tiktok-shop': null, 'amazon-seller': null, 'amazon-ads': null };
+  const tiktokBase = sandbox('tiktok-shop');
+  const tiktokShop = platforms.tiktokShop
+    ? createTikTokShopAdapter({ ...platforms.tiktokShop, sandbox: false }, deps)
+    : tiktokBase
+      ? createTikTokShopAdapter({ ...SANDBOX_CLIENTS.tiktokShop, authorizeUrl: `${tiktokBase}/authorize`, authUrl: tiktokBase, apiUrl: tiktokBase, sandbox: true }, deps)
+      : null;
+
+  const sellerBase = sandbox('amazon-seller');
+  const amazonSeller = platforms.amazonSeller
+    ? createAmazonSellerAdapter({ ...platforms.amazonSeller, consentUrl: `${platforms.amazonSeller.sellerCentralUrl}/apps/authorize/consent`, sandbox: false }, deps)
+    : sellerBase
+      ? createAmazonSellerAdapter({ ...SANDBOX_CLIENTS.amazonSeller, consentUrl: `${sellerBase}/authorize`, lwaTokenUrl: `${sellerBase}/auth/o2/token`, draft: false, sandbox: true }, deps)
+      : null;
+
+  const adsBase = sandbox('amazon-ads');
+  const amazonAds = platforms.amazonAds
+    ? createAmazonAdsAdapter({ ...platforms.amazonAds, sandbox: false }, deps)
+    : adsBase
+      ? createAmazonAdsAdapter({ ...SANDBOX_CLIENTS.amazonAds, authorizeUrl: `${adsBase}/authorize`, tokenUrl: `${adsBase}/auth/o2/token`, apiUrl: adsBase, sandbox: true }, deps)
+      : null;
+
+  return { etsy, 'tiktok-shop': tiktokShop, 'amazon-seller': amazonSeller, 'amazon-ads': amazonAds };
 }
 
 /**
@@ -35,6 +59,10 @@ export function createAdapters(config: ResolvedConfig, deps: { http: PlatformHtt
 export function isAllowedTikTokAuthorizationUrl(config: ResolvedConfig, raw: string): boolean {
   if (!isValidRedirectUrl(raw)) return false;
   const url = new URL(raw);
-  if (!config.platforms.tiktokShop && config.sandbox && raw.startsWith(`${sandboxBaseUrl(config.appUrl, 'tiktok-shop')}/authorize`)) return true;
+  if (!config.platforms.tiktokShop && config.sandbox) {
+    // Compared parsed, so `/authorize/../..` or `/authorizeX` cannot pass for the simulator's page.
+    const sandboxPage = new URL(`${sandboxBaseUrl(config.appUrl, 'tiktok-shop')}/authorize`);
+    if (url.origin === sandboxPage.origin && url.pathname === sandboxPage.pathname) return true;
+  }
   return url.protocol === 'https:' && config.platforms.tiktokAuthorizationHosts.includes(url.hostname.toLowerCase());
 }

@@ -1,7 +1,8 @@
 /** The Etsy simulator: Etsy's own parameters, `<user_id>.<token>` tokens, `{error, error_description}` errors (DESIGN §6). */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { accountNumber, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+import { firstValues } from '../../http/params.js';
 import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
 
 type Params = Record<string, string | undefined>;
@@ -29,7 +30,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const query = request.query as Params;
     const problem = requestProblem(query);
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem));
-    const params = Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const params = firstValues(query);
     return reply.type('text/html').send(renderConsentPage({ platformName: 'Etsy', appName: 'Storelink', access: (query.scope ?? '').split(' ').filter(Boolean), action: '/sandbox/etsy/authorize', params }));
   });
 
@@ -37,16 +38,16 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     countCall(context, 'etsy', 'consent');
     const form = (request.body ?? {}) as Params;
     const problem = requestProblem(form);
-    const account = accountNumber(form.account ?? '1');
-    if (problem || account === null || !['allow', 'deny', 'fail'].includes(form.decision ?? '')) {
-      return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem ?? 'decision must be allow, deny or fail, and account a number.'));
-    }
+    const choice = readConsent(form);
+    if (problem || !choice) return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem ?? CONSENT_CHOICE_PROBLEM));
+    const { account } = choice;
     const back = new URL(form.redirect_uri!);
     if (form.decision === 'deny') {
-      back.search = new URLSearchParams({ state: form.state!, error: 'access_denied', error_description: 'The user denied the request.' }).toString();
+      for (const [key, value] of Object.entries({ state: form.state!, error: 'access_denied', error_description: 'The user denied the request.' })) back.searchParams.append(key, value);
     } else {
       const code = tokens.issue('etsy-code', { n: tokens.nonce(), ch: form.code_challenge, ru: form.redirect_uri, a: account, f: form.decision === 'fail' }, new Date(clock.now().getTime() + CODE_TTL_MS));
-      back.search = new URLSearchParams({ code, state: form.state! }).toString();
+      back.searchParams.append('code', code);
+      back.searchParams.append('state', form.state!);
     }
     return reply.redirect(back.toString(), 302);
   });

@@ -3,7 +3,9 @@
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function renderConsentPage(input: { platformName: string; appName: string; access: readonly string[]; action: string; params: Readonly<Record<string, string>> }): string {
+  // The form adds its own `account` and `decision`; a copy from the query would arrive as a second value.
   const hidden = Object.entries(input.params)
+    .filter(([name]) => name !== 'account' && name !== 'decision')
     .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
     .join('\n      ');
   const access = input.access.map((item) => `<li>${escape(item)}</li>`).join('');

@@ -27,7 +27,14 @@ export function countCall(context: SandboxContext, track: Track, endpoint: strin
   context.calls.set(key, (context.calls.get(key) ?? 0) + 1);
 }
 
-/** The sandbox account number chosen on the consent page (1 to 999999). */
-export function accountNumber(raw: string | undefined): number | null {
-  return raw !== undefined && /^[0-9]{1,6}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+export type Decision = 'allow' | 'deny' | 'fail';
+export const CONSENT_CHOICE_PROBLEM = 'decision must be allow, deny or fail, and account a number.';
+
+/** What was chosen on a consent page: the decision and the sandbox account number (1 to 999999, default 1); null for anything else. */
+export function readConsent(form: Readonly<Record<string, string | undefined>>): { decision: Decision; account: number } | null {
+  const account = form.account ?? '1';
+  const decision = form.decision;
+  if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0) return null;
+  if (decision !== 'allow' && decision !== 'deny' && decision !== 'fail') return null;
+  return { decision, account: Number(account) };
 }

@@ -1,7 +1,10 @@
 /** Serves every simulator under /sandbox/{track}, with form bodies accepted there only (the API stays JSON-only). */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import { registerAmazonAdsSimulator } from '../amazon-ads/simulator.js';
+import { registerAmazonSellerSimulator } from '../amazon-seller/simulator.js';
 import { registerEtsySimulator } from '../etsy/simulator.js';
+import { registerTikTokShopSimulator } from '../tiktok-shop/simulator.js';
 import type { SandboxContext } from './context.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
@@ -18,6 +21,9 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         return payload;
       });
       await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });
+      await sandbox.register(async (amazonSeller) => registerAmazonSellerSimulator(amazonSeller, context), { prefix: '/amazon-seller' });
+      await sandbox.register(async (amazonAds) => registerAmazonAdsSimulator(amazonAds, context), { prefix: '/amazon-ads' });
+      await sandbox.register(async (tiktokShop) => registerTikTokShopSimulator(tiktokShop, context), { prefix: '/tiktok-shop' });
     },
     { prefix: '/sandbox' },
   );
