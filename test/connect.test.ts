@@ -260,3 +260,28 @@ describe('TikTok Shop authorization_url allow-list', () => {
     for (const url of refused) assert.equal(isAllowedTikTokAuthorizationUrl(config, url), false, url);
   });
 });
+
+describe('production without platform credentials', () => {
+  test('authenticate-site is 422 on platform_id and no sandbox is served, unless SANDBOX=true', async () => {
+    const t = await createTestApp('pglite', { env: { NODE_ENV: 'production' } });
+    try {
+      const actor = await registerUser(t);
+      for (const platform_id of [1, 4, 5]) {
+        const response = await call(t, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body: { platform_id } });
+        assert.equal(response.statusCode, 422);
+        assert.deepEqual(response.json().errors, { platform_id: ['The selected platform is not configured on this server.'] });
+      }
+      assert.equal((await t.app.inject({ method: 'GET', url: '/sandbox/etsy/authorize' })).statusCode, 404);
+    } finally {
+      await t.close();
+    }
+    const withSandbox = await createTestApp('pglite', { env: { NODE_ENV: 'production', SANDBOX: 'true' } });
+    try {
+      const actor = await registerUser(withSandbox);
+      const response = await call(withSandbox, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body: { platform_id: 1 } });
+      assert.equal(response.statusCode, 200);
+    } finally {
+      await withSandbox.close();
+    }
+  });
+});
