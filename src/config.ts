@@ -28,6 +28,8 @@ export interface Config {
   readonly sandbox: boolean;
   /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
   readonly platforms: PlatformsConfig;
+  /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
+  readonly refresh: { readonly worker: boolean; readonly pollMs: number; readonly marginMs: number };
 }
 
 export interface PlatformsConfig {
@@ -85,6 +87,11 @@ export function loadConfig(env: Env): Config {
   const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const platforms = readPlatforms(env, read, problems);
+  const refresh = Object.freeze({
+    worker: read('REFRESH_WORKER', boolean, true),
+    pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 30) * 1000,
+    marginMs: read('REFRESH_MARGIN_SECONDS', (v) => integerIn(v, 10, 86_400), 600) * 1000,
+  });
 
   if (nodeEnv === 'production') {
     if (appSecret === null && !problems.some((p) => p.startsWith('APP_SECRET:'))) problems.push('APP_SECRET: is required when NODE_ENV=production');
@@ -95,7 +102,7 @@ export function loadConfig(env: Env): Config {
   return Object.freeze({
     nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
     previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
-    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, platforms,
+    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, platforms, refresh,
   });
 }
 

@@ -6,9 +6,11 @@ import { createJwtCodec } from './core/jwt.js';
 import { createKeyring } from './core/keys.js';
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword, type ScryptParams } from './core/passwords.js';
 import { createConnectService, type Adapters, type ConnectService } from './core/connect.service.js';
-import { createCredentialsCipher } from './core/credentials-cipher.js';
+import { createCredentialsCipher, type CredentialsCipher } from './core/credentials-cipher.js';
 import { createOAuthStates } from './core/oauth-states.js';
 import { createProductsService, type ProductsService } from './core/products.service.js';
+import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/refresh-policy.js';
+import { createRefreshWorker, type RefreshWorker } from './core/refresh.worker.js';
 import { createSitesService, type SitesService } from './core/sites.service.js';
 import { createUsageRecorder, type UsageRecorder } from './core/token-usage.js';
 import { createTokensService, type TokensService } from './core/tokens.service.js';
@@ -34,6 +36,11 @@ export interface Deps {
   readonly products: ProductsService;
   readonly connect: ConnectService;
   readonly sites: SitesService;
+  /** Renews platform tokens before they expire; main.ts starts it unless REFRESH_WORKER=false. */
+  readonly refresher: RefreshWorker;
+  readonly refreshPolicy: RefreshPolicy;
+  readonly adapters: Adapters;
+  readonly cipher: CredentialsCipher;
   /** The simulators' shared state (faults, call counts); served only when config.sandbox is on. */
   readonly sandbox: SandboxContext;
   /** Flushes pending writes; the database itself is closed by whoever opened it. */
@@ -69,10 +76,11 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const cipher = createCredentialsCipher(config.encryptionKey);
   const http = createPlatformHttp({ fetch: options.fetch ?? globalThis.fetch, timeoutMs: config.outboundTimeoutMs });
   const apiUrl = `${config.appUrl}/api/v1`;
+  const adapters = options.adapters ?? createAdapters(config, { http, clock });
+  const refreshPolicy = { ...DEFAULT_REFRESH_POLICY, marginMs: config.refresh.marginMs };
   const connect = createConnectService({
-    db, clock, cipher, appUrl: config.appUrl, apiUrl,
+    db, clock, cipher, appUrl: config.appUrl, apiUrl, adapters, refreshPolicy,
     states: createOAuthStates({ db, jwt, clock, cipher }),
-    adapters: options.adapters ?? createAdapters(config, { http, clock }),
     isAllowedTikTokUrl: (url) => isAllowedTikTokAuthorizationUrl(config, url),
     onInternalError: (error) => logger.error({ err: describeError(error) }, 'connecting a platform failed'),
   });
@@ -80,10 +88,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     tokens: createSandboxTokens(config.appSecret), faults: createSandboxFaults(), clock, calls: new Map(),
     callbackUrl: (track) => `${apiUrl}/oauth/callback/${track}`,
   };
+  const refresher = createRefreshWorker({
+    db, clock, cipher, adapters,
+    policy: refreshPolicy,
+    // Three platform deadlines: a call still in flight never loses its row to another worker.
+    leaseMs: 3 * config.outboundTimeoutMs,
+    onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
+  });
   return {
-    config, logger, clock, database: options.database, usage, tokens, accounts, connect, sandbox,
+    config, logger, clock, database: options.database, usage, tokens, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
     products: createProductsService({ db }),
     sites: createSitesService({ db, clock }),
-    close: () => usage.close(),
+    close: async () => {
+      await refresher.stop();
+      await usage.close();
+    },
   };
 }

@@ -22,4 +22,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
+if (config.refresh.worker) deps.refresher.start(config.refresh.pollMs);
 logger.info(`Storelink API at ${config.appUrl}/api/v1 (database: ${database.kind})`);

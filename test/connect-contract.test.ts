@@ -152,6 +152,23 @@ for (const kind of databaseKinds()) {
         }
       });
 
+      test('the refresh worker renews the access token through the adapter before it expires', async () => {
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where track = ${credentialTrack} order by site_id limit 1`);
+        const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
+        t.clock.advance(wait);
+        try {
+          const result = await t.deps.refresher.runOnce();
+          assert.ok(result.refreshed >= 1 && result.retry === 0 && result.reauthorization_required === 0, JSON.stringify(result));
+          const [after] = await selectRows<{ refreshed_at: Date | null }>(t.database, sql`select refreshed_at from site_credentials where site_id = ${due!.site_id} and track = ${credentialTrack}`);
+          assert.equal(new Date(after!.refreshed_at!).getTime(), t.clock.now().getTime());
+          // Read from the database: a clock moved a day ahead (TikTok's tokens are renewed daily) has outlived the session.
+          const [site] = await selectRows<{ status: string }>(t.database, sql`select status from sites where id = ${due!.site_id}`);
+          assert.equal(site!.status, 'connected');
+        } finally {
+          t.clock.advance(-wait);
+        }
+      });
+
       // Amazon's seller track learns the account from the callback itself, so it has no identity call to fail.
       if (contract.identityCall) test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
         const before = await counts();

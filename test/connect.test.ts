@@ -220,8 +220,11 @@ for (const kind of databaseKinds()) {
       const response = await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id });
       assert.equal(response.statusCode, 200);
       const { data } = response.json();
-      assert.deepEqual(Object.keys(data).sort(), ['advertising', 'created_at', 'external_id', 'id', 'name', 'platform', 'platform_id', 'status', 'tracking', 'updated_at']);
-      assert.deepEqual({ ...data, created_at: null, updated_at: null }, { id: siteId, platform_id: 1, platform: 'etsy', name: 'Sandbox Etsy Shop 31', external_id: '80000031', status: 'connected', advertising: null, tracking: {}, created_at: null, updated_at: null });
+      assert.deepEqual(Object.keys(data).sort(), ['advertising', 'created_at', 'external_id', 'id', 'last_refreshed_at', 'name', 'next_refresh_at', 'platform', 'platform_id', 'status', 'status_reason', 'tracking', 'updated_at']);
+      assert.deepEqual({ ...data, created_at: null, updated_at: null }, {
+        id: siteId, platform_id: 1, platform: 'etsy', name: 'Sandbox Etsy Shop 31', external_id: '80000031', status: 'connected', status_reason: null,
+        last_refreshed_at: null, next_refresh_at: new Date(t.clock.now().getTime() + 50 * 60_000).toISOString(), advertising: null, tracking: {}, created_at: null, updated_at: null,
+      });
     });
 
     test("another workspace's site is 404, like a missing one", async () => {

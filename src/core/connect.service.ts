@@ -3,10 +3,12 @@ import { AppError, type FieldErrors } from '../errors.js';
 import type { Db } from '../db/client.js';
 import * as sitesRepo from '../db/sites.repo.js';
 import type { Track } from '../db/schema.js';
-import { PlatformError, type PlatformAdapter, type TokenSet } from '../platforms/platform.js';
+import { PlatformError, type PlatformAdapter } from '../platforms/platform.js';
 import type { Clock } from './clock.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 import type { OAuthStates } from './oauth-states.js';
+import type { RefreshPolicy } from './refresh-policy.js';
+import { sealTokens } from './site-credentials.js';
 import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
 import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './connect-outcomes.js';
 import type { ConsumedState } from './oauth-states.js';
@@ -29,6 +31,8 @@ export function createConnectService(deps: {
   cipher: CredentialsCipher;
   states: OAuthStates;
   adapters: Adapters;
+  /** Schedules the first refresh of newly connected credentials. */
+  refreshPolicy: RefreshPolicy;
   appUrl: string;
   apiUrl: string;
   /** Whether a caller's TikTok Shop authorization_url may be used: https on an allowed host, or the sandbox's own page. */
@@ -87,11 +91,6 @@ export function createConnectService(deps: {
     return { url };
   }
 
-  function seal(siteId: number, track: 'seller' | 'advertising', tokens: TokenSet, now: Date) {
-    const sealed = cipher.seal(JSON.stringify({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken }), `site:${siteId}:${track}`);
-    return { ...sealed, accessExpiresAt: tokens.accessExpiresAt, refreshExpiresAt: tokens.refreshExpiresAt };
-  }
-
   /** The Amazon seller site an advertising state was made for, still connected; checked again inside the write transaction. */
   async function connectedSellerSite(db: Db, state: ConsumedState) {
     const site = await sitesRepo.findSite(db, state.workspaceId, state.siteId ?? 0);
@@ -109,7 +108,7 @@ export function createConnectService(deps: {
       return db.transaction(async (tx) => {
         const now = clock.now();
         const site = await sitesRepo.upsertSite(tx, { workspaceId: state.workspaceId, platformId: adapter.platformId, platform: adapter.platform, name: account.name, externalId: account.externalId, tracking: adapter.track === 'tiktok-shop' ? state.tracking : null, now });
-        await sitesRepo.saveCredentials(tx, site.id, 'seller', seal(site.id, 'seller', tokens, now), now);
+        await sitesRepo.saveCredentials(tx, site.id, 'seller', sealTokens(cipher, site.id, 'seller', tokens, now, deps.refreshPolicy), now);
         return site.id;
       });
     }
@@ -117,7 +116,7 @@ export function createConnectService(deps: {
     return db.transaction(async (tx) => {
       const now = clock.now();
       const site = await connectedSellerSite(tx, state);
-      await sitesRepo.saveCredentials(tx, site.id, 'advertising', seal(site.id, 'advertising', tokens, now), now);
+      await sitesRepo.saveCredentials(tx, site.id, 'advertising', sealTokens(cipher, site.id, 'advertising', tokens, now, deps.refreshPolicy), now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
       return site.id;
     });

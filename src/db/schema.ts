@@ -129,9 +129,21 @@ export const siteCredentials = pgTable(
     ciphertext: text('ciphertext').notNull(),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
     refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
+    /** When the refresh worker last renewed these credentials, and when it will next. */
+    refreshedAt: timestamp('refreshed_at', { withTimezone: true }),
+    nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
+    /** Failed refreshes in a row that left the connection usable (5xx, 429, timeouts), for the back-off. */
+    refreshFailures: integer('refresh_failures').notNull().default(0),
+    /** A worker's claim on the row while it talks to the platform, so each credential is refreshed by one worker. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.siteId, t.track] }), check('site_credentials_track_check', sql`${t.track} in ('seller', 'advertising')`)],
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.track] }),
+    check('site_credentials_track_check', sql`${t.track} in ('seller', 'advertising')`),
+    index('site_credentials_next_refresh_idx').on(t.nextRefreshAt),
+  ],
 );
 
 export const TRACKS = ['etsy', 'tiktok-shop', 'amazon-seller', 'amazon-ads'] as const;

@@ -1,28 +1,33 @@
 /** Connected sites and their sealed credentials. */
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import { siteCredentials, sites, type AdvertisingProfile, type CredentialTrack, type SitePlatform } from './schema.js';
 
-export type SiteRow = typeof sites.$inferSelect;
+/** A site with when its seller credentials were last renewed and will next be (null once disconnected). */
+export type SiteRow = typeof sites.$inferSelect & { refreshedAt: Date | null; nextRefreshAt: Date | null };
+
+const siteColumns = { ...getTableColumns(sites), refreshedAt: siteCredentials.refreshedAt, nextRefreshAt: siteCredentials.nextRefreshAt };
+const sellerCredentials = and(eq(siteCredentials.siteId, sites.id), eq(siteCredentials.track, 'seller'));
 
 export interface SealedCredentials {
   keyId: string;
   ciphertext: string;
   accessExpiresAt: Date | null;
   refreshExpiresAt: Date | null;
+  nextRefreshAt: Date;
 }
 
 export async function listSites(db: Db, workspaceId: number, page: { limit: number; offset: number }): Promise<{ rows: SiteRow[]; total: number }> {
   const where = eq(sites.workspaceId, workspaceId);
   const [rows, [totals]] = await Promise.all([
-    db.select().from(sites).where(where).orderBy(asc(sites.id)).limit(page.limit).offset(page.offset),
+    db.select(siteColumns).from(sites).leftJoin(siteCredentials, sellerCredentials).where(where).orderBy(asc(sites.id)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(sites).where(where),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 export async function findSite(db: Db, workspaceId: number, siteId: number): Promise<SiteRow | null> {
-  const [row] = await db.select().from(sites).where(and(eq(sites.workspaceId, workspaceId), eq(sites.id, siteId)));
+  const [row] = await db.select(siteColumns).from(sites).leftJoin(siteCredentials, sellerCredentials).where(and(eq(sites.workspaceId, workspaceId), eq(sites.id, siteId)));
   return row ?? null;
 }
 
@@ -33,7 +38,7 @@ export async function findSite(db: Db, workspaceId: number, siteId: number): Pro
 export async function upsertSite(
   db: Db,
   input: { workspaceId: number; platformId: number; platform: SitePlatform; name: string; externalId: string; tracking: Record<string, string> | null; now: Date },
-): Promise<SiteRow> {
+): Promise<typeof sites.$inferSelect> {
   const [row] = await db
     .insert(sites)
     .values({ workspaceId: input.workspaceId, platformId: input.platformId, platform: input.platform, name: input.name, externalId: input.externalId, tracking: input.tracking ?? {}, createdAt: input.now, updatedAt: input.now })
@@ -51,14 +56,16 @@ export async function upsertSite(
   return row!;
 }
 
+/** Stores credentials from a new authorization; any refresh in progress or back-off is reset. */
 export async function saveCredentials(db: Db, siteId: number, track: CredentialTrack, sealed: SealedCredentials, now: Date): Promise<void> {
+  const fresh = { ...sealed, refreshFailures: 0, leaseOwner: null, leaseUntil: null, updatedAt: now };
   await db
     .insert(siteCredentials)
-    .values({ siteId, track, ...sealed, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.track], set: { ...sealed, updatedAt: now } });
+    .values({ siteId, track, ...fresh, createdAt: now })
+    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.track], set: fresh });
 }
 
-export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<SiteRow> {
+export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<typeof sites.$inferSelect> {
   const [row] = await db.update(sites).set({ advertisingProfiles: profiles, updatedAt: now }).where(eq(sites.id, siteId)).returning();
   return row!;
 }
@@ -67,7 +74,7 @@ export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: A
 export async function disconnectSite(db: Db, siteId: number, now: Date): Promise<SiteRow> {
   await db.delete(siteCredentials).where(eq(siteCredentials.siteId, siteId));
   const [row] = await db.update(sites).set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now }).where(eq(sites.id, siteId)).returning();
-  return row!;
+  return { ...row!, refreshedAt: null, nextRefreshAt: null };
 }
 
 /** Which credential tracks a site holds, for tests and status checks; never the credentials themselves. */

@@ -12,6 +12,9 @@ export const SiteSchema = Type.Object({
   name: Type.String(),
   external_id: Type.String({ description: 'Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon)' }),
   status: Type.Union([Type.Literal('connected'), Type.Literal('reauthorization_required'), Type.Literal('disconnected')]),
+  status_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the site needs reauthorization, when it does' }),
+  last_refreshed_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token was last renewed' }),
+  next_refresh_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token will next be renewed' }),
   advertising: Type.Union([
     Type.Object({ connected: Type.Boolean(), profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })) }),
     Type.Null(),
@@ -24,6 +27,7 @@ export const SiteSchema = Type.Object({
 export function presentSite(site: SiteRow) {
   return {
     id: site.id, platform_id: site.platformId, platform: site.platform, name: site.name, external_id: site.externalId, status: site.status,
+    status_reason: site.statusReason, last_refreshed_at: iso(site.refreshedAt), next_refresh_at: iso(site.nextRefreshAt),
     advertising: site.platform === 'amazon-seller' ? { connected: site.advertisingProfiles !== null, profiles: site.advertisingProfiles ?? [] } : null,
     tracking: site.tracking, created_at: iso(site.createdAt), updated_at: iso(site.updatedAt),
   };

@@ -36,6 +36,14 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): P
   };
 }
 
+/**
+ * An HTTP status that says "not now" rather than "no": server errors and throttling. Such a failure is retried and
+ * never taken as the platform refusing a code or a grant.
+ */
+export function isPassingFailure(status: number): boolean {
+  return status >= 500 || status === 429;
+}
+
 /** The value of a field of a JSON object answer, when it is a string. */
 export function stringField(body: unknown, field: string): string | null {
   const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;

@@ -84,13 +84,14 @@ describe('TikTok Shop token calls', () => {
   });
 
   test("any other non-zero code is refused with TikTok's message, whatever the HTTP status", () => {
-    assert.throws(() => parseTokenResponse(200, { code: 36009002, message: 'Too many requests', request_id: 'r' }), rejected('Too many requests'));
+    assert.throws(() => parseTokenResponse(200, { code: 36009001, message: 'Bad request', request_id: 'r' }), rejected('Bad request'));
     assert.throws(() => parseTokenResponse(400, { code: 12345, message: 'Bad thing', request_id: 'r' }), rejected('Bad thing'));
   });
 
   test('a 5xx, an answer without a code, or a success without a token is unavailable', () => {
     assert.throws(() => parseTokenResponse(503, { code: 0, data: { access_token: 'x' } }), unavailable);
     assert.throws(() => parseTokenResponse(200, { access_token: 'x' }), unavailable);
+    assert.throws(() => parseTokenResponse(200, { code: 36009002, message: 'Too many requests', request_id: 'r' }), unavailable, 'rate limited');
     assert.throws(() => parseTokenResponse(200, { code: 0, message: 'success', data: {} }), unavailable);
   });
 });

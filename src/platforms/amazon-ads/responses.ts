@@ -1,6 +1,6 @@
 /** Amazon Ads answers, parsed without I/O (platforms.md §4.2, §4.4). Token answers are LWA's (../lwa/responses.ts). */
 import type { AdvertisingProfile } from '../../db/schema.js';
-import { stringField } from '../http.js';
+import { isPassingFailure, stringField } from '../http.js';
 import { PlatformError, type CallbackResult } from '../platform.js';
 import { ADS_SCOPE } from './requests.js';
 
@@ -20,7 +20,7 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
  * advertises in. Profile ids fit a double exactly (about 1.5e15), so JSON numbers are safe to read.
  */
 export function parseProfiles(status: number, body: unknown): AdvertisingProfile[] {
-  if (status >= 500 || status === 429) throw new PlatformError('unavailable', 'Amazon Ads could not complete the profile lookup');
+  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon Ads could not complete the profile lookup');
   if (status >= 400) throw new PlatformError('rejected', stringField(body, 'details') ?? 'Amazon Ads refused the profile lookup');
   if (!Array.isArray(body)) throw new PlatformError('unavailable', 'Amazon Ads answered the profile lookup with something other than a list');
   return body.map(parseProfile);

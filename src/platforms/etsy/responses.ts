@@ -1,5 +1,5 @@
 /** Etsy answers, parsed without I/O (platforms.md §1.3–1.5). */
-import { numberField, stringField } from '../http.js';
+import { isPassingFailure, numberField, stringField } from '../http.js';
 import { PlatformError, type CallbackResult, type TokenSet } from '../platform.js';
 
 const REFRESH_TOKEN_LIFETIME_MS = 90 * 24 * 3600 * 1000;
@@ -16,7 +16,7 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
  * refresh. A 4xx `{error, error_description}` means the code or refresh token was refused.
  */
 export function parseTokenResponse(status: number, body: unknown, now: Date): TokenSet {
-  if (status >= 500) throw new PlatformError('unavailable', 'Etsy could not complete the request');
+  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Etsy could not complete the request');
   const error = stringField(body, 'error');
   if (status >= 400 || error) {
     if (status === 401 || error === 'invalid_grant' || error === 'invalid_client') throw new PlatformError('rejected', 'Invalid credentials');
@@ -35,7 +35,7 @@ export function parseTokenResponse(status: number, body: unknown, now: Date): To
 
 /** `GET /v3/application/users/me` → `{user_id, shop_id}`. */
 export function parseMe(status: number, body: unknown): { userId: string; shopId: string } {
-  if (status >= 400) throw new PlatformError(status >= 500 ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the account lookup');
+  if (status >= 400) throw new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the account lookup');
   const userId = numberField(body, 'user_id');
   const shopId = numberField(body, 'shop_id');
   if (userId === null || shopId === null) throw new PlatformError('unavailable', 'Etsy answered the account lookup without a shop');
@@ -44,7 +44,7 @@ export function parseMe(status: number, body: unknown): { userId: string; shopId
 
 /** `GET /v3/application/shops/{shop_id}` → the shop's name. */
 export function parseShop(status: number, body: unknown): { name: string } {
-  if (status >= 400) throw new PlatformError(status >= 500 ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the shop lookup');
+  if (status >= 400) throw new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the shop lookup');
   const name = stringField(body, 'shop_name');
   if (name === null) throw new PlatformError('unavailable', 'Etsy answered the shop lookup without a name');
   return { name };

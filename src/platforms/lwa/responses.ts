@@ -1,5 +1,5 @@
 /** Login with Amazon token answers, parsed without I/O (platforms.md §3.3, §4.3; RFC 6749 §5.1–5.2). */
-import { numberField, stringField } from '../http.js';
+import { isPassingFailure, numberField, stringField } from '../http.js';
 import { PlatformError, type TokenSet } from '../platform.js';
 
 /**
@@ -10,7 +10,7 @@ import { PlatformError, type TokenSet } from '../platform.js';
  * other 4xx show LWA's description; 5xx and throttling (429) mean LWA is unavailable.
  */
 export function parseLwaTokenResponse(status: number, body: unknown, now: Date, submittedRefreshToken: string | null = null): TokenSet {
-  if (status >= 500 || status === 429) throw new PlatformError('unavailable', 'Amazon could not complete the request');
+  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon could not complete the request');
   const error = stringField(body, 'error');
   if (status >= 400 || error) {
     if (error === 'invalid_grant') throw new PlatformError('rejected', 'Invalid credentials');

@@ -1,5 +1,5 @@
 /** TikTok Shop answers, parsed without I/O (platforms.md §2.2–2.6). */
-import { numberField, stringField } from '../http.js';
+import { isPassingFailure, numberField, stringField } from '../http.js';
 import { PlatformError, type CallbackResult, type PlatformAccount, type TokenSet } from '../platform.js';
 
 const DENIALS = new Set(['auth_denied', 'access_denied']);
@@ -28,9 +28,11 @@ function refusesCredentials(code: number): boolean {
 
 /** The `data` of a `{code, message, data, request_id}` envelope with code 0; other codes go to `refused`. */
 function envelopeData(status: number, body: unknown, refused: (code: number, message: string) => PlatformError): Record<string, unknown> {
-  if (status >= 500) throw new PlatformError('unavailable', 'TikTok Shop could not complete the request');
+  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'TikTok Shop could not complete the request');
   const code = numberField(body, 'code');
   if (code === null) throw new PlatformError('unavailable', `TikTok Shop answered without a result code (HTTP ${status})`);
+  // 36009002: rate limited (platforms.md §2.5), a passing failure whatever the endpoint.
+  if (code === 36_009_002) throw new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
   if (code !== 0) throw refused(code, stringField(body, 'message') ?? '');
   const data = (body as Record<string, unknown>).data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new PlatformError('unavailable', 'TikTok Shop answered without data');

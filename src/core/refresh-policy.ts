@@ -1,0 +1,28 @@
+/** When to refresh a site's access token, and how long to wait after a failed try (issue: keep connections alive). */
+
+export interface RefreshPolicy {
+  /** Refresh this long before the access token expires (default 10 minutes). */
+  marginMs: number;
+  /** Exercise every connection at least this often, even when its token lives longer (default a day). */
+  maxIntervalMs: number;
+  /** Assumed lifetime of an access token the platform sent without an expiry: never "never refresh". */
+  defaultLifetimeMs: number;
+}
+
+export const DEFAULT_REFRESH_POLICY: RefreshPolicy = { marginMs: 10 * 60_000, maxIntervalMs: 24 * 3600_000, defaultLifetimeMs: 3600_000 };
+
+const MIN_DELAY_MS = 30_000;
+const MAX_RETRY_DELAY_MS = 3600_000;
+
+/** The next refresh for a token issued `now` that expires at `accessExpiresAt` (null: the platform gave no expiry). */
+export function nextRefreshAt(accessExpiresAt: Date | null, now: Date, policy: RefreshPolicy = DEFAULT_REFRESH_POLICY): Date {
+  const expiresAt = accessExpiresAt?.getTime() ?? now.getTime() + policy.defaultLifetimeMs;
+  const due = Math.min(expiresAt - policy.marginMs, now.getTime() + policy.maxIntervalMs);
+  // A token already inside its margin is refreshed soon, but not in a tight loop.
+  return new Date(Math.max(due, now.getTime() + Math.min(MIN_DELAY_MS, Math.max(0, expiresAt - now.getTime()) / 2)));
+}
+
+/** Exponential back-off after `failures` failed tries in a row: 30 s, 1 min, 2 min … at most an hour. */
+export function retryDelayMs(failures: number): number {
+  return Math.min(MIN_DELAY_MS * 2 ** Math.max(0, failures - 1), MAX_RETRY_DELAY_MS);
+}

@@ -1,0 +1,115 @@
+/** The refresh worker against the simulators, with the injected clock: renewal, rotation, races, refusal, back-off. */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createRefreshWorker } from '../src/core/refresh.worker.js';
+import { sealTokens } from '../src/core/site-credentials.js';
+import { saveCredentials } from '../src/db/sites.repo.js';
+import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
+import { databaseKinds, selectRows } from './helpers/database.js';
+import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+
+const MINUTE = 60_000;
+
+interface CredentialsRow {
+  ciphertext: string;
+  refreshed_at: Date | null;
+  next_refresh_at: Date | null;
+  refresh_failures: number;
+}
+
+for (const kind of databaseKinds()) {
+  describe(`token refresh [${kind}]`, () => {
+    let t: TestApp;
+    let actor: Actor;
+    beforeEach(async () => {
+      t = await createTestApp(kind, { listen: true });
+      actor = await registerUser(t);
+    });
+    afterEach(() => t.close());
+
+    async function connectEtsy(account: string): Promise<number> {
+      const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', account));
+      return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
+    }
+    async function credentials(siteId: number): Promise<CredentialsRow> {
+      const [row] = await selectRows<CredentialsRow>(t.database, sql`select ciphertext, refreshed_at, next_refresh_at, refresh_failures from site_credentials where site_id = ${siteId} and track = 'seller'`);
+      return { ...row!, refreshed_at: row!.refreshed_at && new Date(row!.refreshed_at), next_refresh_at: row!.next_refresh_at && new Date(row!.next_refresh_at) };
+    }
+    const site = async (siteId: number) => (await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id })).json().data;
+
+    test('an Etsy token is renewed 10 minutes before it expires, and the rotated refresh token is kept for the next renewal', async () => {
+      const siteId = await connectEtsy('41');
+      const connectedAt = t.clock.now().getTime();
+      const first = await credentials(siteId);
+      assert.equal(first.next_refresh_at!.getTime(), connectedAt + 50 * MINUTE, 'an hour-long token is due 10 minutes early');
+      t.clock.advance(49 * MINUTE);
+      assert.deepEqual(await t.deps.refresher.runOnce(), { refreshed: 0, retry: 0, reauthorization_required: 0 });
+      t.clock.advance(2 * MINUTE);
+      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      const second = await credentials(siteId);
+      assert.notEqual(second.ciphertext, first.ciphertext);
+      assert.equal(second.refreshed_at!.getTime(), t.clock.now().getTime());
+      assert.equal(second.next_refresh_at!.getTime(), t.clock.now().getTime() + 50 * MINUTE);
+      // Etsy refresh tokens work once: a second renewal succeeds only with the rotated one.
+      t.clock.advance(51 * MINUTE);
+      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      const shown = await site(siteId);
+      assert.equal(shown.status, 'connected');
+      assert.equal(shown.last_refreshed_at, t.clock.now().toISOString());
+      assert.equal(shown.next_refresh_at, new Date(t.clock.now().getTime() + 50 * MINUTE).toISOString());
+    });
+
+    test('two workers racing over the same due sites renew each exactly once', async () => {
+      const siteIds = [];
+      for (const account of ['51', '52', '53', '54', '55', '56']) siteIds.push(await connectEtsy(account));
+      t.clock.advance(51 * MINUTE);
+      const worker = () => createRefreshWorker({ db: t.database.db, clock: t.clock, cipher: t.deps.cipher, adapters: t.deps.adapters, policy: t.deps.refreshPolicy, leaseMs: 30_000, batchSize: 2, onError: (e) => assert.fail(String(e)) });
+      const [a, b] = [worker(), worker()];
+      const callsBefore = t.deps.sandbox.calls.get('etsy:token') ?? 0;
+      let refreshed = 0;
+      for (let round = 0; round < 6; round++) {
+        const results = await Promise.all([a.runOnce(), b.runOnce()]);
+        refreshed += results.reduce((sum, r) => sum + r.refreshed + r.retry + r.reauthorization_required, 0);
+      }
+      assert.equal(refreshed, 6);
+      assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - callsBefore, 6, 'one token call per site');
+      for (const siteId of siteIds) assert.equal((await site(siteId)).status, 'connected');
+    });
+
+    test('a refused grant turns the site reauthorization_required with the reason; reconnecting restores it under its id', async () => {
+      const siteId = await connectEtsy('61');
+      // The user revoked the app on Etsy: the refresh token we hold is no longer known there.
+      const revoked = sealTokens(t.deps.cipher, siteId, 'seller', { accessToken: '70000061.revoked', refreshToken: '70000061.revoked', accessExpiresAt: t.clock.now(), refreshExpiresAt: null }, t.clock.now(), t.deps.refreshPolicy);
+      await saveCredentials(t.database.db, siteId, 'seller', revoked, t.clock.now());
+      assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+      const refused = await site(siteId);
+      assert.equal(refused.status, 'reauthorization_required');
+      assert.match(refused.status_reason, /refused to renew access/);
+      assert.equal(refused.next_refresh_at, null);
+      assert.equal(await connectEtsy('61'), siteId);
+      const restored = await site(siteId);
+      assert.deepEqual([restored.status, restored.status_reason], ['connected', null]);
+      assert.ok(restored.next_refresh_at);
+    });
+
+    test('a token endpoint answering 500 is retried with back-off and leaves the site connected', async () => {
+      const siteId = await connectEtsy('71');
+      t.clock.advance(51 * MINUTE);
+      t.deps.sandbox.faults.set('etsy', 'token', 'error');
+      assert.equal((await t.deps.refresher.runOnce()).retry, 1);
+      let row = await credentials(siteId);
+      assert.deepEqual([row.refresh_failures, row.next_refresh_at!.getTime()], [1, t.clock.now().getTime() + 30_000]);
+      assert.equal((await t.deps.refresher.runOnce()).retry, 0, 'not before its retry time');
+      t.clock.advance(31_000);
+      assert.equal((await t.deps.refresher.runOnce()).retry, 1);
+      row = await credentials(siteId);
+      assert.deepEqual([row.refresh_failures, row.next_refresh_at!.getTime()], [2, t.clock.now().getTime() + 60_000]);
+      assert.equal((await site(siteId)).status, 'connected');
+      t.deps.sandbox.faults.clear();
+      t.clock.advance(61_000);
+      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      assert.equal((await credentials(siteId)).refresh_failures, 0);
+    });
+  });
+}
