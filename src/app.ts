@@ -11,6 +11,7 @@ import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
+import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerSiteRoutes } from './http/sites.routes.js';
 import { registerSandbox } from './platforms/sandbox/plugin.js';
 import { handleError } from './http/error-handler.js';
@@ -95,6 +96,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerProductRoutes(api, deps);
       registerConnectRoutes(api, deps);
       registerSiteRoutes(api, deps);
+      registerAuditRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

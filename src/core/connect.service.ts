@@ -1,6 +1,7 @@
 /** Connecting a platform: POST /authenticate-site and the platform's redirect back (seed §4, DESIGN §4). */
 import { AppError, type FieldErrors } from '../errors.js';
 import type { Db } from '../db/client.js';
+import * as auditRepo from '../db/audit.repo.js';
 import * as sitesRepo from '../db/sites.repo.js';
 import type { Track } from '../db/schema.js';
 import { PlatformError, type PlatformAdapter } from '../platforms/platform.js';
@@ -99,7 +100,8 @@ export function createConnectService(deps: {
   }
 
   /** Exchanges the code, looks up the account, and stores site and credentials in one transaction; returns the site id. */
-  async function connect(adapter: PlatformAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>): Promise<number> {
+  async function connect(adapter: PlatformAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>, ipAddress: string | null): Promise<number> {
+    const audit = (action: auditRepo.AuditEntry['action'], siteId: number) => ({ action, actorUserId: state.userId, subjectType: 'site' as const, subjectId: siteId, ipAddress, details: { platform: adapter.track } });
     // No platform call for a seller site that was disconnected while the user was away.
     if (adapter.kind === 'advertising') await connectedSellerSite(db, state);
     const tokens = await adapter.exchangeCode({ code, redirectUri: callbackUrl(adapter.track), codeVerifier: state.codeVerifier, params });
@@ -109,6 +111,7 @@ export function createConnectService(deps: {
         const now = clock.now();
         const site = await sitesRepo.upsertSite(tx, { workspaceId: state.workspaceId, platformId: adapter.platformId, platform: adapter.platform, name: account.name, externalId: account.externalId, tracking: adapter.track === 'tiktok-shop' ? state.tracking : null, now });
         await sitesRepo.saveCredentials(tx, site.id, 'seller', sealTokens(cipher, site.id, 'seller', tokens, now, deps.refreshPolicy), now);
+        await auditRepo.recordAudit(tx, [state.workspaceId], audit(site.inserted ? 'site.connected' : 'site.reconnected', site.id), now);
         return site.id;
       });
     }
@@ -118,12 +121,13 @@ export function createConnectService(deps: {
       const site = await connectedSellerSite(tx, state);
       await sitesRepo.saveCredentials(tx, site.id, 'advertising', sealTokens(cipher, site.id, 'advertising', tokens, now, deps.refreshPolicy), now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
+      await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site.id), now);
       return site.id;
     });
   }
 
   /** The platform's redirect back: verify and consume the state, then connect, and say where the user goes. */
-  async function completeCallback(track: Track, query: Readonly<Record<string, string | undefined>>): Promise<CallbackOutcome> {
+  async function completeCallback(track: Track, query: Readonly<Record<string, string | undefined>>, ipAddress: string | null = null): Promise<CallbackOutcome> {
     const check = await states.consume(query.state, track);
     if (!check.ok) return check.reason === 'expired' ? expiredStateOutcome(deps.appUrl, check.redirectUrl) : invalidStateOutcome(deps.appUrl);
     const { state } = check;
@@ -137,7 +141,7 @@ export function createConnectService(deps: {
       else if (result.kind === 'error') failure = { reason: 'rejected', message: result.message };
       else {
         try {
-          const siteId = await connect(adapter, state, result.code, result.params);
+          const siteId = await connect(adapter, state, result.code, result.params, ipAddress);
           return successOutcome(track, state, siteId, deps.appUrl);
         } catch (error) {
           if (error instanceof PlatformError) failure = { reason: error.reason, message: error.message };

@@ -1,6 +1,7 @@
 /** Connected sites of a workspace: list, read, disconnect (DESIGN §5). */
 import { AppError } from '../errors.js';
 import type { Db } from '../db/client.js';
+import * as auditRepo from '../db/audit.repo.js';
 import * as sitesRepo from '../db/sites.repo.js';
 import type { Clock } from './clock.js';
 
@@ -20,9 +21,16 @@ export function createSitesService(deps: { db: Db; clock: Clock }) {
     list: (workspaceId: number, page: { limit: number; offset: number }) => sitesRepo.listSites(db, workspaceId, page),
     get,
     /** Deletes the site's credentials and marks it disconnected; none of the four platforms offers a revocation call. */
-    async disconnect(workspaceId: number, siteId: number) {
+    async disconnect(workspaceId: number, siteId: number, actor: { userId: number; ipAddress: string | null }) {
       const site = await get(workspaceId, siteId);
-      return db.transaction((tx) => sitesRepo.disconnectSite(tx, site.id, clock.now()));
+      const now = clock.now();
+      return db.transaction(async (tx) => {
+        const disconnected = await sitesRepo.disconnectSite(tx, site.id, now);
+        const audit = { action: 'site.disconnected' as const, actorUserId: actor.userId, subjectType: 'site' as const, subjectId: site.id, ipAddress: actor.ipAddress, details: { platform: site.platform } };
+        await auditRepo.recordAudit(tx, [workspaceId], audit, now);
+        return disconnected;
+      });
     },
+    listAudit: (workspaceId: number, page: { limit: number; offset: number }) => auditRepo.listAudit(db, workspaceId, page),
   };
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Db } from '../db/client.js';
 import type { Role, TokenKind } from '../db/schema.js';
+import * as auditRepo from '../db/audit.repo.js';
 import * as tokensRepo from '../db/tokens.repo.js';
 import type { Clock } from './clock.js';
 import type { JwtCodec } from './jwt.js';
@@ -34,12 +35,22 @@ export type TokensService = ReturnType<typeof createTokensService>;
 export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock; usage: UsageRecorder }) {
   const { db, jwt, clock, usage } = deps;
 
-  /** `lifetimeMs` null: the token never expires. Creation and expiry come from one reading of the clock. */
-  async function issue(userId: number, kind: TokenKind, name: string | null, lifetimeMs: number | null): Promise<IssuedToken> {
+  /**
+   * `lifetimeMs` null: the token never expires. Creation and expiry come from one reading of the clock. A personal
+   * access token's creation is written to the audit log of every workspace it reaches, in the same transaction.
+   */
+  async function issue(userId: number, kind: TokenKind, name: string | null, lifetimeMs: number | null, ipAddress: string | null = null): Promise<IssuedToken> {
     const jti = randomBytes(16).toString('base64url');
     const createdAt = clock.now();
     const expiresAt = lifetimeMs === null ? null : new Date(createdAt.getTime() + lifetimeMs);
-    const record = await tokensRepo.insertToken(db, { userId, kind, name, jti, createdAt, expiresAt });
+    const record = await db.transaction(async (tx) => {
+      const inserted = await tokensRepo.insertToken(tx, { userId, kind, name, jti, createdAt, expiresAt });
+      if (kind === 'pat') {
+        const audit = { action: 'token.created' as const, actorUserId: userId, subjectType: 'token' as const, subjectId: inserted.id, ipAddress, details: { name } };
+        await auditRepo.recordAudit(tx, await auditRepo.workspaceIdsOfUser(tx, userId), audit, createdAt);
+      }
+      return inserted;
+    });
     const token = await jwt.sign(kind, { sub: String(userId), jti }, expiresAt);
     return { token, record };
   }
@@ -49,14 +60,19 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
     issueSession: (userId: number) => issue(userId, 'session', null, SESSION_TTL_MS),
 
     /** A personal access token; `expiresInDays` null means it never expires. */
-    createPersonalToken: (userId: number, input: { name: string; expiresInDays: PatExpiryDays }) =>
-      issue(userId, 'pat', input.name, input.expiresInDays === null ? null : input.expiresInDays * DAY_MS),
+    createPersonalToken: (userId: number, input: { name: string; expiresInDays: PatExpiryDays }, ipAddress: string | null = null) =>
+      issue(userId, 'pat', input.name, input.expiresInDays === null ? null : input.expiresInDays * DAY_MS, ipAddress),
 
     listPersonalTokens: (userId: number, page: { limit: number; offset: number }) => tokensRepo.listPersonalTokens(db, userId, page),
 
     /** Revokes one of the user's PATs; 404 when it is not theirs or already revoked. */
-    async revokePersonalToken(userId: number, id: number): Promise<void> {
-      if (!(await tokensRepo.revokeToken(db, { userId, kind: 'pat', id }, clock.now()))) throw new AppError('not_found');
+    async revokePersonalToken(userId: number, id: number, ipAddress: string | null = null): Promise<void> {
+      const now = clock.now();
+      await db.transaction(async (tx) => {
+        if (!(await tokensRepo.revokeToken(tx, { userId, kind: 'pat', id }, now))) throw new AppError('not_found');
+        const audit = { action: 'token.revoked' as const, actorUserId: userId, subjectType: 'token' as const, subjectId: id, ipAddress };
+        await auditRepo.recordAudit(tx, await auditRepo.workspaceIdsOfUser(tx, userId), audit, now);
+      });
     },
 
     async revokeSession(principal: Principal): Promise<void> {

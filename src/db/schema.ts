@@ -170,3 +170,23 @@ export const oauthStates = pgTable(
   },
   (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
 );
+
+export const AUDIT_ACTIONS = ['site.connected', 'site.reconnected', 'site.disconnected', 'advertising.connected', 'token.created', 'token.revoked'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who did what to a workspace, when, and from which address; written in the same transaction as the change itself. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').$type<AuditAction>().notNull(),
+    subjectType: text('subject_type').$type<'site' | 'token'>().notNull(),
+    subjectId: integer('subject_id').notNull(),
+    ipAddress: text('ip_address'),
+    details: jsonb('details').$type<Record<string, string | number | null>>().notNull().default({}),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.id)],
+);

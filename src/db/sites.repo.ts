@@ -38,7 +38,7 @@ export async function findSite(db: Db, workspaceId: number, siteId: number): Pro
 export async function upsertSite(
   db: Db,
   input: { workspaceId: number; platformId: number; platform: SitePlatform; name: string; externalId: string; tracking: Record<string, string> | null; now: Date },
-): Promise<typeof sites.$inferSelect> {
+): Promise<typeof sites.$inferSelect & { inserted: boolean }> {
   const [row] = await db
     .insert(sites)
     .values({ workspaceId: input.workspaceId, platformId: input.platformId, platform: input.platform, name: input.name, externalId: input.externalId, tracking: input.tracking ?? {}, createdAt: input.now, updatedAt: input.now })
@@ -52,7 +52,8 @@ export async function upsertSite(
         ...(input.tracking ? { tracking: input.tracking } : {}),
       },
     })
-    .returning();
+    // xmax is 0 on a row this statement inserted, and set on one it updated: PostgreSQL's (and PGlite's) way to tell.
+    .returning({ ...getTableColumns(sites), inserted: sql<boolean>`(xmax = 0)` });
   return row!;
 }
 

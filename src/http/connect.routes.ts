@@ -51,6 +51,6 @@ export function registerConnectRoutes(app: App, deps: Deps) {
         tags: ['connect'],
         response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ site_id: Type.Union([Id, Type.Null()]), redirect_url: Type.String() }) }), 302: Type.Null() },
       },
-    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track as Track, firstValues(request.query)), request, reply));
+    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track as Track, firstValues(request.query), request.ip), request, reply));
   }
 }

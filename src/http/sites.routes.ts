@@ -1,6 +1,6 @@
 /** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
 import Type from 'typebox';
-import { workspaceOf, type App } from '../app.js';
+import { principalOf, workspaceOf, type App } from '../app.js';
 import type { SiteRow } from '../db/sites.repo.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
@@ -54,5 +54,5 @@ export function registerSiteRoutes(app: App, deps: Deps) {
   app.delete('/sites/:site_id', {
     config: { access: 'workspace' },
     schema: { summary: 'Disconnect a site: its credentials are deleted and it is marked disconnected', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
-  }, async (request) => ok(presentSite(await sites.disconnect(workspaceOf(request).id, request.params.site_id))));
+  }, async (request) => ok(presentSite(await sites.disconnect(workspaceOf(request).id, request.params.site_id, { userId: principalOf(request).user.id, ipAddress: request.ip }))));
 }

@@ -42,7 +42,7 @@ export function registerTokenRoutes(app: App, deps: Deps) {
       response: { 201: Ok(Type.Object({ ...TokenSchema.properties, token: Type.String({ description: 'The token value. It cannot be shown again.' }) })) },
     },
   }, async (request, reply) => {
-    const { token, record } = await tokens.createPersonalToken(principalOf(request).user.id, { name: request.body.name.trim(), expiresInDays: request.body.expires_in_days });
+    const { token, record } = await tokens.createPersonalToken(principalOf(request).user.id, { name: request.body.name.trim(), expiresInDays: request.body.expires_in_days }, request.ip);
     return reply.code(201).send(ok({ ...present(record), token }));
   });
 
@@ -50,7 +50,7 @@ export function registerTokenRoutes(app: App, deps: Deps) {
     config: { access: 'session' },
     schema: { summary: 'Revoke a personal access token', tags: ['tokens'], params: Type.Object({ id: Id }), response: { 200: Ok(Type.Null()) } },
   }, async (request) => {
-    await tokens.revokePersonalToken(principalOf(request).user.id, request.params.id);
+    await tokens.revokePersonalToken(principalOf(request).user.id, request.params.id, request.ip);
     return ok(null);
   });
 }
