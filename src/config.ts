@@ -26,6 +26,8 @@ export interface Config {
   readonly outboundTimeoutMs: number;
   /** Whether platforms without credentials run against the built-in simulators: always outside production, with SANDBOX=true in it. */
   readonly sandbox: boolean;
+  /** Access-token lifetime the simulators grant, to watch renewals happen; null for each platform's real lifetime. */
+  readonly sandboxAccessTokenTtlSeconds: number | null;
   /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
   readonly platforms: PlatformsConfig;
   /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
@@ -86,6 +88,7 @@ export function loadConfig(env: Env): Config {
 
   const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
+  const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const platforms = readPlatforms(env, read, problems);
   const refresh = Object.freeze({
     worker: read('REFRESH_WORKER', boolean, true),
@@ -102,7 +105,7 @@ export function loadConfig(env: Env): Config {
   return Object.freeze({
     nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
     previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
-    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, platforms, refresh,
+    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, sandboxAccessTokenTtlSeconds, platforms, refresh,
   });
 }
 

@@ -60,6 +60,28 @@ for (const kind of databaseKinds()) {
       assert.equal(shown.next_refresh_at, new Date(t.clock.now().getTime() + 50 * MINUTE).toISOString());
     });
 
+    test('with short sandbox token lifetimes, every track stays connected across many expiries', async () => {
+      await t.close();
+      t = await createTestApp(kind, { listen: true, env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '120' } });
+      actor = await registerUser(t);
+      const sellers = [];
+      for (const platform_id of [1, 4, 5]) sellers.push(Number(/\/site\/(\d+)\/listings$/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id })))![1]));
+      await connectThroughSandbox(t, actor, { platform_id: 5, site_id: sellers[2] });
+      const expiries = await selectRows<{ access_expires_at: Date }>(t.database, sql`select access_expires_at from site_credentials`);
+      for (const row of expiries) assert.equal(new Date(row.access_expires_at).getTime(), t.clock.now().getTime() + 120_000);
+      // Ten token lifetimes, the worker polling every 30 s as REFRESH_POLL_SECONDS does by default.
+      let refreshed = 0;
+      for (let tick = 0; tick < 40; tick++) {
+        t.clock.advance(30_000);
+        const result = await t.deps.refresher.runOnce();
+        assert.deepEqual([result.retry, result.reauthorization_required], [0, 0]);
+        refreshed += result.refreshed;
+      }
+      assert.ok(refreshed >= 4 * 10, `renewed ${refreshed} times`);
+      const states = await selectRows<{ status: string; expired: boolean }>(t.database, sql`select s.status, c.access_expires_at <= ${t.clock.now().toISOString()}::timestamptz as expired from sites s join site_credentials c on c.site_id = s.id`);
+      assert.deepEqual(states.map((s) => [s.status, s.expired]), states.map(() => ['connected', false]));
+    });
+
     test('two workers racing over the same due sites renew each exactly once', async () => {
       const siteIds = [];
       for (const account of ['51', '52', '53', '54', '55', '56']) siteIds.push(await connectEtsy(account));

@@ -14,6 +14,7 @@ const REFRESH_TTL_MS = 90 * 24 * 3600_000;
 export function registerEtsySimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl('etsy');
+  const accessTtlSeconds = context.accessTokenTtlSeconds ?? ACCESS_TTL_S;
 
   /** Etsy shows an error page and never redirects for a bad client or redirect URI. */
   const requestProblem = (p: Params) => {
@@ -80,9 +81,9 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     }
     const userId = 70_000_000 + account;
     return reply.send({
-      access_token: `${userId}.${tokens.issue('etsy-access', { a: account }, new Date(now.getTime() + ACCESS_TTL_S * 1000))}`,
+      access_token: `${userId}.${tokens.issue('etsy-access', { a: account }, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
       token_type: 'Bearer',
-      expires_in: ACCESS_TTL_S,
+      expires_in: accessTtlSeconds,
       refresh_token: `${userId}.${tokens.issue('etsy-refresh', { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
     });
   });

@@ -61,12 +61,13 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
     return claims ? { account: Number(claims.a) } : { refused: 'refresh_token' };
   };
 
+  const accessTtlSeconds = context.accessTokenTtlSeconds ?? ACCESS_TTL_S;
   /** LWA's token answer; a refresh grant answers with the refresh token it was given. */
   const tokenAnswer = (account: number, now: Date, refreshToken: string | null) => ({
-    access_token: `${ACCESS_PREFIX}${tokens.issue(kind('access'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + ACCESS_TTL_S * 1000))}`,
+    access_token: `${ACCESS_PREFIX}${tokens.issue(kind('access'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
     refresh_token: refreshToken ?? `${REFRESH_PREFIX}${tokens.issue(kind('refresh'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
     token_type: 'bearer',
-    expires_in: ACCESS_TTL_S,
+    expires_in: accessTtlSeconds,
   });
 
   return {

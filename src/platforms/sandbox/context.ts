@@ -20,6 +20,8 @@ export interface SandboxContext {
   callbackUrl(track: Track): string;
   /** Calls per `track:endpoint`, for tests. */
   readonly calls: Map<string, number>;
+  /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */
+  readonly accessTokenTtlSeconds: number | null;
 }
 
 export function countCall(context: SandboxContext, track: Track, endpoint: string): void {

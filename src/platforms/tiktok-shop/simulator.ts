@@ -91,7 +91,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   /** Both tokens for an account; the refresh token keeps the authorization's expiry across refreshes. */
   const grant = (account: number, refreshExpiresAt: Date) => {
     const now = clock.now();
-    const accessExpiresAt = new Date(now.getTime() + ACCESS_TTL_MS);
+    const accessExpiresAt = new Date(now.getTime() + (context.accessTokenTtlSeconds === null ? ACCESS_TTL_MS : context.accessTokenTtlSeconds * 1000));
     return envelope({
       access_token: TOKEN_PREFIX + tokens.issue('tiktok-access', { a: account }, accessExpiresAt),
       access_token_expire_in: Math.floor(accessExpiresAt.getTime() / 1000),
