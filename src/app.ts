@@ -21,6 +21,7 @@ import { ErrorBody } from './http/schemas.js';
 import { registerTokenRoutes } from './http/tokens.routes.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWorkspaceRoutes } from './http/workspaces.routes.js';
+import { registerDashboard } from './web/dashboard.routes.js';
 
 /**
  * Who may call a route: `public` anyone; `user` a session or PAT; `workspace` a session or PAT plus an
@@ -100,6 +101,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  await registerDashboard(app, app.log);
   if (config.sandbox) await registerSandbox(app, deps.sandbox);
   return app;
 }

@@ -1,0 +1,115 @@
+/** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { api, ApiError, PAGE, session, unwrap } from './api/client';
+import { Link, navigate } from './router';
+
+export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
+
+/** Runs `load` on mount and whenever `key` changes; `reload` runs it again. */
+export function useRequest<T>(load: () => Promise<T>, key: string): Loadable<T> & { reload: () => void } {
+  const [result, setResult] = useState<Loadable<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setResult({ state: 'loading' });
+    load().then(
+      (data) => live && setResult({ state: 'ready', data }),
+      (error: Error) => live && setResult({ state: 'error', error }),
+    );
+    return () => {
+      live = false;
+    };
+    // `load` is a new closure on every render; `key` names what it loads.
+  }, [key, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { ...result, reload };
+}
+
+export function Loading({ what }: { what: string }) {
+  return <p className="loading" role="status">Loading {what}…</p>;
+}
+
+export function ErrorMessage({ error, title }: { error: Error | string; title?: string }) {
+  const message = typeof error === 'string' ? error : error.message;
+  return (
+    <div className="alert alert-error" role="alert">
+      {title && <strong>{title}: </strong>}
+      {message}
+    </div>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return <div className="alert alert-info" role="status">{children}</div>;
+}
+
+const WORKSPACE_KEY = 'storelink.workspace';
+export const lastWorkspace = {
+  get: (): string | null => localStorage.getItem(WORKSPACE_KEY),
+  set: (id: number | string) => localStorage.setItem(WORKSPACE_KEY, String(id)),
+};
+
+export async function loadWorkspaces() {
+  return unwrap(await api.GET('/api/v1/workspaces', { params: { query: PAGE } })).data;
+}
+
+async function signOut() {
+  await api.POST('/api/v1/auth/logout', {}).catch(() => undefined);
+  session.clear();
+  navigate('/login');
+}
+
+/** The frame of every signed-in page: header with navigation and the Settings menu, then the page. */
+export function Frame({ children, workspaceId }: { children: ReactNode; workspaceId?: string | null }) {
+  const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
+  return (
+    <>
+      <a className="skip" href="#main">Skip to content</a>
+      <header className="topbar">
+        <Link className="brand" href={home}>Storelink</Link>
+        <nav aria-label="Main">
+          <Link href={home}>Dashboard</Link>
+          <details className="menu">
+            <summary>Settings</summary>
+            <div className="menu-panel">
+              <span className="menu-heading" id="developer-heading">Developer</span>
+              <ul aria-labelledby="developer-heading">
+                <li><Link href="/profile/developer/api-access">API Access</Link></li>
+              </ul>
+            </div>
+          </details>
+          <button type="button" className="link-button" onClick={() => void signOut()}>Sign out</button>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>{children}</main>
+    </>
+  );
+}
+
+/** Sends a visitor without a session to /login before rendering a signed-in page. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const signedIn = session.get() !== null;
+  useEffect(() => {
+    if (!signedIn) navigate('/login', { replace: true });
+  }, [signedIn]);
+  return signedIn ? <>{children}</> : null;
+}
+
+export function fieldErrors(error: unknown): Record<string, string[]> {
+  return error instanceof ApiError ? error.fields : {};
+}
+
+export function formatDate(value: string | null, empty = 'Never'): string {
+  if (!value) return empty;
+  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export const PLATFORMS = [
+  { id: 1 as const, name: 'Etsy', platform: 'etsy' },
+  { id: 4 as const, name: 'TikTok Shop', platform: 'tiktok-shop' },
+  { id: 5 as const, name: 'Amazon', platform: 'amazon-seller' },
+];
+
+export const platformName = (platform: string) => PLATFORMS.find((p) => p.platform === platform)?.name ?? platform;
+
+export const STATUS_LABEL: Record<string, string> = { connected: 'Connected', reauthorization_required: 'Reauthorization required', disconnected: 'Disconnected' };
