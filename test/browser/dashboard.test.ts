@@ -1,0 +1,214 @@
+/**
+ * The dashboard in real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core; .ci/run installs the
+ * package when it is missing). One signed-up user walks through every page; each page is saved as a screenshot in
+ * test-results/screenshots/. Any console error or uncaught page error fails the run.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+describe('the dashboard in a browser', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let profileDir: string;
+  let context: BrowserContext;
+  let page: Page;
+  let browser: Browser | undefined;
+  const consoleErrors: string[] = [];
+  const user = { name: 'Browser Seller', email: `browser-${Date.now()}@example.com`, password: 'correct horse battery' };
+  let workspaceId = '';
+
+  before(async () => {
+    assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    t = await createTestApp('pglite', { listen: true });
+    baseUrl = t.deps.config.appUrl;
+    profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
+    // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
+    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+    browser = context.browser() ?? undefined;
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(15_000);
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+  });
+
+  async function shot(name: string, width?: number) {
+    if (width) await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    if (width) await page.setViewportSize({ width: 1440, height: 900 });
+  }
+
+  function noConsoleErrors() {
+    assert.deepEqual(consoleErrors, [], 'the browser console reported errors');
+  }
+
+  const dashboardUrl = () => `${baseUrl}/workspace/${workspaceId}/dashboard`;
+
+  /** Presses a connect button, answers the sandbox consent page, and waits until the dashboard has the browser back. */
+  async function throughConsent(buttonName: string, decision: 'Allow' | 'Deny', account = '1') {
+    await page.getByRole('button', { name: buttonName }).first().click();
+    await page.waitForURL((url) => url.pathname.startsWith('/sandbox') || !url.pathname.startsWith('/workspace'));
+    await page.getByText('Sandbox.').waitFor();
+    await page.getByLabel('Sandbox account number').fill(account);
+    const name = buttonName.replace(/\s+/g, '-').toLowerCase();
+    await shot(`consent-${name}`);
+    await page.getByRole('button', { name: decision, exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard' || /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname));
+    await page.waitForLoadState('networkidle');
+  }
+
+  test('a visitor signs up and lands on the workspace dashboard, whose id is in the address', async () => {
+    await page.goto(`${baseUrl}/signup`);
+    await page.getByLabel('Name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await shot('signup');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
+    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
+    await page.getByText('No sites yet.').waitFor();
+    assert.equal(await page.getByLabel('Workspace').inputValue(), workspaceId);
+    await shot('workspace-dashboard-empty');
+    await shot('workspace-dashboard-empty-375', 375);
+    noConsoleErrors();
+  });
+
+  test('/dashboard goes to the workspace dashboard', async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.waitForURL(dashboardUrl());
+    noConsoleErrors();
+  });
+
+  test('a signed-out visitor signs in on /login', async () => {
+    const other = await context.newPage();
+    await other.goto(`${baseUrl}/login`);
+    await other.evaluate('localStorage.clear()');
+    await other.reload();
+    await other.getByLabel('Email').fill(user.email);
+    await other.getByLabel('Password').fill(user.password);
+    await other.screenshot({ path: join(SCREENSHOTS, 'login.png'), fullPage: true });
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await other.waitForURL(/\/workspace\/\d+\/dashboard$/);
+    await other.close();
+    noConsoleErrors();
+  });
+
+  test('a personal access token is created through Settings, shown once, works, and is revoked', async () => {
+    await page.goto(dashboardUrl());
+    await page.getByText('Settings').click();
+    await page.getByRole('link', { name: 'API Access' }).click();
+    await page.waitForURL(`${baseUrl}/profile/developer/api-access`);
+    await page.getByText('You have no personal access tokens.').waitFor();
+    await page.getByLabel('Name').fill('Inventory sync');
+    await page.getByLabel('Expiration').selectOption({ label: '90 days' });
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const value = await page.getByLabel('Token value').inputValue();
+    assert.ok(value.length > 20, 'the token value is shown');
+    await page.getByText('It cannot be shown again').waitFor();
+    await page.getByRole('cell', { name: 'Inventory sync', exact: true }).waitFor();
+    await shot('api-access-token-created');
+    await shot('api-access-token-created-375', 375);
+
+    const withPat = () => fetch(`${baseUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${value}` } });
+    assert.equal((await withPat()).status, 200);
+
+    await page.reload();
+    await page.getByRole('cell', { name: 'Inventory sync', exact: true }).waitFor();
+    assert.equal(await page.getByLabel('Token value').count(), 0);
+    assert.ok(!(await page.content()).includes(value), 'the token value is gone after a reload');
+
+    await page.getByRole('button', { name: 'Revoke Inventory sync' }).click();
+    await page.getByRole('button', { name: 'Yes, revoke' }).click();
+    await page.getByText('You have no personal access tokens.').waitFor();
+    assert.equal((await withPat()).status, 401);
+    await shot('api-access-revoked');
+    noConsoleErrors();
+  });
+
+  test('Etsy is connected through the sandbox and the site shows on the dashboard', async () => {
+    await page.goto(dashboardUrl());
+    await throughConsent('Connect Etsy', 'Allow');
+    assert.match(new URL(page.url()).pathname, /^\/site\/\d+\/listings$/);
+    await page.getByRole('heading', { name: 'Listings' }).waitFor();
+    await page.getByText('No listings yet.').waitFor();
+    await shot('site-listings-etsy');
+    await page.goto(dashboardUrl());
+    const row = page.getByRole('row').filter({ hasText: 'Etsy' });
+    await row.getByText('Connected').waitFor();
+    noConsoleErrors();
+  });
+
+  test('TikTok Shop is connected through the sandbox and the site shows on the dashboard', async () => {
+    await page.goto(dashboardUrl());
+    await throughConsent('Connect TikTok Shop', 'Allow');
+    await page.goto(dashboardUrl());
+    await page.getByRole('row').filter({ hasText: 'TikTok Shop' }).getByText('Connected').waitFor();
+    noConsoleErrors();
+  });
+
+  test('an Amazon seller account, then its advertising, are connected through the sandbox', async () => {
+    await page.goto(dashboardUrl());
+    await throughConsent('Connect Amazon', 'Allow');
+    await page.goto(dashboardUrl());
+    const row = page.getByRole('row').filter({ hasText: 'Amazon' });
+    await row.getByText('Connected').waitFor();
+    await throughConsent('Connect advertising', 'Allow');
+    assert.match(new URL(page.url()).pathname, /^\/site\/\d+\/listings$/);
+    assert.ok((await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('row').count()) > 1, 'the advertising profiles are listed');
+    await shot('site-listings-amazon-advertising');
+    await page.goto(dashboardUrl());
+    await shot('workspace-dashboard-connected');
+    await shot('workspace-dashboard-connected-375', 375);
+    noConsoleErrors();
+  });
+
+  test('a denied Etsy consent comes back with its message on the dashboard', async () => {
+    await page.goto(dashboardUrl());
+    await throughConsent('Connect Etsy', 'Deny', '2');
+    assert.ok(new URL(page.url()).searchParams.has('authorization_error'));
+    await page.getByRole('alert').filter({ hasText: 'The connection was not made' }).waitFor();
+    await shot('workspace-dashboard-denied');
+    noConsoleErrors();
+  });
+
+  test('a denied Amazon consent comes back with its message on the dashboard', async () => {
+    await page.goto(dashboardUrl());
+    await throughConsent('Connect Amazon', 'Deny', '2');
+    await page.getByRole('alert').filter({ hasText: 'Amazon was not connected' }).waitFor();
+    noConsoleErrors();
+  });
+
+  test('a site is disconnected after a confirmation', async () => {
+    await page.goto(dashboardUrl());
+    await page.getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
+    await page.waitForURL(/\/site\/\d+\/listings$/);
+    await page.getByRole('button', { name: 'Disconnect…' }).click();
+    await shot('site-listings-confirm-disconnect');
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
+    await page.getByRole('region', { name: 'Details' }).getByText('Disconnected').waitFor();
+    await shot('site-listings-disconnected');
+    await shot('site-listings-disconnected-375', 375);
+    noConsoleErrors();
+  });
+});
