@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
+import { registerWebhookRoutes } from './http/webhooks.routes.js';
 import { registerSiteRoutes } from './http/sites.routes.js';
 import { registerSandbox } from './platforms/sandbox/plugin.js';
 import { handleError } from './http/error-handler.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerConnectRoutes(api, deps);
       registerSiteRoutes(api, deps);
       registerAuditRoutes(api, deps);
+      registerWebhookRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

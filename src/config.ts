@@ -32,6 +32,8 @@ export interface Config {
   readonly platforms: PlatformsConfig;
   /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
   readonly refresh: { readonly worker: boolean; readonly pollMs: number; readonly marginMs: number };
+  /** Whether this instance sends webhook deliveries, and whether endpoints may be loopback or private addresses. */
+  readonly webhooks: { readonly worker: boolean; readonly allowPrivateTargets: boolean };
 }
 
 export interface PlatformsConfig {
@@ -90,6 +92,10 @@ export function loadConfig(env: Env): Config {
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const platforms = readPlatforms(env, read, problems);
+  const webhooks = Object.freeze({
+    worker: read('WEBHOOK_WORKER', boolean, true),
+    allowPrivateTargets: read('ALLOW_PRIVATE_WEBHOOK_TARGETS', boolean, nodeEnv !== 'production'),
+  });
   const refresh = Object.freeze({
     worker: read('REFRESH_WORKER', boolean, true),
     pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 30) * 1000,
@@ -105,7 +111,7 @@ export function loadConfig(env: Env): Config {
   return Object.freeze({
     nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
     previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
-    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, sandboxAccessTokenTtlSeconds, platforms, refresh,
+    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, sandboxAccessTokenTtlSeconds, platforms, refresh, webhooks,
   });
 }
 

@@ -12,6 +12,8 @@ import { createProductsService, type ProductsService } from './core/products.ser
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/refresh-policy.js';
 import { createRefreshWorker, type RefreshWorker } from './core/refresh.worker.js';
 import { createSitesService, type SitesService } from './core/sites.service.js';
+import { createWebhookSender } from './core/webhook-sender.js';
+import { createWebhooksService, type WebhooksService } from './core/webhooks.service.js';
 import { createUsageRecorder, type UsageRecorder } from './core/token-usage.js';
 import { createTokensService, type TokensService } from './core/tokens.service.js';
 import type { Database } from './db/client.js';
@@ -39,6 +41,9 @@ export interface Deps {
   /** Renews platform tokens before they expire; main.ts starts it unless REFRESH_WORKER=false. */
   readonly refresher: RefreshWorker;
   readonly refreshPolicy: RefreshPolicy;
+  readonly webhooks: WebhooksService;
+  /** Sends the webhook outbox; main.ts starts it unless WEBHOOK_WORKER=false. */
+  readonly webhookSender: ReturnType<typeof createWebhookSender>;
   readonly adapters: Adapters;
   readonly cipher: CredentialsCipher;
   /** The simulators' shared state (faults, call counts); served only when config.sandbox is on. */
@@ -74,7 +79,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const tokens = createTokensService({ db, jwt, clock, usage });
   const accounts = createAccountsService({ db, tokens, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } });
   const cipher = createCredentialsCipher(config.encryptionKey);
-  const http = createPlatformHttp({ fetch: options.fetch ?? globalThis.fetch, timeoutMs: config.outboundTimeoutMs });
+  const fetch = options.fetch ?? globalThis.fetch;
+  const http = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs });
   const apiUrl = `${config.appUrl}/api/v1`;
   const adapters = options.adapters ?? createAdapters(config, { http, clock });
   const refreshPolicy = { ...DEFAULT_REFRESH_POLICY, marginMs: config.refresh.marginMs };
@@ -96,12 +102,16 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     leaseMs: 3 * config.outboundTimeoutMs,
     onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
   });
+  const webhookSender = createWebhookSender({ db, clock, cipher, fetch, timeoutMs: config.outboundTimeoutMs });
   return {
     config, logger, clock, database: options.database, usage, tokens, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
+    webhooks: createWebhooksService({ db, clock, cipher, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    webhookSender,
     products: createProductsService({ db }),
     sites: createSitesService({ db, clock }),
     close: async () => {
       await refresher.stop();
+      await webhookSender.stop();
       await usage.close();
     },
   };

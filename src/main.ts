@@ -23,4 +23,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 if (config.refresh.worker) deps.refresher.start(config.refresh.pollMs);
+if (config.webhooks.worker) deps.webhookSender.start(5_000, (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'webhook delivery pass failed'));
 logger.info(`Storelink API at ${config.appUrl}/api/v1 (database: ${database.kind})`);

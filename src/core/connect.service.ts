@@ -9,6 +9,7 @@ import type { Clock } from './clock.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 import type { OAuthStates } from './oauth-states.js';
 import type { RefreshPolicy } from './refresh-policy.js';
+import { emitEvent, siteEventData } from './webhooks.service.js';
 import { sealTokens } from './site-credentials.js';
 import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
 import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './connect-outcomes.js';
@@ -109,7 +110,9 @@ export function createConnectService(deps: {
       const account = await adapter.fetchAccount(tokens, params);
       return db.transaction(async (tx) => {
         const now = clock.now();
+        const before = await sitesRepo.siteStatusOfAccount(tx, { workspaceId: state.workspaceId, platform: adapter.platform, externalId: account.externalId });
         const site = await sitesRepo.upsertSite(tx, { workspaceId: state.workspaceId, platformId: adapter.platformId, platform: adapter.platform, name: account.name, externalId: account.externalId, tracking: adapter.track === 'tiktok-shop' ? state.tracking : null, now });
+        await emitEvent(tx, state.workspaceId, before === 'reauthorization_required' ? 'site.recovered' : 'site.connected', siteEventData(site), now);
         await sitesRepo.saveCredentials(tx, site.id, 'seller', sealTokens(cipher, site.id, 'seller', tokens, now, deps.refreshPolicy), now);
         await auditRepo.recordAudit(tx, [state.workspaceId], audit(site.inserted ? 'site.connected' : 'site.reconnected', site.id), now);
         return site.id;
@@ -121,6 +124,7 @@ export function createConnectService(deps: {
       const site = await connectedSellerSite(tx, state);
       await sitesRepo.saveCredentials(tx, site.id, 'advertising', sealTokens(cipher, site.id, 'advertising', tokens, now, deps.refreshPolicy), now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
+      await emitEvent(tx, state.workspaceId, 'advertising.connected', { ...siteEventData(site), profiles }, now);
       await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site.id), now);
       return site.id;
     });

@@ -11,6 +11,7 @@ import type { Adapters } from './connect.service.js';
 import type { CredentialsCipher } from './credentials-cipher.js';
 import { retryDelayMs, type RefreshPolicy } from './refresh-policy.js';
 import { openTokens, sealTokens } from './site-credentials.js';
+import { emitEvent, siteEventData } from './webhooks.service.js';
 
 export type RefreshResult = 'refreshed' | 'retry' | 'reauthorization_required';
 
@@ -37,11 +38,15 @@ export function createRefreshWorker(deps: {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> | null = null;
 
+  /** Marks the site and tells the workspace's webhooks, in one transaction. */
+  const giveUp = (row: refreshRepo.ClaimedCredentials, reason: string) =>
+    refreshRepo.giveUpRefreshing(db, row.siteId, row.track, reason, clock.now(), (tx, site) => emitEvent(tx, site.workspaceId, 'site.reauthorization_required', siteEventData(site), clock.now()));
+
   async function refresh(row: refreshRepo.ClaimedCredentials): Promise<RefreshResult> {
     const adapter = adapters[row.track === 'advertising' ? 'amazon-ads' : row.platform];
     const { refreshToken } = openTokens(cipher, row);
     if (!refreshToken) {
-      await refreshRepo.giveUpRefreshing(db, row.siteId, row.track, 'The platform gave no refresh token; reconnect the site.', clock.now());
+      await giveUp(row, 'The platform gave no refresh token; reconnect the site.');
       return 'reauthorization_required';
     }
     try {
@@ -55,7 +60,7 @@ export function createRefreshWorker(deps: {
     } catch (error) {
       const now = clock.now();
       if (error instanceof PlatformError && error.reason === 'rejected') {
-        await refreshRepo.giveUpRefreshing(db, row.siteId, row.track, `The platform refused to renew access (${error.message}); reconnect the site.`, now);
+        await giveUp(row, `The platform refused to renew access (${error.message}); reconnect the site.`);
         return 'reauthorization_required';
       }
       if (!(error instanceof PlatformError)) deps.onError(error, { siteId: row.siteId });

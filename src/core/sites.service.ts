@@ -3,6 +3,7 @@ import { AppError } from '../errors.js';
 import type { Db } from '../db/client.js';
 import * as auditRepo from '../db/audit.repo.js';
 import * as sitesRepo from '../db/sites.repo.js';
+import { emitEvent, siteEventData } from './webhooks.service.js';
 import type { Clock } from './clock.js';
 
 export type SitesService = ReturnType<typeof createSitesService>;
@@ -28,6 +29,7 @@ export function createSitesService(deps: { db: Db; clock: Clock }) {
         const disconnected = await sitesRepo.disconnectSite(tx, site.id, now);
         const audit = { action: 'site.disconnected' as const, actorUserId: actor.userId, subjectType: 'site' as const, subjectId: site.id, ipAddress: actor.ipAddress, details: { platform: site.platform } };
         await auditRepo.recordAudit(tx, [workspaceId], audit, now);
+        await emitEvent(tx, workspaceId, 'site.disconnected', siteEventData(disconnected), now);
         return disconnected;
       });
     },

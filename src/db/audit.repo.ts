@@ -6,7 +6,7 @@ import { auditEvents, memberships, users, type AuditAction } from './schema.js';
 export interface AuditEntry {
   action: AuditAction;
   actorUserId: number | null;
-  subjectType: 'site' | 'token';
+  subjectType: 'site' | 'token' | 'webhook';
   subjectId: number;
   ipAddress: string | null;
   details?: Record<string, string | number | null>;

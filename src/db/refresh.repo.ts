@@ -55,7 +55,7 @@ export async function recordRefreshFailure(db: Db, siteId: number, track: Creden
  * The platform refused the grant. A seller connection turns `reauthorization_required` with the reason; a refused
  * advertising grant removes advertising from the site, leaving the seller connection as it is.
  */
-export async function giveUpRefreshing(db: Db, siteId: number, track: CredentialTrack, reason: string, now: Date): Promise<void> {
+export async function giveUpRefreshing(db: Db, siteId: number, track: CredentialTrack, reason: string, now: Date, onReauthorizationRequired?: (tx: Db, site: typeof sites.$inferSelect) => Promise<void>): Promise<void> {
   await db.transaction(async (tx) => {
     if (track === 'advertising') {
       await tx.delete(siteCredentials).where(key(siteId, track));
@@ -63,6 +63,7 @@ export async function giveUpRefreshing(db: Db, siteId: number, track: Credential
       return;
     }
     await tx.update(siteCredentials).set({ nextRefreshAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now }).where(key(siteId, track));
-    await tx.update(sites).set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now }).where(eq(sites.id, siteId));
+    const [site] = await tx.update(sites).set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+    if (site && onReauthorizationRequired) await onReauthorizationRequired(tx, site);
   });
 }

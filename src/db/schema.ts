@@ -171,7 +171,7 @@ export const oauthStates = pgTable(
   (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
 );
 
-export const AUDIT_ACTIONS = ['site.connected', 'site.reconnected', 'site.disconnected', 'advertising.connected', 'token.created', 'token.revoked'] as const;
+export const AUDIT_ACTIONS = ['site.connected', 'site.reconnected', 'site.disconnected', 'advertising.connected', 'token.created', 'token.revoked', 'webhook.created', 'webhook.deleted'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** Who did what to a workspace, when, and from which address; written in the same transaction as the change itself. */
@@ -182,11 +182,53 @@ export const auditEvents = pgTable(
     workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
     action: text('action').$type<AuditAction>().notNull(),
-    subjectType: text('subject_type').$type<'site' | 'token'>().notNull(),
+    subjectType: text('subject_type').$type<'site' | 'token' | 'webhook'>().notNull(),
     subjectId: integer('subject_id').notNull(),
     ipAddress: text('ip_address'),
     details: jsonb('details').$type<Record<string, string | number | null>>().notNull().default({}),
     createdAt: timestamps.createdAt,
   },
   (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.id)],
+);
+
+export const WEBHOOK_EVENTS = ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected', 'advertising.connected'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** A workspace's webhook endpoint; its signing secret is sealed like platform credentials and shown once. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<WebhookEvent[]>().notNull(),
+    secretKeyId: text('secret_key_id').notNull(),
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [index('webhook_endpoints_workspace_idx').on(t.workspaceId)],
+);
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The durable outbox: one row per event and endpoint, written in the transaction of the change that caused it. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').$type<WebhookEvent>().notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').$type<DeliveryStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: timestamps.createdAt,
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id)],
 );

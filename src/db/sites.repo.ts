@@ -31,6 +31,12 @@ export async function findSite(db: Db, workspaceId: number, siteId: number): Pro
   return row ?? null;
 }
 
+/** The status of the workspace's site for a platform account, or null when there is none yet. */
+export async function siteStatusOfAccount(db: Db, input: { workspaceId: number; platform: SitePlatform; externalId: string }): Promise<SiteRow['status'] | null> {
+  const [row] = await db.select({ status: sites.status }).from(sites).where(and(eq(sites.workspaceId, input.workspaceId), eq(sites.platform, input.platform), eq(sites.externalId, input.externalId)));
+  return row?.status ?? null;
+}
+
 /**
  * Creates the site, or, when the same platform account is already a site of the workspace, brings it back to
  * `connected` under its old id; the site's tracking pairs are replaced when new ones are given.

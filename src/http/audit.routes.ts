@@ -10,7 +10,7 @@ const AuditEventSchema = Type.Object({
   id: Id,
   action: Type.Unsafe<AuditAction>({ type: 'string', enum: [...AUDIT_ACTIONS] }),
   actor: Type.Union([UserSchema, Type.Null()], { description: 'Who did it; null once that user is deleted' }),
-  subject: Type.Object({ type: Type.Union([Type.Literal('site'), Type.Literal('token')]), id: Id }),
+  subject: Type.Object({ type: Type.Union([Type.Literal('site'), Type.Literal('token'), Type.Literal('webhook')]), id: Id }),
   ip_address: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
   created_at: Timestamp,

@@ -1,0 +1,83 @@
+/** Webhook endpoints and the delivery outbox. */
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from './client.js';
+import { webhookDeliveries, webhookEndpoints, type WebhookEvent } from './schema.js';
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export async function insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
+  const [inserted] = await db.insert(webhookEndpoints).values(row).returning();
+  return inserted!;
+}
+
+export function listEndpoints(db: Db, workspaceId: number): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId)).orderBy(webhookEndpoints.id);
+}
+
+export async function findEndpoint(db: Db, workspaceId: number, id: number): Promise<EndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: Db, workspaceId: number, id: number): Promise<boolean> {
+  const deleted = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+  return deleted.length > 0;
+}
+
+/** Queues `event` for every endpoint of the workspace that subscribed to it; in the caller's transaction. */
+export async function enqueueEvent(db: Db, input: { workspaceId: number; type: WebhookEvent; messageId: (endpointId: number) => string; payload: Record<string, unknown>; now: Date }): Promise<void> {
+  const endpoints = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, input.workspaceId), sql`${webhookEndpoints.events} @> ${JSON.stringify([input.type])}::jsonb`));
+  if (endpoints.length === 0) return;
+  await db.insert(webhookDeliveries).values(
+    endpoints.map((e) => ({ endpointId: e.id, messageId: input.messageId(e.id), eventType: input.type, payload: input.payload, nextAttemptAt: input.now, createdAt: input.now })),
+  );
+}
+
+export async function listDeliveries(db: Db, endpointId: number, page: { limit: number; offset: number }): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const where = eq(webhookDeliveries.endpointId, endpointId);
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+/** A fresh delivery of an earlier one: same message id (receivers deduplicate by it), attempted now. */
+export async function redeliver(db: Db, endpointId: number, deliveryId: number, now: Date): Promise<DeliveryRow | null> {
+  const [original] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)));
+  if (!original) return null;
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({ endpointId, messageId: original.messageId, eventType: original.eventType, payload: original.payload, nextAttemptAt: now, createdAt: now })
+    .returning();
+  return row!;
+}
+
+/** Leases due deliveries to one sender (`FOR UPDATE … SKIP LOCKED`), with their endpoint's URL and sealed secret. */
+export async function claimDueDeliveries(db: Db, input: { now: Date; leaseUntil: Date; limit: number }) {
+  const now = input.now.toISOString();
+  const result = (await db.execute(sql`
+    update webhook_deliveries d set lease_until = ${input.leaseUntil.toISOString()}::timestamptz
+    from webhook_endpoints e
+    where e.id = d.endpoint_id and d.id in (
+      select due.id from webhook_deliveries due
+      where due.status = 'pending' and due.next_attempt_at <= ${now}::timestamptz
+        and (due.lease_until is null or due.lease_until < ${now}::timestamptz)
+      order by due.next_attempt_at, due.id limit ${input.limit}
+      for update of due skip locked)
+    returning d.id, d.message_id, d.payload, d.attempts, d.created_at, e.url, e.workspace_id, e.secret_key_id, e.secret_ciphertext`)) as unknown as {
+    rows: Array<{ id: number; message_id: string; payload: unknown; attempts: number; created_at: string | Date; url: string; workspace_id: number; secret_key_id: string; secret_ciphertext: string }>;
+  };
+  // RETURNING keeps no order: send in the order the events happened.
+  return result.rows
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({ ...r, created_at: new Date(r.created_at), payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as unknown) : r.payload }));
+}
+
+export async function finishDelivery(db: Db, id: number, update: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>): Promise<void> {
+  await db.update(webhookDeliveries).set({ ...update, leaseUntil: null }).where(eq(webhookDeliveries.id, id));
+}
