@@ -92,7 +92,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret), faults: createSandboxFaults(), clock, calls: new Map(),
-    accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds,
+    accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds, revokedGrants: new Set(),
     callbackUrl: (track) => `${apiUrl}/oauth/callback/${track}`,
   };
   const refresher = createRefreshWorker({

@@ -169,6 +169,23 @@ for (const kind of databaseKinds()) {
         }
       });
 
+      test('a grant revoked on the platform is refused at the next renewal', async () => {
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where track = ${credentialTrack} order by site_id limit 1`);
+        const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: contract.track, account: 1 } });
+        assert.equal(revoked.statusCode, 204);
+        const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
+        t.clock.advance(wait);
+        try {
+          assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+          const [site] = await selectRows<{ status: string; advertising_profiles: unknown }>(t.database, sql`select status, advertising_profiles from sites where id = ${due!.site_id}`);
+          // A refused advertising grant removes advertising and leaves the seller connection alone.
+          if (contract.track === 'amazon-ads') assert.deepEqual([site!.status, site!.advertising_profiles], ['connected', null]);
+          else assert.equal(site!.status, 'reauthorization_required');
+        } finally {
+          t.clock.advance(-wait);
+        }
+      });
+
       // Amazon's seller track learns the account from the callback itself, so it has no identity call to fail.
       if (contract.identityCall) test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
         const before = await counts();

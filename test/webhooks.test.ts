@@ -102,6 +102,19 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(eventsReceived(), ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected']);
     });
 
+    test('a grant revoked in the sandbox becomes reauthorization_required and a signed webhook within one refresh cycle', async () => {
+      const hook = await subscribe(['site.reauthorization_required']);
+      const siteId = await connectEtsy('8');
+      assert.equal((await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: 'track=etsy&account=8', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode, 204);
+      t.clock.advance(51 * 60_000);
+      assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+      assert.equal((await api('GET', `/sites/${siteId}`)).json().data.status, 'reauthorization_required');
+      assert.equal((await t.deps.webhookSender.runOnce()).delivered, 1);
+      const [delivery] = receiver.received;
+      assert.ok(verify(hook.secret, delivery!.headers, delivery!.body));
+      assert.deepEqual([JSON.parse(delivery!.body).type, JSON.parse(delivery!.body).data.site.id], ['site.reauthorization_required', siteId]);
+    });
+
     test('5xx answers are retried with back-off for 24 hours, then the delivery fails', async () => {
       const hook = await subscribe(['site.connected']);
       await connectEtsy();

@@ -1,7 +1,7 @@
 /** The Etsy simulator: Etsy's own parameters, `<user_id>.<token>` tokens, `{error, error_description}` errors (DESIGN §6). */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
 import { firstValues } from '../../http/params.js';
 import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
 
@@ -74,7 +74,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
       const refreshToken = form.refresh_token ?? '';
       const refresh = tokens.read('etsy-refresh', refreshToken.slice(refreshToken.indexOf('.') + 1), now);
       // Refresh tokens rotate: each one works once.
-      if (!refresh || !tokens.useOnce(String(refresh.n), new Date(Number(refresh.x)), now)) return invalidGrant('refresh_token is revoked');
+      if (!refresh || isRevoked(context, 'etsy', refresh.a) || !tokens.useOnce(String(refresh.n), new Date(Number(refresh.x)), now)) return invalidGrant('refresh_token is revoked');
       account = Number(refresh.a);
     } else {
       return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' });

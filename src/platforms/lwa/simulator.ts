@@ -3,7 +3,7 @@
  * that carry their own claims, and the `POST /auth/o2/token` endpoint with LWA's error JSON (platforms.md §3.3, §4.3).
  */
 import type { FastifyInstance } from 'fastify';
-import { countCall, type SandboxContext } from '../sandbox/context.js';
+import { countCall, isRevoked, type SandboxContext } from '../sandbox/context.js';
 
 type AmazonTrack = 'amazon-seller' | 'amazon-ads';
 type Params = Record<string, string | undefined>;
@@ -58,7 +58,7 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
 
   const readRefresh = (refreshToken: string, now: Date): { account: number } | { refused: string } => {
     const claims = refreshToken.startsWith(REFRESH_PREFIX) ? tokens.read(kind('refresh'), refreshToken.slice(REFRESH_PREFIX.length), now) : null;
-    return claims ? { account: Number(claims.a) } : { refused: 'refresh_token' };
+    return claims && !isRevoked(context, track, claims.a) ? { account: Number(claims.a) } : { refused: 'refresh_token' };
   };
 
   const accessTtlSeconds = context.accessTokenTtlSeconds ?? ACCESS_TTL_S;

@@ -22,6 +22,13 @@ export interface SandboxContext {
   readonly calls: Map<string, number>;
   /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */
   readonly accessTokenTtlSeconds: number | null;
+  /** `track:account` grants the user revoked on the simulated platform: their refresh tokens are refused. */
+  readonly revokedGrants: Set<string>;
+}
+
+/** True when the sandbox account's grant on this track was revoked (POST /sandbox/revoke). */
+export function isRevoked(context: SandboxContext, track: Track, account: unknown): boolean {
+  return context.revokedGrants.has(`${track}:${String(account)}`);
 }
 
 export function countCall(context: SandboxContext, track: Track, endpoint: string): void {

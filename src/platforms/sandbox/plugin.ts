@@ -5,6 +5,7 @@ import { registerAmazonAdsSimulator } from '../amazon-ads/simulator.js';
 import { registerAmazonSellerSimulator } from '../amazon-seller/simulator.js';
 import { registerEtsySimulator } from '../etsy/simulator.js';
 import { registerTikTokShopSimulator } from '../tiktok-shop/simulator.js';
+import { TRACKS, type Track } from '../../db/schema.js';
 import type { SandboxContext } from './context.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
@@ -19,6 +20,15 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       sandbox.addHook('onSend', async (_request, reply, payload) => {
         if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', CONSENT_PAGE_CSP);
         return payload;
+      });
+      // The sandbox's stand-in for a user revoking the app on the platform: that account's refresh tokens stop working.
+      sandbox.post('/revoke', async (request, reply) => {
+        const { track, account } = (request.body ?? {}) as { track?: unknown; account?: unknown };
+        if (!TRACKS.includes(track as Track) || !/^[0-9]{1,6}$/.test(String(account))) {
+          return reply.code(400).send({ error: 'track must be one of ' + TRACKS.join(', ') + ' and account a sandbox account number' });
+        }
+        context.revokedGrants.add(`${String(track)}:${Number(account)}`);
+        return reply.code(204).send();
       });
       await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });
       await sandbox.register(async (amazonSeller) => registerAmazonSellerSimulator(amazonSeller, context), { prefix: '/amazon-seller' });

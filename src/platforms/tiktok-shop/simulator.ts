@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../http/params.js';
-import { countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
 import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
 import { SHOPS_PATH, signRequest } from './requests.js';
 
@@ -129,7 +129,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (!validClient(query)) return fail(reply, ERRORS.invalidCredentials);
     if (query.grant_type !== 'refresh_token') return fail(reply, ERRORS.invalidGrantType);
     const refresh = readToken('tiktok-refresh', query.refresh_token);
-    if (!refresh) return fail(reply, ERRORS.invalidRefreshToken);
+    if (!refresh || isRevoked(context, TRACK, refresh.a)) return fail(reply, ERRORS.invalidRefreshToken);
     return reply.send(grant(Number(refresh.a), new Date(Number(refresh.x))));
   });
 
