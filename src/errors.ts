@@ -62,8 +62,3 @@ export class AppError extends Error {
 export function invalidField(field: string, message: string): AppError {
   return new AppError('validation_failed', { fields: { [field]: [message] } });
 }
-
-/** The status a code maps to, for schemas and docs. */
-export function statusOf(code: ErrorCode): number {
-  return STATUS[code].status;
-}

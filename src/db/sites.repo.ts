@@ -83,9 +83,3 @@ export async function disconnectSite(db: Db, siteId: number, now: Date): Promise
   const [row] = await db.update(sites).set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now }).where(eq(sites.id, siteId)).returning();
   return { ...row!, refreshedAt: null, nextRefreshAt: null };
 }
-
-/** Which credential tracks a site holds, for tests and status checks; never the credentials themselves. */
-export async function credentialTracks(db: Db, siteId: number): Promise<CredentialTrack[]> {
-  const rows = await db.select({ track: siteCredentials.track }).from(siteCredentials).where(eq(siteCredentials.siteId, siteId)).orderBy(sql`${siteCredentials.track}`);
-  return rows.map((r) => r.track);
-}
