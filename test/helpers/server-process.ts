@@ -1,0 +1,120 @@
+/**
+ * Real server processes (`node --import tsx src/main.ts`, so the pid is the server's own) for tests that need more than
+ * one instance or need to kill one. Output is kept in memory to be printed when a test fails; every process still
+ * running when the test file's process exits is killed, so a failed or interrupted test leaves no orphan.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const READY_TIMEOUT_MS = 30_000;
+const STOP_GRACE_MS = 5_000;
+
+export interface ServerProcess {
+  /** `http://127.0.0.1:<port>`, where this process listens (APP_URL may name another instance). */
+  readonly url: string;
+  readonly pid: number;
+  /** Everything written to stdout and stderr so far, interleaved as it came. */
+  output(): string;
+  /** Whether the process has exited (on its own or through stop). */
+  exited(): boolean;
+  /** SIGTERM, then SIGKILL if it has not exited within five seconds; resolves once it is gone. */
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+const killAll = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+
+// A synchronous kill is all an 'exit' listener can do; it is enough, since the children hold nothing to flush. A
+// signal skips 'exit', so it kills them too; it is raised again for its default action only when nobody else handles it.
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAll();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  }
+}
+
+/** A port on the loopback interface that was free a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts a server with `env` on top of PATH alone (nothing else of this process's environment leaks in), and waits
+ * until GET /api/v1/health answers 200. PORT (`options.port`, else a free one) and HOST are set here; APP_URL defaults
+ * to the server's own address. Rejects with the process's output if it exits or is not ready in time.
+ */
+export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+  installExitHook();
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', APP_URL: url, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exit = once(child, 'exit').then(() => void running.delete(child));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+
+  const server: ServerProcess = {
+    url,
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (exited()) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+  try {
+    await waitUntilHealthy(url, exited);
+  } catch (error) {
+    await server.stop();
+    throw new Error(`${(error as Error).message}; its output:\n${output}`);
+  }
+  return server;
+}
+
+async function waitUntilHealthy(url: string, exited: () => boolean): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (exited()) throw new Error(`the server for ${url} exited before it was ready`);
+    const status = await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server for ${url} was not ready within ${READY_TIMEOUT_MS} ms`);
+}
+
+/**
+ * Each server's output under a heading, for a failed test's report; `since` (output lengths taken earlier, by name)
+ * leaves out what was already shown.
+ */
+export function outputsOf(servers: Record<string, ServerProcess | undefined>, since: Record<string, number> = {}): string {
+  return Object.entries(servers)
+    .filter((entry): entry is [string, ServerProcess] => entry[1] !== undefined)
+    .map(([name, server]) => `--- server ${name} (${server.url}, pid ${server.pid}) ---\n${server.output().slice(since[name] ?? 0)}`)
+    .join('\n');
+}
