@@ -1,6 +1,7 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
 import type { Logger } from 'pino';
 import { createAccountsService, type AccountsService } from './core/accounts.service.js';
+import { createAuthCache, parseAuthChange, type AuthCache } from './core/auth-cache.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createJwtCodec } from './core/jwt.js';
 import { createKeyring } from './core/keys.js';
@@ -34,6 +35,10 @@ export interface Deps {
   readonly database: Database;
   readonly usage: UsageRecorder;
   readonly tokens: TokensService;
+  /** Authenticated bearers; unused until `watchAuthChanges` connects the database's change notifications. */
+  readonly authCache: AuthCache;
+  /** Listens for the changes that refuse a cached bearer (revocations, memberships); main.ts and the test app call it. */
+  watchAuthChanges(): Promise<void>;
   readonly accounts: AccountsService;
   readonly products: ProductsService;
   readonly connect: ConnectService;
@@ -65,6 +70,11 @@ export interface DepsOptions {
   adapters?: Adapters;
 }
 
+/** The channel the database's triggers notify (migration 0005). */
+const AUTH_CHANNEL = 'storelink_auth';
+// About 1 KB each: a bounded few megabytes however many tokens exist.
+const AUTH_CACHE_ENTRIES = 10_000;
+
 export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
@@ -76,7 +86,30 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     intervalMs: options.usageFlushIntervalMs ?? 10_000,
     onError: (error) => logger.warn({ err: describeError(error) }, 'could not write token last-used times'),
   });
-  const tokens = createTokensService({ db, jwt, clock, usage });
+  const authCache = createAuthCache({ maxEntries: AUTH_CACHE_ENTRIES });
+  const tokens = createTokensService({ db, jwt, clock, usage, cache: authCache });
+  let stopWatching: (() => Promise<void>) | null = null;
+  let listenerLost = false;
+  const watchAuthChanges = async () => {
+    stopWatching ??= await options.database.subscribe(AUTH_CHANNEL, {
+      notify: (payload) => {
+        const change = parseAuthChange(payload);
+        if (change) authCache.invalidate(change);
+        else authCache.activate(); // not ours to read: start over rather than keep anything it may have changed
+      },
+      up: () => {
+        if (listenerLost) logger.info('database change notifications are back; caching authenticated bearers again');
+        listenerLost = false;
+        authCache.activate();
+      },
+      down: () => {
+        authCache.deactivate();
+        // Said once per outage, not at every reconnection attempt.
+        if (!listenerLost) logger.warn('lost the database change notifications; authenticating every request against the database until they are back');
+        listenerLost = true;
+      },
+    });
+  };
   const accounts = createAccountsService({ db, tokens, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } });
   const cipher = createCredentialsCipher(config.encryptionKey);
   const fetch = options.fetch ?? globalThis.fetch;
@@ -104,12 +137,14 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const webhookSender = createWebhookSender({ db, clock, cipher, fetch, timeoutMs: config.outboundTimeoutMs });
   return {
-    config, logger, clock, database: options.database, usage, tokens, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
+    config, logger, clock, database: options.database, usage, tokens, authCache, watchAuthChanges, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
     webhooks: createWebhooksService({ db, clock, cipher, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     webhookSender,
     products: createProductsService({ db }),
     sites: createSitesService({ db, clock }),
     close: async () => {
+      await stopWatching?.();
+      authCache.deactivate();
       await refresher.stop();
       await webhookSender.stop();
       await usage.close();

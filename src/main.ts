@@ -7,6 +7,7 @@ const [{ buildApp }, { createDeps }] = await Promise.all([import('./app.js'), im
 const database = await migratedDatabaseOrExit(config);
 const deps = createDeps(config, { database, logger });
 const app = await buildApp(deps);
+await deps.watchAuthChanges();
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import type { Role, TokenKind } from '../db/schema.js';
 import * as auditRepo from '../db/audit.repo.js';
 import * as tokensRepo from '../db/tokens.repo.js';
+import type { AuthCache } from './auth-cache.js';
 import type { Clock } from './clock.js';
 import type { JwtCodec } from './jwt.js';
 import type { UsageRecorder } from './token-usage.js';
@@ -32,8 +33,8 @@ export interface IssuedToken {
 
 export type TokensService = ReturnType<typeof createTokensService>;
 
-export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock; usage: UsageRecorder }) {
-  const { db, jwt, clock, usage } = deps;
+export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock; usage: UsageRecorder; cache: AuthCache }) {
+  const { db, jwt, clock, usage, cache } = deps;
 
   /**
    * `lifetimeMs` null: the token never expires. Creation and expiry come from one reading of the clock. A personal
@@ -73,46 +74,67 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
         const audit = { action: 'token.revoked' as const, actorUserId: userId, subjectType: 'token' as const, subjectId: id, ipAddress };
         await auditRepo.recordAudit(tx, await auditRepo.workspaceIdsOfUser(tx, userId), audit, now);
       });
+      // The database notifies every instance; this one need not wait for it.
+      cache.invalidate({ userId });
     },
 
     async revokeSession(principal: Principal): Promise<void> {
       await tokensRepo.revokeToken(db, { userId: principal.user.id, kind: 'session', jti: principal.jti }, clock.now());
+      cache.invalidate({ userId: principal.user.id });
     },
 
     /**
      * Turns an Authorization header and an X-Workspace-Id header into a Principal, in the order the seed sets:
-     * any token problem is 401 before any workspace problem is 403. One database round trip.
+     * any token problem is 401 before any workspace problem is 403. A bearer already seen is answered from the
+     * cache (no round trip, no signature check); otherwise one database round trip.
      */
     async authenticate(authorization: string | undefined, workspaceHeader: string | undefined, needsWorkspace: boolean): Promise<Principal> {
       const token = parseBearer(authorization);
-      const kind = token ? jwt.claimedKind(token) : null;
-      if (!token || (kind !== 'session' && kind !== 'pat')) throw new AppError('unauthenticated');
-      const claims = await jwt.verify(kind, token).catch(() => {
-        throw new AppError('unauthenticated');
-      });
+      if (!token) throw new AppError('unauthenticated');
       const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
-      const context = await tokensRepo.findBearerContext(db, claims.jti, workspaceId);
+      // A bearer token never holds a space, so the key cannot collide; a missing workspace is never cached.
+      const key = workspaceId !== null ? `${token} ${workspaceId}` : needsWorkspace ? null : token;
       const now = clock.now();
-      if (
-        !context ||
-        context.kind !== kind ||
-        String(context.userId) !== claims.sub ||
-        context.revokedAt !== null ||
-        (context.expiresAt !== null && context.expiresAt <= now)
-      ) {
-        throw new AppError('unauthenticated');
+      const cached = key === null ? undefined : cache.get(key, now);
+      if (cached) {
+        usage.touch(cached.tokenId, now);
+        return cached;
       }
-      if (needsWorkspace && !context.workspace) throw new AppError('forbidden');
-      usage.touch(context.tokenId, now);
-      return {
-        kind,
-        tokenId: context.tokenId,
-        jti: claims.jti,
-        user: { id: context.userId, email: context.email, name: context.userName },
-        workspace: context.workspace,
-      };
+      const generation = cache.generation();
+      const { principal, expiresAt } = await verifyBearer(token, workspaceId, needsWorkspace, now);
+      if (key !== null) cache.set(key, principal, expiresAt, generation);
+      usage.touch(principal.tokenId, now);
+      return principal;
     },
   };
+
+  /** Every check of a bearer: signature, kind, record, revocation, expiry, and membership of the asked workspace. */
+  async function verifyBearer(token: string, workspaceId: number | null, needsWorkspace: boolean, now: Date): Promise<{ principal: Principal; expiresAt: Date | null }> {
+    const kind = jwt.claimedKind(token);
+    if (kind !== 'session' && kind !== 'pat') throw new AppError('unauthenticated');
+    const claims = await jwt.verify(kind, token).catch(() => {
+      throw new AppError('unauthenticated');
+    });
+    const context = await tokensRepo.findBearerContext(db, claims.jti, workspaceId);
+    if (
+      !context ||
+      context.kind !== kind ||
+      String(context.userId) !== claims.sub ||
+      context.revokedAt !== null ||
+      (context.expiresAt !== null && context.expiresAt <= now)
+    ) {
+      throw new AppError('unauthenticated');
+    }
+    if (needsWorkspace && !context.workspace) throw new AppError('forbidden');
+    const principal: Principal = {
+      kind,
+      tokenId: context.tokenId,
+      jti: claims.jti,
+      user: { id: context.userId, email: context.email, name: context.userName },
+      workspace: context.workspace,
+    };
+    return { principal, expiresAt: context.expiresAt };
+  }
 }
 
 /** The token of `Bearer <token>` (scheme case-insensitive, RFC 6750 §2.1), or null. */

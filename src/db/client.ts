@@ -24,7 +24,19 @@ export interface Database {
   migrate(): Promise<void>;
   /** One round trip, for readiness checks; rejects when the database cannot answer. */
   ping(): Promise<void>;
+  /**
+   * Listens to a notification channel until the returned function is called. `up` is called each time the listener
+   * is connected and `down` each time it is lost (PostgreSQL reconnects every second): notifications sent while it
+   * was down are lost, so a listener must treat `up` as "anything may have changed".
+   */
+  subscribe(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ChannelHandlers {
+  notify(payload: string): void;
+  up(): void;
+  down(): void;
 }
 
 export interface DatabaseOptions {
@@ -52,6 +64,12 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
     db: db as unknown as Db,
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS }),
     ping: async () => void (await client.query('select 1')),
+    // One process owns an embedded database, so the listener is never disconnected.
+    subscribe: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, handlers.notify);
+      handlers.up();
+      return unlisten;
+    },
     close: () => client.close(),
   };
 }
@@ -76,6 +94,48 @@ async function openPostgres(url: string, logger: false | { logQuery: () => void 
       }
     },
     ping: async () => void (await db.execute(sql`select 1`)),
+    subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
     close: () => pool.end(),
+  };
+}
+
+const RELISTEN_DELAY_MS = 1_000;
+
+/** A dedicated connection that LISTENs on a channel, and reconnects a second after it is lost until unsubscribed. */
+async function listenPostgres(url: string, channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const lose = (client: pg.Client) => {
+    if (current !== client) return;
+    current = null;
+    handlers.down();
+    client.end().catch(() => {});
+    if (!stopped) retry = setTimeout(connect, RELISTEN_DELAY_MS);
+  };
+  async function connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    client.on('notification', (message) => message.channel === channel && handlers.notify(message.payload ?? ''));
+    client.on('error', () => lose(client));
+    client.on('end', () => lose(client));
+    current = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${channel}`);
+      if (current === client && !stopped) handlers.up();
+    } catch {
+      lose(client);
+    }
+  }
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }

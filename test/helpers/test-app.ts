@@ -51,6 +51,7 @@ export async function createTestApp(kind: DatabaseKind, options: { env?: Record<
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
   const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
   const app = await buildApp(deps);
+  await deps.watchAuthChanges();
   await app.ready();
   if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -108,4 +109,17 @@ export async function createPat(t: TestApp, session: string, body: { name?: stri
 /** Asserts the seed's error body for a status. */
 export function errorBody(status: number, message: string) {
   return { success: false, code: status, message };
+}
+
+/**
+ * Calls `attempt` every 20 ms until it returns true, and returns the milliseconds that took; fails after `limitMs`.
+ * For what the service promises "within" a time, such as a change reaching every instance's cache.
+ */
+export async function within(limitMs: number, attempt: () => Promise<boolean>): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    if (await attempt()) return performance.now() - start;
+    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

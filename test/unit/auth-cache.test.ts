@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createAuthCache, parseAuthChange } from '../../src/core/auth-cache.js';
+import type { Principal } from '../../src/core/tokens.service.js';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const LATER = new Date(NOW.getTime() + 3_600_000);
+
+function principal(userId: number, workspaceId: number | null = null): Principal {
+  return {
+    kind: 'pat', tokenId: userId, jti: `jti-${userId}`,
+    user: { id: userId, email: `u${userId}@example.com`, name: `User ${userId}` },
+    workspace: workspaceId === null ? null : { id: workspaceId, name: 'W', role: 'owner' },
+  };
+}
+
+function liveCache(maxEntries = 10) {
+  const cache = createAuthCache({ maxEntries });
+  cache.activate();
+  return cache;
+}
+
+describe('auth cache', () => {
+  test('keeps nothing until the change feed is live', () => {
+    const cache = createAuthCache({ maxEntries: 10 });
+    cache.set('a', principal(1), null, cache.generation());
+    assert.equal(cache.get('a', NOW), undefined);
+  });
+
+  test('answers a cached bearer until its token expires', () => {
+    const cache = liveCache();
+    cache.set('a', principal(1), LATER, cache.generation());
+    assert.equal(cache.get('a', NOW)?.user.id, 1);
+    assert.equal(cache.get('a', LATER), undefined);
+  });
+
+  test('does not store a read that raced with a change', () => {
+    const cache = liveCache();
+    const generation = cache.generation();
+    cache.invalidate({ userId: 99 });
+    cache.set('a', principal(1), null, generation);
+    assert.equal(cache.get('a', NOW), undefined);
+  });
+
+  test('a user change drops only that user, a workspace change only that workspace', () => {
+    const cache = liveCache();
+    cache.set('u1', principal(1), null, cache.generation());
+    cache.set('u2-w7', principal(2, 7), null, cache.generation());
+    cache.set('u3-w8', principal(3, 8), null, cache.generation());
+    cache.invalidate({ userId: 1 });
+    cache.invalidate({ workspaceId: 7 });
+    assert.deepEqual(['u1', 'u2-w7', 'u3-w8'].map((key) => cache.get(key, NOW)?.user.id), [undefined, undefined, 3]);
+  });
+
+  test('losing the feed empties the cache and stops caching; reconnecting starts empty', () => {
+    const cache = liveCache();
+    cache.set('a', principal(1), null, cache.generation());
+    cache.deactivate();
+    assert.equal(cache.get('a', NOW), undefined);
+    cache.set('b', principal(2), null, cache.generation());
+    assert.equal(cache.size, 0);
+    cache.activate();
+    assert.equal(cache.size, 0);
+  });
+
+  test('holds at most maxEntries, dropping the oldest', () => {
+    const cache = liveCache(2);
+    for (const key of ['a', 'b', 'c']) cache.set(key, principal(1), null, cache.generation());
+    assert.equal(cache.size, 2);
+    assert.equal(cache.get('a', NOW), undefined);
+    assert.ok(cache.get('c', NOW));
+  });
+
+  test('reads the payloads the database triggers send, and nothing else', () => {
+    assert.deepEqual(parseAuthChange('u:12'), { userId: 12 });
+    assert.deepEqual(parseAuthChange('w:3'), { workspaceId: 3 });
+    for (const payload of ['', 'u:', 'x:1', 'u:1:2', 'u:-1', ' u:1']) assert.equal(parseAuthChange(payload), null);
+  });
+});
