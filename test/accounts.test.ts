@@ -44,6 +44,17 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(Object.keys(body.errors).sort(), ['email', 'name', 'password']);
     });
 
+    // PostgreSQL's text cannot hold U+0000: these were 500s (found by test/fuzz.test.ts).
+    test('a NUL character in the name at register or the email at login is 422 on that field and creates nothing', async () => {
+      const [before] = await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from users`);
+      const register = await call(t, 'POST', '/auth/register', { body: { email: 'nul@example.com', password: 'correct horse battery', name: 'Nul\u0000' } });
+      const login = await call(t, 'POST', '/auth/login', { body: { email: 'nul\u0000@example.com', password: 'whatever' }, remoteAddress: '10.0.0.3' });
+      assert.deepEqual([register.statusCode, login.statusCode], [422, 422]);
+      assert.deepEqual(register.json().errors, { name: ['The name field must not contain a NUL character.'] });
+      assert.deepEqual(login.json().errors, { email: ['The email field must not contain a NUL character.'] });
+      assert.deepEqual(await selectRows(t.database, sql`select count(*)::int as n from users`), [before]);
+    });
+
     test('login with the right password, in any email case, returns a session token', async () => {
       const { user, password } = await registerUser(t);
       const response = await call(t, 'POST', '/auth/login', { body: { email: user.email.toUpperCase(), password } });
