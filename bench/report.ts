@@ -1,0 +1,100 @@
+/**
+ * The bench's report: one table of runs, the ratios against their targets, and a markdown block ready to paste into
+ * BENCHMARKS.md, also written to bench/results/latest.md and latest.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { FlowResult } from './connect-flow.js';
+import type { LoadResult } from './load.js';
+
+export interface BenchResults {
+  readonly date: string;
+  readonly command: string;
+  readonly short: boolean;
+  readonly durationSeconds: number;
+  readonly growthPats: number;
+  readonly machine: Readonly<Record<string, string>>;
+  /** Keyed by run: a, b-pglite, b-postgres, c, e-postgres-grown, e-pglite-grown. */
+  readonly runs: Readonly<Record<string, LoadResult>>;
+  readonly flows: Readonly<Record<string, FlowResult>>;
+  readonly memory: Readonly<Record<string, { idle: number; peak: number }>>;
+}
+
+interface Check {
+  readonly name: string;
+  readonly value: number;
+  readonly target: string;
+  readonly met: boolean;
+  readonly unit: string;
+}
+
+const MB = 1024 * 1024;
+const LABELS: Record<string, string> = {
+  a: '(a) bare node:http, no checks',
+  'b-pglite': '(b) Storelink, PGlite',
+  'b-postgres': '(b) Storelink, PostgreSQL (= e, bench PATs only)',
+  c: '(c) Express 5 + passport-jwt + pg',
+  'e-postgres-grown': '(e) Storelink, PostgreSQL, grown',
+  'e-pglite-grown': '(e) Storelink, PGlite, grown',
+};
+
+export function checksOf(results: BenchResults): Check[] {
+  const { runs, memory } = results;
+  const checks: Check[] = [];
+  const ratio = (name: string, over: string, under: string, min: number) => {
+    const top = runs[over];
+    const bottom = runs[under];
+    if (top && bottom) checks.push({ name, value: top.rps / bottom.rps, target: `>= ${min}`, met: top.rps / bottom.rps >= min, unit: '' });
+  };
+  ratio('b/a (PostgreSQL)', 'b-postgres', 'a', 0.7);
+  ratio('b/a (PGlite)', 'b-pglite', 'a', 0.7);
+  ratio('b/c (PostgreSQL)', 'b-postgres', 'c', 20);
+  ratio(`e(${growthLabel(results.growthPats)})/e(10) (PostgreSQL)`, 'e-postgres-grown', 'b-postgres', 0.9);
+  ratio(`e(${growthLabel(results.growthPats)})/e(10) (PGlite)`, 'e-pglite-grown', 'b-pglite', 0.9);
+  for (const [kind, m] of Object.entries(memory)) {
+    checks.push({ name: `peak RSS during (b), ${kind}`, value: m.peak / MB, target: '<= 150 MB', met: m.peak <= 150 * MB, unit: ' MB' });
+  }
+  return checks;
+}
+
+export function renderReport(results: BenchResults): string {
+  const lines = [
+    `## ${results.date.slice(0, 10)}${results.short ? ' (short mode: proves the bench works, not a measurement)' : ''}`,
+    '',
+    `- command: \`${results.command}\``,
+    ...Object.entries(results.machine).map(([k, v]) => `- ${k}: ${v}`),
+    `- load: autocannon, 100 connections, pipelining 10, ${results.durationSeconds} s per run${results.short ? ', no warm-up' : ' after a warm-up run of the same shape'}`,
+    `- growth: ${results.growthPats.toLocaleString('en-US')} PATs in ${(results.growthPats / 10).toLocaleString('en-US')} workspaces`,
+    '- every server runs with LOG_LEVEL=warn: request logging is not one of the checks, and the baseline does not log either',
+    '',
+    '| run | req/s | p50 ms | p99 ms | requests | non-2xx + errors |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...Object.entries(results.runs).map(([key, r]) => `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.failures} |`),
+    '',
+    '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
+    '|---|---:|---:|---:|---:|',
+    ...Object.entries(results.flows).map(([kind, f]) => `| ${kind} | ${fmt(f.flowsPerSecond, 1)} | ${f.flows} | ${f.failures} | ${f.sitesStored} |`),
+    '',
+    '| memory (f) | idle after start | peak during (b) |',
+    '|---|---:|---:|',
+    ...Object.entries(results.memory).map(([kind, m]) => `| ${kind} | ${fmt(m.idle / MB, 1)} MB | ${fmt(m.peak / MB, 1)} MB |`),
+    '',
+    '| figure | value | target | met |',
+    '|---|---:|---|---|',
+    ...checksOf(results).map((c) => `| ${c.name} | ${fmt(c.value, c.unit ? 1 : 2)}${c.unit} | ${c.target} | ${c.met ? 'yes' : 'no'} |`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeReport(results: BenchResults, markdown: string, dir: URL): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(new URL('latest.md', dir), markdown);
+  writeFileSync(new URL('latest.json', dir), `${JSON.stringify({ ...results, checks: checksOf(results) }, null, 2)}\n`);
+}
+
+function growthLabel(pats: number): string {
+  return pats >= 1_000_000 ? `${pats / 1_000_000}M` : pats.toLocaleString('en-US');
+}
+
+function fmt(value: number, digits: number): string {
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}

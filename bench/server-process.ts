@@ -1,0 +1,82 @@
+/**
+ * Starts one server of the bench in a child process of its own and measures it. The child is `node --import tsx
+ * <file>` itself, never `npm start` or the tsx CLI, which would put the server in a grandchild and the measured pid
+ * would be the wrong process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface ServerProcess {
+  readonly name: string;
+  readonly pid: number;
+  readonly url: string;
+  /** Resident memory now and its high-water mark since start, in bytes (from /proc/<pid>/status). */
+  memory(): { rss: number; peak: number };
+  /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
+  stop(): Promise<void>;
+}
+
+export async function startServer(name: string, file: string, env: Record<string, string>, port: number): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Kept so a start-up failure can say why; LOG_LEVEL=warn keeps it small during the load.
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(child, url);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
+  }
+  return {
+    name,
+    pid: child.pid!,
+    url,
+    memory: () => readMemory(child.pid!),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Polls GET /api/v1/health until it answers 200, for at most 60 s (migrations run before the port opens). */
+async function waitForHealth(child: ChildProcess, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    const status = await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await sleep(100);
+  }
+  throw new Error('GET /api/v1/health did not answer 200 within 60 s');
+}
+
+function readMemory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/** A port nothing listens on right now, chosen by the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
