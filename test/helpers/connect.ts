@@ -44,3 +44,9 @@ export function locationOf(response: Response): string {
   assert.equal(response.status, 302, `expected a redirect, got ${response.status}`);
   return response.headers.get('location')!;
 }
+
+/** Connects an Amazon seller account through the sandbox and returns its site id, for flows that need one (advertising). */
+export async function connectAmazonSellerSite(t: TestApp, actor: Actor, account = '1'): Promise<number> {
+  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', account));
+  return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
+}
