@@ -49,6 +49,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // Errors Fastify meets before routing (a path it cannot decode, a bad content type header) get the seed's shape too.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
