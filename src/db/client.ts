@@ -68,7 +68,8 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
     subscribe: async (channel, handlers) => {
       const unlisten = await client.listen(channel, handlers.notify);
       handlers.up();
-      return unlisten;
+      // Closing the database ends every listener; unlistening after that would throw.
+      return async () => void (client.closed || (await unlisten()));
     },
     close: () => client.close(),
   };
