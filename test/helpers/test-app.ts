@@ -57,6 +57,8 @@ export async function createTestApp(kind: DatabaseKind, options: { env?: Record<
   return {
     app, deps, database, clock, queries, logs,
     close: async () => {
+      // A simulator's `timeout` fault never answers; its sockets would keep close() waiting.
+      app.server.closeAllConnections();
       await app.close();
       await deps.close();
       await database.close();

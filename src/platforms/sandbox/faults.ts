@@ -7,7 +7,7 @@ export type FaultyEndpoint = 'token' | 'identity';
 export interface SandboxFaults {
   set(track: string, endpoint: FaultyEndpoint, fault: Fault | null, options?: { delayMs?: number }): void;
   clear(): void;
-  /** Answers with the fault set for the endpoint and returns true; false when none is set or it is `slow` (after the delay). */
+  /** Answers with the fault set for the endpoint and returns true; false when none is set or it is `slow` (after the delay, if the caller still waits). */
   apply(track: string, endpoint: FaultyEndpoint, reply: FastifyReply, errorBody: unknown): Promise<boolean>;
 }
 
@@ -37,9 +37,17 @@ export function createSandboxFaults(): SandboxFaults {
           // Never answers; the caller's deadline is what ends the request.
           reply.hijack();
           return true;
-        case 'slow':
-          await new Promise((resolve) => setTimeout(resolve, entry.delayMs));
-          return false;
+        case 'slow': {
+          // Answers late, unless the caller hung up first (then there is no one to answer and no timer to keep).
+          let timer: NodeJS.Timeout | undefined;
+          const hungUp = await new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(false), entry.delayMs);
+            reply.raw.once('close', () => resolve(true));
+          });
+          clearTimeout(timer);
+          if (hungUp) reply.hijack();
+          return hungUp;
+        }
       }
     },
   };
