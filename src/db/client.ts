@@ -1,6 +1,9 @@
 /** Opens the database: node-postgres when a URL is given, otherwise embedded PGlite; both run the same migrations. */
-import { mkdirSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -54,9 +57,12 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   return target.kind === 'postgres' ? openPostgres(target.url, logger) : openPglite(target.dataDir, logger);
 }
 
+// PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
+const PGLITE_CONFIG = ['shared_buffers = 16MB'];
+
 async function openPglite(dataDir: string | null, logger: false | { logQuery: () => void }): Promise<Database> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  if (dataDir) await createPgliteDataDir(dataDir);
+  const client = dataDir ? new PGlite(dataDir, { postgresqlconf: PGLITE_CONFIG }) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite({ client, schema, logger });
   return {
@@ -73,6 +79,17 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Creates a new data directory in a child process: initdb touches about 600 MB of WebAssembly memory, which a
+ * process never gives back, while opening an existing directory needs a fraction of it.
+ */
+async function createPgliteDataDir(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  mkdirSync(dataDir, { recursive: true });
+  const script = 'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dataDir]);
 }
 
 async function openPostgres(url: string, logger: false | { logQuery: () => void }): Promise<Database> {
