@@ -25,7 +25,8 @@ const warmup = short ? 0 : 3;
 const growthUsers = short ? 1_000 : 100_000;
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
-const STORELINK = here('../src/main.ts');
+// What `npm start` runs: the bundle `npm run build:server` makes (the bench script builds it first).
+const STORELINK = here('../dist/server/main.js');
 const secrets = { APP_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
 

@@ -1,7 +1,7 @@
 /**
- * Starts one server of the bench in a child process of its own and measures it. The child is `node --import tsx
- * <file>` itself, never `npm start` or the tsx CLI, which would put the server in a grandchild and the measured pid
- * would be the wrong process.
+ * Starts one server of the bench in a child process of its own and measures it. The child is node itself (`node
+ * <file>.js`, or `node --import tsx <file>.ts`), never `npm start` or the tsx CLI, which would put the server in a
+ * grandchild and the measured pid would be the wrong process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ export interface ServerProcess {
 }
 
 export async function startServer(name: string, file: string, env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, file.endsWith('.ts') ? ['--import', 'tsx', file] : [file], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
