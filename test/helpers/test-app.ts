@@ -1,6 +1,5 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
 import type { LightMyRequestResponse } from 'fastify';
-import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -9,6 +8,7 @@ import { createDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.js';
+import { freePort } from './server-process.js';
 
 export const TEST_APP_SECRET = 'test-app-secret-that-is-long-enough-0123456789';
 export const TEST_ENCRYPTION_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
@@ -25,15 +25,6 @@ export interface TestApp {
   /** Every log line written, as text, for checking that no secret is logged. */
   readonly logs: string[];
   close(): Promise<void>;
-}
-
-/** A port on the loopback interface that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
