@@ -1,7 +1,7 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
 import type { Logger } from 'pino';
 import { createAccountsService, type AccountsService } from './core/accounts.service.js';
-import { createAuthCache, parseAuthChange, type AuthCache } from './core/auth-cache.js';
+import { createAuthCache, parseAuthChange } from './core/auth-cache.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createJwtCodec } from './core/jwt.js';
 import { createKeyring } from './core/keys.js';
@@ -35,9 +35,10 @@ export interface Deps {
   readonly database: Database;
   readonly usage: UsageRecorder;
   readonly tokens: TokensService;
-  /** Authenticated bearers; unused until `watchAuthChanges` connects the database's change notifications. */
-  readonly authCache: AuthCache;
-  /** Listens for the changes that refuse a cached bearer (revocations, memberships); main.ts and the test app call it. */
+  /**
+   * Listens for the changes that refuse a cached bearer (revocations, memberships); until it is called the
+   * authentication cache stays unused. main.ts and the test app call it.
+   */
   watchAuthChanges(): Promise<void>;
   readonly accounts: AccountsService;
   readonly products: ProductsService;
@@ -137,7 +138,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const webhookSender = createWebhookSender({ db, clock, cipher, fetch, timeoutMs: config.outboundTimeoutMs });
   return {
-    config, logger, clock, database: options.database, usage, tokens, authCache, watchAuthChanges, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
+    config, logger, clock, database: options.database, usage, tokens, watchAuthChanges, accounts, connect, sandbox, refresher, refreshPolicy, adapters, cipher,
     webhooks: createWebhooksService({ db, clock, cipher, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     webhookSender,
     products: createProductsService({ db }),
