@@ -1,6 +1,6 @@
 /** Opens the database: node-postgres when a URL is given, otherwise embedded PGlite; both run the same migrations. */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -58,11 +58,11 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
 }
 
 // PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
-const PGLITE_CONFIG = ['shared_buffers = 16MB'];
+const PGLITE_SETTING = 'shared_buffers = 16MB';
 
 async function openPglite(dataDir: string | null, logger: false | { logQuery: () => void }): Promise<Database> {
-  if (dataDir) await createPgliteDataDir(dataDir);
-  const client = dataDir ? new PGlite(dataDir, { postgresqlconf: PGLITE_CONFIG }) : new PGlite();
+  if (dataDir) await preparePgliteDataDir(dataDir);
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
   const db = drizzlePglite({ client, schema, logger });
   return {
@@ -83,13 +83,17 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
 
 /**
  * Creates a new data directory in a child process: initdb touches about 600 MB of WebAssembly memory, which a
- * process never gives back, while opening an existing directory needs a fraction of it.
+ * process never gives back, while opening an existing directory needs a fraction of it. Then sets PGLITE_SETTING.
  */
-async function createPgliteDataDir(dataDir: string): Promise<void> {
-  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
-  mkdirSync(dataDir, { recursive: true });
-  const script = 'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dataDir]);
+async function preparePgliteDataDir(dataDir: string): Promise<void> {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dataDir, { recursive: true });
+    const script = 'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
+    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dataDir]);
+  }
+  // Appended, so initdb's other settings (time zone, locale) stay; the last value of a setting in the file wins.
+  const configFile = join(dataDir, 'postgresql.conf');
+  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING)) appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
 }
 
 async function openPostgres(url: string, logger: false | { logQuery: () => void }): Promise<Database> {
