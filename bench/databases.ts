@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createDatabaseOn } from '../test/helpers/database.js';
 
 export const DEFAULT_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -17,27 +18,14 @@ export interface FreshPostgres {
 }
 
 export async function createPostgresDatabase(serverUrl = process.env.BENCH_DATABASE_URL || DEFAULT_SERVER_URL): Promise<FreshPostgres> {
-  const name = `storelink_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
+  const database = await createDatabaseOn(serverUrl, `storelink_bench_${process.pid}_${Date.now()}`);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
   try {
-    await admin.query(`create database ${name}`);
-    const { rows: [row] } = await admin.query('show server_version');
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { url: url.toString(), version: `PostgreSQL ${row.server_version}`, drop: () => dropDatabase(serverUrl, name) };
+    const { rows: [row] } = await client.query('show server_version');
+    return { ...database, version: `PostgreSQL ${row.server_version}` };
   } finally {
-    await admin.end();
-  }
-}
-
-async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-  } finally {
-    await admin.end();
+    await client.end();
   }
 }
 

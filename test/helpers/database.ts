@@ -40,28 +40,25 @@ export async function createTestDatabase(kind: DatabaseKind, options: DatabaseOp
 export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `storelink_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
+  return createDatabaseOn(adminUrl, `storelink_test_${randomBytes(6).toString('hex')}`);
+}
+
+/** Creates database `name` on the server of `serverUrl`; returns its URL and how to drop it (connections closed by force). */
+export async function createDatabaseOn(serverUrl: string, name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  await asAdmin(serverUrl, `create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => asAdmin(serverUrl, `drop database if exists ${name} with (force)`) };
+}
+
+async function asAdmin(serverUrl: string, statement: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(statement);
   } finally {
     await admin.end();
   }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
 }
 
 /** The rows of a raw SQL query, on either driver (both answer `{ rows }`). */
