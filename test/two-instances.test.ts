@@ -9,7 +9,7 @@ import pg from 'pg';
 import { consent, locationOf, openCallback } from './helpers/connect.js';
 import { createPostgresDatabase, databaseKinds } from './helpers/database.js';
 import { freePort, outputsOf, startServerProcess, type ServerProcess } from './helpers/server-process.js';
-import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from './helpers/test-app.js';
+import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
 
 const REFUSAL_DEADLINE_MS = 1_000;
 const POLL_MS = 50;
@@ -41,13 +41,11 @@ function on(server: ServerProcess, url: string): string {
  * answer once the deadline has passed.
  */
 async function answersWithin(status: number, request: () => Promise<Answer>, since: number): Promise<number> {
-  let last: Answer;
-  for (;;) {
-    last = await request();
-    const elapsed = performance.now() - since;
-    if (last.status === status) return elapsed;
-    if (elapsed > REFUSAL_DEADLINE_MS) assert.fail(`still ${last.status} ${JSON.stringify(last.json)} after ${Math.round(elapsed)} ms`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  let last: Answer | undefined;
+  try {
+    return await within(REFUSAL_DEADLINE_MS, async () => (last = await request()).status === status, { since, pollMs: POLL_MS });
+  } catch {
+    return assert.fail(`still ${last?.status} ${JSON.stringify(last?.json)} after ${Math.round(performance.now() - since)} ms`);
   }
 }
 

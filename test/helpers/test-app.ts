@@ -105,14 +105,15 @@ export function errorBody(status: number, message: string) {
 }
 
 /**
- * Calls `attempt` every 20 ms until it returns true, and returns the milliseconds that took; fails after `limitMs`.
- * For what the service promises "within" a time, such as a change reaching every instance's cache.
+ * Calls `attempt` every `pollMs` until it returns true, and returns the milliseconds that took from `since` (default:
+ * now); fails after `limitMs`. For what the service promises "within" a time, such as a change reaching every
+ * instance's cache.
  */
-export async function within(limitMs: number, attempt: () => Promise<boolean>): Promise<number> {
-  const start = performance.now();
+export async function within(limitMs: number, attempt: () => Promise<boolean>, options: { since?: number; pollMs?: number } = {}): Promise<number> {
+  const start = options.since ?? performance.now();
   for (;;) {
     if (await attempt()) return performance.now() - start;
     if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 20));
   }
 }
