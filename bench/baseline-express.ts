@@ -9,7 +9,7 @@ import express from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import pg from 'pg';
-import { deriveSigningKey } from '../src/core/keys.js';
+import { deriveSigningKey } from '../src/core/auth/keys.js';
 
 interface Principal {
   user: { id: number; email: string; name: string };

@@ -6,7 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDe
 import FindMyWay from 'find-my-way';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from './core/tokens.service.js';
+import type { Principal } from './core/auth/tokens.service.js';
 import type { Deps } from './deps.js';
 import { AppError } from './errors.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
@@ -14,7 +14,7 @@ import { registerConnectRoutes } from './http/connect.routes.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerWebhookRoutes } from './http/webhooks.routes.js';
 import { registerSiteRoutes } from './http/sites.routes.js';
-import { registerSandbox } from './platforms/sandbox/plugin.js';
+import { registerSandbox } from './sandbox/plugin.js';
 import { handleError } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';

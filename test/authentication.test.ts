@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { KeyObject } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { decodeJwt, decodeProtectedHeader, SignJWT, type JWTPayload } from 'jose';
-import { deriveSigningKey } from '../src/core/keys.js';
+import { deriveSigningKey } from '../src/core/auth/keys.js';
 import { addMembership, removeMembership } from '../src/db/accounts.repo.js';
 import { databaseKinds } from './helpers/database.js';
 import { API, call, createPat, createTestApp, errorBody, registerUser, TEST_APP_SECRET, within, type TestApp } from './helpers/test-app.js';

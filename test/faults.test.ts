@@ -9,7 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Track } from '../src/db/schema.js';
-import type { Fault, FaultyEndpoint } from '../src/platforms/sandbox/faults.js';
+import type { Fault, FaultyEndpoint } from '../src/sandbox/faults.js';
 import { authorizationUrl, connectAmazonSellerSite, consent, openCallback, type Actor } from './helpers/connect.js';
 import { databaseKinds, selectRows, type DatabaseKind } from './helpers/database.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createRefreshWorker } from '../src/core/refresh.worker.js';
-import { openTokens, sealTokens } from '../src/core/site-credentials.js';
+import { createRefreshWorker } from '../src/core/sites/token-refresh.js';
+import { openTokens, sealTokens } from '../src/core/sites/credentials.js';
 import { saveCredentials } from '../src/db/sites.repo.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { sealTokens } from '../src/core/site-credentials.js';
+import { sealTokens } from '../src/core/sites/credentials.js';
 import { addMembership } from '../src/db/accounts.repo.js';
 import { saveCredentials } from '../src/db/sites.repo.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';

@@ -1,5 +1,5 @@
 /** What each CLI command does once the database is open: the same services as the API, results as plain lines. */
-import type { PatExpiryDays } from '../core/tokens.service.js';
+import type { PatExpiryDays } from '../core/auth/tokens.service.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { CliError } from './args.js';

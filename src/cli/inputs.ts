@@ -4,7 +4,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import Type, { type TSchema } from 'typebox';
-import { PAT_EXPIRY_DAYS, type PatExpiryDays } from '../core/tokens.service.js';
+import { PAT_EXPIRY_DAYS, type PatExpiryDays } from '../core/auth/tokens.service.js';
 import { EmailField, NameField, PasswordField } from '../http/schemas.js';
 import { toFieldErrors, validatorCompiler } from '../http/validation.js';
 import { CliError } from './args.js';

@@ -2,10 +2,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { principalOf, workspaceOf, type App } from '../app.js';
-import type { CallbackOutcome } from '../core/connect-outcomes.js';
+import type { CallbackOutcome } from '../core/connect/outcomes.js';
 import { TRACKS, type Track } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { firstValues } from './params.js';
+import { firstValues } from '../lib/params.js';
 import { renderRetryPage } from './retry-page.js';
 import { Id, Ok, ok } from './schemas.js';
 

@@ -1,7 +1,7 @@
 /** Personal access tokens: create (value shown once), list (never the value), revoke. Session tokens only (DESIGN §3). */
 import Type from 'typebox';
 import { principalOf, type App } from '../app.js';
-import { PAT_EXPIRY_DAYS } from '../core/tokens.service.js';
+import { PAT_EXPIRY_DAYS } from '../core/auth/tokens.service.js';
 import type { TokenRecord } from '../db/tokens.repo.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, NameField, NullableTimestamp, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';

@@ -1,14 +1,14 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
-import type { Clock } from '../core/clock.js';
-import type { Adapters } from '../core/connect.service.js';
+import type { Clock } from '../lib/clock.js';
+import type { Adapters } from '../core/connect/connect.service.js';
 import type { ResolvedConfig } from '../secrets.js';
-import { createAmazonAdsAdapter } from './amazon-ads/adapter.js';
-import { createAmazonSellerAdapter } from './amazon-seller/adapter.js';
-import { createEtsyAdapter } from './etsy/adapter.js';
-import { createTikTokShopAdapter } from './tiktok-shop/adapter.js';
+import { createAmazonAdsAdapter } from './amazon-ads/connect.js';
+import { createAmazonSellerAdapter } from './amazon-seller/connect.js';
+import { createEtsyAdapter } from './etsy/connect.js';
+import { createTikTokShopAdapter } from './tiktok-shop/connect.js';
 import type { PlatformHttp } from './http.js';
-import { isValidRedirectUrl } from '../core/redirects.js';
-import { SANDBOX_CLIENTS } from './sandbox/context.js';
+import { isValidRedirectUrl } from '../core/connect/redirects.js';
+import { SANDBOX_CLIENTS } from '../sandbox/context.js';
 
 export const DEFAULT_ETSY_SCOPES = ['shops_r', 'listings_r', 'listings_w', 'transactions_r'];
 

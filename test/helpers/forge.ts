@@ -4,7 +4,7 @@
  */
 import { createHmac, type KeyObject } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { deriveSigningKey } from '../../src/core/keys.js';
+import { deriveSigningKey } from '../../src/core/auth/keys.js';
 import { TEST_APP_SECRET } from './test-app.js';
 
 /** The key the test app signs with, derived from its secret exactly as src/core/keys.ts does. */

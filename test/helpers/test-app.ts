@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Writable } from 'node:stream';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createManualClock } from '../../src/core/clock.js';
+import { createManualClock } from '../../src/lib/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';

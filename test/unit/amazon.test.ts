@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createManualClock } from '../../src/core/clock.js';
-import { createAmazonAdsAdapter } from '../../src/platforms/amazon-ads/adapter.js';
+import { createManualClock } from '../../src/lib/clock.js';
+import { createAmazonAdsAdapter } from '../../src/platforms/amazon-ads/connect.js';
 import { buildGrantUrl } from '../../src/platforms/amazon-ads/requests.js';
 import { parseProfiles, readCallback as readAdsCallback } from '../../src/platforms/amazon-ads/responses.js';
-import { createAmazonSellerAdapter } from '../../src/platforms/amazon-seller/adapter.js';
+import { createAmazonSellerAdapter } from '../../src/platforms/amazon-seller/connect.js';
 import { buildConsentUrl } from '../../src/platforms/amazon-seller/requests.js';
 import { readCallback as readSellerCallback } from '../../src/platforms/amazon-seller/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome } from '../../src/core/connect-outcomes.js';
+import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome } from '../../src/core/connect/outcomes.js';
 
 const APP = 'https://app.storelink.example';
 const custom = (redirectUrl: string, siteId: number | null = null) => ({ redirectUrl, siteId });

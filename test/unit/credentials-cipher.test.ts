@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { createCredentialsCipher, keyIdOf } from '../../src/core/credentials-cipher.js';
+import { createCredentialsCipher, keyIdOf } from '../../src/lib/credentials-cipher.js';
 
 const key = randomBytes(32);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseBearer, parseWorkspaceId } from '../../src/core/tokens.service.js';
+import { parseBearer, parseWorkspaceId } from '../../src/core/auth/tokens.service.js';
 
 test('parseBearer takes the token of a Bearer header in any case of the scheme', () => {
   assert.equal(parseBearer('Bearer abc.def.ghi'), 'abc.def.ghi');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword } from '../../src/core/passwords.js';
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, verifyPassword } from '../../src/core/auth/passwords.js';
 
 test('a password hashed with the production parameters verifies, and a wrong one does not', async () => {
   const stored = await hashPassword('correct horse battery staple');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { isValidRedirectUrl, parseCustomFieldValue, withQuery } from '../../src/core/redirects.js';
+import { isValidRedirectUrl, parseCustomFieldValue, withQuery } from '../../src/core/connect/redirects.js';
 
 test('http and https URLs with a host are valid redirect URLs', () => {
   for (const url of ['https://shop.example.com/done', 'http://localhost:5173/cb?x=1#top', 'https://example.com']) {

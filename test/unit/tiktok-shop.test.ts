@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTikTokShopAdapter } from '../../src/platforms/tiktok-shop/adapter.js';
+import { createTikTokShopAdapter } from '../../src/platforms/tiktok-shop/connect.js';
 import { PlatformError } from '../../src/platforms/platform.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl, signRequest } from '../../src/platforms/tiktok-shop/requests.js';

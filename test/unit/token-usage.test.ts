@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createUsageRecorder } from '../../src/core/token-usage.js';
+import { createUsageRecorder } from '../../src/core/auth/token-usage.js';
 
 test('touches are written together in one batch, the latest time per token', async () => {
   const batches: Array<Map<number, Date>> = [];

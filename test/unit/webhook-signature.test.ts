@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generateWebhookSecret, isPublicHost, signWebhook } from '../../src/core/webhook-signature.js';
+import { generateWebhookSecret, isPublicHost, signWebhook } from '../../src/core/webhooks/signature.js';
 
 test('the signature matches the Standard Webhooks reference test vector', () => {
   const headers = signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');

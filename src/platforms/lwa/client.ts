@@ -1,5 +1,5 @@
 /** The thin I/O half of Login with Amazon: both Amazon adapters exchange and refresh through it. */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import type { TokenSet } from '../platform.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from './requests.js';

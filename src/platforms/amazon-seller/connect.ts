@@ -1,5 +1,5 @@
 /** Amazon seller (platform 5): SP-API website authorization, LWA tokens that do not rotate, the seller id from the redirect. */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
 import { PlatformError, type SellerAdapter } from '../platform.js';

@@ -1,18 +1,18 @@
 /** Connecting a platform: POST /authenticate-site and the platform's redirect back (seed §4, DESIGN §4). */
-import { AppError, type FieldErrors } from '../errors.js';
-import type { Db } from '../db/client.js';
-import * as auditRepo from '../db/audit.repo.js';
-import * as sitesRepo from '../db/sites.repo.js';
-import type { Track } from '../db/schema.js';
-import { PlatformError, type PlatformAdapter } from '../platforms/platform.js';
-import type { Clock } from './clock.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import type { Db } from '../../db/client.js';
+import * as auditRepo from '../../db/audit.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import type { Track } from '../../db/schema.js';
+import { PlatformError, type PlatformAdapter } from '../../platforms/platform.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import type { OAuthStates } from './oauth-states.js';
-import type { RefreshPolicy } from './refresh-policy.js';
-import { emitEvent, siteEventData } from './webhooks.service.js';
-import { sealTokens } from './site-credentials.js';
+import type { RefreshPolicy } from '../sites/refresh-policy.js';
+import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
+import { sealTokens } from '../sites/credentials.js';
 import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
-import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './connect-outcomes.js';
+import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './outcomes.js';
 import type { ConsumedState } from './oauth-states.js';
 
 export type Adapters = Readonly<Record<Track, PlatformAdapter | null>>;

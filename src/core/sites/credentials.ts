@@ -1,8 +1,8 @@
 /** A site's platform tokens sealed for storage and opened for use; the seal is bound to the site and track. */
-import type { CredentialTrack } from '../db/schema.js';
-import type { SealedCredentials } from '../db/sites.repo.js';
-import type { TokenSet } from '../platforms/platform.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
+import type { CredentialTrack } from '../../db/schema.js';
+import type { SealedCredentials } from '../../db/sites.repo.js';
+import type { TokenSet } from '../../platforms/platform.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { nextRefreshAt, type RefreshPolicy } from './refresh-policy.js';
 
 const context = (siteId: number, track: CredentialTrack) => `site:${siteId}:${track}`;

@@ -3,7 +3,7 @@
  * that carry their own claims, and the `POST /auth/o2/token` endpoint with LWA's error JSON (platforms.md §3.3, §4.3).
  */
 import type { FastifyInstance } from 'fastify';
-import { countCall, isRevoked, type SandboxContext } from '../sandbox/context.js';
+import { countCall, isRevoked, type SandboxContext } from '../context.js';
 
 type AmazonTrack = 'amazon-seller' | 'amazon-ads';
 type Params = Record<string, string | undefined>;

@@ -1,11 +1,11 @@
 /** Serves every simulator under /sandbox/{track}, with form bodies accepted there only (the API stays JSON-only). */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import { registerAmazonAdsSimulator } from '../amazon-ads/simulator.js';
-import { registerAmazonSellerSimulator } from '../amazon-seller/simulator.js';
-import { registerEtsySimulator } from '../etsy/simulator.js';
-import { registerTikTokShopSimulator } from '../tiktok-shop/simulator.js';
-import { TRACKS, type Track } from '../../db/schema.js';
+import { registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
+import { registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
+import { registerEtsySimulator } from './etsy/simulator.js';
+import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
+import { TRACKS, type Track } from '../db/schema.js';
 import type { SandboxContext } from './context.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page

@@ -1,9 +1,9 @@
 /** The Etsy simulator: Etsy's own parameters, `<user_id>.<token>` tokens, `{error, error_description}` errors (DESIGN §6). */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
-import { firstValues } from '../../http/params.js';
-import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { firstValues } from '../../lib/params.js';
+import { renderConsentPage, renderSandboxError } from '../consent-page.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.etsy;

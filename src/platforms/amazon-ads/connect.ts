@@ -1,5 +1,5 @@
 /** Amazon Ads (platform 5 with site_id): an LWA grant with the campaign-management scope, then the account's profiles. */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
 import type { AdvertisingAdapter } from '../platform.js';

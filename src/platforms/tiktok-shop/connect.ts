@@ -1,5 +1,5 @@
 /** TikTok Shop (platform 4): service_id authorization link, GET token calls with absolute expiries, signed shop lookup. */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import type { SellerAdapter } from '../platform.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';

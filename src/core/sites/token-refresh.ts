@@ -3,15 +3,15 @@
  * instances run a worker, backs off on passing failures and marks the site when the platform refuses the grant.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.js';
-import * as refreshRepo from '../db/refresh.repo.js';
-import { PlatformError } from '../platforms/platform.js';
-import type { Clock } from './clock.js';
-import type { Adapters } from './connect.service.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
+import type { Db } from '../../db/client.js';
+import * as refreshRepo from '../../db/refresh.repo.js';
+import { PlatformError } from '../../platforms/platform.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Adapters } from '../connect/connect.service.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { retryDelayMs, type RefreshPolicy } from './refresh-policy.js';
-import { openTokens, sealTokens } from './site-credentials.js';
-import { emitEvent, siteEventData } from './webhooks.service.js';
+import { openTokens, sealTokens } from './credentials.js';
+import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
 
 export type RefreshResult = 'refreshed' | 'retry' | 'reauthorization_required';
 

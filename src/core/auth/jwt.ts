@@ -3,7 +3,7 @@
  * and verification allows exactly HS256 (DESIGN §7).
  */
 import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Clock } from './clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { Keyring } from './keys.js';
 
 export type JwtKind = 'session' | 'pat' | 'oauth-state';

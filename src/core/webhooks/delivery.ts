@@ -2,14 +2,14 @@
  * Sends what the outbox holds: signed, with a deadline, never following redirects. 5xx, 429, timeouts and network
  * errors are retried with exponential back-off for 24 hours; any other answer ends the delivery.
  */
-import type { Db } from '../db/client.js';
-import * as webhooksRepo from '../db/webhooks.repo.js';
-import type { Fetch } from '../platforms/http.js';
-import { isPassingFailure } from '../platforms/http.js';
-import type { Clock } from './clock.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
-import { retryDelayMs } from './refresh-policy.js';
-import { signWebhook } from './webhook-signature.js';
+import type { Db } from '../../db/client.js';
+import * as webhooksRepo from '../../db/webhooks.repo.js';
+import type { Fetch } from '../../platforms/http.js';
+import { isPassingFailure } from '../../platforms/http.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
+import { retryDelayMs } from '../sites/refresh-policy.js';
+import { signWebhook } from './signature.js';
 import { secretContext } from './webhooks.service.js';
 
 export const RETRY_WINDOW_MS = 24 * 3600_000;

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
-import { firstValues } from '../../http/params.js';
-import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
-import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
+import { firstValues } from '../../lib/params.js';
+import { renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;

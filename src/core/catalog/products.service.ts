@@ -1,6 +1,6 @@
 /** Products of a workspace. Listing only for now; writing products comes with deployments. */
-import type { Db } from '../db/client.js';
-import * as productsRepo from '../db/products.repo.js';
+import type { Db } from '../../db/client.js';
+import * as productsRepo from '../../db/products.repo.js';
 
 export type ProductsService = ReturnType<typeof createProductsService>;
 

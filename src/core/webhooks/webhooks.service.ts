@@ -1,15 +1,15 @@
 /** Webhook endpoints per workspace, the events they receive, and the delivery log (issue 5). */
 import { randomBytes } from 'node:crypto';
-import { AppError, invalidField } from '../errors.js';
-import type { Db } from '../db/client.js';
-import type { SiteRow } from '../db/sites.repo.js';
-import * as auditRepo from '../db/audit.repo.js';
-import * as webhooksRepo from '../db/webhooks.repo.js';
-import type { WebhookEvent } from '../db/schema.js';
-import type { Clock } from './clock.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
-import { isValidRedirectUrl } from './redirects.js';
-import { generateWebhookSecret, isPublicHost } from './webhook-signature.js';
+import { AppError, invalidField } from '../../errors.js';
+import type { Db } from '../../db/client.js';
+import type { SiteRow } from '../../db/sites.repo.js';
+import * as auditRepo from '../../db/audit.repo.js';
+import * as webhooksRepo from '../../db/webhooks.repo.js';
+import type { WebhookEvent } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
+import { isValidRedirectUrl } from '../connect/redirects.js';
+import { generateWebhookSecret, isPublicHost } from './signature.js';
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 type Actor = { actorUserId: number; ipAddress: string | null };

@@ -1,11 +1,11 @@
 /** OAuth state: a signed JWT with the seed's claims plus a server-side record per `jti` (seed §2, DESIGN §4). */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/client.js';
-import * as statesRepo from '../db/oauth-states.repo.js';
-import type { Track } from '../db/schema.js';
-import type { Clock } from './clock.js';
-import type { CredentialsCipher } from './credentials-cipher.js';
-import { JwtError, type JwtCodec } from './jwt.js';
+import type { Db } from '../../db/client.js';
+import * as statesRepo from '../../db/oauth-states.repo.js';
+import type { Track } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
+import { JwtError, type JwtCodec } from '../auth/jwt.js';
 
 export const STATE_TTL_MS = 15 * 60 * 1000;
 

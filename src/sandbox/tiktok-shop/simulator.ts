@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { firstValues } from '../../http/params.js';
-import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../sandbox/context.js';
-import { renderConsentPage, renderSandboxError } from '../sandbox/consent-page.js';
-import { SHOPS_PATH, signRequest } from './requests.js';
+import { firstValues } from '../../lib/params.js';
+import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { SHOPS_PATH, signRequest } from '../../platforms/tiktok-shop/requests.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.tiktokShop;

@@ -1,12 +1,12 @@
 /** Sessions and personal access tokens: issue, list, revoke, and authenticate a bearer (DESIGN §3, §7). */
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../errors.js';
-import type { Db } from '../db/client.js';
-import type { Role, TokenKind } from '../db/schema.js';
-import * as auditRepo from '../db/audit.repo.js';
-import * as tokensRepo from '../db/tokens.repo.js';
+import { AppError } from '../../errors.js';
+import type { Db } from '../../db/client.js';
+import type { Role, TokenKind } from '../../db/schema.js';
+import * as auditRepo from '../../db/audit.repo.js';
+import * as tokensRepo from '../../db/tokens.repo.js';
 import type { AuthCache } from './auth-cache.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { JwtCodec } from './jwt.js';
 import type { UsageRecorder } from './token-usage.js';
 

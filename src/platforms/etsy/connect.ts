@@ -1,5 +1,5 @@
 /** Etsy (platform 1): authorization code with PKCE, rotating refresh tokens, shop identity from users/me. */
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import type { SellerAdapter } from '../platform.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';

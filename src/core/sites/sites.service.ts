@@ -1,10 +1,10 @@
 /** Connected sites of a workspace: list, read, disconnect (DESIGN §5). */
-import { AppError } from '../errors.js';
-import type { Db } from '../db/client.js';
-import * as auditRepo from '../db/audit.repo.js';
-import * as sitesRepo from '../db/sites.repo.js';
-import { emitEvent, siteEventData } from './webhooks.service.js';
-import type { Clock } from './clock.js';
+import { AppError } from '../../errors.js';
+import type { Db } from '../../db/client.js';
+import * as auditRepo from '../../db/audit.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
+import type { Clock } from '../../lib/clock.js';
 
 export type SitesService = ReturnType<typeof createSitesService>;
 
