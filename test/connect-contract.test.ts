@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import type { Track } from '../src/db/schema.js';
+import type { Track } from '../src/domain/index.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
 import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import type { Track } from '../src/db/schema.js';
+import type { Track } from '../src/domain/index.js';
 import type { Fault, FaultyEndpoint } from '../src/sandbox/faults.js';
 import { authorizationUrl, connectAmazonSellerSite, consent, openCallback, type Actor } from './helpers/connect.js';
 import { databaseKinds, selectRows, type DatabaseKind } from './helpers/database.js';

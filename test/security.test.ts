@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import type { Track } from '../src/db/schema.js';
+import type { Track } from '../src/domain/index.js';
 import { deriveSigningKey } from '../src/core/auth/keys.js';
 import { STATE_TTL_MS } from '../src/core/connect/oauth-states.js';
 import { authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback, type Actor } from './helpers/connect.js';

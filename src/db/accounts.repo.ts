@@ -1,7 +1,8 @@
 /** Users, workspaces and memberships. */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { memberships, users, workspaces, type Role } from './schema.js';
+import { memberships, users, workspaces } from './schema.js';
+import { type Role } from '../domain/index.js';
 
 export interface UserRow {
   id: number;

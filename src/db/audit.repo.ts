@@ -1,7 +1,8 @@
 /** The audit log of a workspace. */
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { auditEvents, memberships, users, type AuditAction } from './schema.js';
+import { auditEvents, memberships, users } from './schema.js';
+import { type AuditAction } from '../domain/index.js';
 
 export interface AuditEntry {
   action: AuditAction;

@@ -1,7 +1,8 @@
 /** The server-side half of OAuth states: written at authenticate-site, consumed exactly once by the callback. */
 import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { oauthStates, type Track } from './schema.js';
+import { oauthStates } from './schema.js';
+import { type Track } from '../domain/index.js';
 
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
 

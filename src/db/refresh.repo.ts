@@ -1,12 +1,13 @@
 /** The refresh worker's storage: claim due credentials, save renewed ones, back off, or give up on a site. */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { siteCredentials, sites, type CredentialTrack, type SitePlatform } from './schema.js';
+import { siteCredentials, sites } from './schema.js';
+import { type GrantKind, type SitePlatform } from '../domain/index.js';
 import type { SealedCredentials } from './sites.repo.js';
 
 export interface ClaimedCredentials {
   siteId: number;
-  track: CredentialTrack;
+  track: GrantKind;
   platform: SitePlatform;
   keyId: string;
   ciphertext: string;
@@ -31,38 +32,38 @@ export async function claimDueCredentials(db: Db, input: { owner: string; now: D
       limit ${input.limit}
       for update of due skip locked)
     returning c.site_id, c.track, s.platform, c.key_id, c.ciphertext, c.refresh_failures`)) as unknown as {
-    rows: Array<{ site_id: number; track: CredentialTrack; platform: SitePlatform; key_id: string; ciphertext: string; refresh_failures: number }>;
+    rows: Array<{ site_id: number; track: GrantKind; platform: SitePlatform; key_id: string; ciphertext: string; refresh_failures: number }>;
   };
   return result.rows.map((r) => ({ siteId: r.site_id, track: r.track, platform: r.platform, keyId: r.key_id, ciphertext: r.ciphertext, refreshFailures: r.refresh_failures }));
 }
 
-const key = (siteId: number, track: CredentialTrack) => and(eq(siteCredentials.siteId, siteId), eq(siteCredentials.track, track));
+const key = (siteId: number, track: GrantKind) => and(eq(siteCredentials.siteId, siteId), eq(siteCredentials.grantKind, track));
 
 /** Stores renewed tokens (access and, where it rotated, refresh token together, in one row write) and releases the lease. */
-export async function saveRefreshedCredentials(db: Db, siteId: number, track: CredentialTrack, sealed: SealedCredentials, now: Date): Promise<void> {
+export async function saveRefreshedCredentials(db: Db, siteId: number, track: GrantKind, sealed: SealedCredentials, now: Date): Promise<void> {
   await db
     .update(siteCredentials)
-    .set({ ...sealed, refreshedAt: now, refreshFailures: 0, leaseOwner: null, leaseUntil: null, updatedAt: now })
+    .set({ ...sealed, refreshedAt: now, refreshFailures: 0, updatedAt: now })
     .where(key(siteId, track));
 }
 
 /** A try that failed for a reason that may pass (5xx, 429, timeout): the connection stays as it is, retried at `retryAt`. */
-export async function recordRefreshFailure(db: Db, siteId: number, track: CredentialTrack, failures: number, retryAt: Date, now: Date): Promise<void> {
-  await db.update(siteCredentials).set({ refreshFailures: failures, nextRefreshAt: retryAt, leaseOwner: null, leaseUntil: null, updatedAt: now }).where(key(siteId, track));
+export async function recordRefreshFailure(db: Db, siteId: number, track: GrantKind, failures: number, retryAt: Date, now: Date): Promise<void> {
+  await db.update(siteCredentials).set({ refreshFailures: failures, nextRefreshAt: retryAt, updatedAt: now }).where(key(siteId, track));
 }
 
 /**
  * The platform refused the grant. A seller connection turns `reauthorization_required` with the reason; a refused
  * advertising grant removes advertising from the site, leaving the seller connection as it is.
  */
-export async function giveUpRefreshing(db: Db, siteId: number, track: CredentialTrack, reason: string, now: Date, onReauthorizationRequired?: (tx: Db, site: typeof sites.$inferSelect) => Promise<void>): Promise<void> {
+export async function giveUpRefreshing(db: Db, siteId: number, track: GrantKind, reason: string, now: Date, onReauthorizationRequired?: (tx: Db, site: typeof sites.$inferSelect) => Promise<void>): Promise<void> {
   await db.transaction(async (tx) => {
     if (track === 'advertising') {
       await tx.delete(siteCredentials).where(key(siteId, track));
       await tx.update(sites).set({ advertisingProfiles: null, updatedAt: now }).where(eq(sites.id, siteId));
       return;
     }
-    await tx.update(siteCredentials).set({ nextRefreshAt: null, leaseOwner: null, leaseUntil: null, updatedAt: now }).where(key(siteId, track));
+    await tx.update(siteCredentials).set({ nextRefreshAt: null, updatedAt: now }).where(key(siteId, track));
     const [site] = await tx.update(sites).set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now }).where(eq(sites.id, siteId)).returning();
     if (site && onReauthorizationRequired) await onReauthorizationRequired(tx, site);
   });

@@ -1,6 +1,26 @@
 /** The one schema, for PGlite and PostgreSQL alike; `npm run db:generate` turns changes into a checked-in migration. */
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AdvertisingProfile,
+  type AuditAction,
+  type AuditSubject,
+  type DeliveryStatus,
+  GRANT_KINDS,
+  type GrantKind,
+  ROLES,
+  type Role,
+  SITE_STATUSES,
+  type SitePlatform,
+  type SiteStatus,
+  TOKEN_KINDS,
+  type TokenKind,
+  type Track,
+  type WebhookEvent,
+} from '../domain/index.js';
+
+/** `<column> in ('a', 'b')`: a check constraint built from the domain's list, so the two cannot drift. */
+const oneOf = (column: unknown, values: readonly string[]) => sql`${column} in (${sql.raw(values.map((v) => `'${v}'`).join(', '))})`;
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -25,9 +45,6 @@ export const workspaces = pgTable('workspaces', {
   ...timestamps,
 });
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
-export type Role = (typeof ROLES)[number];
-
 export const memberships = pgTable(
   'memberships',
   {
@@ -39,12 +56,9 @@ export const memberships = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.workspaceId] }),
     index('memberships_workspace_idx').on(t.workspaceId),
-    check('memberships_role_check', sql`${t.role} in ('owner', 'admin', 'member')`),
+    check('memberships_role_check', oneOf(t.role, ROLES)),
   ],
 );
-
-export const TOKEN_KINDS = ['session', 'pat'] as const;
-export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 /** One row per issued session or personal access token, keyed by the JWT's `jti` (DESIGN §7). The token itself is never stored. */
 export const accessTokens = pgTable(
@@ -63,7 +77,7 @@ export const accessTokens = pgTable(
   (t) => [
     uniqueIndex('access_tokens_jti_key').on(t.jti),
     index('access_tokens_user_kind_idx').on(t.userId, t.kind),
-    check('access_tokens_kind_check', sql`${t.kind} in ('session', 'pat')`),
+    check('access_tokens_kind_check', oneOf(t.kind, TOKEN_KINDS)),
   ],
 );
 
@@ -81,18 +95,6 @@ export const products = pgTable(
   },
   (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id)],
 );
-
-/** The seller-track platforms a site can be on; Amazon Ads attaches to an `amazon-seller` site (DESIGN §4, §5). */
-export const SITE_PLATFORMS = ['etsy', 'tiktok-shop', 'amazon-seller'] as const;
-export type SitePlatform = (typeof SITE_PLATFORMS)[number];
-export const SITE_STATUSES = ['connected', 'reauthorization_required', 'disconnected'] as const;
-export type SiteStatus = (typeof SITE_STATUSES)[number];
-
-export interface AdvertisingProfile {
-  id: string;
-  country_code: string;
-  name: string;
-}
 
 export const sites = pgTable(
   'sites',
@@ -112,19 +114,16 @@ export const sites = pgTable(
   (t) => [
     // One site per platform account and workspace: reconnecting the same account updates it and keeps its id.
     uniqueIndex('sites_account_key').on(t.workspaceId, t.platform, t.externalId),
-    check('sites_status_check', sql`${t.status} in ('connected', 'reauthorization_required', 'disconnected')`),
+    check('sites_status_check', oneOf(t.status, SITE_STATUSES)),
   ],
 );
-
-export const CREDENTIAL_TRACKS = ['seller', 'advertising'] as const;
-export type CredentialTrack = (typeof CREDENTIAL_TRACKS)[number];
 
 /** A site's platform tokens, sealed with AES-256-GCM; never returned or logged (DESIGN §7). */
 export const siteCredentials = pgTable(
   'site_credentials',
   {
     siteId: integer('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
-    track: text('track').$type<CredentialTrack>().notNull(),
+    grantKind: text('grant_kind').$type<GrantKind>().notNull(),
     keyId: text('key_id').notNull(),
     ciphertext: text('ciphertext').notNull(),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
@@ -134,20 +133,19 @@ export const siteCredentials = pgTable(
     nextRefreshAt: timestamp('next_refresh_at', { withTimezone: true }),
     /** Failed refreshes in a row that left the connection usable (5xx, 429, timeouts), for the back-off. */
     refreshFailures: integer('refresh_failures').notNull().default(0),
-    /** A worker's claim on the row while it talks to the platform, so each credential is refreshed by one worker. */
-    leaseOwner: text('lease_owner'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /**
+     * Goes up by one at every write of new tokens (a renewal or a new authorization): a renewal is saved, and a refused
+     * grant is acted on, only while the row is still at the version the renewal started from (a fencing token).
+     */
+    version: integer('version').notNull().default(1),
     ...timestamps,
   },
   (t) => [
-    primaryKey({ columns: [t.siteId, t.track] }),
-    check('site_credentials_track_check', sql`${t.track} in ('seller', 'advertising')`),
+    primaryKey({ columns: [t.siteId, t.grantKind] }),
+    check('site_credentials_grant_kind_check', oneOf(t.grantKind, GRANT_KINDS)),
     index('site_credentials_next_refresh_idx').on(t.nextRefreshAt),
   ],
 );
-
-export const TRACKS = ['etsy', 'tiktok-shop', 'amazon-seller', 'amazon-ads'] as const;
-export type Track = (typeof TRACKS)[number];
 
 /**
  * The server-side half of an OAuth state, keyed by the state JWT's `jti` and deleted when the callback consumes it:
@@ -171,9 +169,6 @@ export const oauthStates = pgTable(
   (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
 );
 
-export const AUDIT_ACTIONS = ['site.connected', 'site.reconnected', 'site.disconnected', 'advertising.connected', 'token.created', 'token.revoked', 'webhook.created', 'webhook.deleted'] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
 /** Who did what to a workspace, when, and from which address; written in the same transaction as the change itself. */
 export const auditEvents = pgTable(
   'audit_events',
@@ -182,7 +177,7 @@ export const auditEvents = pgTable(
     workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
     action: text('action').$type<AuditAction>().notNull(),
-    subjectType: text('subject_type').$type<'site' | 'token' | 'webhook'>().notNull(),
+    subjectType: text('subject_type').$type<AuditSubject>().notNull(),
     subjectId: integer('subject_id').notNull(),
     ipAddress: text('ip_address'),
     details: jsonb('details').$type<Record<string, string | number | null>>().notNull().default({}),
@@ -190,9 +185,6 @@ export const auditEvents = pgTable(
   },
   (t) => [index('audit_events_workspace_idx').on(t.workspaceId, t.id)],
 );
-
-export const WEBHOOK_EVENTS = ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected', 'advertising.connected'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** A workspace's webhook endpoint; its signing secret is sealed like platform credentials and shown once. */
 export const webhookEndpoints = pgTable(
@@ -209,9 +201,6 @@ export const webhookEndpoints = pgTable(
   (t) => [index('webhook_endpoints_workspace_idx').on(t.workspaceId)],
 );
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
 /** The durable outbox: one row per event and endpoint, written in the transaction of the change that caused it. */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -226,7 +215,6 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     lastStatusCode: integer('last_status_code'),
     lastError: text('last_error'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     createdAt: timestamps.createdAt,
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },

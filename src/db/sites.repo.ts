@@ -1,13 +1,14 @@
 /** Connected sites and their sealed credentials. */
 import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { siteCredentials, sites, type AdvertisingProfile, type CredentialTrack, type SitePlatform } from './schema.js';
+import { siteCredentials, sites } from './schema.js';
+import { type AdvertisingProfile, type GrantKind, type SitePlatform } from '../domain/index.js';
 
 /** A site with when its seller credentials were last renewed and will next be (null once disconnected). */
 export type SiteRow = typeof sites.$inferSelect & { refreshedAt: Date | null; nextRefreshAt: Date | null };
 
 const siteColumns = { ...getTableColumns(sites), refreshedAt: siteCredentials.refreshedAt, nextRefreshAt: siteCredentials.nextRefreshAt };
-const sellerCredentials = and(eq(siteCredentials.siteId, sites.id), eq(siteCredentials.track, 'seller'));
+const sellerCredentials = and(eq(siteCredentials.siteId, sites.id), eq(siteCredentials.grantKind, 'seller'));
 
 export interface SealedCredentials {
   keyId: string;
@@ -64,12 +65,12 @@ export async function upsertSite(
 }
 
 /** Stores credentials from a new authorization; any refresh in progress or back-off is reset. */
-export async function saveCredentials(db: Db, siteId: number, track: CredentialTrack, sealed: SealedCredentials, now: Date): Promise<void> {
-  const fresh = { ...sealed, refreshFailures: 0, leaseOwner: null, leaseUntil: null, updatedAt: now };
+export async function saveCredentials(db: Db, siteId: number, track: GrantKind, sealed: SealedCredentials, now: Date): Promise<void> {
+  const fresh = { ...sealed, refreshFailures: 0, updatedAt: now };
   await db
     .insert(siteCredentials)
-    .values({ siteId, track, ...fresh, createdAt: now })
-    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.track], set: fresh });
+    .values({ siteId, grantKind: track, ...fresh, createdAt: now })
+    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.grantKind], set: fresh });
 }
 
 export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<typeof sites.$inferSelect> {

@@ -1,7 +1,8 @@
 /** Records of issued session and personal access tokens, keyed by `jti`. */
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { accessTokens, memberships, users, workspaces, type Role, type TokenKind } from './schema.js';
+import { accessTokens, memberships, users, workspaces } from './schema.js';
+import { type Role, type TokenKind } from '../domain/index.js';
 
 export interface TokenRecord {
   id: number;

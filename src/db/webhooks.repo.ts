@@ -1,7 +1,8 @@
 /** Webhook endpoints and the delivery outbox. */
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
-import { webhookDeliveries, webhookEndpoints, type WebhookEvent } from './schema.js';
+import { webhookDeliveries, webhookEndpoints } from './schema.js';
+import { type WebhookEvent } from '../domain/index.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -79,5 +80,5 @@ export async function claimDueDeliveries(db: Db, input: { now: Date; leaseUntil:
 }
 
 export async function finishDelivery(db: Db, id: number, update: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>): Promise<void> {
-  await db.update(webhookDeliveries).set({ ...update, leaseUntil: null }).where(eq(webhookDeliveries.id, id));
+  await db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, id));
 }

@@ -1,7 +1,7 @@
 /** GET /audit-events: who connected, reconnected or disconnected a site, or created or revoked a token; newest first. */
 import Type from 'typebox';
-import { workspaceOf, type App } from '../app.js';
-import { AUDIT_ACTIONS, type AuditAction } from '../db/schema.js';
+import { workspaceOf, type App } from './access.js';
+import { AUDIT_ACTIONS, type AuditAction } from '../domain/index.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';

@@ -1,6 +1,6 @@
 /** POST /auth/register, /auth/login, /auth/logout (DESIGN §3). */
 import Type from 'typebox';
-import { principalOf, type App } from '../app.js';
+import { principalOf, type App } from './access.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { EmailField, ErrorBody, iso, NameField, Ok, ok, PasswordField, Timestamp, UserSchema, WorkspaceSchema } from './schemas.js';

@@ -1,9 +1,9 @@
 /** POST /authenticate-site and the platforms' callbacks (seed §4, DESIGN §4). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from '../app.js';
+import { principalOf, workspaceOf, type App } from './access.js';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
-import { TRACKS, type Track } from '../db/schema.js';
+import { TRACKS, type Track } from '../domain/index.js';
 import type { Deps } from '../deps.js';
 import { firstValues } from '../lib/params.js';
 import { renderRetryPage } from './retry-page.js';

@@ -1,6 +1,6 @@
 /** GET /health (liveness and database readiness) and GET /openapi.json. */
 import Type from 'typebox';
-import type { App } from '../app.js';
+import type { App } from './access.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { Ok, ok } from './schemas.js';

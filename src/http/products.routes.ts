@@ -1,6 +1,6 @@
 /** GET /products: the workspace's products, paginated (DESIGN §3). */
 import Type from 'typebox';
-import { workspaceOf, type App } from '../app.js';
+import { workspaceOf, type App } from './access.js';
 import type { ProductRow } from '../db/products.repo.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';

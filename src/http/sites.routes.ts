@@ -1,6 +1,6 @@
 /** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from '../app.js';
+import { principalOf, workspaceOf, type App } from './access.js';
 import type { SiteRow } from '../db/sites.repo.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';

@@ -1,6 +1,6 @@
 /** Personal access tokens: create (value shown once), list (never the value), revoke. Session tokens only (DESIGN §3). */
 import Type from 'typebox';
-import { principalOf, type App } from '../app.js';
+import { principalOf, type App } from './access.js';
 import { PAT_EXPIRY_DAYS } from '../core/auth/tokens.service.js';
 import type { TokenRecord } from '../db/tokens.repo.js';
 import type { Deps } from '../deps.js';

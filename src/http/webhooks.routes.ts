@@ -1,7 +1,7 @@
 /** Webhook endpoints of a workspace: create (secret shown once), list, delete, delivery log, redeliver (issue 5). */
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from '../app.js';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../db/schema.js';
+import { principalOf, workspaceOf, type App } from './access.js';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/index.js';
 import type { DeliveryRow, EndpointRow } from '../db/webhooks.repo.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';

@@ -1,6 +1,6 @@
 /** GET /workspaces and GET /user, the seed's shapes (seed §4). */
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from '../app.js';
+import { principalOf, workspaceOf, type App } from './access.js';
 import type { Deps } from '../deps.js';
 import { Ok, ok, OkPage, okPage, PageQuery, pageOf, UserSchema, WorkspaceSchema } from './schemas.js';
 

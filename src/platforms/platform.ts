@@ -1,5 +1,5 @@
 /** What every platform track implements, so the connect flow never needs to know which platform it talks to. */
-import type { AdvertisingProfile, SitePlatform, Track } from '../db/schema.js';
+import type { AdvertisingProfile, SitePlatform, Track } from '../domain/index.js';
 
 /** Tokens as the service keeps them, whatever shape the platform sent them in. */
 export interface TokenSet {

@@ -1,6 +1,6 @@
 /** What every simulator shares: signed tokens, faults, the clock, call counts, and the sandbox's fixed client credentials. */
 import type { Clock } from '../lib/clock.js';
-import type { Track } from '../db/schema.js';
+import type { Track } from '../domain/index.js';
 import type { SandboxFaults } from './faults.js';
 import type { SandboxTokens } from './tokens.js';
 

@@ -5,7 +5,7 @@ import { registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
 import { registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
 import { registerEtsySimulator } from './etsy/simulator.js';
 import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
-import { TRACKS, type Track } from '../db/schema.js';
+import { TRACKS, type Track } from '../domain/index.js';
 import type { SandboxContext } from './context.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page

@@ -1,7 +1,8 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
 import type { LightMyRequestResponse } from 'fastify';
 import { Writable } from 'node:stream';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/http/access.js';
 import { loadConfig } from '../../src/config.js';
 import { createManualClock } from '../../src/lib/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createAuthCache, parseAuthChange } from '../../src/core/auth/auth-cache.js';
-import type { Principal } from '../../src/core/auth/tokens.service.js';
+import type { Principal } from '../../src/core/auth/principal.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const LATER = new Date(NOW.getTime() + 3_600_000);

@@ -4,7 +4,7 @@
  * a trigger sends a notification when a token is revoked or a membership, user or workspace changes, and the cache
  * drops what it names. While that feed is down the cache is empty and unused, so nothing missed is ever served.
  */
-import type { Principal } from './tokens.service.js';
+import type { Principal } from './principal.js';
 
 /** What a notification names: everything of one user, or everything reaching one workspace. */
 export type AuthChange = { userId: number } | { workspaceId: number };

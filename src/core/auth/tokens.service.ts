@@ -2,10 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../db/client.js';
-import type { Role, TokenKind } from '../../db/schema.js';
+import type { TokenKind } from '../../domain/index.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as tokensRepo from '../../db/tokens.repo.js';
 import type { AuthCache } from './auth-cache.js';
+import type { Principal } from './principal.js';
 import type { Clock } from '../../lib/clock.js';
 import type { JwtCodec } from './jwt.js';
 import type { UsageRecorder } from './token-usage.js';
@@ -15,16 +16,6 @@ export const PAT_EXPIRY_DAYS = [7, 30, 60, 90, 365] as const;
 export type PatExpiryDays = (typeof PAT_EXPIRY_DAYS)[number] | null;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_INT4 = 2_147_483_647;
-
-/** Who a request acts as, and in which workspace. */
-export interface Principal {
-  readonly kind: TokenKind;
-  readonly tokenId: number;
-  readonly jti: string;
-  readonly user: { readonly id: number; readonly email: string; readonly name: string };
-  /** The workspace of the X-Workspace-Id header, when the route asked for one. */
-  readonly workspace: { readonly id: number; readonly name: string; readonly role: Role } | null;
-}
 
 export interface IssuedToken {
   token: string;

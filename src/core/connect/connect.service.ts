@@ -3,7 +3,7 @@ import { AppError, type FieldErrors } from '../../errors.js';
 import type { Db } from '../../db/client.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { Track } from '../../db/schema.js';
+import type { Track } from '../../domain/index.js';
 import { PlatformError, type PlatformAdapter } from '../../platforms/platform.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';

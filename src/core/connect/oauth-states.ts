@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import * as statesRepo from '../../db/oauth-states.repo.js';
-import type { Track } from '../../db/schema.js';
+import type { Track } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { JwtError, type JwtCodec } from '../auth/jwt.js';

@@ -1,5 +1,5 @@
 /** Where the user goes after a platform's redirect back: the seed's redirect table, as pure functions (seed §4, DESIGN §4). */
-import type { Track } from '../../db/schema.js';
+import type { Track } from '../../domain/index.js';
 import { withQuery } from './redirects.js';
 
 /** Why a connection failed; the status is also the platform 5 seller track's `code` (DESIGN §4). */

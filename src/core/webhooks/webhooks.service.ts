@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import type { WebhookEvent } from '../../db/schema.js';
+import type { WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { isValidRedirectUrl } from '../connect/redirects.js';

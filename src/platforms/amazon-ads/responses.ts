@@ -1,5 +1,5 @@
 /** Amazon Ads answers, parsed without I/O (platforms.md §4.2, §4.4). Token answers are LWA's (../lwa/responses.ts). */
-import type { AdvertisingProfile } from '../../db/schema.js';
+import type { AdvertisingProfile } from '../../domain/index.js';
 import { isPassingFailure, stringField } from '../http.js';
 import { PlatformError, type CallbackResult } from '../platform.js';
 import { ADS_SCOPE } from './requests.js';

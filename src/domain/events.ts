@@ -1,0 +1,22 @@
+/** What a workspace can be told about (webhooks) and what its audit log records. */
+
+export const WEBHOOK_EVENTS = ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected', 'advertising.connected'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const AUDIT_ACTIONS = [
+  'site.connected',
+  'site.reconnected',
+  'site.disconnected',
+  'advertising.connected',
+  'token.created',
+  'token.revoked',
+  'webhook.created',
+  'webhook.deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook'] as const;
+export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

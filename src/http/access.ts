@@ -1,0 +1,75 @@
+/**
+ * Who may call a route, and the authentication hook that decides it before any handler runs (seed §3, DESIGN §2):
+ * routes declare `config.access` and read the caller with `principalOf` / `workspaceOf`.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../core/auth/principal.js';
+import { AppError } from '../errors.js';
+
+/**
+ * Who may call a route: `public` anyone; `user` a session or PAT; `workspace` a session or PAT plus an
+ * X-Workspace-Id of a workspace the user belongs to; `session` a dashboard session only (a PAT is 403).
+ */
+export type Access = 'public' | 'user' | 'workspace' | 'session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export const API_PREFIX = '/api/v1';
+
+/** What the hook needs of the tokens service: a bearer and a workspace header turned into a principal, or a 401/403. */
+export interface Authenticator {
+  authenticate(authorization: string | undefined, workspaceHeader: string | undefined, needsWorkspace: boolean): Principal | Promise<Principal>;
+}
+
+/** Adds the authentication hook: every route with access other than `public` gets its principal or an error. */
+export function addAuthentication(app: App, authenticator: Authenticator): void {
+  app.decorateRequest('principal', null);
+  // A callback hook, not an async one: a bearer answered from the cache is admitted without a promise or a tick.
+  app.addHook('onRequest', (request, reply, done) => {
+    const access = request.routeOptions.config.access;
+    if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
+    if (!access || access === 'public') return done();
+    const workspaceHeader = request.headers['x-workspace-id'];
+    const admit = (principal: Principal) => {
+      request.principal = principal;
+      done(access === 'session' && principal.kind !== 'session' ? new AppError('forbidden') : undefined);
+    };
+    try {
+      const header = Array.isArray(workspaceHeader) ? workspaceHeader.join(',') : workspaceHeader;
+      const principal = authenticator.authenticate(request.headers.authorization, header, access === 'workspace');
+      if (principal instanceof Promise) principal.then(admit, done);
+      else admit(principal);
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+}
+
+/** The principal of a route declared with access other than `public`; set by the onRequest hook before any handler runs. */
+export function principalOf(request: { principal: Principal | null }): Principal {
+  if (!request.principal) throw new AppError('unauthenticated');
+  return request.principal;
+}
+
+/** The workspace of a route declared with access `workspace`. */
+export function workspaceOf(request: { principal: Principal | null }): NonNullable<Principal['workspace']> {
+  const { workspace } = principalOf(request);
+  if (!workspace) throw new AppError('forbidden');
+  return workspace;
+}
+
+/** The caller of a request, as the audit log records them. */
+export function actorOf(request: { principal: Principal | null; ip: string }): { userId: number; ipAddress: string } {
+  return { userId: principalOf(request).user.id, ipAddress: request.ip };
+}
