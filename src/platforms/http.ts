@@ -1,7 +1,9 @@
 /** Outbound calls to platforms: a deadline on every call, redirects never followed, answers read as JSON (DESIGN §8). */
+import type { Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
-export type Fetch = typeof globalThis.fetch;
+// Until src/deps.ts and src/core/webhooks/delivery.ts import them from lib/outbound-http.ts.
+export { type Fetch, isPassingFailure } from '../lib/outbound-http.js';
 
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */
@@ -34,24 +36,4 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): P
       }
     },
   };
-}
-
-/**
- * An HTTP status that says "not now" rather than "no": server errors and throttling. Such a failure is retried and
- * never taken as the platform refusing a code or a grant.
- */
-export function isPassingFailure(status: number): boolean {
-  return status >= 500 || status === 429;
-}
-
-/** The value of a field of a JSON object answer, when it is a string. */
-export function stringField(body: unknown, field: string): string | null {
-  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-  return typeof value === 'string' ? value : null;
-}
-
-/** The value of a field of a JSON object answer, when it is a finite number. */
-export function numberField(body: unknown, field: string): number | null {
-  const value = body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[field] : undefined;
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }

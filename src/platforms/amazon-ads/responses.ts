@@ -1,8 +1,26 @@
 /** Amazon Ads answers, parsed without I/O (platforms.md §4.2, §4.4). Token answers are LWA's (../lwa/responses.ts). */
+import Type from 'typebox';
 import type { AdvertisingProfile } from '../../domain/index.js';
-import { isPassingFailure, stringField } from '../http.js';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { parseBody } from '../parse.js';
 import { PlatformError, type CallbackResult } from '../platform.js';
 import { ADS_SCOPE } from './requests.js';
+
+/** A refused Ads API call: `{code, details}`, e.g. `{"code": "UNAUTHORIZED", "details": "Not authorized"}`. */
+const AdsError = Type.Object({ details: Type.String() });
+
+/** The answer of `GET /v2/profiles`, its entries checked one by one below so that each failure says what was wrong. */
+const ProfileList = Type.Array(Type.Unknown());
+
+/**
+ * One profile (platforms.md §4.4). `profileId` is a JSON number in the docs; a string is taken too, as long as it is
+ * not empty. Currency, budget, time zone and the other `accountInfo` fields are not read.
+ */
+const Profile = Type.Object({
+  profileId: Type.Union([Type.Number(), Type.String({ minLength: 1 })]),
+  countryCode: Type.String({ minLength: 1 }),
+  accountInfo: Type.Optional(Type.Object({ name: Type.Optional(Type.String()) })),
+});
 
 /**
  * `?code=…&scope=…&state=…`, or RFC 6749 style `?error=access_denied&error_description=…&state=…` (the full LWA error
@@ -21,17 +39,14 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
  */
 export function parseProfiles(status: number, body: unknown): AdvertisingProfile[] {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon Ads could not complete the profile lookup');
-  if (status >= 400) throw new PlatformError('rejected', stringField(body, 'details') ?? 'Amazon Ads refused the profile lookup');
-  if (!Array.isArray(body)) throw new PlatformError('unavailable', 'Amazon Ads answered the profile lookup with something other than a list');
-  return body.map(parseProfile);
+  if (status >= 400) throw new PlatformError('rejected', parseBody(AdsError, body)?.details ?? 'Amazon Ads refused the profile lookup');
+  const entries = parseBody(ProfileList, body);
+  if (!entries) throw new PlatformError('unavailable', 'Amazon Ads answered the profile lookup with something other than a list');
+  return entries.map(parseProfile);
 }
 
 function parseProfile(entry: unknown): AdvertisingProfile {
-  const record = (entry ?? {}) as Record<string, unknown>;
-  const id = record.profileId;
-  const countryCode = stringField(entry, 'countryCode');
-  if ((typeof id !== 'number' && typeof id !== 'string') || id === '' || !countryCode) {
-    throw new PlatformError('unavailable', 'Amazon Ads answered with a profile without an id or country');
-  }
-  return { id: String(id), country_code: countryCode, name: stringField(record.accountInfo, 'name') ?? '' };
+  const profile = parseBody(Profile, entry);
+  if (!profile) throw new PlatformError('unavailable', 'Amazon Ads answered with a profile without an id or country');
+  return { id: String(profile.profileId), country_code: profile.countryCode, name: profile.accountInfo?.name ?? '' };
 }

@@ -1,8 +1,20 @@
 /** Etsy answers, parsed without I/O (platforms.md §1.3–1.5). */
-import { isPassingFailure, numberField, stringField } from '../http.js';
+import Type from 'typebox';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { OAuthErrorAnswer, OAuthTokenAnswer } from '../oauth-answers.js';
+import { parseBody } from '../parse.js';
 import { PlatformError, type CallbackResult, type TokenSet } from '../platform.js';
 
 const REFRESH_TOKEN_LIFETIME_MS = 90 * 24 * 3600 * 1000;
+
+/** The `{error}` of a refused v3 API call. */
+const ApiError = Type.Object({ error: Type.String() });
+
+/** `GET /v3/application/users/me`: both ids are integers in Etsy's OpenAPI document (platforms.md §1.5). */
+const Me = Type.Object({ user_id: Type.Integer(), shop_id: Type.Integer() });
+
+/** `GET /v3/application/shops/{shop_id}`: only the name is read. */
+const Shop = Type.Object({ shop_name: Type.String() });
 
 /** `?code=…&state=…`, or `?error=…&error_description=…` (a refusal is `access_denied`, per RFC 6749 §4.1.2.1). */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
@@ -17,35 +29,39 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
  */
 export function parseTokenResponse(status: number, body: unknown, now: Date): TokenSet {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Etsy could not complete the request');
-  const error = stringField(body, 'error');
-  if (status >= 400 || error) {
+  const failure = parseBody(OAuthErrorAnswer, body);
+  if (status >= 400 || failure?.error) {
+    const error = failure?.error;
     if (status === 401 || error === 'invalid_grant' || error === 'invalid_client') throw new PlatformError('rejected', 'Invalid credentials');
-    throw new PlatformError('rejected', stringField(body, 'error_description') ?? error ?? 'Invalid credentials');
+    throw new PlatformError('rejected', failure?.error_description ?? error ?? 'Invalid credentials');
   }
-  const accessToken = stringField(body, 'access_token');
-  const expiresIn = numberField(body, 'expires_in');
-  if (!accessToken) throw new PlatformError('unavailable', 'Etsy answered without an access token');
+  const answer = parseBody(OAuthTokenAnswer, body);
+  if (!answer) throw new PlatformError('unavailable', 'Etsy answered without an access token');
   return {
-    accessToken,
-    refreshToken: stringField(body, 'refresh_token'),
-    accessExpiresAt: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000),
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token ?? null,
+    accessExpiresAt: answer.expires_in === undefined ? null : new Date(now.getTime() + answer.expires_in * 1000),
     refreshExpiresAt: new Date(now.getTime() + REFRESH_TOKEN_LIFETIME_MS),
   };
 }
 
+/** A refused lookup: a passing failure is `unavailable`, any other 4xx `rejected` with Etsy's `error` when it sent one. */
+function lookupFailure(status: number, body: unknown, fallback: string): PlatformError {
+  return new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', parseBody(ApiError, body)?.error ?? fallback);
+}
+
 /** `GET /v3/application/users/me` → `{user_id, shop_id}`. */
 export function parseMe(status: number, body: unknown): { userId: string; shopId: string } {
-  if (status >= 400) throw new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the account lookup');
-  const userId = numberField(body, 'user_id');
-  const shopId = numberField(body, 'shop_id');
-  if (userId === null || shopId === null) throw new PlatformError('unavailable', 'Etsy answered the account lookup without a shop');
-  return { userId: String(userId), shopId: String(shopId) };
+  if (status >= 400) throw lookupFailure(status, body, 'Etsy refused the account lookup');
+  const me = parseBody(Me, body);
+  if (!me) throw new PlatformError('unavailable', 'Etsy answered the account lookup without a shop');
+  return { userId: String(me.user_id), shopId: String(me.shop_id) };
 }
 
 /** `GET /v3/application/shops/{shop_id}` → the shop's name. */
 export function parseShop(status: number, body: unknown): { name: string } {
-  if (status >= 400) throw new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', stringField(body, 'error') ?? 'Etsy refused the shop lookup');
-  const name = stringField(body, 'shop_name');
-  if (name === null) throw new PlatformError('unavailable', 'Etsy answered the shop lookup without a name');
-  return { name };
+  if (status >= 400) throw lookupFailure(status, body, 'Etsy refused the shop lookup');
+  const shop = parseBody(Shop, body);
+  if (!shop) throw new PlatformError('unavailable', 'Etsy answered the shop lookup without a name');
+  return { name: shop.shop_name };
 }

@@ -1,5 +1,7 @@
 /** Login with Amazon token answers, parsed without I/O (platforms.md §3.3, §4.3; RFC 6749 §5.1–5.2). */
-import { isPassingFailure, numberField, stringField } from '../http.js';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { OAuthErrorAnswer, OAuthTokenAnswer } from '../oauth-answers.js';
+import { parseBody } from '../parse.js';
 import { PlatformError, type TokenSet } from '../platform.js';
 
 /**
@@ -11,18 +13,17 @@ import { PlatformError, type TokenSet } from '../platform.js';
  */
 export function parseLwaTokenResponse(status: number, body: unknown, now: Date, submittedRefreshToken: string | null = null): TokenSet {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon could not complete the request');
-  const error = stringField(body, 'error');
-  if (status >= 400 || error) {
-    if (error === 'invalid_grant') throw new PlatformError('rejected', 'Invalid credentials');
-    throw new PlatformError('rejected', stringField(body, 'error_description') ?? error ?? 'Invalid credentials');
+  const failure = parseBody(OAuthErrorAnswer, body);
+  if (status >= 400 || failure?.error) {
+    if (failure?.error === 'invalid_grant') throw new PlatformError('rejected', 'Invalid credentials');
+    throw new PlatformError('rejected', failure?.error_description ?? failure?.error ?? 'Invalid credentials');
   }
-  const accessToken = stringField(body, 'access_token');
-  if (!accessToken) throw new PlatformError('unavailable', 'Amazon answered without an access token');
-  const expiresIn = numberField(body, 'expires_in');
+  const answer = parseBody(OAuthTokenAnswer, body);
+  if (!answer) throw new PlatformError('unavailable', 'Amazon answered without an access token');
   return {
-    accessToken,
-    refreshToken: stringField(body, 'refresh_token') ?? submittedRefreshToken,
-    accessExpiresAt: expiresIn === null ? null : new Date(now.getTime() + expiresIn * 1000),
+    accessToken: answer.access_token,
+    refreshToken: answer.refresh_token ?? submittedRefreshToken,
+    accessExpiresAt: answer.expires_in === undefined ? null : new Date(now.getTime() + answer.expires_in * 1000),
     refreshExpiresAt: null,
   };
 }

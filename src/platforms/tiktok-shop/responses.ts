@@ -1,6 +1,28 @@
 /** TikTok Shop answers, parsed without I/O (platforms.md §2.2–2.6). */
-import { isPassingFailure, numberField, stringField } from '../http.js';
+import Type from 'typebox';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { parseBody } from '../parse.js';
 import { PlatformError, type CallbackResult, type PlatformAccount, type TokenSet } from '../platform.js';
+
+/** Every answer, token calls included: `{code, message, data, request_id}`, with code 0 for success (platforms.md §2.5). */
+const Envelope = Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()), data: Type.Optional(Type.Unknown()) });
+
+/** The `data` of a successful answer is an object, whichever call it answers. */
+const Data = Type.Object({});
+
+/** Get Access Token and Refresh Access Token's `data`; `open_id`, `seller_name` and the rest are not read (§2.3). */
+const TokenData = Type.Object({
+  access_token: Type.String({ minLength: 1 }),
+  access_token_expire_in: Type.Optional(Type.Number()),
+  refresh_token: Type.Optional(Type.String()),
+  refresh_token_expire_in: Type.Optional(Type.Number()),
+});
+
+/** Get Authorized Shops' `data`. TikTok does not say how it sends no shops: an absent or null list reads as empty. */
+const ShopsData = Type.Object({ shops: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])) });
+
+/** One authorized shop; `id`, `region`, `seller_type` and `code` are not read (§2.6). */
+const Shop = Type.Object({ cipher: Type.String({ minLength: 1 }), name: Type.String() });
 
 const DENIALS = new Set(['auth_denied', 'access_denied']);
 const ACCESS_DENIED: CallbackResult = { kind: 'denied', message: 'Access denied' };
@@ -26,22 +48,21 @@ function refusesCredentials(code: number): boolean {
   return (code >= 36_004_000 && code < 36_005_000) || code === 36_009_004;
 }
 
-/** The `data` of a `{code, message, data, request_id}` envelope with code 0; other codes go to `refused`. */
-function envelopeData(status: number, body: unknown, refused: (code: number, message: string) => PlatformError): Record<string, unknown> {
+/** The `data` of an envelope with code 0; other codes go to `refused`. */
+function envelopeData(status: number, body: unknown, refused: (code: number, message: string) => PlatformError): unknown {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'TikTok Shop could not complete the request');
-  const code = numberField(body, 'code');
-  if (code === null) throw new PlatformError('unavailable', `TikTok Shop answered without a result code (HTTP ${status})`);
+  const envelope = parseBody(Envelope, body);
+  if (!envelope) throw new PlatformError('unavailable', `TikTok Shop answered without a result code (HTTP ${status})`);
   // 36009002: rate limited (platforms.md §2.5), a passing failure whatever the endpoint.
-  if (code === 36_009_002) throw new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
-  if (code !== 0) throw refused(code, stringField(body, 'message') ?? '');
-  const data = (body as Record<string, unknown>).data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw new PlatformError('unavailable', 'TikTok Shop answered without data');
-  return data as Record<string, unknown>;
+  if (envelope.code === 36_009_002) throw new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
+  if (envelope.code !== 0) throw refused(envelope.code, envelope.message ?? '');
+  if (!parseBody(Data, envelope.data)) throw new PlatformError('unavailable', 'TikTok Shop answered without data');
+  return envelope.data;
 }
 
 /** An absolute Unix time in seconds, as TikTok sends both expiries despite their `_expire_in` names. */
-function fromUnixSeconds(value: number | null): Date | null {
-  return value !== null && value > 0 ? new Date(value * 1000) : null;
+function fromUnixSeconds(value: number | undefined): Date | null {
+  return value !== undefined && value > 0 ? new Date(value * 1000) : null;
 }
 
 /**
@@ -51,13 +72,13 @@ function fromUnixSeconds(value: number | null): Date | null {
 export function parseTokenResponse(status: number, body: unknown): TokenSet {
   const data = envelopeData(status, body, (code, message) =>
     new PlatformError('rejected', refusesCredentials(code) ? 'Invalid credentials' : message || 'TikTok Shop refused the request'));
-  const accessToken = stringField(data, 'access_token');
-  if (!accessToken) throw new PlatformError('unavailable', 'TikTok Shop answered without an access token');
+  const token = parseBody(TokenData, data);
+  if (!token) throw new PlatformError('unavailable', 'TikTok Shop answered without an access token');
   return {
-    accessToken,
-    refreshToken: stringField(data, 'refresh_token'),
-    accessExpiresAt: fromUnixSeconds(numberField(data, 'access_token_expire_in')),
-    refreshExpiresAt: fromUnixSeconds(numberField(data, 'refresh_token_expire_in')),
+    accessToken: token.access_token,
+    refreshToken: token.refresh_token ?? null,
+    accessExpiresAt: fromUnixSeconds(token.access_token_expire_in),
+    refreshExpiresAt: fromUnixSeconds(token.refresh_token_expire_in),
   };
 }
 
@@ -67,11 +88,10 @@ export function parseTokenResponse(status: number, body: unknown): TokenSet {
  */
 export function parseShopsResponse(status: number, body: unknown): PlatformAccount {
   const data = envelopeData(status, body, (_code, message) => new PlatformError('rejected', message || 'TikTok Shop refused the shop lookup'));
-  const shops = data.shops ?? [];
-  if (!Array.isArray(shops)) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop list');
-  if (shops.length === 0) throw new PlatformError('rejected', 'No TikTok Shop was authorized');
-  const cipher = stringField(shops[0], 'cipher');
-  const name = stringField(shops[0], 'name');
-  if (!cipher || name === null) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop cipher or name');
-  return { externalId: cipher, name };
+  const shops = parseBody(ShopsData, data);
+  if (!shops) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop list');
+  if (!shops.shops?.length) throw new PlatformError('rejected', 'No TikTok Shop was authorized');
+  const first = parseBody(Shop, shops.shops[0]);
+  if (!first) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop cipher or name');
+  return { externalId: first.cipher, name: first.name };
 }
