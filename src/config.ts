@@ -1,4 +1,6 @@
 /** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
+import { DEFAULT_ETSY_SCOPES } from './platforms/etsy/requests.js';
+
 export type NodeEnv = 'development' | 'production' | 'test';
 
 export interface Config {
@@ -140,7 +142,7 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
   return Object.freeze({
     etsy: etsy && {
       clientId: etsy[0]!, sharedSecret: etsy[1]!,
-      scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), ['shops_r', 'listings_r', 'listings_w', 'transactions_r']),
+      scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), DEFAULT_ETSY_SCOPES),
       connectUrl: url('ETSY_CONNECT_URL', 'https://www.etsy.com/oauth/connect'),
       apiUrl: url('ETSY_API_URL', 'https://api.etsy.com'),
     },

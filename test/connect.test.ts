@@ -251,7 +251,7 @@ for (const kind of databaseKinds()) {
 
 describe('TikTok Shop authorization_url allow-list', () => {
   test('only https URLs on a configured host, or exactly the sandbox authorize page, are allowed', async () => {
-    const { isAllowedTikTokAuthorizationUrl } = await import('../src/platforms/registry.js');
+    const { isAllowedTikTokAuthorizationUrl } = await import('../src/core/connect/tiktok-authorization-url.js');
     const { loadConfig } = await import('../src/config.js');
     const config = { ...loadConfig({ APP_URL: 'http://localhost:3000' }), appSecret: 'x'.repeat(32), encryptionKey: Buffer.alloc(32) };
     const allowed = ['https://services.tiktokshop.com/open/authorize?service_id=1', 'http://localhost:3000/sandbox/tiktok-shop/authorize?service_id=s'];

@@ -1,68 +1,96 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
+import type { Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
-import type { Adapters } from '../core/connect/connect.service.js';
-import type { ResolvedConfig } from '../secrets.js';
-import { createAmazonAdsAdapter } from './amazon-ads/connect.js';
-import { createAmazonSellerAdapter } from './amazon-seller/connect.js';
-import { createEtsyAdapter } from './etsy/connect.js';
-import { createTikTokShopAdapter } from './tiktok-shop/connect.js';
+import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
+import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
+import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
+import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
-import { isValidRedirectUrl } from '../core/connect/redirects.js';
-import { SANDBOX_CLIENTS } from '../sandbox/context.js';
+import type { ConnectAdapter } from './platform.js';
+import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 
-export const DEFAULT_ETSY_SCOPES = ['shops_r', 'listings_r', 'listings_w', 'transactions_r'];
+/** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
+export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
 
-/** Where the simulators are served: the browser opens their pages and the adapters call them at the same address. */
-export function sandboxBaseUrl(appUrl: string, track: string): string {
-  return `${appUrl}/sandbox/${track}`;
-}
-
-export function createAdapters(config: ResolvedConfig, deps: { http: PlatformHttp; clock: Clock }): Adapters {
-  const { platforms } = config;
-  const sandbox = (track: string) => (config.sandbox ? sandboxBaseUrl(config.appUrl, track) : null);
-
-  const etsyBase = sandbox('etsy');
-  const etsy = platforms.etsy
-    ? createEtsyAdapter({ ...platforms.etsy, sandbox: false }, deps)
-    : etsyBase
-      ? createEtsyAdapter({ ...SANDBOX_CLIENTS.etsy, scopes: DEFAULT_ETSY_SCOPES, connectUrl: `${etsyBase}/authorize`, apiUrl: etsyBase, sandbox: true }, deps)
-      : null;
-
-  const tiktokBase = sandbox('tiktok-shop');
-  const tiktokShop = platforms.tiktokShop
-    ? createTikTokShopAdapter({ ...platforms.tiktokShop, sandbox: false }, deps)
-    : tiktokBase
-      ? createTikTokShopAdapter({ ...SANDBOX_CLIENTS.tiktokShop, authorizeUrl: `${tiktokBase}/authorize`, authUrl: tiktokBase, apiUrl: tiktokBase, sandbox: true }, deps)
-      : null;
-
-  const sellerBase = sandbox('amazon-seller');
-  const amazonSeller = platforms.amazonSeller
-    ? createAmazonSellerAdapter({ ...platforms.amazonSeller, consentUrl: `${platforms.amazonSeller.sellerCentralUrl}/apps/authorize/consent`, sandbox: false }, deps)
-    : sellerBase
-      ? createAmazonSellerAdapter({ ...SANDBOX_CLIENTS.amazonSeller, consentUrl: `${sellerBase}/authorize`, lwaTokenUrl: `${sellerBase}/auth/o2/token`, draft: false, sandbox: true }, deps)
-      : null;
-
-  const adsBase = sandbox('amazon-ads');
-  const amazonAds = platforms.amazonAds
-    ? createAmazonAdsAdapter({ ...platforms.amazonAds, sandbox: false }, deps)
-    : adsBase
-      ? createAmazonAdsAdapter({ ...SANDBOX_CLIENTS.amazonAds, authorizeUrl: `${adsBase}/authorize`, tokenUrl: `${adsBase}/auth/o2/token`, apiUrl: adsBase, sandbox: true }, deps)
-      : null;
-
-  return { etsy, 'tiktok-shop': tiktokShop, 'amazon-seller': amazonSeller, 'amazon-ads': amazonAds };
+/**
+ * The client credentials the simulators accept. They are the sandbox's to define, so the composition root passes
+ * them in (src/sandbox/context.ts's SANDBOX_CLIENTS) rather than the platforms importing the sandbox.
+ */
+export interface SandboxClients {
+  readonly etsy: { readonly clientId: string; readonly sharedSecret: string };
+  readonly tiktokShop: { readonly appKey: string; readonly appSecret: string; readonly serviceId: string };
+  readonly amazonSeller: { readonly appId: string; readonly lwaClientId: string; readonly lwaClientSecret: string };
+  readonly amazonAds: { readonly clientId: string; readonly clientSecret: string };
 }
 
 /**
- * A caller's TikTok Shop `authorization_url` (DESIGN §4): https on a configured authorization host, or, while TikTok Shop
- * runs against the sandbox, the simulator's own authorize page.
+ * What the registry reads of the service's configuration: src/config.ts's Config fits it. Spelled out here because
+ * platforms import nothing outside src/platforms, src/domain and src/lib.
  */
-export function isAllowedTikTokAuthorizationUrl(config: ResolvedConfig, raw: string): boolean {
-  if (!isValidRedirectUrl(raw)) return false;
-  const url = new URL(raw);
-  if (!config.platforms.tiktokShop && config.sandbox) {
-    // Compared parsed, so `/authorize/../..` or `/authorizeX` cannot pass for the simulator's page.
-    const sandboxPage = new URL(`${sandboxBaseUrl(config.appUrl, 'tiktok-shop')}/authorize`);
-    if (url.origin === sandboxPage.origin && url.pathname === sandboxPage.pathname) return true;
-  }
-  return url.protocol === 'https:' && config.platforms.tiktokAuthorizationHosts.includes(url.hostname.toLowerCase());
+export interface RegistryConfig {
+  readonly appUrl: string;
+  /** Whether platforms without credentials run against the simulators. */
+  readonly sandbox: boolean;
+  /** Each platform's real credentials and URLs, or null. */
+  readonly platforms: {
+    readonly etsy: EtsyConfig | null;
+    readonly tiktokShop: TikTokShopConfig | null;
+    /** The Seller Central host rather than the consent URL, which is built from it. */
+    readonly amazonSeller: (Omit<AmazonSellerConfig, 'consentUrl'> & { sellerCentralUrl: string }) | null;
+    readonly amazonAds: AmazonAdsConfig | null;
+  };
+}
+
+/** Where the simulators are served: the browser opens their pages and the adapters call them at the same address. */
+export function sandboxBaseUrl(appUrl: string, track: Track): string {
+  return `${appUrl}/sandbox/${track}`;
+}
+
+/** Every track's connect adapter; `clients` are what the simulators accept (src/deps.ts passes SANDBOX_CLIENTS). */
+export function createAdapters(config: RegistryConfig, deps: { http: PlatformHttp; clock: Clock }, clients: SandboxClients): Adapters {
+  const { platforms } = config;
+  // A track's configuration for its simulator, when platforms without credentials run against the sandbox.
+  const simulated = <T>(track: Track, build: (base: string) => T): T | null =>
+    config.sandbox ? build(sandboxBaseUrl(config.appUrl, track)) : null;
+
+  const etsy =
+    platforms.etsy ??
+    simulated('etsy', (base) => ({
+      ...clients.etsy,
+      scopes: DEFAULT_ETSY_SCOPES,
+      connectUrl: `${base}/authorize`,
+      apiUrl: base,
+    }));
+  const tiktokShop =
+    platforms.tiktokShop ??
+    simulated('tiktok-shop', (base) => ({
+      ...clients.tiktokShop,
+      authorizeUrl: `${base}/authorize`,
+      authUrl: base,
+      apiUrl: base,
+    }));
+  const seller = platforms.amazonSeller;
+  const amazonSeller = seller
+    ? { ...seller, consentUrl: `${seller.sellerCentralUrl}/apps/authorize/consent` }
+    : simulated('amazon-seller', (base) => ({
+        ...clients.amazonSeller,
+        consentUrl: `${base}/authorize`,
+        lwaTokenUrl: `${base}/auth/o2/token`,
+        draft: false,
+      }));
+  const amazonAds =
+    platforms.amazonAds ??
+    simulated('amazon-ads', (base) => ({
+      ...clients.amazonAds,
+      authorizeUrl: `${base}/authorize`,
+      tokenUrl: `${base}/auth/o2/token`,
+      apiUrl: base,
+    }));
+
+  return {
+    etsy: etsy ? createEtsyConnectAdapter(etsy, deps) : null,
+    'tiktok-shop': tiktokShop ? createTikTokShopConnectAdapter(tiktokShop, deps) : null,
+    'amazon-seller': amazonSeller ? createAmazonSellerConnectAdapter(amazonSeller, deps) : null,
+    'amazon-ads': amazonAds ? createAmazonAdsConnectAdapter(amazonAds, deps) : null,
+  };
 }

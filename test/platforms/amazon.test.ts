@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createManualClock } from '../../src/lib/clock.js';
-import { createAmazonAdsAdapter } from '../../src/platforms/amazon-ads/connect.js';
+import { createAmazonAdsConnectAdapter } from '../../src/platforms/amazon-ads/connect.js';
 import { buildGrantUrl } from '../../src/platforms/amazon-ads/requests.js';
 import { parseProfiles, readCallback as readAdsCallback } from '../../src/platforms/amazon-ads/responses.js';
-import { createAmazonSellerAdapter } from '../../src/platforms/amazon-seller/connect.js';
+import { createAmazonSellerConnectAdapter } from '../../src/platforms/amazon-seller/connect.js';
 import { buildConsentUrl } from '../../src/platforms/amazon-seller/requests.js';
 import { readCallback as readSellerCallback } from '../../src/platforms/amazon-seller/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
@@ -104,7 +104,7 @@ test('a profiles answer that is not a list is unavailable; 401 and 403 are rejec
 
 test('the seller adapter names the account by its selling_partner_id without calling Amazon', async () => {
   const { http, sent } = fakeHttp({ status: 500, body: {} });
-  const adapter = createAmazonSellerAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/apps/authorize/consent', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false, sandbox: false }, { http, clock: createManualClock(NOW) });
+  const adapter = createAmazonSellerConnectAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/apps/authorize/consent', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false }, { http, clock: createManualClock(NOW) });
   const tokens = { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: null, refreshExpiresAt: null };
   assert.deepEqual(await adapter.fetchAccount(tokens, { selling_partner_id: 'A1B2C3' }), { externalId: 'A1B2C3', name: 'Amazon seller A1B2C3' });
   assert.equal(sent.length, 0);
@@ -112,14 +112,14 @@ test('the seller adapter names the account by its selling_partner_id without cal
 
 test('the seller adapter exchanges the code with a form POST to the LWA token URL', async () => {
   const { http, sent } = fakeHttp({ status: 200, body: { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' } });
-  const adapter = createAmazonSellerAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/c', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false, sandbox: false }, { http, clock: createManualClock(NOW) });
+  const adapter = createAmazonSellerConnectAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/c', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false }, { http, clock: createManualClock(NOW) });
   await adapter.exchangeCode({ code: 'ANcode', redirectUri: CALLBACK, codeVerifier: null, params: { selling_partner_id: 'A1' } });
   assert.deepEqual(sent, [{ url: 'https://lwa.example/auth/o2/token', init: { method: 'POST', form: { grant_type: 'authorization_code', code: 'ANcode', redirect_uri: CALLBACK, client_id: 'c', client_secret: 'x' } } }]);
 });
 
 test('the Ads adapter asks for profiles with the client id header and the bearer', async () => {
   const { http, sent } = fakeHttp({ status: 200, body: [] });
-  const adapter = createAmazonAdsAdapter({ clientId: 'c', clientSecret: 'x', authorizeUrl: 'https://www.amazon.com/ap/oa', tokenUrl: 'https://api.amazon.com/auth/o2/token', apiUrl: 'https://advertising-api.amazon.com', sandbox: false }, { http, clock: createManualClock(NOW) });
+  const adapter = createAmazonAdsConnectAdapter({ clientId: 'c', clientSecret: 'x', authorizeUrl: 'https://www.amazon.com/ap/oa', tokenUrl: 'https://api.amazon.com/auth/o2/token', apiUrl: 'https://advertising-api.amazon.com' }, { http, clock: createManualClock(NOW) });
   await adapter.fetchProfiles({ accessToken: 'Atza|a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null });
   assert.deepEqual(sent, [{ url: 'https://advertising-api.amazon.com/v2/profiles', init: { method: 'GET', headers: { 'Amazon-Advertising-API-ClientId': 'c', authorization: 'Bearer Atza|a' } } }]);
 });

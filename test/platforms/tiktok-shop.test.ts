@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTikTokShopAdapter } from '../../src/platforms/tiktok-shop/connect.js';
+import { createTikTokShopConnectAdapter } from '../../src/platforms/tiktok-shop/connect.js';
 import { PlatformError } from '../../src/platforms/platform.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl, signRequest } from '../../src/platforms/tiktok-shop/requests.js';
@@ -22,8 +22,8 @@ describe('TikTok Shop authorization URL', () => {
   });
 
   test('the adapter sends no redirect_uri, scope or PKCE parameters', () => {
-    const adapter = createTikTokShopAdapter(
-      { appKey: 'key', appSecret: 'secret', serviceId: '7123', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example', sandbox: false },
+    const adapter = createTikTokShopConnectAdapter(
+      { appKey: 'key', appSecret: 'secret', serviceId: '7123', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example' },
       { http: { request: () => Promise.reject(new Error('no I/O')) }, clock: { now: () => new Date(0) } },
     );
     const url = new URL(adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c', authorizationUrl: null }));
@@ -150,8 +150,8 @@ describe('TikTok Shop adapter I/O', () => {
         return { status: 200, body: { code: 0, message: 'success', data: { access_token: 'TTP_a', access_token_expire_in: 2_000_000_000, refresh_token: 'TTP_r', refresh_token_expire_in: 2_100_000_000 } } };
       },
     };
-    const adapter = createTikTokShopAdapter(
-      { appKey: 'key', appSecret: 'secret', serviceId: '1', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example', sandbox: false },
+    const adapter = createTikTokShopConnectAdapter(
+      { appKey: 'key', appSecret: 'secret', serviceId: '1', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example' },
       { http, clock: { now: () => new Date(0) } },
     );
     const tokens = await adapter.exchangeCode({ code: 'abc', redirectUri: 'ignored', codeVerifier: null, params: {} });

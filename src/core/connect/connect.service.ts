@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import type { Track } from '../../domain/index.js';
-import { PlatformError, type PlatformAdapter } from '../../platforms/platform.js';
+import { PlatformError, type ConnectAdapter } from '../../platforms/platform.js';
+import type { Adapters } from '../../platforms/registry.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import type { OAuthStates } from './oauth-states.js';
@@ -14,8 +15,6 @@ import { sealTokens } from '../sites/credentials.js';
 import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
 import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './outcomes.js';
 import type { ConsumedState } from './oauth-states.js';
-
-export type Adapters = Readonly<Record<Track, PlatformAdapter | null>>;
 
 export interface AuthenticateSiteInput {
   platform_id: number;
@@ -45,7 +44,7 @@ export function createConnectService(deps: {
   const callbackUrl = (track: Track) => `${deps.apiUrl}/oauth/callback/${track}`;
 
   /** A new state and the platform's authorization URL for it. */
-  async function authorizationUrl(adapter: PlatformAdapter, input: { userId: number; workspaceId: number; siteId: number | null; redirectUrl: string; tracking: Record<string, string>; authorizationUrl: string | null }) {
+  async function authorizationUrl(adapter: ConnectAdapter, input: { userId: number; workspaceId: number; siteId: number | null; redirectUrl: string; tracking: Record<string, string>; authorizationUrl: string | null }) {
     const { state, codeChallenge } = await states.create({ track: adapter.track, platformId: adapter.platformId, usesPkce: adapter.usesPkce, ...input });
     return adapter.buildAuthorizationUrl({ state, redirectUri: callbackUrl(adapter.track), codeChallenge, authorizationUrl: input.authorizationUrl });
   }
@@ -101,7 +100,7 @@ export function createConnectService(deps: {
   }
 
   /** Exchanges the code, looks up the account, and stores site and credentials in one transaction; returns the site id. */
-  async function connect(adapter: PlatformAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>, ipAddress: string | null): Promise<number> {
+  async function connect(adapter: ConnectAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>, ipAddress: string | null): Promise<number> {
     const audit = (action: auditRepo.AuditEntry['action'], siteId: number) => ({ action, actorUserId: state.userId, subjectType: 'site' as const, subjectId: siteId, ipAddress, details: { platform: adapter.track } });
     // No platform call for a seller site that was disconnected while the user was away.
     if (adapter.kind === 'advertising') await connectedSellerSite(db, state);

@@ -2,7 +2,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import type { AdvertisingAdapter } from '../platform.js';
+import type { AdvertisingConnectAdapter } from '../platform.js';
 import { buildGrantUrl, profilesHeaders } from './requests.js';
 import { parseProfiles, readCallback } from './responses.js';
 
@@ -16,10 +16,9 @@ export interface AmazonAdsConfig {
   tokenUrl: string;
   /** The region's Ads API host, or the sandbox's base. */
   apiUrl: string;
-  sandbox: boolean;
 }
 
-export function createAmazonAdsAdapter(config: AmazonAdsConfig, deps: { http: PlatformHttp; clock: Clock }) {
+export function createAmazonAdsConnectAdapter(config: AmazonAdsConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const lwa = createLwaClient({ tokenUrl: config.tokenUrl, clientId: config.clientId, clientSecret: config.clientSecret }, deps);
 
   return {
@@ -28,7 +27,6 @@ export function createAmazonAdsAdapter(config: AmazonAdsConfig, deps: { http: Pl
     platformId: 5,
     // LWA accepts PKCE but Ads apps are confidential clients and no source says they must use it (platforms.md §4.1).
     usesPkce: false,
-    sandbox: config.sandbox,
     buildAuthorizationUrl: ({ state, redirectUri }) => buildGrantUrl({ authorizeUrl: config.authorizeUrl, clientId: config.clientId, state, redirectUri }),
     readCallback,
     exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
@@ -42,5 +40,5 @@ export function createAmazonAdsAdapter(config: AmazonAdsConfig, deps: { http: Pl
       const { status, body } = await deps.http.request(`${config.apiUrl}/v2/profiles`, { method: 'GET', headers });
       return parseProfiles(status, body);
     },
-  } satisfies AdvertisingAdapter;
+  } satisfies AdvertisingConnectAdapter;
 }

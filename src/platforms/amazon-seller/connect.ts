@@ -2,7 +2,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import { PlatformError, type SellerAdapter } from '../platform.js';
+import { PlatformError, type SellerConnectAdapter } from '../platform.js';
 import { buildConsentUrl } from './requests.js';
 import { readCallback } from './responses.js';
 
@@ -17,10 +17,9 @@ export interface AmazonSellerConfig {
   lwaTokenUrl: string;
   /** The app is in Draft: the consent URL carries `version=beta`. */
   draft: boolean;
-  sandbox: boolean;
 }
 
-export function createAmazonSellerAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {
+export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const lwa = createLwaClient({ tokenUrl: config.lwaTokenUrl, clientId: config.lwaClientId, clientSecret: config.lwaClientSecret }, deps);
 
   return {
@@ -29,7 +28,6 @@ export function createAmazonSellerAdapter(config: AmazonSellerConfig, deps: { ht
     platform: 'amazon-seller',
     platformId: 5,
     usesPkce: false,
-    sandbox: config.sandbox,
     buildAuthorizationUrl: ({ state, redirectUri }) => buildConsentUrl({ consentUrl: config.consentUrl, appId: config.appId, state, redirectUri, draft: config.draft }),
     readCallback,
     exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
@@ -43,5 +41,5 @@ export function createAmazonSellerAdapter(config: AmazonSellerConfig, deps: { ht
       if (!sellerId) throw new PlatformError('unavailable', 'Amazon sent no selling partner id');
       return { externalId: sellerId, name: `Amazon seller ${sellerId}` };
     },
-  } satisfies SellerAdapter;
+  } satisfies SellerConnectAdapter;
 }

@@ -1,7 +1,7 @@
 /** Etsy (platform 1): authorization code with PKCE, rotating refresh tokens, shop identity from users/me. */
 import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
-import type { SellerAdapter } from '../platform.js';
+import type { SellerConnectAdapter } from '../platform.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from './responses.js';
 
@@ -13,10 +13,9 @@ export interface EtsyConfig {
   connectUrl: string;
   /** `https://api.etsy.com`, or the sandbox's base. */
   apiUrl: string;
-  sandbox: boolean;
 }
 
-export function createEtsyAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
+export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const tokenUrl = `${config.apiUrl}/v3/public/oauth/token`;
   const requestToken = async (form: Record<string, string>) => {
     const { status, body } = await deps.http.request(tokenUrl, { method: 'POST', form });
@@ -29,7 +28,6 @@ export function createEtsyAdapter(config: EtsyConfig, deps: { http: PlatformHttp
     platform: 'etsy',
     platformId: 1,
     usesPkce: true,
-    sandbox: config.sandbox,
     buildAuthorizationUrl: ({ state, redirectUri, codeChallenge }) =>
       buildConnectUrl({ connectUrl: config.connectUrl, clientId: config.clientId, redirectUri, scopes: config.scopes, state, codeChallenge: codeChallenge ?? '' }),
     readCallback,
@@ -42,5 +40,5 @@ export function createEtsyAdapter(config: EtsyConfig, deps: { http: PlatformHttp
       const shop = await deps.http.request(`${config.apiUrl}/v3/application/shops/${encodeURIComponent(shopId)}`, { method: 'GET', headers });
       return { externalId: shopId, name: parseShop(shop.status, shop.body).name };
     },
-  } satisfies SellerAdapter;
+  } satisfies SellerConnectAdapter;
 }

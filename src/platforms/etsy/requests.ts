@@ -1,5 +1,11 @@
 /** Etsy Open API v3 requests, built without I/O (platforms.md §1). */
 
+/**
+ * The scopes asked for unless ETSY_SCOPES says otherwise (src/config.ts), and always of the simulator: the shop, its
+ * listings read and written, and its orders read (platforms.md §1.2).
+ */
+export const DEFAULT_ETSY_SCOPES: readonly string[] = Object.freeze(['shops_r', 'listings_r', 'listings_w', 'transactions_r']);
+
 /** The connect URL, with PKCE S256: https://developers.etsy.com/documentation/essentials/authentication */
 export function buildConnectUrl(input: { connectUrl: string; clientId: string; redirectUri: string; scopes: readonly string[]; state: string; codeChallenge: string }): string {
   const params = new URLSearchParams({

@@ -1,7 +1,7 @@
 /** TikTok Shop (platform 4): service_id authorization link, GET token calls with absolute expiries, signed shop lookup. */
 import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
-import type { SellerAdapter } from '../platform.js';
+import type { SellerConnectAdapter } from '../platform.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from './responses.js';
 
@@ -15,10 +15,9 @@ export interface TikTokShopConfig {
   authUrl: string;
   /** `https://open-api.tiktokglobalshop.com`, or the sandbox's base. */
   apiUrl: string;
-  sandbox: boolean;
 }
 
-export function createTikTokShopAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
+export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const requestToken = async (url: string) => {
     const { status, body } = await deps.http.request(url, { method: 'GET' });
     return parseTokenResponse(status, body);
@@ -31,7 +30,6 @@ export function createTikTokShopAdapter(config: TikTokShopConfig, deps: { http: 
     platform: 'tiktok-shop',
     platformId: 4,
     usesPkce: false,
-    sandbox: config.sandbox,
     // No redirect_uri: TikTok sends the user back to the Redirect URL configured for the app in Partner Center.
     buildAuthorizationUrl: ({ state, authorizationUrl }) =>
       buildAuthorizeUrl({ authorizeUrl: config.authorizeUrl, serviceId: config.serviceId, authorizationUrl, state }),
@@ -43,5 +41,5 @@ export function createTikTokShopAdapter(config: TikTokShopConfig, deps: { http: 
       const { status, body } = await deps.http.request(url, { method: 'GET', headers });
       return parseShopsResponse(status, body);
     },
-  } satisfies SellerAdapter;
+  } satisfies SellerConnectAdapter;
 }
