@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { SHOPS_PATH, signRequest } from '../../platforms/tiktok-shop/requests.js';
+import { hasValidSign } from './signature.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.tiktokShop;
@@ -20,6 +20,8 @@ const REFRESH_TTL_MS = 365 * 24 * 3600_000;
 const TIMESTAMP_PAST_S = 5 * 60;
 const TIMESTAMP_FUTURE_S = 30;
 const TOKEN_PREFIX = 'TTP_';
+/** Get Authorized Shops, relative to the Open API base, as TikTok documents it (platforms.md §2.6). */
+const SHOPS_PATH = '/authorization/202309/shops';
 
 /** Scopes the sandbox app has enabled; only `seller.authorization.info` is a key confirmed by the docs. */
 const SCOPES = [
@@ -46,6 +48,11 @@ const ERRORS = {
   internal: [36_009_999, 'Internal error, please try again later'],
 } as const;
 
+/** The query string of a request URL exactly as sent, which is what the signature is checked against. */
+function rawQueryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start + 1);
+}
 
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
@@ -143,8 +150,8 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const nowS = Math.floor(clock.now().getTime() / 1000);
     const timestamp = /^\d{1,12}$/.test(query.timestamp ?? '') ? Number(query.timestamp) : NaN;
     if (!(timestamp >= nowS - TIMESTAMP_PAST_S && timestamp <= nowS + TIMESTAMP_FUTURE_S)) return fail(reply, ERRORS.invalidTimestamp);
-    const expected = signRequest({ path: SHOPS_PATH, query, body: '', appSecret: CLIENT.appSecret });
-    if (query.sign !== expected) return fail(reply, ERRORS.invalidSign);
+    const signed = { path: SHOPS_PATH, rawQuery: rawQueryOf(request.url), body: '', contentType: request.headers['content-type'] };
+    if (!hasValidSign(signed, CLIENT.appSecret)) return fail(reply, ERRORS.invalidSign);
     const access = readToken('tiktok-access', String(request.headers['x-tts-access-token'] ?? ''));
     if (!access) return fail(reply, ERRORS.invalidAccessToken);
     const account = Number(access.a);
