@@ -100,7 +100,7 @@ export function loadConfig(env: Env): Config {
   });
   const refresh = Object.freeze({
     worker: read('REFRESH_WORKER', boolean, true),
-    pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 30) * 1000,
+    pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 2) * 1000,
     marginMs: read('REFRESH_MARGIN_SECONDS', (v) => integerIn(v, 10, 86_400), 600) * 1000,
   });
 

@@ -1,4 +1,5 @@
 /** The service's logger: JSON lines by pino, with nothing secret in them. */
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
@@ -17,4 +18,16 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
     },
     destination,
   );
+}
+
+/** What a log may say of an error: its name, code and the driver's own message, never a query's parameters. */
+export function describeError(error: unknown): Record<string, unknown> {
+  let e: unknown = error;
+  // Drizzle wraps driver errors in a message that includes the query's parameters; log the driver's error instead.
+  while (e instanceof DrizzleQueryError) {
+    if (!e.cause) return { name: 'DrizzleQueryError', message: 'a database query failed' };
+    e = e.cause;
+  }
+  if (!(e instanceof Error)) return { message: String(e) };
+  return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
 }

@@ -8,6 +8,7 @@ const database = await migratedDatabaseOrExit(config);
 const deps = createDeps(config, { database, logger });
 const app = await buildApp(deps);
 await deps.watchAuthChanges();
+await deps.start();
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -15,6 +16,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
+    // Jobs still running after deps.close()'s wait are left to expire and run again elsewhere: nothing accepted is lost.
     await app.close();
     await deps.close();
     await database.close();
@@ -23,6 +25,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 await app.listen({ port: config.port, host: config.host });
-if (config.refresh.worker) deps.refresher.start(config.refresh.pollMs);
-if (config.webhooks.worker) deps.webhookSender.start(5_000, (error) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'webhook delivery pass failed'));
+await deps.startWorkers();
 logger.info(`Storelink API at ${config.appUrl}/api/v1 (database: ${database.kind})`);

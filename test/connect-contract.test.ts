@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Track } from '../src/domain/index.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
+import { refreshDue } from './helpers/jobs.js';
 import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const CUSTOM = 'https://seller.example/connected?from=storelink';
@@ -72,7 +73,7 @@ async function siteCount(t: TestApp): Promise<number> {
 }
 
 async function credentialCount(t: TestApp, track: 'seller' | 'advertising'): Promise<number> {
-  return Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from site_credentials where track = ${track}`))[0]!.n);
+  return Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from site_credentials where grant_kind = ${track}`))[0]!.n);
 }
 
 for (const kind of databaseKinds()) {
@@ -115,7 +116,7 @@ for (const kind of databaseKinds()) {
         assert.equal(locationOf(response), contract.success(site.id));
         assert.equal(site.status, 'connected');
         if (contract.track === 'amazon-ads') assert.equal(site.advertising?.connected, true);
-        const [stored] = await selectRows<{ ciphertext: string; key_id: string }>(t.database, sql`select ciphertext, key_id from site_credentials where site_id = ${site.id} and track = ${credentialTrack}`);
+        const [stored] = await selectRows<{ ciphertext: string; key_id: string }>(t.database, sql`select ciphertext, key_id from site_credentials where site_id = ${site.id} and grant_kind = ${credentialTrack}`);
         assert.ok(stored, 'credentials are stored');
         assert.ok(!Buffer.from(stored.ciphertext, 'base64url').toString('latin1').includes('access_token'), 'credentials are not stored in clear');
       });
@@ -153,13 +154,13 @@ for (const kind of databaseKinds()) {
       });
 
       test('the refresh worker renews the access token through the adapter before it expires', async () => {
-        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where track = ${credentialTrack} order by site_id limit 1`);
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`);
         const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
         t.clock.advance(wait);
         try {
-          const result = await t.deps.refresher.runOnce();
+          const result = await refreshDue(t);
           assert.ok(result.refreshed >= 1 && result.retry === 0 && result.reauthorization_required === 0, JSON.stringify(result));
-          const [after] = await selectRows<{ refreshed_at: Date | null }>(t.database, sql`select refreshed_at from site_credentials where site_id = ${due!.site_id} and track = ${credentialTrack}`);
+          const [after] = await selectRows<{ refreshed_at: Date | null }>(t.database, sql`select refreshed_at from site_credentials where site_id = ${due!.site_id} and grant_kind = ${credentialTrack}`);
           assert.equal(new Date(after!.refreshed_at!).getTime(), t.clock.now().getTime());
           // Read from the database: a clock moved a day ahead (TikTok's tokens are renewed daily) has outlived the session.
           const [site] = await selectRows<{ status: string }>(t.database, sql`select status from sites where id = ${due!.site_id}`);
@@ -170,13 +171,13 @@ for (const kind of databaseKinds()) {
       });
 
       test('a grant revoked on the platform is refused at the next renewal', async () => {
-        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where track = ${credentialTrack} order by site_id limit 1`);
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`);
         const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: contract.track, account: 1 } });
         assert.equal(revoked.statusCode, 204);
         const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
         t.clock.advance(wait);
         try {
-          assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+          assert.equal((await refreshDue(t)).reauthorization_required, 1);
           const [site] = await selectRows<{ status: string; advertising_profiles: unknown }>(t.database, sql`select status, advertising_profiles from sites where id = ${due!.site_id}`);
           // A refused advertising grant removes advertising and leaves the seller connection alone.
           if (contract.track === 'amazon-ads') assert.deepEqual([site!.status, site!.advertising_profiles], ['connected', null]);

@@ -112,18 +112,18 @@ const count = (rows: Array<{ n: string | number }>) => Number(rows[0]!.n);
 async function orphans(t: TestApp) {
   // Nothing in this file disconnects a site, so every site must hold seller credentials.
   const sitesWithoutCredentials = count(await selectRows(t.database, sql`
-    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.track = 'seller' where c.site_id is null`));
+    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.grant_kind = 'seller' where c.site_id is null`));
   const credentialsWithoutSite = count(await selectRows(t.database, sql`
     select count(*) as n from site_credentials c left join sites s on s.id = c.site_id where s.id is null`));
   const advertisingMismatches = count(await selectRows(t.database, sql`
-    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.track = 'advertising'
+    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.grant_kind = 'advertising'
     where (c.site_id is null) <> (s.advertising_profiles is null)`));
   return { sitesWithoutCredentials, credentialsWithoutSite, advertisingMismatches };
 }
 
 async function siteState(t: TestApp) {
   const [row] = await selectRows<{ sites: string; advertising: string }>(t.database, sql`
-    select (select count(*) from sites) as sites, (select count(*) from site_credentials where track = 'advertising') as advertising`);
+    select (select count(*) from sites) as sites, (select count(*) from site_credentials where grant_kind = 'advertising') as advertising`);
   return { sites: Number(row!.sites), advertisingCredentials: Number(row!.advertising) };
 }
 

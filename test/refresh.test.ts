@@ -2,14 +2,15 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createRefreshWorker } from '../src/core/sites/token-refresh.js';
-import { openTokens, sealTokens } from '../src/core/sites/credentials.js';
-import { saveCredentials } from '../src/db/sites.repo.js';
+import { REFRESH_QUEUE } from '../src/core/sites/token-refresh.js';
+import { openTokens } from '../src/core/sites/credentials.js';
+import { refreshDue, storeRevoked } from './helpers/jobs.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
-import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+import { call, createTestApp, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
 
 const MINUTE = 60_000;
+
 
 interface CredentialsRow {
   ciphertext: string;
@@ -33,7 +34,7 @@ for (const kind of databaseKinds()) {
       return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
     }
     async function credentials(siteId: number): Promise<CredentialsRow> {
-      const [row] = await selectRows<CredentialsRow>(t.database, sql`select ciphertext, refreshed_at, next_refresh_at, refresh_failures from site_credentials where site_id = ${siteId} and track = 'seller'`);
+      const [row] = await selectRows<CredentialsRow>(t.database, sql`select ciphertext, refreshed_at, next_refresh_at, refresh_failures from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`);
       return { ...row!, refreshed_at: row!.refreshed_at && new Date(row!.refreshed_at), next_refresh_at: row!.next_refresh_at && new Date(row!.next_refresh_at) };
     }
     const site = async (siteId: number) => (await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id })).json().data;
@@ -44,20 +45,20 @@ for (const kind of databaseKinds()) {
       const first = await credentials(siteId);
       assert.equal(first.next_refresh_at!.getTime(), connectedAt + 50 * MINUTE, 'an hour-long token is due 10 minutes early');
       t.clock.advance(49 * MINUTE);
-      assert.deepEqual(await t.deps.refresher.runOnce(), { refreshed: 0, retry: 0, reauthorization_required: 0 });
+      assert.deepEqual(await refreshDue(t), { refreshed: 0, retry: 0, reauthorization_required: 0 });
       t.clock.advance(2 * MINUTE);
-      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      assert.equal((await refreshDue(t)).refreshed, 1);
       const second = await credentials(siteId);
       assert.notEqual(second.ciphertext, first.ciphertext);
       assert.equal(second.refreshed_at!.getTime(), t.clock.now().getTime());
       assert.equal(second.next_refresh_at!.getTime(), t.clock.now().getTime() + 50 * MINUTE);
       // Etsy refresh tokens work once: a second renewal succeeds only with the rotated one.
       t.clock.advance(51 * MINUTE);
-      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      assert.equal((await refreshDue(t)).refreshed, 1);
       const shown = await site(siteId);
       assert.equal(shown.status, 'connected');
-      const [sealed] = await selectRows<{ key_id: string; ciphertext: string }>(t.database, sql`select key_id, ciphertext from site_credentials where site_id = ${siteId} and track = 'seller'`);
-      const current = openTokens(t.deps.cipher, { siteId, track: 'seller', keyId: sealed!.key_id, ciphertext: sealed!.ciphertext });
+      const [sealed] = await selectRows<{ key_id: string; ciphertext: string }>(t.database, sql`select key_id, ciphertext from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`);
+      const current = openTokens(t.deps.cipher, { siteId, grant: 'seller', keyId: sealed!.key_id, ciphertext: sealed!.ciphertext });
       const logs = t.logs.join('');
       assert.ok(!logs.includes(current.accessToken) && !logs.includes(current.refreshToken!), 'no credential reaches the log');
       assert.equal(shown.last_refreshed_at, t.clock.now().toISOString());
@@ -77,7 +78,7 @@ for (const kind of databaseKinds()) {
       let refreshed = 0;
       for (let tick = 0; tick < 40; tick++) {
         t.clock.advance(30_000);
-        const result = await t.deps.refresher.runOnce();
+        const result = await refreshDue(t);
         assert.deepEqual([result.retry, result.reauthorization_required], [0, 0]);
         refreshed += result.refreshed;
       }
@@ -86,29 +87,32 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(states.map((s) => [s.status, s.expired]), states.map(() => ['connected', false]));
     });
 
-    test('two workers racing over the same due sites renew each exactly once', async () => {
+    test('two workers racing over the same due grants, each asked three times, renew each exactly once', async () => {
       const siteIds = [];
       for (const account of ['51', '52', '53', '54', '55', '56']) siteIds.push(await connectEtsy(account));
       t.clock.advance(51 * MINUTE);
-      const worker = () => createRefreshWorker({ db: t.database.db, clock: t.clock, cipher: t.deps.cipher, adapters: t.deps.adapters, policy: t.deps.refreshPolicy, leaseMs: 30_000, batchSize: 2, onError: (e) => assert.fail(String(e)) });
-      const [a, b] = [worker(), worker()];
-      const callsBefore = t.deps.sandbox.calls.get('etsy:token') ?? 0;
-      let refreshed = 0;
-      for (let round = 0; round < 6; round++) {
-        const results = await Promise.all([a.runOnce(), b.runOnce()]);
-        refreshed += results.reduce((sum, r) => sum + r.refreshed + r.retry + r.reauthorization_required, 0);
+      // Besides each grant's scheduled renewal, two more asks per grant (as accessTokenFor and the overdue check send).
+      for (const siteId of siteIds) {
+        const [row] = await selectRows<{ version: number }>(t.database, sql`select version from site_credentials where site_id = ${siteId}`);
+        for (let ask = 0; ask < 2; ask++) await t.deps.tokenRefresh.schedule(t.database.db, { siteId, grant: 'seller', version: row!.version });
       }
-      assert.equal(refreshed, 6);
-      assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - callsBefore, 6, 'one token call per site');
+      await t.database.db.execute(sql`update pgboss.job set start_after = now() where name = ${REFRESH_QUEUE} and state = 'created'`);
+      const callsBefore = t.deps.sandbox.calls.get('etsy:token') ?? 0;
+      const results: string[] = [];
+      for (let round = 0; round < 12; round++) {
+        for (const pass of await Promise.all([t.deps.jobs.runReady(REFRESH_QUEUE, 2), t.deps.jobs.runReady(REFRESH_QUEUE, 2)])) results.push(...pass);
+      }
+      assert.equal(results.filter((r) => r === 'refreshed').length, 6);
+      assert.equal(results.length, 18, 'every job ran once');
+      assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - callsBefore, 6, 'one token call per grant');
       for (const siteId of siteIds) assert.equal((await site(siteId)).status, 'connected');
     });
 
     test('a refused grant turns the site reauthorization_required with the reason; reconnecting restores it under its id', async () => {
       const siteId = await connectEtsy('61');
       // The user revoked the app on Etsy: the refresh token we hold is no longer known there.
-      const revoked = sealTokens(t.deps.cipher, siteId, 'seller', { accessToken: '70000061.revoked', refreshToken: '70000061.revoked', accessExpiresAt: t.clock.now(), refreshExpiresAt: null }, t.clock.now(), t.deps.refreshPolicy);
-      await saveCredentials(t.database.db, siteId, 'seller', revoked, t.clock.now());
-      assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+      await storeRevoked(t, siteId, '70000061.revoked');
+      assert.equal((await refreshDue(t)).reauthorization_required, 1);
       const refused = await site(siteId);
       assert.equal(refused.status, 'reauthorization_required');
       assert.match(refused.status_reason, /refused to renew access/);
@@ -123,18 +127,18 @@ for (const kind of databaseKinds()) {
       const siteId = await connectEtsy('71');
       t.clock.advance(51 * MINUTE);
       t.deps.sandbox.faults.set('etsy', 'token', 'error');
-      assert.equal((await t.deps.refresher.runOnce()).retry, 1);
+      assert.equal((await refreshDue(t)).retry, 1);
       let row = await credentials(siteId);
       assert.deepEqual([row.refresh_failures, row.next_refresh_at!.getTime()], [1, t.clock.now().getTime() + 30_000]);
-      assert.equal((await t.deps.refresher.runOnce()).retry, 0, 'not before its retry time');
+      assert.equal((await refreshDue(t)).retry, 0, 'not before its retry time');
       t.clock.advance(31_000);
-      assert.equal((await t.deps.refresher.runOnce()).retry, 1);
+      assert.equal((await refreshDue(t)).retry, 1);
       row = await credentials(siteId);
       assert.deepEqual([row.refresh_failures, row.next_refresh_at!.getTime()], [2, t.clock.now().getTime() + 60_000]);
       assert.equal((await site(siteId)).status, 'connected');
       t.deps.sandbox.faults.clear();
       t.clock.advance(61_000);
-      assert.equal((await t.deps.refresher.runOnce()).refreshed, 1);
+      assert.equal((await refreshDue(t)).refreshed, 1);
       assert.equal((await credentials(siteId)).refresh_failures, 0);
     });
   });

@@ -3,12 +3,11 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
-import { sealTokens } from '../src/core/sites/credentials.js';
 import { addMembership } from '../src/db/accounts.repo.js';
-import { saveCredentials } from '../src/db/sites.repo.js';
 import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
+import { refreshDue, sendDue, storeRevoked } from './helpers/jobs.js';
 
 /** A receiver on loopback that records what it is sent and answers with `status`. */
 async function startReceiver() {
@@ -26,6 +25,7 @@ async function startReceiver() {
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
   return { url, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
 }
+
 
 /** Standard Webhooks verification, written here independently of the service's signer. */
 function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
@@ -79,7 +79,7 @@ for (const kind of databaseKinds()) {
     test('connecting a site delivers a signed site.connected event that carries no credential', async () => {
       const hook = await subscribe();
       const siteId = await connectEtsy();
-      assert.deepEqual(await t.deps.webhookSender.runOnce(), { delivered: 1, retry: 0, failed: 0 });
+      assert.deepEqual(await sendDue(t), { delivered: 1, retry: 0, failed: 0 });
       const [delivery] = receiver.received;
       assert.ok(verify(hook.secret, delivery!.headers, delivery!.body), 'the signature verifies');
       assert.match(String(delivery!.headers['webhook-id']), /^msg_/);
@@ -93,12 +93,11 @@ for (const kind of databaseKinds()) {
     test('a refused grant sends site.reauthorization_required, reconnecting sends site.recovered, disconnecting site.disconnected', async () => {
       await subscribe();
       const siteId = await connectEtsy('3');
-      const revoked = sealTokens(t.deps.cipher, siteId, 'seller', { accessToken: 'x', refreshToken: '70000003.revoked', accessExpiresAt: t.clock.now(), refreshExpiresAt: null }, t.clock.now(), t.deps.refreshPolicy);
-      await saveCredentials(t.database.db, siteId, 'seller', revoked, t.clock.now());
-      assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+      await storeRevoked(t, siteId, '70000003.revoked');
+      assert.equal((await refreshDue(t)).reauthorization_required, 1);
       await connectEtsy('3');
       assert.equal((await api('DELETE', `/sites/${siteId}`)).statusCode, 200);
-      await t.deps.webhookSender.runOnce();
+      await sendDue(t);
       assert.deepEqual(eventsReceived(), ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected']);
     });
 
@@ -107,9 +106,9 @@ for (const kind of databaseKinds()) {
       const siteId = await connectEtsy('8');
       assert.equal((await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: 'track=etsy&account=8', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode, 204);
       t.clock.advance(51 * 60_000);
-      assert.equal((await t.deps.refresher.runOnce()).reauthorization_required, 1);
+      assert.equal((await refreshDue(t)).reauthorization_required, 1);
       assert.equal((await api('GET', `/sites/${siteId}`)).json().data.status, 'reauthorization_required');
-      assert.equal((await t.deps.webhookSender.runOnce()).delivered, 1);
+      assert.equal((await sendDue(t)).delivered, 1);
       const [delivery] = receiver.received;
       assert.ok(verify(hook.secret, delivery!.headers, delivery!.body));
       assert.deepEqual([JSON.parse(delivery!.body).type, JSON.parse(delivery!.body).data.site.id], ['site.reauthorization_required', siteId]);
@@ -119,14 +118,14 @@ for (const kind of databaseKinds()) {
       const hook = await subscribe(['site.connected']);
       await connectEtsy();
       receiver.state.status = 503;
-      assert.equal((await t.deps.webhookSender.runOnce()).retry, 1);
+      assert.equal((await sendDue(t)).retry, 1);
       let [entry] = (await api('GET', `/webhooks/${hook.id}/deliveries`)).json().data;
       assert.deepEqual([entry.status, entry.attempts, entry.next_attempt_at], ['pending', 1, new Date(t.clock.now().getTime() + 30_000).toISOString()]);
-      assert.equal((await t.deps.webhookSender.runOnce()).retry, 0, 'not before its time');
+      assert.equal((await sendDue(t)).retry, 0, 'not before its time');
       let attempts = 1;
       for (let i = 0; i < 60 && entry.status === 'pending'; i++) {
         t.clock.set(new Date(entry.next_attempt_at));
-        await t.deps.webhookSender.runOnce();
+        await sendDue(t);
         attempts += 1;
         [entry] = (await api('GET', `/webhooks/${hook.id}/deliveries`)).json().data;
       }
@@ -139,14 +138,14 @@ for (const kind of databaseKinds()) {
       await connectEtsy();
       receiver.state.status = 302;
       receiver.state.location = 'http://127.0.0.1:1/elsewhere';
-      assert.equal((await t.deps.webhookSender.runOnce()).failed, 1);
+      assert.equal((await sendDue(t)).failed, 1);
       assert.equal(receiver.received.length, 1);
       const [failed] = (await api('GET', `/webhooks/${hook.id}/deliveries`)).json().data;
       assert.deepEqual([failed.status, failed.last_status_code, failed.last_error], ['failed', 302, 'answered 302']);
       receiver.state.status = 204;
       const again = await api('POST', `/webhooks/${hook.id}/deliveries/${failed.id}/redeliver`);
       assert.equal(again.statusCode, 202);
-      assert.equal((await t.deps.webhookSender.runOnce()).delivered, 1);
+      assert.equal((await sendDue(t)).delivered, 1);
       assert.equal(receiver.received[1]!.headers['webhook-id'], receiver.received[0]!.headers['webhook-id']);
     });
 
@@ -155,7 +154,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await api('DELETE', `/webhooks/${hook.id}`)).statusCode, 200);
       assert.equal((await api('DELETE', `/webhooks/${hook.id}`)).statusCode, 404);
       await connectEtsy();
-      assert.deepEqual(await t.deps.webhookSender.runOnce(), { delivered: 0, retry: 0, failed: 0 });
+      assert.deepEqual(await sendDue(t), { delivered: 0, retry: 0, failed: 0 });
       const audit = (await api('GET', '/audit-events?per_page=5')).json().data.map((e: { action: string }) => e.action);
       assert.deepEqual(audit.filter((a: string) => a.startsWith('webhook.')), ['webhook.deleted', 'webhook.created']);
     });

@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { type ConstructorOptions, fromPglite } from 'pg-boss';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -33,6 +34,8 @@ export interface Database {
    * was down are lost, so a listener must treat `up` as "anything may have changed".
    */
   subscribe(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
+  /** How the job engine reaches this database: pg-boss's PGlite adapter on the same instance, or a pool of its own. */
+  readonly jobsConnection: Pick<ConstructorOptions, 'db' | 'connectionString' | 'max' | 'backend'>;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
       // Closing the database ends every listener; unlistening after that would throw.
       return async () => void (client.closed || (await unlisten()));
     },
+    jobsConnection: { db: fromPglite(client), backend: 'pglite' },
     close: () => client.close(),
   };
 }
@@ -117,6 +121,8 @@ async function openPostgres(url: string, logger: false | { logQuery: () => void 
     },
     ping: async () => void (await db.execute(sql`select 1`)),
     subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
+    // Workers hold a connection only while they fetch or settle a job; a few are enough beside the API's ten.
+    jobsConnection: { connectionString: url, max: 4 },
     close: () => pool.end(),
   };
 }

@@ -64,13 +64,21 @@ export async function upsertSite(
   return row!;
 }
 
-/** Stores credentials from a new authorization; any refresh in progress or back-off is reset. */
-export async function saveCredentials(db: Db, siteId: number, track: GrantKind, sealed: SealedCredentials, now: Date): Promise<void> {
+/** Stores credentials from a new authorization, resetting any back-off; returns the row's new version. */
+export async function saveCredentials(db: Db, siteId: number, grant: GrantKind, sealed: SealedCredentials, now: Date): Promise<number> {
   const fresh = { ...sealed, refreshFailures: 0, updatedAt: now };
-  await db
+  const [row] = await db
     .insert(siteCredentials)
-    .values({ siteId, grantKind: track, ...fresh, createdAt: now })
-    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.grantKind], set: fresh });
+    .values({ siteId, grantKind: grant, ...fresh, createdAt: now })
+    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.grantKind], set: { ...fresh, version: sql`${siteCredentials.version} + 1` } })
+    .returning({ version: siteCredentials.version });
+  return row!.version;
+}
+
+/** The site needs its owner to connect it again: the platform refused its grant. */
+export async function markReauthorizationRequired(db: Db, siteId: number, reason: string, now: Date): Promise<typeof sites.$inferSelect | null> {
+  const [row] = await db.update(sites).set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+  return row ?? null;
 }
 
 export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<typeof sites.$inferSelect> {

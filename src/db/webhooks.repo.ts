@@ -26,16 +26,25 @@ export async function deleteEndpoint(db: Db, workspaceId: number, id: number): P
   return deleted.length > 0;
 }
 
-/** Queues `event` for every endpoint of the workspace that subscribed to it; in the caller's transaction. */
-export async function enqueueEvent(db: Db, input: { workspaceId: number; type: WebhookEvent; messageId: (endpointId: number) => string; payload: Record<string, unknown>; now: Date }): Promise<void> {
+/** Queues `event` for every endpoint of the workspace that subscribed to it, in the caller's transaction; the rows made. */
+export async function enqueueEvent(
+  db: Db,
+  input: { workspaceId: number; type: WebhookEvent; messageId: (endpointId: number) => string; payload: Record<string, unknown>; now: Date },
+): Promise<Array<{ id: number; endpointId: number }>> {
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
     .where(and(eq(webhookEndpoints.workspaceId, input.workspaceId), sql`${webhookEndpoints.events} @> ${JSON.stringify([input.type])}::jsonb`));
-  if (endpoints.length === 0) return;
-  await db.insert(webhookDeliveries).values(
-    endpoints.map((e) => ({ endpointId: e.id, messageId: input.messageId(e.id), eventType: input.type, payload: input.payload, nextAttemptAt: input.now, createdAt: input.now })),
-  );
+  if (endpoints.length === 0) return [];
+  const rows = endpoints.map((e) => ({
+    endpointId: e.id,
+    messageId: input.messageId(e.id),
+    eventType: input.type,
+    payload: input.payload,
+    nextAttemptAt: input.now,
+    createdAt: input.now,
+  }));
+  return db.insert(webhookDeliveries).values(rows).returning({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId });
 }
 
 export async function listDeliveries(db: Db, endpointId: number, page: { limit: number; offset: number }): Promise<{ rows: DeliveryRow[]; total: number }> {
@@ -58,26 +67,29 @@ export async function redeliver(db: Db, endpointId: number, deliveryId: number, 
   return row!;
 }
 
-/** Leases due deliveries to one sender (`FOR UPDATE … SKIP LOCKED`), with their endpoint's URL and sealed secret. */
-export async function claimDueDeliveries(db: Db, input: { now: Date; leaseUntil: Date; limit: number }) {
-  const now = input.now.toISOString();
-  const result = (await db.execute(sql`
-    update webhook_deliveries d set lease_until = ${input.leaseUntil.toISOString()}::timestamptz
-    from webhook_endpoints e
-    where e.id = d.endpoint_id and d.id in (
-      select due.id from webhook_deliveries due
-      where due.status = 'pending' and due.next_attempt_at <= ${now}::timestamptz
-        and (due.lease_until is null or due.lease_until < ${now}::timestamptz)
-      order by due.next_attempt_at, due.id limit ${input.limit}
-      for update of due skip locked)
-    returning d.id, d.message_id, d.payload, d.attempts, d.created_at, e.url, e.workspace_id, e.secret_key_id, e.secret_ciphertext`)) as unknown as {
-    rows: Array<{ id: number; message_id: string; payload: unknown; attempts: number; created_at: string | Date; url: string; workspace_id: number; secret_key_id: string; secret_ciphertext: string }>;
-  };
-  // RETURNING keeps no order: send in the order the events happened.
-  return result.rows
-    .sort((a, b) => a.id - b.id)
-    .map((r) => ({ ...r, created_at: new Date(r.created_at), payload: typeof r.payload === 'string' ? (JSON.parse(r.payload) as unknown) : r.payload }));
+/** A delivery with what sending it takes: its endpoint's URL and sealed secret; null once the endpoint is deleted. */
+export async function findDeliveryToSend(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      id: webhookDeliveries.id,
+      status: webhookDeliveries.status,
+      endpointId: webhookDeliveries.endpointId,
+      messageId: webhookDeliveries.messageId,
+      payload: webhookDeliveries.payload,
+      attempts: webhookDeliveries.attempts,
+      createdAt: webhookDeliveries.createdAt,
+      url: webhookEndpoints.url,
+      workspaceId: webhookEndpoints.workspaceId,
+      secretKeyId: webhookEndpoints.secretKeyId,
+      secretCiphertext: webhookEndpoints.secretCiphertext,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, id));
+  return row ?? null;
 }
+
+export type DeliveryToSend = NonNullable<Awaited<ReturnType<typeof findDeliveryToSend>>>;
 
 export async function finishDelivery(db: Db, id: number, update: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>): Promise<void> {
   await db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, id));

@@ -1,7 +1,7 @@
 /** The one place errors become responses: the seed's body for every status, internals to the log only (DESIGN §2). */
-import { DrizzleQueryError } from 'drizzle-orm/errors';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode } from '../errors.js';
+import { describeError } from '../logger.js';
 import { toFieldErrors } from './validation.js';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -39,18 +39,6 @@ function isDatabaseUnavailable(error: unknown): boolean {
     if (/Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(e.message)) return true;
   }
   return false;
-}
-
-/** What a log may say of an error: its name, code and the driver's own message, never a query's parameters. */
-export function describeError(error: unknown): Record<string, unknown> {
-  let e: unknown = error;
-  // Drizzle wraps driver errors in a message that includes the query's parameters; log the driver's error instead.
-  while (e instanceof DrizzleQueryError) {
-    if (!e.cause) return { name: 'DrizzleQueryError', message: 'a database query failed' };
-    e = e.cause;
-  }
-  if (!(e instanceof Error)) return { message: String(e) };
-  return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
 }
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -1,8 +1,10 @@
-/** Faults a test can make a simulator's endpoint answer with (issue: 500, time out, reset, malformed JSON, slow). */
+/** Faults a test can make a simulator's endpoint answer with : 500, a time-out, a reset, malformed JSON, or a late answer. */
 import type { FastifyReply } from 'fastify';
 
-export type Fault = 'error' | 'timeout' | 'reset' | 'malformed' | 'slow';
-export type FaultyEndpoint = 'token' | 'identity';
+export const FAULTS = ['error', 'timeout', 'reset', 'malformed', 'slow'] as const;
+export type Fault = (typeof FAULTS)[number];
+export const FAULTY_ENDPOINTS = ['token', 'identity'] as const;
+export type FaultyEndpoint = (typeof FAULTY_ENDPOINTS)[number];
 
 export interface SandboxFaults {
   set(track: string, endpoint: FaultyEndpoint, fault: Fault | null, options?: { delayMs?: number }): void;

@@ -7,6 +7,7 @@ import { registerEtsySimulator } from './etsy/simulator.js';
 import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
 import { TRACKS, type Track } from '../domain/index.js';
 import type { SandboxContext } from './context.js';
+import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint } from './faults.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
 // must allow form submissions to end anywhere; everything else stays locked down.
@@ -30,6 +31,19 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         context.revokedGrants.add(`${String(track)}:${Number(account)}`);
         return reply.code(204).send();
       });
+      // Faults a tester can set on a running server, as the tests do in process: the next token or identity calls of a
+      // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`).
+      sandbox.post('/faults', async (request, reply) => {
+        const { track, endpoint, fault, delay_ms: delay } = (request.body ?? {}) as Record<string, unknown>;
+        const valid = TRACKS.includes(track as Track) && FAULTY_ENDPOINTS.includes(endpoint as FaultyEndpoint) && (fault === 'none' || FAULTS.includes(fault as Fault));
+        if (!valid || (delay !== undefined && !/^[0-9]{1,7}$/.test(String(delay)))) {
+          return reply.code(400).send({ error: `track must be one of ${TRACKS.join(', ')}, endpoint ${FAULTY_ENDPOINTS.join(' or ')}, fault ${FAULTS.join(', ')} or none` });
+        }
+        context.faults.set(String(track), endpoint as FaultyEndpoint, fault === 'none' ? null : (fault as Fault), delay === undefined ? {} : { delayMs: Number(delay) });
+        return reply.code(204).send();
+      });
+      // What the simulated platforms were asked, per `track:endpoint` (for example `etsy:token`).
+      sandbox.get('/calls', async () => Object.fromEntries(context.calls));
       await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });
       await sandbox.register(async (amazonSeller) => registerAmazonSellerSimulator(amazonSeller, context), { prefix: '/amazon-seller' });
       await sandbox.register(async (amazonAds) => registerAmazonAdsSimulator(amazonAds, context), { prefix: '/amazon-ads' });

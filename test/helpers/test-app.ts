@@ -1,6 +1,7 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
 import type { LightMyRequestResponse } from 'fastify';
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/access.js';
 import { loadConfig } from '../../src/config.js';
@@ -32,18 +33,21 @@ export interface TestApp {
  * `listen: true` serves the app on a free loopback port with APP_URL pointing at it, so platform adapters reach the
  * simulators over real HTTP (timeouts and connection resets included).
  */
-export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string>; listen?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {}): Promise<TestApp> {
   const queries = { count: 0 };
   const logs: string[] = [];
   const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
   const port = options.listen ? await freePort() : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
   const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...listenEnv, ...options.env }) as ResolvedConfig;
-  const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
+  // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
+  const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
   const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
   const app = await buildApp(deps);
   await deps.watchAuthChanges();
+  await deps.start();
+  if (options.workers) await deps.startWorkers();
   await app.ready();
   if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -59,6 +63,25 @@ export async function createTestApp(kind: DatabaseKind, options: { env?: Record<
 }
 
 export const API = '/api/v1';
+
+/**
+ * Runs, in this process, the jobs of `queue` that are due by the test's clock (one pass, as a worker's poll would),
+ * and counts what each did ('refreshed', 'delivered', 'skipped' …). The database's clock does not move with the test's,
+ * so a job due by the test's clock is first made due now.
+ */
+export async function runDueJobs(t: TestApp, queue: string): Promise<Record<string, number>> {
+  await t.database.db.execute(sql`
+    update pgboss.job set start_after = now()
+    where name = ${queue} and state in ('created', 'retry') and start_after <= ${t.clock.now().toISOString()}::timestamptz`);
+  const counts: Record<string, number> = {};
+  // pg-boss hands out one job per singleton key at a time, so a pass fetches until nothing ready is left.
+  for (let fetches = 0; fetches < 20; fetches++) {
+    const results = await t.deps.jobs.runReady(queue);
+    if (results.length === 0) break;
+    for (const result of results) counts[result] = (counts[result] ?? 0) + 1;
+  }
+  return counts;
+}
 
 type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 

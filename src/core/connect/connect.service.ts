@@ -3,21 +3,22 @@ import { AppError, type FieldErrors } from '../../errors.js';
 import type { Db } from '../../db/client.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { Track } from '../../domain/index.js';
-import { PlatformError, type ConnectAdapter } from '../../platforms/platform.js';
+import { callbackPath, type GrantKind, type PlatformId, type Track, trackOf } from '../../domain/index.js';
+import { PlatformError, type ConnectAdapter, type TokenSet } from '../../platforms/platform.js';
 import type { Adapters } from '../../platforms/registry.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import type { OAuthStates } from './oauth-states.js';
 import type { RefreshPolicy } from '../sites/refresh-policy.js';
-import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
+import type { TokenRefresh } from '../sites/token-refresh.js';
+import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import { sealTokens } from '../sites/credentials.js';
 import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
 import { expiredStateOutcome, failureOutcome, invalidStateOutcome, successOutcome, type CallbackOutcome, type Failure } from './outcomes.js';
 import type { ConsumedState } from './oauth-states.js';
 
 export interface AuthenticateSiteInput {
-  platform_id: number;
+  platform_id: PlatformId;
   redirect_url?: string;
   authorization_url?: string;
   custom_field_value?: string;
@@ -34,6 +35,9 @@ export function createConnectService(deps: {
   adapters: Adapters;
   /** Schedules the first refresh of newly connected credentials. */
   refreshPolicy: RefreshPolicy;
+  /** Queues the first renewal of new credentials, in the transaction that stores them. */
+  refresh: Pick<TokenRefresh, 'schedule'>;
+  outbox: Outbox;
   appUrl: string;
   apiUrl: string;
   /** Whether a caller's TikTok Shop authorization_url may be used: https on an allowed host, or the sandbox's own page. */
@@ -41,7 +45,7 @@ export function createConnectService(deps: {
   onInternalError: (error: unknown) => void;
 }) {
   const { db, clock, cipher, states, adapters } = deps;
-  const callbackUrl = (track: Track) => `${deps.apiUrl}/oauth/callback/${track}`;
+  const callbackUrl = (track: Track) => `${deps.apiUrl}${callbackPath(track)}`;
 
   /** A new state and the platform's authorization URL for it. */
   async function authorizationUrl(adapter: ConnectAdapter, input: { userId: number; workspaceId: number; siteId: number | null; redirectUrl: string; tracking: Record<string, string>; authorizationUrl: string | null }) {
@@ -53,8 +57,8 @@ export function createConnectService(deps: {
   async function startAuthorization(actor: { userId: number; workspaceId: number }, input: AuthenticateSiteInput): Promise<{ url: string }> {
     const errors: FieldErrors = {};
     const fail = (field: string, message: string) => void (errors[field] ??= []).push(message);
-    const platformId = input.platform_id as 1 | 4 | 5;
-    const track: Track = platformId === 1 ? 'etsy' : platformId === 4 ? 'tiktok-shop' : input.site_id !== undefined ? 'amazon-ads' : 'amazon-seller';
+    const platformId = input.platform_id;
+    const track = trackOf(platformId, input.site_id !== undefined);
     const adapter = adapters[track];
     if (!adapter) fail('platform_id', track === 'amazon-ads' ? 'Amazon Ads is not configured on this server.' : 'The selected platform is not configured on this server.');
 
@@ -99,6 +103,13 @@ export function createConnectService(deps: {
     return site;
   }
 
+  /** Stores a grant's new tokens and queues their first renewal, in the caller's transaction. */
+  async function storeGrant(tx: Db, siteId: number, grant: GrantKind, tokens: TokenSet, now: Date) {
+    const sealed = sealTokens(cipher, siteId, grant, tokens, now, deps.refreshPolicy);
+    const version = await sitesRepo.saveCredentials(tx, siteId, grant, sealed, now);
+    await deps.refresh.schedule(tx, { siteId, grant, version }, sealed.nextRefreshAt);
+  }
+
   /** Exchanges the code, looks up the account, and stores site and credentials in one transaction; returns the site id. */
   async function connect(adapter: ConnectAdapter, state: ConsumedState, code: string, params: Readonly<Record<string, string>>, ipAddress: string | null): Promise<number> {
     const audit = (action: auditRepo.AuditEntry['action'], siteId: number) => ({ action, actorUserId: state.userId, subjectType: 'site' as const, subjectId: siteId, ipAddress, details: { platform: adapter.track } });
@@ -111,8 +122,8 @@ export function createConnectService(deps: {
         const now = clock.now();
         const before = await sitesRepo.siteStatusOfAccount(tx, { workspaceId: state.workspaceId, platform: adapter.platform, externalId: account.externalId });
         const site = await sitesRepo.upsertSite(tx, { workspaceId: state.workspaceId, platformId: adapter.platformId, platform: adapter.platform, name: account.name, externalId: account.externalId, tracking: adapter.track === 'tiktok-shop' ? state.tracking : null, now });
-        await emitEvent(tx, state.workspaceId, before === 'reauthorization_required' ? 'site.recovered' : 'site.connected', siteEventData(site), now);
-        await sitesRepo.saveCredentials(tx, site.id, 'seller', sealTokens(cipher, site.id, 'seller', tokens, now, deps.refreshPolicy), now);
+        await deps.outbox.emit(tx, state.workspaceId, before === 'reauthorization_required' ? 'site.recovered' : 'site.connected', siteEventData(site), now);
+        await storeGrant(tx, site.id, 'seller', tokens, now);
         await auditRepo.recordAudit(tx, [state.workspaceId], audit(site.inserted ? 'site.connected' : 'site.reconnected', site.id), now);
         return site.id;
       });
@@ -121,9 +132,9 @@ export function createConnectService(deps: {
     return db.transaction(async (tx) => {
       const now = clock.now();
       const site = await connectedSellerSite(tx, state);
-      await sitesRepo.saveCredentials(tx, site.id, 'advertising', sealTokens(cipher, site.id, 'advertising', tokens, now, deps.refreshPolicy), now);
+      await storeGrant(tx, site.id, 'advertising', tokens, now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
-      await emitEvent(tx, state.workspaceId, 'advertising.connected', { ...siteEventData(site), profiles }, now);
+      await deps.outbox.emit(tx, state.workspaceId, 'advertising.connected', { ...siteEventData(site), profiles }, now);
       await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site.id), now);
       return site.id;
     });

@@ -3,12 +3,15 @@ import { AppError } from '../../errors.js';
 import type { Db } from '../../db/client.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
+import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import type { Clock } from '../../lib/clock.js';
+
+/** A site with its seller credentials' renewal times, as the API presents it. */
+export type Site = sitesRepo.SiteRow;
 
 export type SitesService = ReturnType<typeof createSitesService>;
 
-export function createSitesService(deps: { db: Db; clock: Clock }) {
+export function createSitesService(deps: { db: Db; clock: Clock; outbox: Outbox }) {
   const { db, clock } = deps;
 
   /** The site when it belongs to the workspace; 404 whether it is missing or another workspace's (DESIGN §2). */
@@ -29,7 +32,7 @@ export function createSitesService(deps: { db: Db; clock: Clock }) {
         const disconnected = await sitesRepo.disconnectSite(tx, site.id, now);
         const audit = { action: 'site.disconnected' as const, actorUserId: actor.userId, subjectType: 'site' as const, subjectId: site.id, ipAddress: actor.ipAddress, details: { platform: site.platform } };
         await auditRepo.recordAudit(tx, [workspaceId], audit, now);
-        await emitEvent(tx, workspaceId, 'site.disconnected', siteEventData(disconnected), now);
+        await deps.outbox.emit(tx, workspaceId, 'site.disconnected', siteEventData(disconnected), now);
         return disconnected;
       });
     },

@@ -1,97 +1,177 @@
 /**
- * Keeps connections alive: renews each site's access token a margin before it expires, once per site however many
- * instances run a worker, backs off on passing failures and marks the site when the platform refuses the grant.
+ * Keeps connections alive on the job engine. Every grant (a site's seller or advertising credentials) has its renewal
+ * queued as a `token-refresh` job due a margin before its access token expires, sent in the transaction that stored the
+ * token. The queue lets one job per grant be active at a time across every instance (pg-boss's `singleton` policy on
+ * the key `<site>:<grant>`), which is what Etsy's rotating refresh tokens need; and every write is fenced by the row's
+ * version, so a renewal whose credentials changed meanwhile (a reconnection, an earlier renewal) does nothing.
+ * `accessTokenFor` is how any other caller gets a valid token: through the same queue, never around it.
  */
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import * as refreshRepo from '../../db/refresh.repo.js';
-import { PlatformError } from '../../platforms/platform.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import { type GrantKind, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Adapters } from '../connect/connect.service.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { retryDelayMs, type RefreshPolicy } from './refresh-policy.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { PlatformError } from '../../platforms/platform.js';
+import type { Adapters } from '../../platforms/registry.js';
+import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import { openTokens, sealTokens } from './credentials.js';
-import { emitEvent, siteEventData } from '../webhooks/webhooks.service.js';
+import { type RefreshPolicy, retryDelayMs } from './refresh-policy.js';
 
-export type RefreshResult = 'refreshed' | 'retry' | 'reauthorization_required';
+export const REFRESH_QUEUE = 'token-refresh';
+export const OVERDUE_QUEUE = 'token-refresh-overdue';
 
-export interface RefreshWorker {
-  /** One pass over what is due now; returns what happened to each credential it claimed. */
-  runOnce(): Promise<Record<RefreshResult, number>>;
-  start(intervalMs: number): void;
-  stop(): Promise<void>;
+export interface RefreshJob {
+  siteId: number;
+  grant: GrantKind;
+  /** The credentials' version when the job was sent: a job for an older version has nothing left to do. */
+  version: number;
+  /** Renew now, whether or not the renewal is due (a caller needs a fresh token). */
+  force?: boolean;
 }
 
-export function createRefreshWorker(deps: {
+export type RefreshResult = 'refreshed' | 'retry' | 'reauthorization_required' | 'skipped';
+
+/** A token with less than this left is renewed before `accessTokenFor` hands it out. */
+const FRESH_MARGIN_MS = 60_000;
+/** A renewal this late means its job was lost, or no worker ran: the overdue check queues it again. */
+const OVERDUE_AFTER_MS = 2 * 60_000;
+const WAIT_STEP_MS = 200;
+
+export interface TokenRefresh {
+  readonly queues: readonly QueueDefinition<object>[];
+  /** Queues the renewal of a grant at `at` (now when omitted), in the caller's transaction. */
+  schedule(tx: Db, grant: { siteId: number; grant: GrantKind; version: number }, at?: Date | null): Promise<void>;
+  /**
+   * A valid access token of the site's grant: the stored one while it has a minute left, else a renewed one, renewed
+   * through the queue (so never twice at once) and waited for up to three platform deadlines. Throws PlatformError:
+   * `rejected` when the site must be reconnected, `unavailable` when the platform could not renew it in time.
+   */
+  accessTokenFor(siteId: number, grant?: GrantKind): Promise<string>;
+}
+
+export function createTokenRefresh(deps: {
   db: Db;
   clock: Clock;
   cipher: CredentialsCipher;
   adapters: Adapters;
   policy: RefreshPolicy;
-  /** How long a claim holds: longer than a platform call can take, so a slow call never loses its row to another worker. */
-  leaseMs: number;
-  batchSize?: number;
+  jobs: Jobs;
+  outbox: Outbox;
+  /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
+  timeoutMs: number;
+  pollIntervalSeconds: number;
+  /** Whether this instance works the queue; if not, `accessTokenFor` runs the renewal it asked for itself. */
+  worksQueue: boolean;
   onError: (error: unknown, context: { siteId: number }) => void;
-}): RefreshWorker {
-  const { db, clock, cipher, adapters } = deps;
-  const owner = randomBytes(8).toString('base64url');
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
+}): TokenRefresh {
+  const { db, clock, cipher, jobs } = deps;
 
-  /** Marks the site and tells the workspace's webhooks, in one transaction. */
-  const giveUp = (row: refreshRepo.ClaimedCredentials, reason: string) =>
-    refreshRepo.giveUpRefreshing(db, row.siteId, row.track, reason, clock.now(), (tx, site) => emitEvent(tx, site.workspaceId, 'site.reauthorization_required', siteEventData(site), clock.now()));
+  const schedule = async (tx: Db, grant: { siteId: number; grant: GrantKind; version: number }, at?: Date | null, force = false) => {
+    const job: RefreshJob = { siteId: grant.siteId, grant: grant.grant, version: grant.version, ...(force ? { force } : {}) };
+    await jobs.send(REFRESH_QUEUE, job, { tx, singletonKey: `${grant.siteId}:${grant.grant}`, ...(at ? { startAfter: at } : {}) });
+  };
 
-  async function refresh(row: refreshRepo.ClaimedCredentials): Promise<RefreshResult> {
-    const adapter = adapters[row.track === 'advertising' ? 'amazon-ads' : row.platform];
-    const { refreshToken } = openTokens(cipher, row);
-    if (!refreshToken) {
-      await giveUp(row, 'The platform gave no refresh token; reconnect the site.');
+  /**
+   * The platform refused the grant. A seller connection turns `reauthorization_required` with the reason and tells the
+   * workspace's webhooks; a refused advertising grant removes advertising from the site and leaves the seller connection.
+   */
+  function giveUp(row: refreshRepo.GrantCredentials, reason: string, now: Date): Promise<RefreshResult> {
+    return db.transaction(async (tx) => {
+      if (row.grant === 'advertising') {
+        if (!(await refreshRepo.deleteGrant(tx, row.siteId, row.grant, row.version))) return 'skipped';
+        await sitesRepo.setAdvertisingProfiles(tx, row.siteId, null, now);
+        return 'reauthorization_required';
+      }
+      if (!(await refreshRepo.stopRefreshing(tx, row.siteId, row.grant, now, row.version))) return 'skipped';
+      const site = await sitesRepo.markReauthorizationRequired(tx, row.siteId, reason, now);
+      if (site) await deps.outbox.emit(tx, site.workspaceId, 'site.reauthorization_required', siteEventData(site), now);
       return 'reauthorization_required';
-    }
+    });
+  }
+
+  /** A passing failure (5xx, 429, timeout): the connection stays as it is and the renewal is tried again after a back-off. */
+  async function backOff(row: refreshRepo.GrantCredentials): Promise<RefreshResult> {
+    const now = clock.now();
+    const failures = row.refreshFailures + 1;
+    const retryAt = new Date(now.getTime() + retryDelayMs(failures));
+    await db.transaction(async (tx) => {
+      if (await refreshRepo.recordRefreshFailure(tx, row.siteId, row.grant, failures, retryAt, now, row.version)) await schedule(tx, row, retryAt);
+    });
+    return 'retry';
+  }
+
+  async function refresh(job: RefreshJob): Promise<RefreshResult> {
+    const row = await refreshRepo.findGrant(db, job.siteId, job.grant);
+    if (!row || row.siteStatus !== 'connected' || row.version !== job.version || row.nextRefreshAt === null) return 'skipped';
+    if (!job.force && row.nextRefreshAt > clock.now()) return 'skipped';
+    const { refreshToken } = openTokens(cipher, { siteId: row.siteId, grant: row.grant, keyId: row.keyId, ciphertext: row.ciphertext });
+    if (!refreshToken) return giveUp(row, 'The platform gave no refresh token; reconnect the site.', clock.now());
+    const adapter = deps.adapters[trackOfGrant(row.platform, row.grant)];
     try {
       if (!adapter) throw new PlatformError('unavailable', 'This platform is no longer configured');
       const tokens = await adapter.refreshToken(refreshToken);
       const now = clock.now();
       // A platform that does not rotate may omit the refresh token: the one we hold stays the valid one.
-      const sealed = sealTokens(cipher, row.siteId, row.track, { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken }, now, deps.policy);
-      await refreshRepo.saveRefreshedCredentials(db, row.siteId, row.track, sealed, now);
-      return 'refreshed';
+      const sealed = sealTokens(cipher, row.siteId, row.grant, { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken }, now, deps.policy);
+      return await db.transaction(async (tx) => {
+        const version = await refreshRepo.saveRefreshedCredentials(tx, row.siteId, row.grant, sealed, now, row.version);
+        if (version === null) return 'skipped';
+        await schedule(tx, { siteId: row.siteId, grant: row.grant, version }, sealed.nextRefreshAt);
+        return 'refreshed';
+      });
     } catch (error) {
-      const now = clock.now();
       if (error instanceof PlatformError && error.reason === 'rejected') {
-        await giveUp(row, `The platform refused to renew access (${error.message}); reconnect the site.`);
-        return 'reauthorization_required';
+        return giveUp(row, `The platform refused to renew access (${error.message}); reconnect the site.`, clock.now());
       }
       if (!(error instanceof PlatformError)) deps.onError(error, { siteId: row.siteId });
-      const failures = row.refreshFailures + 1;
-      await refreshRepo.recordRefreshFailure(db, row.siteId, row.track, failures, new Date(now.getTime() + retryDelayMs(failures)), now);
-      return 'retry';
+      return backOff(row);
     }
   }
 
-  async function runOnce(): Promise<Record<RefreshResult, number>> {
-    const counts: Record<RefreshResult, number> = { refreshed: 0, retry: 0, reauthorization_required: 0 };
-    const now = clock.now();
-    const rows = await refreshRepo.claimDueCredentials(db, { owner, now, leaseUntil: new Date(now.getTime() + deps.leaseMs), limit: deps.batchSize ?? 20 });
-    for (const row of rows) counts[await refresh(row)] += 1;
-    return counts;
+  /** The safety net: grants whose renewal is overdue (their job was lost, or no worker ran for a while) are queued again. */
+  async function queueOverdue(): Promise<string> {
+    const overdue = await refreshRepo.listOverdueGrants(db, new Date(clock.now().getTime() - OVERDUE_AFTER_MS), 500);
+    for (const grant of overdue) await schedule(db, grant);
+    return `queued ${overdue.length}`;
   }
 
-  return {
-    runOnce,
-    start(intervalMs) {
-      timer = setInterval(() => {
-        if (running) return;
-        running = runOnce()
-          .catch((error) => deps.onError(error, { siteId: 0 }))
-          .finally(() => (running = null));
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
+  async function accessTokenFor(siteId: number, grant: GrantKind = 'seller'): Promise<string> {
+    const deadline = performance.now() + 3 * deps.timeoutMs;
+    let asked: number | null = null;
+    for (;;) {
+      const row = await refreshRepo.findGrant(db, siteId, grant);
+      if (!row || row.siteStatus !== 'connected' || row.nextRefreshAt === null) {
+        throw new PlatformError('rejected', 'The site is not connected to the platform; reconnect it.');
+      }
+      const fresh = row.accessExpiresAt === null || row.accessExpiresAt.getTime() - clock.now().getTime() > FRESH_MARGIN_MS;
+      // A renewal that came back (the version moved on) gives the newest token there is, however long it lives.
+      if (fresh || (asked !== null && row.version !== asked)) return openTokens(cipher, { siteId, grant, keyId: row.keyId, ciphertext: row.ciphertext }).accessToken;
+      if (asked === null) {
+        asked = row.version;
+        await schedule(db, row, null, true);
+      }
+      if (performance.now() > deadline) throw new PlatformError('unavailable', 'The platform did not renew access in time; try again.');
+      if (!deps.worksQueue) await jobs.runReady(REFRESH_QUEUE, 1);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+    }
+  }
+
+  const expireInSeconds = Math.max(10, Math.ceil((3 * deps.timeoutMs) / 1000));
+  const refreshQueue: QueueDefinition<RefreshJob> = {
+    name: REFRESH_QUEUE,
+    // One active job per key: never two renewals of one grant at once. A job whose instance died is expired after
+    // three platform deadlines and run again (the version fence makes that safe).
+    options: { policy: 'singleton', expireInSeconds, retryLimit: 5, retryDelay: 10, deleteAfterSeconds: 24 * 3600 },
+    work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+    handler: refresh,
   };
+  const overdueQueue: QueueDefinition<object> = {
+    name: OVERDUE_QUEUE,
+    options: { policy: 'singleton', expireInSeconds: 60, retryLimit: 0, deleteAfterSeconds: 3600 },
+    work: { pollingIntervalSeconds: 10 },
+    handler: queueOverdue,
+  };
+  return { queues: [refreshQueue as unknown as QueueDefinition<object>, overdueQueue], schedule, accessTokenFor };
 }

@@ -1,40 +1,46 @@
 /**
- * Sends what the outbox holds: signed, with a deadline, never following redirects. 5xx, 429, timeouts and network
- * errors are retried with exponential back-off for 24 hours; any other answer ends the delivery.
+ * Sends one webhook delivery, the `webhook-delivery` job: signed, with a deadline, never following redirects. 5xx,
+ * 429, timeouts and network errors are tried again with exponential back-off for 24 hours (the next attempt is a job
+ * of its own, queued with the row's update); any other answer ends the delivery.
  */
 import type { Db } from '../../db/client.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import type { Fetch } from '../../platforms/http.js';
-import { isPassingFailure } from '../../platforms/http.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
+import type { QueueDefinition } from '../../lib/jobs.js';
+import { type Fetch, isPassingFailure } from '../../lib/outbound-http.js';
 import { retryDelayMs } from '../sites/refresh-policy.js';
+import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
 import { signWebhook } from './signature.js';
 import { secretContext } from './webhooks.service.js';
 
 export const RETRY_WINDOW_MS = 24 * 3600_000;
 
-export type DeliveryResult = 'delivered' | 'retry' | 'failed';
+export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'skipped';
 
-export function createWebhookSender(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; fetch: Fetch; timeoutMs: number }) {
+export function createDeliveryQueue(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; outbox: Outbox; fetch: Fetch; timeoutMs: number }): QueueDefinition<DeliveryJob> {
   const { db, clock, cipher } = deps;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
-  async function attempt(row: Awaited<ReturnType<typeof webhooksRepo.claimDueDeliveries>>[number]): Promise<DeliveryResult> {
-    const secret = cipher.open({ keyId: row.secret_key_id, ciphertext: row.secret_ciphertext }, secretContext(row.workspace_id));
+  /** One POST; the status it answered, or why there was none. */
+  async function post(row: webhooksRepo.DeliveryToSend): Promise<{ status: number | null; error: string | null }> {
+    const secret = cipher.open({ keyId: row.secretKeyId, ciphertext: row.secretCiphertext }, secretContext(row.workspaceId));
     const body = JSON.stringify(row.payload);
-    const sentAt = clock.now();
-    let status: number | null = null;
-    let error: string | null = null;
+    const signature = signWebhook(secret, row.messageId, Math.floor(clock.now().getTime() / 1000), body);
+    const headers = { 'content-type': 'application/json', 'user-agent': 'Storelink-Webhooks', ...signature };
     try {
-      const headers = { 'content-type': 'application/json', 'user-agent': 'Storelink-Webhooks', ...signWebhook(secret, row.message_id, Math.floor(sentAt.getTime() / 1000), body) };
       const response = await deps.fetch(row.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs) });
-      status = response.status;
       await response.body?.cancel();
+      return { status: response.status, error: null };
     } catch (e) {
-      error = e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError') ? 'timed out' : 'could not connect';
+      return { status: null, error: e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError') ? 'timed out' : 'could not connect' };
     }
+  }
+
+  async function deliver({ deliveryId }: DeliveryJob): Promise<DeliveryResult> {
+    const row = await webhooksRepo.findDeliveryToSend(db, deliveryId);
+    // Sent already (a job run again after its instance died mid-way), ended, or its endpoint was deleted.
+    if (!row || row.status !== 'pending') return 'skipped';
+    const { status, error } = await post(row);
     const attempts = row.attempts + 1;
     const now = clock.now();
     if (status !== null && status >= 200 && status < 300) {
@@ -43,34 +49,25 @@ export function createWebhookSender(deps: { db: Db; clock: Clock; cipher: Creden
     }
     const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
     const retryable = status === null || isPassingFailure(status);
-    if (retryable && retryAt.getTime() <= row.created_at.getTime() + RETRY_WINDOW_MS) {
-      await webhooksRepo.finishDelivery(db, row.id, { attempts, lastStatusCode: status, lastError: error, nextAttemptAt: retryAt });
+    if (retryable && retryAt.getTime() <= row.createdAt.getTime() + RETRY_WINDOW_MS) {
+      await db.transaction(async (tx) => {
+        await webhooksRepo.finishDelivery(tx, row.id, { attempts, lastStatusCode: status, lastError: error, nextAttemptAt: retryAt });
+        await deps.outbox.schedule(tx, { id: row.id, endpointId: row.endpointId }, retryAt);
+      });
       return 'retry';
     }
-    await webhooksRepo.finishDelivery(db, row.id, { status: 'failed', attempts, lastStatusCode: status, lastError: error ?? (retryable ? 'gave up after 24 hours' : `answered ${status}`), nextAttemptAt: null });
+    const lastError = error ?? (retryable ? 'gave up after 24 hours' : `answered ${status}`);
+    await webhooksRepo.finishDelivery(db, row.id, { status: 'failed', attempts, lastStatusCode: status, lastError, nextAttemptAt: null });
     return 'failed';
   }
 
-  async function runOnce(): Promise<Record<DeliveryResult, number>> {
-    const counts: Record<DeliveryResult, number> = { delivered: 0, retry: 0, failed: 0 };
-    const now = clock.now();
-    const rows = await webhooksRepo.claimDueDeliveries(db, { now, leaseUntil: new Date(now.getTime() + 3 * deps.timeoutMs), limit: 20 });
-    for (const row of rows) counts[await attempt(row)] += 1;
-    return counts;
-  }
-
+  const expireInSeconds = Math.max(10, Math.ceil((3 * deps.timeoutMs) / 1000));
   return {
-    runOnce,
-    start(intervalMs: number, onError: (error: unknown) => void) {
-      timer = setInterval(() => {
-        if (running) return;
-        running = runOnce().catch(onError).finally(() => (running = null));
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      await running;
-    },
+    name: DELIVERY_QUEUE,
+    // A job run again after its instance died sends again with the same webhook-id: receivers deduplicate by it.
+    options: { expireInSeconds, retryLimit: 5, retryDelay: 5, deleteAfterSeconds: 24 * 3600 },
+    // Ten at a time per instance, at most two of them to any one endpoint across instances.
+    work: { localConcurrency: 10, groupConcurrency: 2, pollingIntervalSeconds: 1 },
+    handler: deliver,
   };
 }

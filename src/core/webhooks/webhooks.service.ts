@@ -1,36 +1,24 @@
-/** Webhook endpoints per workspace, the events they receive, and the delivery log (issue 5). */
-import { randomBytes } from 'node:crypto';
+/** Webhook endpoints per workspace, the events they receive, and the delivery log; docs/decisions.md (Webhooks) says how they behave. */
 import { AppError, invalidField } from '../../errors.js';
 import type { Db } from '../../db/client.js';
-import type { SiteRow } from '../../db/sites.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
 import type { WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { isValidRedirectUrl } from '../connect/redirects.js';
+import type { Outbox } from './outbox.js';
 import { generateWebhookSecret, isPublicHost } from './signature.js';
+
+export type Endpoint = webhooksRepo.EndpointRow;
+export type Delivery = webhooksRepo.DeliveryRow;
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 type Actor = { actorUserId: number; ipAddress: string | null };
 
 export const secretContext = (workspaceId: number) => `webhook-secret:${workspaceId}`;
 
-/** A site as events carry it: what a receiver needs, never a credential. */
-export function siteEventData(site: Pick<SiteRow, 'id' | 'workspaceId' | 'platformId' | 'platform' | 'name' | 'externalId' | 'status' | 'statusReason'>) {
-  return { site: { id: site.id, workspace_id: site.workspaceId, platform_id: site.platformId, platform: site.platform, name: site.name, external_id: site.externalId, status: site.status, status_reason: site.statusReason } };
-}
-
-/** Queues an event for the workspace's subscribed endpoints, in the caller's transaction (a durable outbox). */
-export function emitEvent(db: Db, workspaceId: number, type: WebhookEvent, data: Record<string, unknown>, now: Date): Promise<void> {
-  return webhooksRepo.enqueueEvent(db, {
-    workspaceId, type, now,
-    messageId: () => `msg_${randomBytes(12).toString('base64url')}`,
-    payload: { type, timestamp: now.toISOString(), data },
-  });
-}
-
-export function createWebhooksService(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; allowPrivateTargets: boolean }) {
+export function createWebhooksService(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; outbox: Outbox; allowPrivateTargets: boolean }) {
   const { db, clock, cipher } = deps;
 
   async function endpoint(workspaceId: number, id: number) {
@@ -65,10 +53,15 @@ export function createWebhooksService(deps: { db: Db; clock: Clock; cipher: Cred
     async deliveries(workspaceId: number, id: number, page: { limit: number; offset: number }) {
       return webhooksRepo.listDeliveries(db, (await endpoint(workspaceId, id)).id, page);
     },
+    /** A fresh delivery of an earlier one: same message id (receivers deduplicate by it), attempted now. */
     async redeliver(workspaceId: number, id: number, deliveryId: number) {
-      const delivery = await webhooksRepo.redeliver(db, (await endpoint(workspaceId, id)).id, deliveryId, clock.now());
-      if (!delivery) throw new AppError('not_found');
-      return delivery;
+      const endpointId = (await endpoint(workspaceId, id)).id;
+      return db.transaction(async (tx) => {
+        const delivery = await webhooksRepo.redeliver(tx, endpointId, deliveryId, clock.now());
+        if (!delivery) throw new AppError('not_found');
+        await deps.outbox.schedule(tx, delivery);
+        return delivery;
+      });
     },
   };
 }

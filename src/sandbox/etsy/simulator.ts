@@ -74,7 +74,12 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
       const refreshToken = form.refresh_token ?? '';
       const refresh = tokens.read('etsy-refresh', refreshToken.slice(refreshToken.indexOf('.') + 1), now);
       // Refresh tokens rotate: each one works once.
-      if (!refresh || isRevoked(context, 'etsy', refresh.a) || !tokens.useOnce(String(refresh.n), new Date(Number(refresh.x)), now)) return invalidGrant('refresh_token is revoked');
+      if (!refresh || isRevoked(context, 'etsy', refresh.a)) return invalidGrant('refresh_token is revoked');
+      if (!tokens.useOnce(String(refresh.n), new Date(Number(refresh.x)), now)) {
+        // Counted apart: a rotated token presented again is what two concurrent renewals of one grant look like.
+        countCall(context, 'etsy', 'refresh-token-reused');
+        return invalidGrant('refresh_token is revoked');
+      }
       account = Number(refresh.a);
     } else {
       return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' });

@@ -1,0 +1,59 @@
+/**
+ * The webhook outbox: an event becomes one delivery row per subscribed endpoint and one delivery job per row, written
+ * in the transaction of the change that caused it, so an event is sent if and only if its change committed.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client.js';
+import type { SiteRow } from '../../db/sites.repo.js';
+import * as webhooksRepo from '../../db/webhooks.repo.js';
+import type { WebhookEvent } from '../../domain/index.js';
+import type { Jobs } from '../../lib/jobs.js';
+
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+export interface DeliveryJob {
+  deliveryId: number;
+}
+
+export interface Outbox {
+  /** Queues an event for the workspace's subscribed endpoints, in the caller's transaction. */
+  emit(tx: Db, workspaceId: number, type: WebhookEvent, data: Record<string, unknown>, now: Date): Promise<void>;
+  /** Queues an attempt of a delivery row at `at` (now when omitted), in the caller's transaction. */
+  schedule(tx: Db, delivery: { id: number; endpointId: number }, at?: Date): Promise<void>;
+}
+
+export function createOutbox(jobs: Jobs): Outbox {
+  const schedule: Outbox['schedule'] = async (tx, delivery, at) => {
+    // Grouped by endpoint: the queue's group concurrency keeps one slow receiver from taking every worker.
+    await jobs.send<DeliveryJob>(DELIVERY_QUEUE, { deliveryId: delivery.id }, { tx, group: String(delivery.endpointId), ...(at ? { startAfter: at } : {}) });
+  };
+  return {
+    async emit(tx, workspaceId, type, data, now) {
+      const rows = await webhooksRepo.enqueueEvent(tx, {
+        workspaceId,
+        type,
+        now,
+        messageId: () => `msg_${randomBytes(12).toString('base64url')}`,
+        payload: { type, timestamp: now.toISOString(), data },
+      });
+      for (const row of rows) await schedule(tx, row);
+    },
+    schedule,
+  };
+}
+
+/** A site as events carry it: what a receiver needs, never a credential. */
+export function siteEventData(site: Pick<SiteRow, 'id' | 'workspaceId' | 'platformId' | 'platform' | 'name' | 'externalId' | 'status' | 'statusReason'>) {
+  return {
+    site: {
+      id: site.id,
+      workspace_id: site.workspaceId,
+      platform_id: site.platformId,
+      platform: site.platform,
+      name: site.name,
+      external_id: site.externalId,
+      status: site.status,
+      status_reason: site.statusReason,
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Background work on pg-boss (DESIGN §11): durable queues in the service's own database, PGlite or PostgreSQL. A job
+ * sent inside a transaction commits with it (a transactional outbox); a job whose instance dies is expired and run
+ * again by another one (or the restarted one); any number of instances share the queues.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { type ConstructorOptions, fromDrizzle, type Job, PgBoss, type Queue, type WorkOptions } from 'pg-boss';
+
+/** A Drizzle database or transaction: a job sent through it commits or rolls back with the caller's writes. */
+export interface Transaction {
+  execute(query: SQL): PromiseLike<unknown>;
+}
+
+/** One queue: its pg-boss options, how its workers fetch, and what a job does. The handler's result is the job's output. */
+export interface QueueDefinition<T extends object> {
+  readonly name: string;
+  readonly options: Omit<Queue, 'name'>;
+  readonly work: WorkOptions;
+  readonly handler: (data: T, job: Job<T>) => Promise<string>;
+}
+
+export interface SendOptions {
+  /** Commit the job with this transaction's writes. */
+  tx?: Transaction;
+  startAfter?: Date;
+  singletonKey?: string;
+  /** Jobs of one group share the queue's `groupConcurrency` (for example one webhook endpoint). */
+  group?: string;
+}
+
+export interface Jobs {
+  /** Declares a queue; every queue is declared before start(). */
+  define<T extends object>(queue: QueueDefinition<T>): void;
+  /** Installs or migrates pg-boss's schema (under an advisory lock, so instances may start together) and creates the queues. */
+  start(): Promise<void>;
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /** Runs every pg-boss instance's recurring job `name` at a cron expression (one instance sends each occurrence). */
+  schedule(name: string, cron: string): Promise<void>;
+  /** Starts this instance's workers for the named queues. */
+  work(names: readonly string[]): Promise<void>;
+  /**
+   * Runs, in this process and one after another, up to `limit` jobs of the queue that are ready now, through the same
+   * handler the workers use; returns their results. For the operator and for tests that drive time by hand.
+   */
+  runReady(name: string, limit?: number): Promise<string[]>;
+  /** Stops the workers, waits up to `timeoutMs` for jobs in flight (those still running are run again after they expire). */
+  stop(timeoutMs: number): Promise<void>;
+}
+
+export interface JobsOptions {
+  /** How pg-boss reaches the database: PGlite's adapter, or its own pool on PostgreSQL. */
+  connection: Pick<ConstructorOptions, 'db' | 'connectionString' | 'max' | 'backend'>;
+  onError: (error: unknown) => void;
+}
+
+export function createJobs(options: JobsOptions): Jobs {
+  const queues = new Map<string, QueueDefinition<object>>();
+  const boss = new PgBoss({
+    ...options.connection,
+    // Expired jobs (their instance died) are found within ten seconds rather than pg-boss's default minute.
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
+    // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
+    cronWorkerIntervalSeconds: 30,
+    openTelemetry: { enabled: false },
+  });
+  boss.on('error', options.onError);
+  let started = false;
+
+  const definition = (name: string) => {
+    const queue = queues.get(name);
+    if (!queue) throw new Error(`no such queue: ${name}`);
+    return queue;
+  };
+
+  return {
+    define(queue) {
+      queues.set(queue.name, queue as unknown as QueueDefinition<object>);
+    },
+    async start() {
+      await boss.start();
+      started = true;
+      const existing = new Set((await boss.getQueues()).map((q) => q.name));
+      for (const queue of queues.values()) {
+        if (existing.has(queue.name)) await boss.updateQueue(queue.name, withoutCreateOnly(queue.options));
+        else await boss.createQueue(queue.name, queue.options).catch(ignoreRace(queue.name, boss));
+      }
+    },
+    send(name, data, sendOptions = {}) {
+      definition(name);
+      return boss.send(name, data, {
+        ...(sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as Parameters<typeof fromDrizzle>[0], sql) } : {}),
+        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
+        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+        ...(sendOptions.group ? { group: { id: sendOptions.group } } : {}),
+      });
+    },
+    schedule: (name, cron) => boss.schedule(name, cron),
+    async work(names) {
+      for (const name of names) {
+        const queue = definition(name);
+        await boss.work<object>(name, queue.work, async ([job]) => queue.handler(job!.data, job!));
+      }
+    },
+    async runReady(name, limit = 100) {
+      const queue = definition(name);
+      const results: string[] = [];
+      const jobs = await boss.fetch<object>(name, { batchSize: limit, includeMetadata: true });
+      // One after another in the order they were sent, as a single worker would meet them.
+      jobs.sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime());
+      for (const job of jobs) {
+        try {
+          const result = await queue.handler(job.data, job);
+          await boss.complete(name, job.id, { result });
+          results.push(result);
+        } catch (error) {
+          await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+      }
+      return results;
+    },
+    async stop(timeoutMs) {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+  };
+}
+
+/** Options pg-boss accepts only when a queue is created. */
+function withoutCreateOnly(options: Omit<Queue, 'name'>) {
+  const { policy: _policy, partition: _partition, deadLetter: _deadLetter, heartbeatSeconds: _heartbeat, retryDelayMax: _max, ...rest } = options;
+  return rest;
+}
+
+/** Two instances starting together may both try to create a queue; the loser finds it made. */
+function ignoreRace(name: string, boss: PgBoss) {
+  return async (error: unknown) => {
+    if (!(await boss.getQueue(name))) throw error;
+  };
+}
