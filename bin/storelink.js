@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The operator CLI (`npx storelink …`): runs the TypeScript source through tsx, like `npm start` does.
+// The operator CLI (`npx storelink …`): runs the TypeScript source through tsx (`npm start` runs the esbuild bundle instead).
 import { register } from 'tsx/esm/api';
 
 register();

@@ -33,17 +33,15 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row ?? null;
 }
 
-/** Creates the user, a workspace named after them, and their owner membership, in one transaction. */
+/** Creates the user, a workspace named after them, and their owner membership; run it in a transaction. */
 export async function insertUserWithWorkspace(
-  db: Db,
+  tx: Db,
   input: { email: string; name: string; passwordHash: string },
 ): Promise<{ user: Omit<UserRow, 'passwordHash'>; workspace: WorkspaceWithRole }> {
-  return db.transaction(async (tx) => {
-    const [user] = await tx.insert(users).values(input).returning({ id: users.id, email: users.email, name: users.name });
-    const [workspace] = await tx.insert(workspaces).values({ name: `${input.name}'s workspace` }).returning({ id: workspaces.id, name: workspaces.name });
-    await tx.insert(memberships).values({ userId: user!.id, workspaceId: workspace!.id, role: 'owner' });
-    return { user: user!, workspace: { ...workspace!, role: 'owner' as const } };
-  });
+  const [user] = await tx.insert(users).values(input).returning({ id: users.id, email: users.email, name: users.name });
+  const [workspace] = await tx.insert(workspaces).values({ name: `${input.name}'s workspace` }).returning({ id: workspaces.id, name: workspaces.name });
+  await tx.insert(memberships).values({ userId: user!.id, workspaceId: workspace!.id, role: 'owner' });
+  return { user: user!, workspace: { ...workspace!, role: 'owner' as const } };
 }
 
 export async function listWorkspacesOfUser(db: Db, userId: number, page: { limit: number; offset: number }): Promise<{ rows: WorkspaceWithRole[]; total: number }> {

@@ -3,14 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { principalOf, workspaceOf, type App } from './access.js';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
-import { TRACKS, type Track } from '../domain/index.js';
+import { PLATFORM_IDS, TRACKS, callbackPath } from '../domain/index.js';
 import type { Deps } from '../deps.js';
 import { firstValues } from '../lib/params.js';
 import { renderRetryPage } from './retry-page.js';
-import { Id, Ok, ok } from './schemas.js';
+import { Id, Ok, OneOf, ok } from './schemas.js';
 
 const AuthenticateSiteBody = Type.Object({
-  platform_id: Type.Union([Type.Literal(1), Type.Literal(4), Type.Literal(5)], { description: '1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id)' }),
+  platform_id: OneOf(PLATFORM_IDS, { description: '1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id)' }),
   redirect_url: Type.Optional(Type.String({ maxLength: 4096, description: 'Platforms 1 and 5: where the user is sent after the flow (http or https, no |)' })),
   authorization_url: Type.Optional(Type.String({ maxLength: 4096, description: 'Platform 4 only: the authorization link copied from TikTok Shop Partner Center' })),
   custom_field_value: Type.Optional(Type.String({ maxLength: 4096, description: 'Platform 4: URL;key=value;key=value, the redirect and tracking pairs' })),
@@ -44,13 +44,13 @@ export function registerConnectRoutes(app: App, deps: Deps) {
   }, async (request) => ok(await deps.connect.startAuthorization({ userId: principalOf(request).user.id, workspaceId: workspaceOf(request).id }, request.body)));
 
   for (const track of TRACKS) {
-    app.get(`/oauth/callback/${track}`, {
+    app.get(callbackPath(track), {
       config: { access: 'public' },
       schema: {
         summary: `Where ${track} sends the user back; answers with a redirect (JSON with Accept: application/json)`,
         tags: ['connect'],
         response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ site_id: Type.Union([Id, Type.Null()]), redirect_url: Type.String() }) }), 302: Type.Null() },
       },
-    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track as Track, firstValues(request.query), request.ip), request, reply));
+    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track, firstValues(request.query), request.ip), request, reply));
   }
 }

@@ -1,7 +1,7 @@
 /** GET /products: the workspace's products, paginated (DESIGN §3). */
 import Type from 'typebox';
 import { workspaceOf, type App } from './access.js';
-import type { ProductRow } from '../db/products.repo.js';
+import type { Product } from '../core/catalog/products.service.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
@@ -16,7 +16,7 @@ const ProductSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-function present(row: ProductRow) {
+function present(row: Product) {
   return { id: row.id, title: row.title, description: row.description, price: row.price, currency: row.currency, sku: row.sku, created_at: iso(row.createdAt), updated_at: iso(row.updatedAt) };
 }
 

@@ -1,5 +1,12 @@
 /** Schemas shared by routes: the envelopes of DESIGN §2 and the seed's resources. They also produce the OpenAPI document. */
 import Type, { type TSchema } from 'typebox';
+import { ROLES } from '../domain/index.js';
+
+/** One of the domain's listed values: the same schema as a union of literals (the OpenAPI document lists each). */
+export function OneOf<const T extends readonly (string | number)[]>(values: T, options: { description?: string } = {}) {
+  const anyOf = values.map((value) => ({ type: typeof value === 'number' ? 'number' : 'string', const: value }));
+  return Type.Unsafe<T[number]>({ anyOf, ...options });
+}
 
 export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const Timestamp = Type.String({ format: 'date-time' });
@@ -33,7 +40,7 @@ export const EmailField = Type.String({ format: 'email', maxLength: 254 });
 export const PasswordField = Type.String({ minLength: 8, maxLength: 256 });
 export const NameField = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 
-export const WorkspaceSchema = Type.Object({ id: Id, name: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')]) });
+export const WorkspaceSchema = Type.Object({ id: Id, name: Type.String(), role: OneOf(ROLES) });
 
 export const UserSchema = Type.Object({ id: Id, email: Type.String(), name: Type.String() });
 

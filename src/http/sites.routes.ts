@@ -1,17 +1,18 @@
 /** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
 import Type from 'typebox';
 import { principalOf, workspaceOf, type App } from './access.js';
-import type { SiteRow } from '../db/sites.repo.js';
+import type { Site } from '../core/sites/sites.service.js';
 import type { Deps } from '../deps.js';
-import { Id, iso, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
+import { Id, iso, OneOf, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
 export const SiteSchema = Type.Object({
   id: Id,
   platform_id: Type.Integer(),
-  platform: Type.Union([Type.Literal('etsy'), Type.Literal('tiktok-shop'), Type.Literal('amazon-seller')]),
+  platform: OneOf(SITE_PLATFORMS),
   name: Type.String(),
   external_id: Type.String({ description: 'Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon)' }),
-  status: Type.Union([Type.Literal('connected'), Type.Literal('reauthorization_required'), Type.Literal('disconnected')]),
+  status: OneOf(SITE_STATUSES),
   status_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the site needs reauthorization, when it does' }),
   last_refreshed_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token was last renewed' }),
   next_refresh_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token will next be renewed' }),
@@ -24,7 +25,7 @@ export const SiteSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-export function presentSite(site: SiteRow) {
+export function presentSite(site: Site) {
   return {
     id: site.id, platform_id: site.platformId, platform: site.platform, name: site.name, external_id: site.externalId, status: site.status,
     status_reason: site.statusReason, last_refreshed_at: iso(site.refreshedAt), next_refresh_at: iso(site.nextRefreshAt),

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { principalOf, type App } from './access.js';
 import { PAT_EXPIRY_DAYS } from '../core/auth/tokens.service.js';
-import type { TokenRecord } from '../db/tokens.repo.js';
+import type { TokenRecord } from '../core/auth/tokens.service.js';
 import type { Deps } from '../deps.js';
 import { Id, iso, NameField, NullableTimestamp, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 

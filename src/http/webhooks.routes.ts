@@ -1,8 +1,8 @@
-/** Webhook endpoints of a workspace: create (secret shown once), list, delete, delivery log, redeliver (issue 5). */
+/** Webhook endpoints of a workspace: create (secret shown once), list, delete, delivery log, redeliver; docs/decisions.md (Webhooks) says how they behave. */
 import Type from 'typebox';
 import { principalOf, workspaceOf, type App } from './access.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/index.js';
-import type { DeliveryRow, EndpointRow } from '../db/webhooks.repo.js';
+import type { Delivery, Endpoint } from '../core/webhooks/webhooks.service.js';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { Id, iso, NullableTimestamp, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
@@ -15,8 +15,8 @@ const DeliverySchema = Type.Object({
   next_attempt_at: NullableTimestamp, created_at: Timestamp, delivered_at: NullableTimestamp,
 });
 
-const presentEndpoint = (row: EndpointRow) => ({ id: row.id, url: row.url, events: row.events, created_at: iso(row.createdAt) });
-const presentDelivery = (row: DeliveryRow) => ({
+const presentEndpoint = (row: Endpoint) => ({ id: row.id, url: row.url, events: row.events, created_at: iso(row.createdAt) });
+const presentDelivery = (row: Delivery) => ({
   id: row.id, message_id: row.messageId, event_type: row.eventType, status: row.status, attempts: row.attempts, last_status_code: row.lastStatusCode,
   last_error: row.lastError, next_attempt_at: iso(row.nextAttemptAt), created_at: iso(row.createdAt), delivered_at: iso(row.deliveredAt),
 });

@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
-/** The page paths of the dashboard (issue 4); `/` redirects to /dashboard. */
+/** The page paths of the dashboard; `/` redirects to /dashboard. */
 export const DASHBOARD_PAGES = ['/signup', '/login', '/dashboard', '/workspace/:workspace_id/dashboard', '/site/:site_id/listings', '/profile/developer/api-access'] as const;
 
 /** Registers the assets under /assets/ and the page routes; without a build, warns and answers the pages with a 503. */

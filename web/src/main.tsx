@@ -1,4 +1,4 @@
-/** The dashboard: one page per address (issue 4), chosen from the location. */
+/** The dashboard: one page per address, chosen from the location. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useLocation } from './router';

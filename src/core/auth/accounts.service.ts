@@ -21,7 +21,7 @@ export function createAccountsService(deps: { db: Db; passwords: PasswordHasher;
     if (await accountsRepo.findUserByEmail(db, email)) throw invalidField('email', 'The email has already been taken.');
     const passwordHash = await passwords.hash(input.password);
     try {
-      return await accountsRepo.insertUserWithWorkspace(db, { email, name: input.name.trim(), passwordHash });
+      return await db.transaction((tx) => accountsRepo.insertUserWithWorkspace(tx, { email, name: input.name.trim(), passwordHash }));
     } catch (error) {
       if (accountsRepo.isUniqueViolation(error)) throw invalidField('email', 'The email has already been taken.');
       throw error;

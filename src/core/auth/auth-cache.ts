@@ -1,6 +1,7 @@
 /**
- * Authenticated bearers kept in memory, so a warm request makes no database round trip and checks no signature again
- * (issue 6). It is only trusted while the database tells this process about every change that could refuse a bearer:
+ * Authenticated bearers kept in memory, so a warm request makes no database round trip and checks no signature again.
+ * A revocation must hold on every instance within 1 s (DESIGN §3), so the cache is only trusted while the database
+ * tells this process about every change that could refuse a bearer:
  * a trigger sends a notification when a token is revoked or a membership, user or workspace changes, and the cache
  * drops what it names. While that feed is down the cache is empty and unused, so nothing missed is ever served.
  */

@@ -11,6 +11,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { JwtCodec } from './jwt.js';
 import type { UsageRecorder } from './token-usage.js';
 
+/** A token's record: never its value. */
+export type TokenRecord = tokensRepo.TokenRecord;
+
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const PAT_EXPIRY_DAYS = [7, 30, 60, 90, 365] as const;
 export type PatExpiryDays = (typeof PAT_EXPIRY_DAYS)[number] | null;

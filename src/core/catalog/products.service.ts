@@ -2,6 +2,9 @@
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
 
+/** A product as the API presents it. */
+export type Product = productsRepo.ProductRow;
+
 export type ProductsService = ReturnType<typeof createProductsService>;
 
 export function createProductsService(deps: { db: Db }) {

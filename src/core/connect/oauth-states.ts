@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import * as statesRepo from '../../db/oauth-states.repo.js';
-import type { Track } from '../../domain/index.js';
+import type { PlatformId, Track } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { JwtError, type JwtCodec } from '../auth/jwt.js';
@@ -11,7 +11,7 @@ export const STATE_TTL_MS = 15 * 60 * 1000;
 
 export interface StateInput {
   track: Track;
-  platformId: 1 | 4 | 5;
+  platformId: PlatformId;
   userId: number;
   workspaceId: number;
   siteId: number | null;

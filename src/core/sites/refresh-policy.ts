@@ -1,4 +1,4 @@
-/** When to refresh a site's access token, and how long to wait after a failed try (issue: keep connections alive). */
+/** When to refresh a site's access token, and how long to wait after a failed try. */
 
 export interface RefreshPolicy {
   /** Refresh this long before the access token expires (default 10 minutes). */
