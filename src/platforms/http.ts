@@ -2,9 +2,6 @@
 import type { Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
-// Until src/deps.ts and src/core/webhooks/delivery.ts import them from lib/outbound-http.ts.
-export { type Fetch, isPassingFailure } from '../lib/outbound-http.js';
-
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */
   request(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> }): Promise<{ status: number; body: unknown }>;

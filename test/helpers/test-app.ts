@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/http/access.js';
 import { loadConfig } from '../../src/config.js';
-import { createManualClock } from '../../src/lib/clock.js';
+import { createManualClock } from './clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createManualClock } from '../../src/lib/clock.js';
+import { createManualClock } from '../helpers/clock.js';
 import { createAmazonAdsConnectAdapter } from '../../src/platforms/amazon-ads/connect.js';
 import { buildGrantUrl } from '../../src/platforms/amazon-ads/requests.js';
 import { parseProfiles, readCallback as readAdsCallback } from '../../src/platforms/amazon-ads/responses.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createManualClock } from '../../src/lib/clock.js';
+import { createManualClock } from '../helpers/clock.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from '../../src/platforms/etsy/connect.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from '../../src/platforms/etsy/requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from '../../src/platforms/etsy/responses.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createManualClock } from '../../src/lib/clock.js';
+import { createManualClock } from '../helpers/clock.js';
 import { createJwtCodec, JwtError } from '../../src/core/auth/jwt.js';
 import { createKeyring, deriveSigningKey } from '../../src/core/auth/keys.js';
 
