@@ -28,24 +28,29 @@ const BEARER_CONTEXT = `
   where t.jti = $1 and t.kind = 'pat' and t.user_id = $3
     and t.revoked_at is null and (t.expires_at is null or t.expires_at > now())`;
 
-passport.use(new JwtStrategy({
-  jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-  // Storelink's own HKDF derivation of the HS256 key from APP_SECRET, imported rather than copied. jsonwebtoken takes
-  // the KeyObject as it is; given a Buffer or string it first tries it as a public key and throws, about 3 ms a call.
-  secretOrKey: deriveSigningKey(process.env.APP_SECRET!).key as unknown as Buffer,
-  algorithms: ['HS256'],
-  issuer: 'storelink',
-  audience: 'storelink:pat',
-  passReqToCallback: true,
-}, (request: express.Request, payload: { jti?: string; sub?: string }, done: (error: unknown, user?: Principal | false) => void) => {
-  const header = request.get('x-workspace-id') ?? '';
-  const workspaceId = /^[1-9][0-9]{0,9}$/.test(header) ? Number(header) : -1;
-  pool.query(BEARER_CONTEXT, [payload.jti, workspaceId, Number(payload.sub)]).then(({ rows: [row] }) => {
-    if (!row) return done(null, false);
-    const workspace = row.workspace_id === null ? null : { id: row.workspace_id, name: row.workspace_name, role: row.role };
-    done(null, { user: { id: row.user_id, email: row.email, name: row.user_name }, workspace });
-  }, done);
-}));
+passport.use(
+  new JwtStrategy(
+    {
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      // Storelink's own HKDF derivation of the HS256 key from APP_SECRET, imported rather than copied. jsonwebtoken takes
+      // the KeyObject as it is; given a Buffer or string it first tries it as a public key and throws, about 3 ms a call.
+      secretOrKey: deriveSigningKey(process.env.APP_SECRET!).key as unknown as Buffer,
+      algorithms: ['HS256'],
+      issuer: 'storelink',
+      audience: 'storelink:pat',
+      passReqToCallback: true,
+    },
+    (request: express.Request, payload: { jti?: string; sub?: string }, done: (error: unknown, user?: Principal | false) => void) => {
+      const header = request.get('x-workspace-id') ?? '';
+      const workspaceId = /^[1-9][0-9]{0,9}$/.test(header) ? Number(header) : -1;
+      pool.query(BEARER_CONTEXT, [payload.jti, workspaceId, Number(payload.sub)]).then(({ rows: [row] }) => {
+        if (!row) return done(null, false);
+        const workspace = row.workspace_id === null ? null : { id: row.workspace_id, name: row.workspace_name, role: row.role };
+        done(null, { user: { id: row.user_id, email: row.email, name: row.user_name }, workspace });
+      }, done);
+    },
+  ),
+);
 
 const app = express();
 app.use(passport.initialize());

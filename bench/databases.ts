@@ -22,7 +22,9 @@ export async function createPostgresDatabase(serverUrl = process.env.BENCH_DATAB
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const { rows: [row] } = await client.query('show server_version');
+    const {
+      rows: [row],
+    } = await client.query('show server_version');
     return { ...database, version: `PostgreSQL ${row.server_version}` };
   } finally {
     await client.end();

@@ -68,11 +68,15 @@ export function renderReport(results: BenchResults): string {
     '',
     '| run | req/s | p50 ms | p99 ms | requests | non-2xx + errors |',
     '|---|---:|---:|---:|---:|---:|',
-    ...Object.entries(results.runs).map(([key, r]) => `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.failures} |`),
+    ...Object.entries(results.runs).map(
+      ([key, r]) => `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.failures} |`,
+    ),
     '',
     '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
     '|---|---:|---:|---:|---:|',
-    ...Object.entries(results.flows).map(([kind, f]) => `| ${kind} | ${fmt(f.flowsPerSecond, 1)} | ${f.flows} | ${f.failures} | ${f.sitesStored} |`),
+    ...Object.entries(results.flows).map(
+      ([kind, f]) => `| ${kind} | ${fmt(f.flowsPerSecond, 1)} | ${f.flows} | ${f.failures} | ${f.sitesStored} |`,
+    ),
     '',
     '| memory (f) | idle after start | peak during (b) |',
     '|---|---:|---:|',

@@ -3,25 +3,37 @@
  * and the baseline a user would write (Express + passport-jwt + pg), the sandbox connect flow, growth to 1,000,000
  * PATs, and memory; prints the report and writes bench/results/latest.{md,json}.
  * `-- --short`: 2 s runs, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`: run length.
+ * `-- --baseline <main.js>`: also this build against another build in alternating rounds (`--rounds`, default 3).
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { runConnectFlows, type FlowResult } from './connect-flow.js';
+import { compareBuilds, renderComparison } from './compare.js';
+import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase } from './databases.js';
-import { runLoad, type LoadResult } from './load.js';
-import { renderReport, writeReport, type BenchResults } from './report.js';
-import { seedGrowth, PATS_PER_USER } from './seed-growth.js';
-import { freePort, startServer, type ServerProcess } from './server-process.js';
-import { createBenchUser, readUser, type BenchUser } from './storelink-api.js';
+import { type LoadResult, runLoad } from './load.js';
+import { type BenchResults, renderReport, writeReport } from './report.js';
+import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
+import { freePort, type ServerProcess, startServer } from './server-process.js';
+import { type BenchUser, createBenchUser, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
-const { values: flags } = parseArgs({ args: argv, options: { short: { type: 'boolean', default: false }, duration: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  args: argv,
+  options: {
+    short: { type: 'boolean', default: false },
+    duration: { type: 'string' },
+    baseline: { type: 'string' },
+    rounds: { type: 'string' },
+  },
+});
 const short = flags.short!;
 const duration = Number(flags.duration ?? (short ? 2 : 10));
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${flags.duration})`);
 const warmup = short ? 0 : 3;
+const rounds = Number(flags.rounds ?? (short ? 1 : 3));
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number (got ${flags.rounds})`);
 const growthUsers = short ? 1_000 : 100_000;
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
@@ -39,7 +51,12 @@ let reference: { contentType: string; body: string } | null = null;
 
 async function storelink(kind: 'PGlite' | 'PostgreSQL', database: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const server = await startServer(`Storelink (${kind})`, STORELINK, { ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` }, port);
+  const server = await startServer(
+    `Storelink (${kind})`,
+    STORELINK,
+    { ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` },
+    port,
+  );
   cleanups.push(() => server.stop());
   return server;
 }
@@ -49,11 +66,14 @@ async function checkBody(server: ServerProcess, user: BenchUser): Promise<void> 
   const answer = await readUser(server.url, user.headers);
   if (reference === null) {
     const data = answer.status === 200 ? JSON.parse(answer.body).data : null;
-    if (data?.email !== 'bench@example.com' || data?.workspace?.id !== user.workspaceId) throw new Error(`${server.name}: GET /api/v1/user answered ${answer.status} ${answer.body}`);
+    if (data?.email !== 'bench@example.com' || data?.workspace?.id !== user.workspaceId)
+      throw new Error(`${server.name}: GET /api/v1/user answered ${answer.status} ${answer.body}`);
     reference = { contentType: answer.contentType, body: answer.body };
   }
   if (answer.status !== 200 || answer.body !== reference.body || answer.contentType !== reference.contentType) {
-    throw new Error(`${server.name}: GET /api/v1/user answered ${answer.status} ${answer.contentType} ${answer.body}, not ${reference.contentType} ${reference.body}`);
+    throw new Error(
+      `${server.name}: GET /api/v1/user answered ${answer.status} ${answer.contentType} ${answer.body}, not ${reference.contentType} ${reference.body}`,
+    );
   }
 }
 
@@ -66,19 +86,31 @@ async function measure(key: string, server: ServerProcess, user: BenchUser): Pro
   const failures = result.failures + (warm?.failures ?? 0);
   if (failures > 0) problems.push(`${server.name}: ${failures} non-2xx answers or errors under load`);
   if (result.requests === 0) problems.push(`${server.name}: no request completed under load`);
-  console.log(`${key.padEnd(18)} ${Math.round(result.rps).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  failures ${failures}`);
+  console.log(
+    `${key.padEnd(18)} ${Math.round(result.rps).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  failures ${failures}`,
+  );
 }
 
 async function connectFlows(kind: string, server: ServerProcess, user: BenchUser): Promise<void> {
   const result = await runConnectFlows(server.url, user, duration);
   flows[kind] = result;
-  if (result.failures > 0 || result.flows === 0) problems.push(`connect flow on ${kind}: ${result.failures} failed (${result.firstFailure}), ${result.flows} completed`);
-  if (result.sitesStored !== result.flows) problems.push(`connect flow on ${kind}: ${result.flows} flows but ${result.sitesStored} sites stored`);
-  console.log(`d ${kind.padEnd(16)} ${result.flowsPerSecond.toFixed(1).padStart(7)} flows/s  (${result.flows} flows, ${result.failures} failed)`);
+  if (result.failures > 0 || result.flows === 0)
+    problems.push(`connect flow on ${kind}: ${result.failures} failed (${result.firstFailure}), ${result.flows} completed`);
+  if (result.sitesStored !== result.flows)
+    problems.push(`connect flow on ${kind}: ${result.flows} flows but ${result.sitesStored} sites stored`);
+  console.log(
+    `d ${kind.padEnd(16)} ${result.flowsPerSecond.toFixed(1).padStart(7)} flows/s  (${result.flows} flows, ${result.failures} failed)`,
+  );
 }
 
 /** (b) then (d) on one database, (f) around them; then (e): seed, restart, (b) again. `between` runs on the same database before the seeding. */
-async function storelinkOn(kind: 'PGlite' | 'PostgreSQL', key: string, database: Record<string, string>, target: Parameters<typeof seedGrowth>[0], between?: (user: BenchUser) => Promise<void>): Promise<void> {
+async function storelinkOn(
+  kind: 'PGlite' | 'PostgreSQL',
+  key: string,
+  database: Record<string, string>,
+  target: Parameters<typeof seedGrowth>[0],
+  between?: (user: BenchUser) => Promise<void>,
+): Promise<void> {
   let server = await storelink(kind, database);
   const idle = server.memory().rss;
   const user = await createBenchUser(server.url);
@@ -89,7 +121,9 @@ async function storelinkOn(kind: 'PGlite' | 'PostgreSQL', key: string, database:
   await between?.(user);
   const started = Date.now();
   await seedGrowth(target, growthUsers);
-  console.log(`e ${kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `e ${kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   server = await storelink(kind, database);
   await measure(`e-${key}-grown`, server, user);
   await server.stop();
@@ -100,11 +134,21 @@ async function main(): Promise<void> {
   cleanups.push(() => postgres.drop());
   await storelinkOn('PostgreSQL', 'postgres', { DATABASE_URL: postgres.url }, { kind: 'postgres', url: postgres.url }, async (user) => {
     const port = await freePort();
-    const bare = await startServer('bare node:http', here('bare-server.ts'), { BENCH_BODY: reference!.body, BENCH_CONTENT_TYPE: reference!.contentType }, port);
+    const bare = await startServer(
+      'bare node:http',
+      here('bare-server.ts'),
+      { BENCH_BODY: reference!.body, BENCH_CONTENT_TYPE: reference!.contentType },
+      port,
+    );
     cleanups.push(() => bare.stop());
     await measure('a', bare, user);
     await bare.stop();
-    const baseline = await startServer('Express baseline', here('baseline-express.ts'), { DATABASE_URL: postgres.url, APP_SECRET: secrets.APP_SECRET }, await freePort());
+    const baseline = await startServer(
+      'Express baseline',
+      here('baseline-express.ts'),
+      { DATABASE_URL: postgres.url, APP_SECRET: secrets.APP_SECRET },
+      await freePort(),
+    );
     cleanups.push(() => baseline.stop());
     await measure('c', baseline, user);
     await baseline.stop();
@@ -132,7 +176,18 @@ async function main(): Promise<void> {
     flows,
     memory,
   };
-  const markdown = renderReport(results);
+  const comparison = flags.baseline
+    ? await compareBuilds({
+        current: STORELINK,
+        baseline: flags.baseline,
+        env: { ...quiet, ...secrets },
+        rounds,
+        duration,
+        warmup,
+        problems,
+      })
+    : null;
+  const markdown = renderReport(results) + (comparison ? `\n\n${renderComparison(comparison, flags.baseline!)}\n` : '');
   console.log(`\n${markdown}`);
   writeReport(results, markdown, new URL('results/', import.meta.url));
 }
@@ -142,13 +197,17 @@ function order<T>(record: Record<string, T>, keys: readonly string[]): Record<st
 }
 
 const started = Date.now();
-const loadAtStart = os.loadavg().map((n) => n.toFixed(2)).join(', ');
+const loadAtStart = os
+  .loadavg()
+  .map((n) => n.toFixed(2))
+  .join(', ');
 try {
   await main();
 } catch (error) {
   problems.push((error as Error).message);
 } finally {
-  for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch((error) => problems.push(`cleanup: ${(error as Error).message}`));
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve(cleanup()).catch((error) => problems.push(`cleanup: ${(error as Error).message}`));
 }
 console.log(`bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (problems.length > 0) {

@@ -4,7 +4,7 @@
  * (PGlite allows one process). Emails, workspace names and jti values are unique and never collide with the API's.
  */
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseTarget } from '../src/db/client.js';
+import { type DatabaseTarget, openDatabase } from '../src/db/client.js';
 
 export const PATS_PER_USER = 10;
 

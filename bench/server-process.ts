@@ -3,9 +3,10 @@
  * <file>.js`, or `node --import tsx <file>.ts`), never `npm start` or the tsx CLI, which would put the server in a
  * grandchild and the measured pid would be the wrong process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+
 export { freePort } from '../test/helpers/server-process.js';
 
 export interface ServerProcess {
@@ -56,7 +57,10 @@ async function waitForHealth(child: ChildProcess, url: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
-    const status = await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/api/v1/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(100);
   }

@@ -23,7 +23,11 @@ async function post(url: string, body: unknown, bearer?: string): Promise<any> {
 /** A new account with its own workspace, and PATS_PER_BENCH_USER PATs. */
 export async function createBenchUser(baseUrl: string): Promise<BenchUser> {
   const api = `${baseUrl}/api/v1`;
-  const registered = await post(`${api}/auth/register`, { email: 'bench@example.com', password: 'bench password long enough', name: 'Bench' });
+  const registered = await post(`${api}/auth/register`, {
+    email: 'bench@example.com',
+    password: 'bench password long enough',
+    name: 'Bench',
+  });
   const session = registered.data.token as string;
   const pats: string[] = [];
   for (let i = 0; i < PATS_PER_BENCH_USER; i++) {
@@ -34,7 +38,10 @@ export async function createBenchUser(baseUrl: string): Promise<BenchUser> {
 }
 
 /** GET /api/v1/user once: status, content-type and the exact body bytes. */
-export async function readUser(baseUrl: string, headers: Record<string, string>): Promise<{ status: number; contentType: string; body: string }> {
+export async function readUser(
+  baseUrl: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; contentType: string; body: string }> {
   const response = await fetch(`${baseUrl}/api/v1/user`, { headers });
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
 }

@@ -3,7 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { Deps } from './deps.js';
-import { addAuthentication, API_PREFIX, type App } from './http/access.js';
+import { API_PREFIX, type App, addAuthentication } from './http/access.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
 import { registerConnectRoutes } from './http/connect.routes.js';

@@ -21,7 +21,8 @@ async function main(args: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
 }
 
 function report(error: unknown): number {
-  const message = error instanceof CliError ? error.message : `storelink: failed: ${error instanceof Error ? error.message : String(error)}`;
+  const message =
+    error instanceof CliError ? error.message : `storelink: failed: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`${message}\n`);
   return 1;
 }

@@ -40,10 +40,24 @@ export interface Config {
 
 export interface PlatformsConfig {
   readonly etsy: { clientId: string; sharedSecret: string; scopes: readonly string[]; connectUrl: string; apiUrl: string } | null;
-  readonly tiktokShop: { appKey: string; appSecret: string; serviceId: string; authorizeUrl: string; authUrl: string; apiUrl: string } | null;
+  readonly tiktokShop: {
+    appKey: string;
+    appSecret: string;
+    serviceId: string;
+    authorizeUrl: string;
+    authUrl: string;
+    apiUrl: string;
+  } | null;
   /** Hosts a caller's TikTok Shop `authorization_url` may point at (the sandbox's own host is added when it runs). */
   readonly tiktokAuthorizationHosts: readonly string[];
-  readonly amazonSeller: { appId: string; lwaClientId: string; lwaClientSecret: string; sellerCentralUrl: string; lwaTokenUrl: string; draft: boolean } | null;
+  readonly amazonSeller: {
+    appId: string;
+    lwaClientId: string;
+    lwaClientSecret: string;
+    sellerCentralUrl: string;
+    lwaTokenUrl: string;
+    draft: boolean;
+  } | null;
   readonly amazonAds: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
 }
 
@@ -82,7 +96,11 @@ export function loadConfig(env: Env): Config {
   const dataDir = read('DATA_DIR', (v) => v, './data');
   const appSecret = read<string | null>('APP_SECRET', secret, null);
   const previousAppSecrets = read<string[]>('APP_SECRET_PREVIOUS', secretList, []);
-  const encryptionKey = read<Buffer | null>('ENCRYPTION_KEY', (v) => parseEncryptionKey(v) ?? invalid('must be 32 bytes, as 64 hex characters or base64'), null);
+  const encryptionKey = read<Buffer | null>(
+    'ENCRYPTION_KEY',
+    (v) => parseEncryptionKey(v) ?? invalid('must be 32 bytes, as 64 hex characters or base64'),
+    null,
+  );
   const allowSignup = read('ALLOW_SIGNUP', boolean, true);
   const logLevel = read<Config['logLevel']>('LOG_LEVEL', (v) => oneOf(v, LOG_LEVELS), 'info');
   const trustProxy = read('TRUST_PROXY', boolean, false);
@@ -105,15 +123,34 @@ export function loadConfig(env: Env): Config {
   });
 
   if (nodeEnv === 'production') {
-    if (appSecret === null && !problems.some((p) => p.startsWith('APP_SECRET:'))) problems.push('APP_SECRET: is required when NODE_ENV=production');
-    if (encryptionKey === null && !problems.some((p) => p.startsWith('ENCRYPTION_KEY:'))) problems.push('ENCRYPTION_KEY: is required when NODE_ENV=production');
+    if (appSecret === null && !problems.some((p) => p.startsWith('APP_SECRET:')))
+      problems.push('APP_SECRET: is required when NODE_ENV=production');
+    if (encryptionKey === null && !problems.some((p) => p.startsWith('ENCRYPTION_KEY:')))
+      problems.push('ENCRYPTION_KEY: is required when NODE_ENV=production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
-    nodeEnv, port, host, appUrl, databaseUrl, dataDir, appSecret,
-    previousAppSecrets: Object.freeze(previousAppSecrets), encryptionKey, allowSignup, logLevel, trustProxy, bodyLimitBytes,
-    loginRateLimit: Object.freeze({ perAddress, perEmail }), outboundTimeoutMs, sandbox, sandboxAccessTokenTtlSeconds, platforms, refresh, webhooks,
+    nodeEnv,
+    port,
+    host,
+    appUrl,
+    databaseUrl,
+    dataDir,
+    appSecret,
+    previousAppSecrets: Object.freeze(previousAppSecrets),
+    encryptionKey,
+    allowSignup,
+    logLevel,
+    trustProxy,
+    bodyLimitBytes,
+    loginRateLimit: Object.freeze({ perAddress, perEmail }),
+    outboundTimeoutMs,
+    sandbox,
+    sandboxAccessTokenTtlSeconds,
+    platforms,
+    refresh,
+    webhooks,
   });
 }
 
@@ -129,11 +166,21 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
     if (values.every((v) => v === '')) return null;
     const missing = names.filter((_, i) => values[i] === '');
     if (missing.length === 0) return values;
-    problems.push(`${missing[0]}: must be set together with ${names.filter((n) => !missing.includes(n)).join(', ')} (or leave all of ${names.join(', ')} unset to use the sandbox)`);
+    problems.push(
+      `${missing[0]}: must be set together with ${names.filter((n) => !missing.includes(n)).join(', ')} (or leave all of ${names.join(', ')} unset to use the sandbox)`,
+    );
     return null;
   };
   const url = (name: string, fallback: string) => read(name, httpUrl, fallback);
-  const hosts = read('TIKTOK_SHOP_AUTHORIZATION_HOSTS', (v) => v.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean), ['services.tiktokshop.com', 'services.tiktokshops.us', 'services.us.tiktokshop.com']);
+  const hosts = read(
+    'TIKTOK_SHOP_AUTHORIZATION_HOSTS',
+    (v) =>
+      v
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ['services.tiktokshop.com', 'services.tiktokshops.us', 'services.us.tiktokshop.com'],
+  );
 
   const etsy = group(['ETSY_CLIENT_ID', 'ETSY_CLIENT_SECRET']);
   const tiktok = group(['TIKTOK_SHOP_APP_KEY', 'TIKTOK_SHOP_APP_SECRET', 'TIKTOK_SHOP_SERVICE_ID']);
@@ -141,26 +188,32 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
   const ads = group(['AMAZON_ADS_CLIENT_ID', 'AMAZON_ADS_CLIENT_SECRET']);
   return Object.freeze({
     etsy: etsy && {
-      clientId: etsy[0]!, sharedSecret: etsy[1]!,
+      clientId: etsy[0]!,
+      sharedSecret: etsy[1]!,
       scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), DEFAULT_ETSY_SCOPES),
       connectUrl: url('ETSY_CONNECT_URL', 'https://www.etsy.com/oauth/connect'),
       apiUrl: url('ETSY_API_URL', 'https://api.etsy.com'),
     },
     tiktokShop: tiktok && {
-      appKey: tiktok[0]!, appSecret: tiktok[1]!, serviceId: tiktok[2]!,
+      appKey: tiktok[0]!,
+      appSecret: tiktok[1]!,
+      serviceId: tiktok[2]!,
       authorizeUrl: url('TIKTOK_SHOP_AUTHORIZE_URL', 'https://services.tiktokshop.com/open/authorize'),
       authUrl: url('TIKTOK_SHOP_AUTH_URL', 'https://auth.tiktok-shops.com'),
       apiUrl: url('TIKTOK_SHOP_API_URL', 'https://open-api.tiktokglobalshop.com'),
     },
     tiktokAuthorizationHosts: hosts,
     amazonSeller: seller && {
-      appId: seller[0]!, lwaClientId: seller[1]!, lwaClientSecret: seller[2]!,
+      appId: seller[0]!,
+      lwaClientId: seller[1]!,
+      lwaClientSecret: seller[2]!,
       sellerCentralUrl: url('AMAZON_SELLER_CENTRAL_URL', 'https://sellercentral.amazon.com'),
       lwaTokenUrl: url('AMAZON_LWA_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
       draft: read('AMAZON_SP_APP_DRAFT', boolean, false),
     },
     amazonAds: ads && {
-      clientId: ads[0]!, clientSecret: ads[1]!,
+      clientId: ads[0]!,
+      clientSecret: ads[1]!,
       authorizeUrl: url('AMAZON_ADS_AUTHORIZE_URL', 'https://www.amazon.com/ap/oa'),
       tokenUrl: url('AMAZON_ADS_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
       apiUrl: url('AMAZON_ADS_API_URL', 'https://advertising-api.amazon.com'),
@@ -222,6 +275,11 @@ function secret(value: string): string {
 }
 
 function secretList(value: string): string[] {
-  const secrets = value.split(',').map((s) => s.trim()).filter(Boolean);
-  return secrets.every((s) => s.length >= MIN_SECRET_LENGTH) ? secrets : invalid(`each secret must be at least ${MIN_SECRET_LENGTH} characters`);
+  const secrets = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return secrets.every((s) => s.length >= MIN_SECRET_LENGTH)
+    ? secrets
+    : invalid(`each secret must be at least ${MIN_SECRET_LENGTH} characters`);
 }

@@ -42,7 +42,10 @@ export class AppError extends Error {
   readonly fields: FieldErrors | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, options: { message?: string; fields?: FieldErrors; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; fields?: FieldErrors; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(options.message ?? STATUS[code].message, { cause: options.cause });
     this.name = 'AppError';
     this.code = code;

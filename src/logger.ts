@@ -12,9 +12,16 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
     {
       level: config.logLevel,
       serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          path: req.url.split('?')[0],
+          remoteAddress: req.ip,
+        }),
       },
-      redact: { paths: ['*.authorization', '*.cookie', '*.password', '*.token', '*.access_token', '*.refresh_token', '*.client_secret'], censor: '[redacted]' },
+      redact: {
+        paths: ['*.authorization', '*.cookie', '*.password', '*.token', '*.access_token', '*.refresh_token', '*.client_secret'],
+        censor: '[redacted]',
+      },
     },
     destination,
   );

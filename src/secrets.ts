@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, parseEncryptionKey, type Config } from './config.js';
+import { type Config, ConfigError, parseEncryptionKey } from './config.js';
 
 export type ResolvedConfig = Config & { readonly appSecret: string; readonly encryptionKey: Buffer };
 
@@ -25,14 +25,21 @@ export function resolveSecrets(config: Config, warn: (message: string) => void):
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   }
-  const missing = [config.appSecret === null && 'APP_SECRET', config.encryptionKey === null && 'ENCRYPTION_KEY'].filter(Boolean).join(' and ');
+  const missing = [config.appSecret === null && 'APP_SECRET', config.encryptionKey === null && 'ENCRYPTION_KEY']
+    .filter(Boolean)
+    .join(' and ');
   warn(`${missing} not set: using the development value kept in ${file}. Set them in production.`);
-  return Object.freeze({ ...config, appSecret: config.appSecret ?? stored.appSecret, encryptionKey: config.encryptionKey ?? parseEncryptionKey(stored.encryptionKey)! });
+  return Object.freeze({
+    ...config,
+    appSecret: config.appSecret ?? stored.appSecret,
+    encryptionKey: config.encryptionKey ?? parseEncryptionKey(stored.encryptionKey)!,
+  });
 }
 
 function readStoredSecrets(file: string): StoredSecrets | null {
   if (!existsSync(file)) return null;
-  const problem = (what: string) => new ConfigError([`DATA_DIR: ${file} ${what}; fix or remove it (removing it loses credentials sealed under its key)`]);
+  const problem = (what: string) =>
+    new ConfigError([`DATA_DIR: ${file} ${what}; fix or remove it (removing it loses credentials sealed under its key)`]);
   let parsed: { appSecret?: unknown; encryptionKey?: unknown };
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed;

@@ -1,9 +1,9 @@
 /** Start-up steps shared by the server (main.ts) and the operator CLI (cli.ts): each bad setting is one line on stderr and exit code 1. */
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase, type Database, type DatabaseTarget } from './db/client.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
 import { createLogger } from './logger.js';
-import { resolveSecrets, type ResolvedConfig } from './secrets.js';
+import { type ResolvedConfig, resolveSecrets } from './secrets.js';
 
 export function fail(lines: readonly string[]): never {
   for (const line of lines) process.stderr.write(`${line}\n`);
@@ -38,13 +38,19 @@ export async function migratedDatabaseOrExit(config: Config): Promise<Database> 
     database = await openDatabase(databaseTarget(config));
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
-    fail([config.databaseUrl ? `DATABASE_URL: cannot connect to ${withoutPassword(config.databaseUrl)} (${reason})` : `DATA_DIR: cannot open the embedded database in ${config.dataDir} (${reason})`]);
+    fail([
+      config.databaseUrl
+        ? `DATABASE_URL: cannot connect to ${withoutPassword(config.databaseUrl)} (${reason})`
+        : `DATA_DIR: cannot open the embedded database in ${config.dataDir} (${reason})`,
+    ]);
   }
   try {
     await database.migrate();
   } catch (error) {
     await database.close().catch(() => {});
-    fail([`${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}: the database migrations could not be applied (${(error as Error).message.split('\n')[0]})`]);
+    fail([
+      `${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}: the database migrations could not be applied (${(error as Error).message.split('\n')[0]})`,
+    ]);
   }
   return database;
 }

@@ -11,7 +11,9 @@ for (const kind of databaseKinds()) {
     after(() => t.close());
 
     test('register creates the user, a workspace named after them with the user as owner, and a 12-hour session', async () => {
-      const response = await call(t, 'POST', '/auth/register', { body: { email: 'Ada@Example.com', password: 'analytical engine', name: 'Ada' } });
+      const response = await call(t, 'POST', '/auth/register', {
+        body: { email: 'Ada@Example.com', password: 'analytical engine', name: 'Ada' },
+      });
       assert.equal(response.statusCode, 201);
       const { data } = response.json();
       assert.deepEqual(data.user, { id: data.user.id, email: 'Ada@Example.com', name: 'Ada' });
@@ -23,7 +25,9 @@ for (const kind of databaseKinds()) {
 
     test('an email is unique regardless of case', async () => {
       await registerUser(t, { email: 'grace@example.com' });
-      const response = await call(t, 'POST', '/auth/register', { body: { email: 'GRACE@example.COM', password: 'another password', name: 'Grace' } });
+      const response = await call(t, 'POST', '/auth/register', {
+        body: { email: 'GRACE@example.COM', password: 'another password', name: 'Grace' },
+      });
       assert.equal(response.statusCode, 422);
       assert.deepEqual(response.json().errors, { email: ['The email has already been taken.'] });
     });
@@ -47,8 +51,13 @@ for (const kind of databaseKinds()) {
     // PostgreSQL's text cannot hold U+0000: these were 500s (found by test/fuzz.test.ts).
     test('a NUL character in the name at register or the email at login is 422 on that field and creates nothing', async () => {
       const [before] = await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from users`);
-      const register = await call(t, 'POST', '/auth/register', { body: { email: 'nul@example.com', password: 'correct horse battery', name: 'Nul\u0000' } });
-      const login = await call(t, 'POST', '/auth/login', { body: { email: 'nul\u0000@example.com', password: 'whatever' }, remoteAddress: '10.0.0.3' });
+      const register = await call(t, 'POST', '/auth/register', {
+        body: { email: 'nul@example.com', password: 'correct horse battery', name: 'Nul\u0000' },
+      });
+      const login = await call(t, 'POST', '/auth/login', {
+        body: { email: 'nul\u0000@example.com', password: 'whatever' },
+        remoteAddress: '10.0.0.3',
+      });
       assert.deepEqual([register.statusCode, login.statusCode], [422, 422]);
       assert.deepEqual(register.json().errors, { name: ['The name field must not contain a NUL character.'] });
       assert.deepEqual(login.json().errors, { email: ['The email field must not contain a NUL character.'] });
@@ -66,8 +75,14 @@ for (const kind of databaseKinds()) {
 
     test('login with a wrong password or an unknown email is 401 Unauthenticated', async () => {
       const { user } = await registerUser(t);
-      const wrong = await call(t, 'POST', '/auth/login', { body: { email: user.email, password: 'wrong password' }, remoteAddress: '10.0.0.1' });
-      const unknown = await call(t, 'POST', '/auth/login', { body: { email: 'nobody@example.com', password: 'whatever' }, remoteAddress: '10.0.0.2' });
+      const wrong = await call(t, 'POST', '/auth/login', {
+        body: { email: user.email, password: 'wrong password' },
+        remoteAddress: '10.0.0.1',
+      });
+      const unknown = await call(t, 'POST', '/auth/login', {
+        body: { email: 'nobody@example.com', password: 'whatever' },
+        remoteAddress: '10.0.0.2',
+      });
       assert.deepEqual(wrong.json(), errorBody(401, 'Unauthenticated'));
       assert.deepEqual(unknown.json(), errorBody(401, 'Unauthenticated'));
     });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addMembership } from '../src/db/accounts.repo.js';
-import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
+import { type Actor, connectThroughSandbox, locationOf } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -16,18 +16,33 @@ for (const kind of databaseKinds()) {
     });
     after(() => t.close());
 
-    const events = async (query = '') => (await call(t, 'GET', `/audit-events${query}`, { token: owner.session, workspace: owner.workspace.id })).json();
+    const events = async (query = '') =>
+      (await call(t, 'GET', `/audit-events${query}`, { token: owner.session, workspace: owner.workspace.id })).json();
 
     test('connecting, reconnecting and disconnecting a site are logged newest first with the actor and address', async () => {
-      const siteId = Number(/\/site\/(\d+)\//.exec(locationOf(await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', '5')))![1]);
+      const siteId = Number(
+        /\/site\/(\d+)\//.exec(locationOf(await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', '5')))![1],
+      );
       await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', '5');
-      const response = await call(t, 'DELETE', `/sites/${siteId}`, { token: owner.session, workspace: owner.workspace.id, remoteAddress: '203.0.113.9' });
+      const response = await call(t, 'DELETE', `/sites/${siteId}`, {
+        token: owner.session,
+        workspace: owner.workspace.id,
+        remoteAddress: '203.0.113.9',
+      });
       assert.equal(response.statusCode, 200);
       const { data, meta } = await events();
-      assert.deepEqual(data.slice(0, 3).map((e: { action: string }) => e.action), ['site.disconnected', 'site.reconnected', 'site.connected']);
+      assert.deepEqual(
+        data.slice(0, 3).map((e: { action: string }) => e.action),
+        ['site.disconnected', 'site.reconnected', 'site.connected'],
+      );
       assert.deepEqual(data[0], {
-        id: data[0].id, action: 'site.disconnected', actor: owner.user, subject: { type: 'site', id: siteId },
-        ip_address: '203.0.113.9', details: { platform: 'etsy' }, created_at: t.clock.now().toISOString(),
+        id: data[0].id,
+        action: 'site.disconnected',
+        actor: owner.user,
+        subject: { type: 'site', id: siteId },
+        ip_address: '203.0.113.9',
+        details: { platform: 'etsy' },
+        created_at: t.clock.now().toISOString(),
       });
       assert.equal(data[2].ip_address, '127.0.0.1');
       assert.equal(meta.total >= 3, true);
@@ -40,7 +55,13 @@ for (const kind of databaseKinds()) {
       await call(t, 'DELETE', `/personal-access-tokens/${pat.id}`, { token: owner.session });
       for (const workspace of [owner.workspace.id, other.workspace.id]) {
         const { data } = (await call(t, 'GET', '/audit-events?per_page=2', { token: owner.session, workspace })).json();
-        assert.deepEqual(data.map((e: { action: string; subject: unknown }) => [e.action, e.subject]), [['token.revoked', { type: 'token', id: pat.id }], ['token.created', { type: 'token', id: pat.id }]]);
+        assert.deepEqual(
+          data.map((e: { action: string; subject: unknown }) => [e.action, e.subject]),
+          [
+            ['token.revoked', { type: 'token', id: pat.id }],
+            ['token.created', { type: 'token', id: pat.id }],
+          ],
+        );
       }
       assert.ok(!JSON.stringify(await events('?per_page=100')).includes(pat.token));
     });

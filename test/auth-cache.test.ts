@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { databaseKinds, selectRows } from './helpers/database.js';
-import { call, createPat, createTestApp, errorBody, registerUser, within, type TestApp } from './helpers/test-app.js';
+import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, within } from './helpers/test-app.js';
 
 const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
 
@@ -67,7 +67,10 @@ for (const kind of databaseKinds()) {
       const { pat, getUser } = await account();
       await getUser();
       await t.deps.usage.flush();
-      const [row] = await selectRows<{ used: boolean }>(t.database, sql`select last_used_at is not null as used from access_tokens where id = ${pat.id}`);
+      const [row] = await selectRows<{ used: boolean }>(
+        t.database,
+        sql`select last_used_at is not null as used from access_tokens where id = ${pat.id}`,
+      );
       assert.equal(row!.used, true);
       await new Promise((resolve) => setTimeout(resolve, 100));
       assert.equal(await statementsOf(getUser), 0);
@@ -77,10 +80,10 @@ for (const kind of databaseKinds()) {
       test('while the notification listener is lost every request reads the database, and the cache starts empty when it is back', async () => {
         const { getUser } = await account();
         await getUser();
-        const [{ n }] = await selectRows<{ n: number }>(
+        const [{ n }] = (await selectRows<{ n: number }>(
           t.database,
           sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
-        ) as [{ n: number }];
+        )) as [{ n: number }];
         assert.equal(n, 1);
         // Lost: nothing is served from memory, however often the bearer is seen.
         await within(1_000, async () => (await statementsOf(getUser)) === 1);

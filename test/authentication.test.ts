@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import type { KeyObject } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { decodeJwt, decodeProtectedHeader, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT } from 'jose';
 import { deriveSigningKey } from '../src/core/auth/keys.js';
 import { addMembership, removeMembership } from '../src/db/accounts.repo.js';
 import { databaseKinds } from './helpers/database.js';
-import { API, call, createPat, createTestApp, errorBody, registerUser, TEST_APP_SECRET, within, type TestApp } from './helpers/test-app.js';
+import { API, call, createPat, createTestApp, errorBody, registerUser, TEST_APP_SECRET, type TestApp, within } from './helpers/test-app.js';
 
 const HOUR = 3600 * 1000;
 const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
@@ -67,7 +67,9 @@ for (const kind of databaseKinds()) {
 
     describe('every secured route', () => {
       test('every route the OpenAPI document secures answers 401 Unauthenticated without a bearer', async () => {
-        const document = (await call(t, 'GET', '/openapi.json')).json() as { paths: Record<string, Record<string, { security?: unknown[] }>> };
+        const document = (await call(t, 'GET', '/openapi.json')).json() as {
+          paths: Record<string, Record<string, { security?: unknown[] }>>;
+        };
         const answers: Record<string, unknown> = {};
         const expected: Record<string, unknown> = {};
         for (const [path, operations] of Object.entries(document.paths)) {
@@ -276,7 +278,9 @@ for (const kind of databaseKinds()) {
       });
 
       test('a bad bearer with an invalid body is 401', async () => {
-        assertUnauthenticated(await call(t, 'POST', '/personal-access-tokens', { token: 'garbage', body: { name: '', expires_in_days: 3 } }));
+        assertUnauthenticated(
+          await call(t, 'POST', '/personal-access-tokens', { token: 'garbage', body: { name: '', expires_in_days: 3 } }),
+        );
       });
 
       test('a good bearer with a bad workspace and an invalid query is 403', async () => {

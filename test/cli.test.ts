@@ -3,13 +3,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
-import type { App } from '../src/http/access.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type DatabaseTarget } from '../src/db/client.js';
+import { type DatabaseTarget, openDatabase } from '../src/db/client.js';
 import { createDeps } from '../src/deps.js';
+import type { App } from '../src/http/access.js';
 import { createLogger } from '../src/logger.js';
 import type { ResolvedConfig } from '../src/secrets.js';
 import { createPostgresDatabase, databaseKinds } from './helpers/database.js';
@@ -109,7 +109,9 @@ describe('cli without a database', () => {
     const run = await runCli(['migrate'], { ...env, APP_SECRET: 'short', PORT: 'abc' });
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
-    const fields = lines(run.stderr).filter((line) => /^[A-Z_]+: /.test(line)).map((line) => line.split(':')[0]);
+    const fields = lines(run.stderr)
+      .filter((line) => /^[A-Z_]+: /.test(line))
+      .map((line) => line.split(':')[0]);
     assert.deepEqual(fields.sort(), ['APP_SECRET', 'PORT']);
   });
 });
@@ -153,7 +155,11 @@ for (const kind of databaseKinds()) {
       await withApp(target, async (app) => {
         const session = await login(app, 'ada@example.com', PASSWORD);
         assert.equal(session.statusCode, 200, session.body);
-        const workspaces = await app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${session.json().data.token}` } });
+        const workspaces = await app.inject({
+          method: 'GET',
+          url: `${API}/workspaces`,
+          headers: { authorization: `Bearer ${session.json().data.token}` },
+        });
         assert.deepEqual(workspaces.json().data, [{ id: Number(match[2]), name: "Ada's workspace", role: 'owner' }]);
       });
     });
@@ -168,7 +174,10 @@ for (const kind of databaseKinds()) {
     test('user:create applies the sign-up rules, one line per broken rule', async () => {
       const badFields = await runCli(['user:create', '--email', 'not-an-email', '--name', '   '], env, `${PASSWORD}\n`);
       assert.equal(badFields.code, 1);
-      assert.deepEqual(lines(badFields.stderr), ['storelink user:create: The email field must be a valid email address.', 'storelink user:create: The name field format is invalid.']);
+      assert.deepEqual(lines(badFields.stderr), [
+        'storelink user:create: The email field must be a valid email address.',
+        'storelink user:create: The name field format is invalid.',
+      ]);
       const shortPassword = await runCli(['user:create', '--email', 'grace@example.com', '--name', 'Grace'], env, 'short\n');
       assert.equal(shortPassword.code, 1);
       assert.deepEqual(lines(shortPassword.stderr), ['storelink user:create: The password field must be at least 8 characters.']);
@@ -187,7 +196,10 @@ for (const kind of databaseKinds()) {
       await withApp(target, async (app) => {
         const workspaces = await app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${token}` } });
         assert.equal(workspaces.statusCode, 200, workspaces.body);
-        assert.deepEqual(workspaces.json().data.map((w: { name: string }) => w.name), ["Ada's workspace"]);
+        assert.deepEqual(
+          workspaces.json().data.map((w: { name: string }) => w.name),
+          ["Ada's workspace"],
+        );
       });
     });
 
@@ -198,8 +210,14 @@ for (const kind of databaseKinds()) {
       assert.equal(monthly.code, 0, monthly.stderr);
       await withApp(target, async (app) => {
         const session = (await login(app, 'ada@example.com', PASSWORD)).json().data.token;
-        const list = await app.inject({ method: 'GET', url: `${API}/personal-access-tokens`, headers: { authorization: `Bearer ${session}` } });
-        const byName = new Map<string, { created_at: string; expires_at: string | null }>(list.json().data.map((t: { name: string }) => [t.name, t]));
+        const list = await app.inject({
+          method: 'GET',
+          url: `${API}/personal-access-tokens`,
+          headers: { authorization: `Bearer ${session}` },
+        });
+        const byName = new Map<string, { created_at: string; expires_at: string | null }>(
+          list.json().data.map((t: { name: string }) => [t.name, t]),
+        );
         assert.equal(byName.get('forever')?.expires_at, null);
         const created = byName.get('monthly')!;
         // Within a second: the service reads the clock once for created_at and once more for expires_at.
@@ -212,7 +230,9 @@ for (const kind of databaseKinds()) {
       const run = await runCli(['token:create', '--email', 'ada@example.com', '--name', 'ci', '--expires-in-days', '14'], env);
       assert.equal(run.code, 1);
       assert.equal(run.stdout, '');
-      assert.deepEqual(lines(run.stderr), ['storelink token:create: --expires-in-days must be one of 7, 30, 60, 90, 365 (got "14"); leave it out for a token that never expires.']);
+      assert.deepEqual(lines(run.stderr), [
+        'storelink token:create: --expires-in-days must be one of 7, 30, 60, 90, 365 (got "14"); leave it out for a token that never expires.',
+      ]);
     });
 
     test('token:create for an unknown email exits 1 naming the email', async () => {

@@ -69,28 +69,55 @@ describe('loadConfig', () => {
   });
 
   test('ENCRYPTION_KEY of any other length or form is rejected', () => {
-    for (const bad of [HEX_KEY.slice(1), `${HEX_KEY}00`, Buffer.alloc(31).toString('base64'), Buffer.alloc(33).toString('base64'), 'not a key at all']) {
+    for (const bad of [
+      HEX_KEY.slice(1),
+      `${HEX_KEY}00`,
+      Buffer.alloc(31).toString('base64'),
+      Buffer.alloc(33).toString('base64'),
+      'not a key at all',
+    ]) {
       assert.deepEqual(problemsOf({ ENCRYPTION_KEY: bad }), ['ENCRYPTION_KEY: must be 32 bytes, as 64 hex characters or base64'], bad);
     }
   });
 
   test('every problem is reported at once, one line per variable', () => {
-    const problems = problemsOf({ PORT: 'abc', LOG_LEVEL: 'loud', APP_SECRET: 'short', DATABASE_URL: 'mysql://db/x', ALLOW_SIGNUP: 'maybe', NODE_ENV: 'staging' });
-    assert.deepEqual(problems.map((p) => p.slice(0, p.indexOf(':'))).sort(), ['ALLOW_SIGNUP', 'APP_SECRET', 'DATABASE_URL', 'LOG_LEVEL', 'NODE_ENV', 'PORT']);
+    const problems = problemsOf({
+      PORT: 'abc',
+      LOG_LEVEL: 'loud',
+      APP_SECRET: 'short',
+      DATABASE_URL: 'mysql://db/x',
+      ALLOW_SIGNUP: 'maybe',
+      NODE_ENV: 'staging',
+    });
+    assert.deepEqual(problems.map((p) => p.slice(0, p.indexOf(':'))).sort(), [
+      'ALLOW_SIGNUP',
+      'APP_SECRET',
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'NODE_ENV',
+      'PORT',
+    ]);
     assert.ok(problems.includes('PORT: must be an integer (got "abc")'));
     assert.ok(problems.includes('APP_SECRET: must be at least 32 characters (got 5)'));
   });
 
   test('production requires APP_SECRET and ENCRYPTION_KEY, and a bad one is reported once', () => {
-    assert.deepEqual(problemsOf({ NODE_ENV: 'production' }), ['APP_SECRET: is required when NODE_ENV=production', 'ENCRYPTION_KEY: is required when NODE_ENV=production']);
-    assert.deepEqual(problemsOf({ NODE_ENV: 'production', APP_SECRET: 'short', ENCRYPTION_KEY: HEX_KEY }), ['APP_SECRET: must be at least 32 characters (got 5)']);
+    assert.deepEqual(problemsOf({ NODE_ENV: 'production' }), [
+      'APP_SECRET: is required when NODE_ENV=production',
+      'ENCRYPTION_KEY: is required when NODE_ENV=production',
+    ]);
+    assert.deepEqual(problemsOf({ NODE_ENV: 'production', APP_SECRET: 'short', ENCRYPTION_KEY: HEX_KEY }), [
+      'APP_SECRET: must be at least 32 characters (got 5)',
+    ]);
   });
 
   test('APP_SECRET_PREVIOUS is a comma-separated list of long secrets', () => {
     const a = 'a'.repeat(32);
     const b = 'b'.repeat(40);
     assert.deepEqual(loadConfig({ APP_SECRET_PREVIOUS: ` ${a} , ${b},` }).previousAppSecrets, [a, b]);
-    assert.deepEqual(problemsOf({ APP_SECRET_PREVIOUS: `${a},short` }), ['APP_SECRET_PREVIOUS: each secret must be at least 32 characters']);
+    assert.deepEqual(problemsOf({ APP_SECRET_PREVIOUS: `${a},short` }), [
+      'APP_SECRET_PREVIOUS: each secret must be at least 32 characters',
+    ]);
   });
 
   test('the result is frozen, nested parts included', () => {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Track } from '../src/domain/index.js';
+import { type Actor, connectThroughSandbox, locationOf } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
-import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
 import { refreshDue } from './helpers/jobs.js';
 import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -27,7 +27,8 @@ interface TrackContract {
   identityCall: boolean;
 }
 
-const withParams = (base: string, params: Record<string, string | number>) => `${base}&${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
+const withParams = (base: string, params: Record<string, string | number>) =>
+  `${base}&${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`;
 
 export const CONTRACTS: TrackContract[] = [
   {
@@ -73,7 +74,9 @@ async function siteCount(t: TestApp): Promise<number> {
 }
 
 async function credentialCount(t: TestApp, track: 'seller' | 'advertising'): Promise<number> {
-  return Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from site_credentials where grant_kind = ${track}`))[0]!.n);
+  return Number(
+    (await selectRows<{ n: string }>(t.database, sql`select count(*) as n from site_credentials where grant_kind = ${track}`))[0]!.n,
+  );
 }
 
 for (const kind of databaseKinds()) {
@@ -111,21 +114,34 @@ for (const kind of databaseKinds()) {
 
       test('allowing consent connects the account and lands on the success target', async () => {
         const response = await connectThroughSandbox(t, actor, body());
-        const sites = (await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id })).json().data as Array<{ id: number; status: string; advertising: { connected: boolean; profiles: unknown[] } | null }>;
+        const sites = (await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id })).json().data as Array<{
+          id: number;
+          status: string;
+          advertising: { connected: boolean; profiles: unknown[] } | null;
+        }>;
         const site = contract.track === 'amazon-ads' ? sites.find((s) => s.id === sellerSite)! : sites.at(-1)!;
         assert.equal(locationOf(response), contract.success(site.id));
         assert.equal(site.status, 'connected');
         if (contract.track === 'amazon-ads') assert.equal(site.advertising?.connected, true);
-        const [stored] = await selectRows<{ ciphertext: string; key_id: string }>(t.database, sql`select ciphertext, key_id from site_credentials where site_id = ${site.id} and grant_kind = ${credentialTrack}`);
+        const [stored] = await selectRows<{ ciphertext: string; key_id: string }>(
+          t.database,
+          sql`select ciphertext, key_id from site_credentials where site_id = ${site.id} and grant_kind = ${credentialTrack}`,
+        );
         assert.ok(stored, 'credentials are stored');
-        assert.ok(!Buffer.from(stored.ciphertext, 'base64url').toString('latin1').includes('access_token'), 'credentials are not stored in clear');
+        assert.ok(
+          !Buffer.from(stored.ciphertext, 'base64url').toString('latin1').includes('access_token'),
+          'credentials are not stored in clear',
+        );
       });
 
       test('reconnecting the same account keeps the site id', async () => {
         const first = await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id });
         await connectThroughSandbox(t, actor, body());
         const second = await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id });
-        assert.deepEqual(second.json().data.map((s: { id: number }) => s.id), first.json().data.map((s: { id: number }) => s.id));
+        assert.deepEqual(
+          second.json().data.map((s: { id: number }) => s.id),
+          first.json().data.map((s: { id: number }) => s.id),
+        );
       });
 
       test('denying consent lands on the failure target with Access denied and stores nothing', async () => {
@@ -154,13 +170,19 @@ for (const kind of databaseKinds()) {
       });
 
       test('the refresh worker renews the access token through the adapter before it expires', async () => {
-        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`);
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(
+          t.database,
+          sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`,
+        );
         const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
         t.clock.advance(wait);
         try {
           const result = await refreshDue(t);
           assert.ok(result.refreshed >= 1 && result.retry === 0 && result.reauthorization_required === 0, JSON.stringify(result));
-          const [after] = await selectRows<{ refreshed_at: Date | null }>(t.database, sql`select refreshed_at from site_credentials where site_id = ${due!.site_id} and grant_kind = ${credentialTrack}`);
+          const [after] = await selectRows<{ refreshed_at: Date | null }>(
+            t.database,
+            sql`select refreshed_at from site_credentials where site_id = ${due!.site_id} and grant_kind = ${credentialTrack}`,
+          );
           assert.equal(new Date(after!.refreshed_at!).getTime(), t.clock.now().getTime());
           // Read from the database: a clock moved a day ahead (TikTok's tokens are renewed daily) has outlived the session.
           const [site] = await selectRows<{ status: string }>(t.database, sql`select status from sites where id = ${due!.site_id}`);
@@ -171,14 +193,20 @@ for (const kind of databaseKinds()) {
       });
 
       test('a grant revoked on the platform is refused at the next renewal', async () => {
-        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(t.database, sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`);
+        const [due] = await selectRows<{ site_id: number; next_refresh_at: Date }>(
+          t.database,
+          sql`select site_id, next_refresh_at from site_credentials where grant_kind = ${credentialTrack} order by site_id limit 1`,
+        );
         const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: contract.track, account: 1 } });
         assert.equal(revoked.statusCode, 204);
         const wait = new Date(due!.next_refresh_at).getTime() - t.clock.now().getTime() + 1000;
         t.clock.advance(wait);
         try {
           assert.equal((await refreshDue(t)).reauthorization_required, 1);
-          const [site] = await selectRows<{ status: string; advertising_profiles: unknown }>(t.database, sql`select status, advertising_profiles from sites where id = ${due!.site_id}`);
+          const [site] = await selectRows<{ status: string; advertising_profiles: unknown }>(
+            t.database,
+            sql`select status, advertising_profiles from sites where id = ${due!.site_id}`,
+          );
           // A refused advertising grant removes advertising and leaves the seller connection alone.
           if (contract.track === 'amazon-ads') assert.deepEqual([site!.status, site!.advertising_profiles], ['connected', null]);
           else assert.equal(site!.status, 'reauthorization_required');
@@ -188,19 +216,20 @@ for (const kind of databaseKinds()) {
       });
 
       // Amazon's seller track learns the account from the callback itself, so it has no identity call to fail.
-      if (contract.identityCall) test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
-        const before = await counts();
-        t.deps.sandbox.faults.set(contract.track, 'identity', 'error');
-        try {
-          const response = await connectThroughSandbox(t, actor, body(), 'allow', '10');
-          if (contract.failure('x', 502) === null) assert.equal(response.status, 502);
-          else assert.equal(response.status, 302);
-          assert.deepEqual(await counts(), before);
-          assert.equal(t.deps.sandbox.calls.get(`${contract.track}:token`)! > 0, true);
-        } finally {
-          t.deps.sandbox.faults.clear();
-        }
-      });
+      if (contract.identityCall)
+        test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
+          const before = await counts();
+          t.deps.sandbox.faults.set(contract.track, 'identity', 'error');
+          try {
+            const response = await connectThroughSandbox(t, actor, body(), 'allow', '10');
+            if (contract.failure('x', 502) === null) assert.equal(response.status, 502);
+            else assert.equal(response.status, 302);
+            assert.deepEqual(await counts(), before);
+            assert.equal(t.deps.sandbox.calls.get(`${contract.track}:token`)! > 0, true);
+          } finally {
+            t.deps.sandbox.faults.clear();
+          }
+        });
     });
   }
 }

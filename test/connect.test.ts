@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback, type Actor } from './helpers/connect.js';
+import { type Actor, authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -24,7 +24,8 @@ for (const kind of databaseKinds()) {
     });
     after(() => t.close());
 
-    const post = (body: unknown, token = actor.session) => call(t, 'POST', '/authenticate-site', { token, workspace: actor.workspace.id, body });
+    const post = (body: unknown, token = actor.session) =>
+      call(t, 'POST', '/authenticate-site', { token, workspace: actor.workspace.id, body });
 
     async function assertRejected(body: unknown, field: string, message?: string) {
       const before = await stateCount(t);
@@ -38,12 +39,23 @@ for (const kind of databaseKinds()) {
     }
 
     test('an invalid, missing or string platform_id is 422 on platform_id', async () => {
-      for (const platform_id of [2, 0, '1', null, 1.5]) await assertRejected({ platform_id }, 'platform_id', 'The selected platform id is invalid.');
+      for (const platform_id of [2, 0, '1', null, 1.5])
+        await assertRejected({ platform_id }, 'platform_id', 'The selected platform id is invalid.');
       await assertRejected({}, 'platform_id', 'The platform id field is required.');
     });
 
     test('a redirect_url breaking the seed rules is 422 with the rule in the message', async () => {
-      const bad = ['seller.example/done', 'ftp://seller.example', 'https://seller.example/a|b', 'javascript:alert(1)', '//seller.example', 'data:text/html,x', 'https://user:pw@seller.example', 'https://seller.example/\r\nx', `https://seller.example/${'a'.repeat(2040)}`];
+      const bad = [
+        'seller.example/done',
+        'ftp://seller.example',
+        'https://seller.example/a|b',
+        'javascript:alert(1)',
+        '//seller.example',
+        'data:text/html,x',
+        'https://user:pw@seller.example',
+        'https://seller.example/\r\nx',
+        `https://seller.example/${'a'.repeat(2040)}`,
+      ];
       for (const redirect_url of bad) await assertRejected({ platform_id: 1, redirect_url }, 'redirect_url', REDIRECT_MESSAGE);
       await assertRejected({ platform_id: 5, redirect_url: 'nope' }, 'redirect_url', REDIRECT_MESSAGE);
     });
@@ -80,14 +92,23 @@ for (const kind of databaseKinds()) {
     test('a PAT can start a connection, and the checks run 401, 403, then 422', async () => {
       const pat = await createPat(t, actor.session);
       assert.equal((await post({ platform_id: 1 }, pat.token)).statusCode, 200);
-      assert.deepEqual((await call(t, 'POST', '/authenticate-site', { body: { platform_id: 9 } })).json(), errorBody(401, 'Unauthenticated'));
-      assert.deepEqual((await call(t, 'POST', '/authenticate-site', { token: pat.token, workspace: 999, body: { platform_id: 9 } })).json(), errorBody(403, 'Invalid workspace or access denied'));
+      assert.deepEqual(
+        (await call(t, 'POST', '/authenticate-site', { body: { platform_id: 9 } })).json(),
+        errorBody(401, 'Unauthenticated'),
+      );
+      assert.deepEqual(
+        (await call(t, 'POST', '/authenticate-site', { token: pat.token, workspace: 999, body: { platform_id: 9 } })).json(),
+        errorBody(403, 'Invalid workspace or access denied'),
+      );
     });
 
     test("the Etsy URL carries Etsy's parameters, PKCE S256, and a state with the seed's claims", async () => {
       const url = new URL(await authorizationUrl(t, actor, { platform_id: 1, redirect_url: CUSTOM }));
       assert.equal(`${url.origin}${url.pathname}`, `${t.deps.config.appUrl}/sandbox/etsy/authorize`);
-      assert.deepEqual([...url.searchParams.keys()], ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method']);
+      assert.deepEqual(
+        [...url.searchParams.keys()],
+        ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'],
+      );
       assert.equal(url.searchParams.get('redirect_uri'), `${t.deps.config.appUrl}/api/v1/oauth/callback/etsy`);
       assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
       assert.match(url.searchParams.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
@@ -95,8 +116,20 @@ for (const kind of databaseKinds()) {
       assert.equal(decodeProtectedHeader(state).typ, 'oauth-state+jwt');
       const claims = decodeJwt(state);
       assert.deepEqual(
-        { user_id: claims.user_id, platform_id: claims.platform_id, wp_id: claims.wp_id, redirect_url: claims.redirect_url, lifetime: claims.exp! - claims.iat! },
-        { user_id: (await call(t, 'GET', '/user', { token: actor.session, workspace: actor.workspace.id })).json().data.id, platform_id: 1, wp_id: actor.workspace.id, redirect_url: CUSTOM, lifetime: 900 },
+        {
+          user_id: claims.user_id,
+          platform_id: claims.platform_id,
+          wp_id: claims.wp_id,
+          redirect_url: claims.redirect_url,
+          lifetime: claims.exp! - claims.iat!,
+        },
+        {
+          user_id: (await call(t, 'GET', '/user', { token: actor.session, workspace: actor.workspace.id })).json().data.id,
+          platform_id: 1,
+          wp_id: actor.workspace.id,
+          redirect_url: CUSTOM,
+          lifetime: 900,
+        },
       );
       assert.match(String(claims.jti), /^[A-Za-z0-9_-]{20,}$/);
       assert.ok(!JSON.stringify(claims).includes('verifier'), 'the PKCE verifier stays server-side');
@@ -112,9 +145,17 @@ for (const kind of databaseKinds()) {
     });
     after(() => t.close());
 
-    const etsyCallback = (body: Record<string, unknown> = { platform_id: 1, redirect_url: CUSTOM }, decision: 'allow' | 'deny' | 'fail' = 'allow', account = '1') =>
-      authorizationUrl(t, actor, body).then((url) => consent(url, decision, account));
-    const sitesOf = async () => (await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id })).json().data as Array<{ id: number; status: string; external_id: string }>;
+    const etsyCallback = (
+      body: Record<string, unknown> = { platform_id: 1, redirect_url: CUSTOM },
+      decision: 'allow' | 'deny' | 'fail' = 'allow',
+      account = '1',
+    ) => authorizationUrl(t, actor, body).then((url) => consent(url, decision, account));
+    const sitesOf = async () =>
+      (await call(t, 'GET', '/sites', { token: actor.session, workspace: actor.workspace.id })).json().data as Array<{
+        id: number;
+        status: string;
+        external_id: string;
+      }>;
 
     test('success with no custom redirect lands on the site listings page', async () => {
       const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', '21'));
@@ -134,9 +175,15 @@ for (const kind of databaseKinds()) {
     test('a state used twice is invalid the second time and goes to the dashboard', async () => {
       const callback = await etsyCallback(undefined, 'allow', '23');
       assert.equal(locationOf(await openCallback(callback)), CUSTOM);
-      assert.equal(locationOf(await openCallback(callback)), `${t.deps.config.appUrl}/dashboard?authorization_error=Invalid+authorization+state`);
+      assert.equal(
+        locationOf(await openCallback(callback)),
+        `${t.deps.config.appUrl}/dashboard?authorization_error=Invalid+authorization+state`,
+      );
       const json = await openCallback(callback, 'application/json');
-      assert.deepEqual([json.status, await json.json()], [400, errorBody(400, 'Invalid authorization state. Please try authenticating again.')]);
+      assert.deepEqual(
+        [json.status, await json.json()],
+        [400, errorBody(400, 'Invalid authorization state. Please try authenticating again.')],
+      );
     });
 
     test('20 concurrent replays of one callback create one site and one success', async () => {
@@ -154,7 +201,10 @@ for (const kind of databaseKinds()) {
       try {
         assert.equal(locationOf(await openCallback(callback)), `${CUSTOM}?authorization_error=Authorization+state+has+expired`);
         const json = await openCallback(callback, 'application/json');
-        assert.deepEqual([json.status, await json.json()], [400, errorBody(400, 'Authorization state has expired. Please try authenticating again.')]);
+        assert.deepEqual(
+          [json.status, await json.json()],
+          [400, errorBody(400, 'Authorization state has expired. Please try authenticating again.')],
+        );
       } finally {
         t.clock.advance(-(15 * 60 * 1000 + 1000));
       }
@@ -163,8 +213,10 @@ for (const kind of databaseKinds()) {
     test('a tampered, missing, wrong-type or foreign state is invalid and never redirects to a URL it names', async () => {
       const callback = new URL(await etsyCallback());
       const state = callback.searchParams.get('state')!;
-      const [header, payload, signature] = state.split('.');
-      const forgedPayload = Buffer.from(JSON.stringify({ ...decodeJwt(state), redirect_url: 'https://evil.example/' })).toString('base64url');
+      const [header, , signature] = state.split('.');
+      const forgedPayload = Buffer.from(JSON.stringify({ ...decodeJwt(state), redirect_url: 'https://evil.example/' })).toString(
+        'base64url',
+      );
       const pat = (await createPat(t, actor.session)).token;
       const dashboard = `${t.deps.config.appUrl}/dashboard?authorization_error=Invalid+authorization+state`;
       for (const bad of [`${header}.${forgedPayload}.${signature}`, `${state}x`, pat, 'garbage', '']) {
@@ -186,13 +238,27 @@ for (const kind of databaseKinds()) {
         t.deps.sandbox.faults.set('etsy', 'token', fault, { delayMs: 1500 });
         try {
           const location = locationOf(await openCallback(await etsyCallback(undefined, 'allow', '25')));
-          assert.match(location, /^https:\/\/seller\.example\/done\?authorization_error=Etsy\+|^https:\/\/seller\.example\/done\?authorization_error=The\+platform\+/, `${fault}: ${location}`);
+          assert.match(
+            location,
+            /^https:\/\/seller\.example\/done\?authorization_error=Etsy\+|^https:\/\/seller\.example\/done\?authorization_error=The\+platform\+/,
+            `${fault}: ${location}`,
+          );
         } finally {
           t.deps.sandbox.faults.clear();
         }
       }
       assert.deepEqual(await sitesOf(), before);
-      assert.equal(Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from site_credentials c left join sites s on s.id = c.site_id where s.id is null`))[0]!.n), 0);
+      assert.equal(
+        Number(
+          (
+            await selectRows<{ n: string }>(
+              t.database,
+              sql`select count(*) as n from site_credentials c left join sites s on s.id = c.site_id where s.id is null`,
+            )
+          )[0]!.n,
+        ),
+        0,
+      );
     });
 
     test('nothing of the code, the state or the tokens reaches the log', async () => {
@@ -212,7 +278,9 @@ for (const kind of databaseKinds()) {
     before(async () => {
       t = await createTestApp(kind, { listen: true });
       actor = await registerUser(t);
-      siteId = Number(/\/site\/(\d+)\/listings/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', '31')))![1]);
+      siteId = Number(
+        /\/site\/(\d+)\/listings/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', '31')))![1],
+      );
     });
     after(() => t.close());
 
@@ -220,11 +288,39 @@ for (const kind of databaseKinds()) {
       const response = await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id });
       assert.equal(response.statusCode, 200);
       const { data } = response.json();
-      assert.deepEqual(Object.keys(data).sort(), ['advertising', 'created_at', 'external_id', 'id', 'last_refreshed_at', 'name', 'next_refresh_at', 'platform', 'platform_id', 'status', 'status_reason', 'tracking', 'updated_at']);
-      assert.deepEqual({ ...data, created_at: null, updated_at: null }, {
-        id: siteId, platform_id: 1, platform: 'etsy', name: 'Sandbox Etsy Shop 31', external_id: '80000031', status: 'connected', status_reason: null,
-        last_refreshed_at: null, next_refresh_at: new Date(t.clock.now().getTime() + 50 * 60_000).toISOString(), advertising: null, tracking: {}, created_at: null, updated_at: null,
-      });
+      assert.deepEqual(Object.keys(data).sort(), [
+        'advertising',
+        'created_at',
+        'external_id',
+        'id',
+        'last_refreshed_at',
+        'name',
+        'next_refresh_at',
+        'platform',
+        'platform_id',
+        'status',
+        'status_reason',
+        'tracking',
+        'updated_at',
+      ]);
+      assert.deepEqual(
+        { ...data, created_at: null, updated_at: null },
+        {
+          id: siteId,
+          platform_id: 1,
+          platform: 'etsy',
+          name: 'Sandbox Etsy Shop 31',
+          external_id: '80000031',
+          status: 'connected',
+          status_reason: null,
+          last_refreshed_at: null,
+          next_refresh_at: new Date(t.clock.now().getTime() + 50 * 60_000).toISOString(),
+          advertising: null,
+          tracking: {},
+          created_at: null,
+          updated_at: null,
+        },
+      );
     });
 
     test("another workspace's site is 404, like a missing one", async () => {
@@ -254,10 +350,17 @@ describe('TikTok Shop authorization_url allow-list', () => {
     const { isAllowedTikTokAuthorizationUrl } = await import('../src/core/connect/tiktok-authorization-url.js');
     const { loadConfig } = await import('../src/config.js');
     const config = { ...loadConfig({ APP_URL: 'http://localhost:3000' }), appSecret: 'x'.repeat(32), encryptionKey: Buffer.alloc(32) };
-    const allowed = ['https://services.tiktokshop.com/open/authorize?service_id=1', 'http://localhost:3000/sandbox/tiktok-shop/authorize?service_id=s'];
+    const allowed = [
+      'https://services.tiktokshop.com/open/authorize?service_id=1',
+      'http://localhost:3000/sandbox/tiktok-shop/authorize?service_id=s',
+    ];
     const refused = [
-      'http://services.tiktokshop.com/open/authorize', 'https://evil.example/open/authorize', 'https://services.tiktokshop.com.evil.example/x',
-      'http://localhost:3000/sandbox/tiktok-shop/authorize/../../../dashboard', 'http://localhost:3000/sandbox/tiktok-shop/authorizeX', 'http://localhost:3001/sandbox/tiktok-shop/authorize',
+      'http://services.tiktokshop.com/open/authorize',
+      'https://evil.example/open/authorize',
+      'https://services.tiktokshop.com.evil.example/x',
+      'http://localhost:3000/sandbox/tiktok-shop/authorize/../../../dashboard',
+      'http://localhost:3000/sandbox/tiktok-shop/authorizeX',
+      'http://localhost:3001/sandbox/tiktok-shop/authorize',
     ];
     for (const url of allowed) assert.equal(isAllowedTikTokAuthorizationUrl(config, url), true, url);
     for (const url of refused) assert.equal(isAllowedTikTokAuthorizationUrl(config, url), false, url);
@@ -270,7 +373,11 @@ describe('production without platform credentials', () => {
     try {
       const actor = await registerUser(t);
       for (const platform_id of [1, 4, 5]) {
-        const response = await call(t, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body: { platform_id } });
+        const response = await call(t, 'POST', '/authenticate-site', {
+          token: actor.session,
+          workspace: actor.workspace.id,
+          body: { platform_id },
+        });
         assert.equal(response.statusCode, 422);
         assert.deepEqual(response.json().errors, { platform_id: ['The selected platform is not configured on this server.'] });
       }
@@ -281,7 +388,11 @@ describe('production without platform credentials', () => {
     const withSandbox = await createTestApp('pglite', { env: { NODE_ENV: 'production', SANDBOX: 'true' } });
     try {
       const actor = await registerUser(withSandbox);
-      const response = await call(withSandbox, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body: { platform_id: 1 } });
+      const response = await call(withSandbox, 'POST', '/authenticate-site', {
+        token: actor.session,
+        workspace: actor.workspace.id,
+        body: { platform_id: 1 },
+      });
       assert.equal(response.statusCode, 200);
     } finally {
       await withSandbox.close();

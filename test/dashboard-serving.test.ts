@@ -25,7 +25,10 @@ describe('dashboard pages', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'storelink-web-'));
     await mkdir(join(dir, 'built', 'assets'), { recursive: true });
-    await writeFile(join(dir, 'built', 'index.html'), '<!doctype html><title>Storelink</title><script type="module" src="/assets/app.js"></script>');
+    await writeFile(
+      join(dir, 'built', 'index.html'),
+      '<!doctype html><title>Storelink</title><script type="module" src="/assets/app.js"></script>',
+    );
     await writeFile(join(dir, 'built', 'assets', 'app.js'), 'console.log(1);');
   });
   after(() => rm(dir, { recursive: true, force: true }));

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { consent, openCallback, locationOf } from './helpers/connect.js';
+import { consent, locationOf, openCallback } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { startPostgresCluster, waitUntil, type PostgresCluster, type StopMode } from './helpers/postgres-cluster.js';
-import { startServerProcess, type ServerProcess } from './helpers/server-process.js';
+import { type PostgresCluster, type StopMode, startPostgresCluster, waitUntil } from './helpers/postgres-cluster.js';
+import { type ServerProcess, startServerProcess } from './helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from './helpers/test-app.js';
 
 const RECOVERY_LIMIT_MS = 5_000;
@@ -82,8 +82,13 @@ function contractBreach(answer: Answer): string | null {
   if (answer.status === 200) return null;
   if (answer.status !== 503) return `status ${answer.status}`;
   const body = answer.body as Record<string, unknown>;
-  const shaped = typeof body === 'object' && body !== null && Object.keys(body).sort().join(',') === 'code,message,success'
-    && body.success === false && body.code === 503 && typeof body.message === 'string';
+  const shaped =
+    typeof body === 'object' &&
+    body !== null &&
+    Object.keys(body).sort().join(',') === 'code,message,success' &&
+    body.success === false &&
+    body.code === 503 &&
+    typeof body.message === 'string';
   if (!shaped) return `503 body ${JSON.stringify(answer.body)}`;
   if (!answer.retryAfter) return '503 without Retry-After';
   return null;
@@ -119,7 +124,13 @@ if (databaseKinds().includes('postgres')) {
       const login = await request(server, 'POST', '/auth/login', {}, { email: credentials.email, password: credentials.password });
       assert.equal(login.status, 200, JSON.stringify(login.body));
       const session = (login.body as any).data.token as string;
-      const pat = await request(server, 'POST', '/personal-access-tokens', { authorization: `Bearer ${session}` }, { name: 'outage load', expires_in_days: 7 });
+      const pat = await request(
+        server,
+        'POST',
+        '/personal-access-tokens',
+        { authorization: `Bearer ${session}` },
+        { name: 'outage load', expires_in_days: 7 },
+      );
       assert.equal(pat.status, 201, JSON.stringify(pat.body));
       headers = { authorization: `Bearer ${(pat.body as any).data.token}`, 'x-workspace-id': String(workspaceId) };
 
@@ -166,12 +177,22 @@ if (databaseKinds().includes('postgres')) {
 
         const outage = load.answers.filter((a) => a.phase === 'outage');
         t.diagnostic(`${summary(load.answers)}; slowest ${Math.max(...load.answers.map((a) => a.ms))} ms`);
-        assert.ok(outage.some((a) => a.status === 503), `no 503 during the outage; ${summary(load.answers)}`);
+        assert.ok(
+          outage.some((a) => a.status === 503),
+          `no 503 during the outage; ${summary(load.answers)}`,
+        );
         const breaches = load.answers.map((a) => [a, contractBreach(a)] as const).filter(([, why]) => why !== null);
-        assert.deepEqual(breaches.slice(0, 5).map(([a, why]) => `${a.phase} GET ${a.path}: ${why}`), [], `${breaches.length} answers broke the contract; ${summary(load.answers)}`);
+        assert.deepEqual(
+          breaches.slice(0, 5).map(([a, why]) => `${a.phase} GET ${a.path}: ${why}`),
+          [],
+          `${breaches.length} answers broke the contract; ${summary(load.answers)}`,
+        );
         // A request still in flight when the stop is issued may fairly get a 503; one answered before it may not.
         const answeredBefore = load.answers.filter((a) => a.startedAt + a.ms < stopIssuedAt);
-        assert.ok(answeredBefore.length > 0 && answeredBefore.every((a) => a.status === 200), `every answer before the stop is 200; ${summary(load.answers)}`);
+        assert.ok(
+          answeredBefore.length > 0 && answeredBefore.every((a) => a.status === 200),
+          `every answer before the stop is 200; ${summary(load.answers)}`,
+        );
         assert.equal(server!.exited(), false, 'the server is still running');
       });
     }
@@ -179,7 +200,10 @@ if (databaseKinds().includes('postgres')) {
     test('the site connected before the outages is still listed and still has its credentials row', async () => {
       const sites = await request(server!, 'GET', '/sites', headers);
       assert.equal(sites.status, 200, JSON.stringify(sites.body));
-      assert.deepEqual((sites.body as any).data.map((site: { id: number; status: string }) => [site.id, site.status]), [[siteId, 'connected']]);
+      assert.deepEqual(
+        (sites.body as any).data.map((site: { id: number; status: string }) => [site.id, site.status]),
+        [[siteId, 'connected']],
+      );
       const client = new pg.Client({ connectionString: cluster!.url });
       await client.connect();
       try {

@@ -64,14 +64,20 @@ for (const kind of databaseKinds()) {
         const { session, user, own } = await userInTwoWorkspaces(t);
         const response = await call(t, 'GET', '/user', { token: session, workspace: own.id });
         assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json(), { success: true, data: { id: user.id, email: user.email, name: user.name, workspace: { id: own.id, name: own.name, role: 'owner' } } });
+        assert.deepEqual(response.json(), {
+          success: true,
+          data: { id: user.id, email: user.email, name: user.name, workspace: { id: own.id, name: own.name, role: 'owner' } },
+        });
       });
 
       test('the same user with the header of a joined workspace gets that workspace and the member role', async () => {
         const { session, user, joined } = await userInTwoWorkspaces(t);
         const response = await call(t, 'GET', '/user', { token: session, workspace: joined.id });
         assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json(), { success: true, data: { id: user.id, email: user.email, name: user.name, workspace: { id: joined.id, name: joined.name, role: 'member' } } });
+        assert.deepEqual(response.json(), {
+          success: true,
+          data: { id: user.id, email: user.email, name: user.name, workspace: { id: joined.id, name: joined.name, role: 'member' } },
+        });
       });
     });
 
@@ -91,7 +97,15 @@ for (const kind of databaseKinds()) {
         const updatedAt = new Date('2026-05-02T09:45:30.500Z');
         // Explicit ids, inserted out of order and interleaved with another workspace's, so the order is the list's doing.
         await insertProducts(t.database.db, [
-          product(mine.workspace.id, 'Mug', { id: 900_020, description: 'Stoneware', price: '19.99', currency: 'USD', sku: 'MUG-1', createdAt, updatedAt }),
+          product(mine.workspace.id, 'Mug', {
+            id: 900_020,
+            description: 'Stoneware',
+            price: '19.99',
+            currency: 'USD',
+            sku: 'MUG-1',
+            createdAt,
+            updatedAt,
+          }),
           product(theirs.workspace.id, 'Not mine', { id: 900_015 }),
           product(mine.workspace.id, 'Poster', { id: 900_010, price: '5', currency: 'EUR', sku: null, createdAt, updatedAt }),
         ]);
@@ -100,8 +114,26 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(response.json(), {
           success: true,
           data: [
-            { id: 900_010, title: 'Poster', description: '', price: '5.00', currency: 'EUR', sku: null, created_at: '2026-05-01T08:30:00.000Z', updated_at: '2026-05-02T09:45:30.500Z' },
-            { id: 900_020, title: 'Mug', description: 'Stoneware', price: '19.99', currency: 'USD', sku: 'MUG-1', created_at: '2026-05-01T08:30:00.000Z', updated_at: '2026-05-02T09:45:30.500Z' },
+            {
+              id: 900_010,
+              title: 'Poster',
+              description: '',
+              price: '5.00',
+              currency: 'EUR',
+              sku: null,
+              created_at: '2026-05-01T08:30:00.000Z',
+              updated_at: '2026-05-02T09:45:30.500Z',
+            },
+            {
+              id: 900_020,
+              title: 'Mug',
+              description: 'Stoneware',
+              price: '19.99',
+              currency: 'USD',
+              sku: 'MUG-1',
+              created_at: '2026-05-01T08:30:00.000Z',
+              updated_at: '2026-05-02T09:45:30.500Z',
+            },
           ],
           meta: { page: 1, per_page: 25, total: 2 },
         });
@@ -113,7 +145,10 @@ for (const kind of databaseKinds()) {
         const response = await call(t, 'GET', '/products?page=2&per_page=2', { token: session, workspace: workspace.id });
         assert.equal(response.statusCode, 200);
         const body = response.json();
-        assert.deepEqual(body.data.map((p: { id: number }) => p.id), ids.slice(2, 4));
+        assert.deepEqual(
+          body.data.map((p: { id: number }) => p.id),
+          ids.slice(2, 4),
+        );
         assert.deepEqual(body.meta, { page: 2, per_page: 2, total: 5 });
       });
 
@@ -129,7 +164,10 @@ for (const kind of databaseKinds()) {
         const response = await call(t, 'GET', '/products', { token: session, workspace: workspace.id });
         assert.equal(response.statusCode, 200);
         const body = response.json();
-        assert.deepEqual(body.data.map((p: { id: number }) => p.id), ids.slice(0, 25));
+        assert.deepEqual(
+          body.data.map((p: { id: number }) => p.id),
+          ids.slice(0, 25),
+        );
         assert.deepEqual(body.meta, { page: 1, per_page: 25, total: 26 });
       });
 
@@ -147,10 +185,17 @@ for (const kind of databaseKinds()) {
         const { session, workspace } = await workspaceWithProducts(0);
         const response = await call(t, 'GET', '/products?per_page=101', { token: session, workspace: workspace.id });
         assert.equal(response.statusCode, 422);
-        assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { per_page: ['The per page field must not be greater than 100.'] } });
+        assert.deepEqual(response.json(), {
+          ...errorBody(422, 'The given data was invalid.'),
+          errors: { per_page: ['The per page field must not be greater than 100.'] },
+        });
       });
 
-      for (const [page, message] of [['0', 'The page field must be at least 1.'], ['-1', 'The page field must be at least 1.'], ['abc', 'The page field must be an integer.']] as const) {
+      for (const [page, message] of [
+        ['0', 'The page field must be at least 1.'],
+        ['-1', 'The page field must be at least 1.'],
+        ['abc', 'The page field must be an integer.'],
+      ] as const) {
         test(`page=${page} is 422 with errors.page`, async () => {
           const { session, workspace } = await workspaceWithProducts(0);
           const response = await call(t, 'GET', `/products?page=${page}`, { token: session, workspace: workspace.id });
@@ -190,7 +235,9 @@ for (const kind of databaseKinds()) {
       test('GET /user needs the bearer and a required X-Workspace-Id header parameter', () => {
         const op = doc.paths['/api/v1/user'].get;
         assert.deepEqual(op.security, [{ bearerAuth: [] }]);
-        const header = op.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'x-workspace-id');
+        const header = op.parameters.find(
+          (p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'x-workspace-id',
+        );
         assert.ok(header, 'x-workspace-id header parameter');
         assert.equal(header.required, true);
       });
@@ -198,7 +245,9 @@ for (const kind of databaseKinds()) {
       test('GET /workspaces needs the bearer but no X-Workspace-Id header', () => {
         const op = doc.paths['/api/v1/workspaces'].get;
         assert.deepEqual(op.security, [{ bearerAuth: [] }]);
-        const headers = (op.parameters ?? []).filter((p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'x-workspace-id');
+        const headers = (op.parameters ?? []).filter(
+          (p: { in: string; name: string }) => p.in === 'header' && p.name.toLowerCase() === 'x-workspace-id',
+        );
         assert.deepEqual(headers, []);
       });
 
@@ -206,15 +255,27 @@ for (const kind of databaseKinds()) {
         const op = doc.paths['/api/v1/auth/login'].post;
         assert.ok(op, 'login is documented');
         assert.equal(doc.security, undefined, 'no document-wide security for login to inherit');
-        assert.ok(op.security === undefined || (Array.isArray(op.security) && op.security.length === 0), `login security: ${JSON.stringify(op.security)}`);
+        assert.ok(
+          op.security === undefined || (Array.isArray(op.security) && op.security.length === 0),
+          `login security: ${JSON.stringify(op.security)}`,
+        );
       });
 
       test('documents every endpoint of DESIGN §3 that exists so far', () => {
-        const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`).sort();
+        const documented = operations()
+          .map(({ path, method }) => `${method.toUpperCase()} ${path}`)
+          .sort();
         for (const expected of [
-          'POST /api/v1/auth/register', 'POST /api/v1/auth/login', 'POST /api/v1/auth/logout',
-          'GET /api/v1/personal-access-tokens', 'POST /api/v1/personal-access-tokens', 'DELETE /api/v1/personal-access-tokens/{id}',
-          'GET /api/v1/workspaces', 'GET /api/v1/user', 'GET /api/v1/products', 'GET /api/v1/health',
+          'POST /api/v1/auth/register',
+          'POST /api/v1/auth/login',
+          'POST /api/v1/auth/logout',
+          'GET /api/v1/personal-access-tokens',
+          'POST /api/v1/personal-access-tokens',
+          'DELETE /api/v1/personal-access-tokens/{id}',
+          'GET /api/v1/workspaces',
+          'GET /api/v1/user',
+          'GET /api/v1/products',
+          'GET /api/v1/health',
         ]) {
           assert.ok(documented.includes(expected), `${expected} missing from ${documented.join(', ')}`);
         }
@@ -228,7 +289,9 @@ for (const kind of databaseKinds()) {
           assert.equal(success.length, 1, `${where}: one success response`);
           const expected = op.security ? [...ERROR_STATUSES, ...AUTH_ERROR_STATUSES] : ERROR_STATUSES;
           for (const status of expected) {
-            const schema = (responses[status] as { content?: Record<string, { schema?: { required?: string[] } }> } | undefined)?.content?.['application/json']?.schema;
+            const schema = (responses[status] as { content?: Record<string, { schema?: { required?: string[] } }> } | undefined)?.content?.[
+              'application/json'
+            ]?.schema;
             assert.ok(schema, `${where}: response ${status} documented`);
             assert.deepEqual([...(schema.required ?? [])].sort(), ['code', 'message', 'success'], `${where}: ${status} is the error body`);
           }
@@ -269,7 +332,9 @@ for (const kind of databaseKinds()) {
     after(() => t.close());
 
     test('is 403 and creates no user', async () => {
-      const response = await call(t, 'POST', '/auth/register', { body: { email: 'closed@example.com', password: 'a fine password', name: 'Closed' } });
+      const response = await call(t, 'POST', '/auth/register', {
+        body: { email: 'closed@example.com', password: 'a fine password', name: 'Closed' },
+      });
       assert.equal(response.statusCode, 403);
       // docs/decisions.md: the message says why, the status is DESIGN §3's.
       assert.deepEqual(response.json(), errorBody(403, 'Sign-up is disabled'));

@@ -10,8 +10,8 @@ import { describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { Track } from '../src/domain/index.js';
 import type { Fault, FaultyEndpoint } from '../src/sandbox/faults.js';
-import { authorizationUrl, connectAmazonSellerSite, consent, openCallback, type Actor } from './helpers/connect.js';
-import { databaseKinds, selectRows, type DatabaseKind } from './helpers/database.js';
+import { type Actor, authorizationUrl, connectAmazonSellerSite, consent, openCallback } from './helpers/connect.js';
+import { type DatabaseKind, databaseKinds, selectRows } from './helpers/database.js';
 import { createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const CUSTOM = 'https://seller.example/connected';
@@ -41,36 +41,74 @@ const byTrack = (messages: Partial<Record<Track, string>>) => (track: Track) => 
 
 const SCENARIOS: Scenario[] = [
   {
-    name: 'a token endpoint answering 500', endpoint: 'token', fault: 'error', tracks: ALL_TRACKS,
-    message: byTrack({ etsy: 'Etsy could not complete the request', 'tiktok-shop': 'TikTok Shop could not complete the request', 'amazon-seller': 'Amazon could not complete the request', 'amazon-ads': 'Amazon could not complete the request' }),
+    name: 'a token endpoint answering 500',
+    endpoint: 'token',
+    fault: 'error',
+    tracks: ALL_TRACKS,
+    message: byTrack({
+      etsy: 'Etsy could not complete the request',
+      'tiktok-shop': 'TikTok Shop could not complete the request',
+      'amazon-seller': 'Amazon could not complete the request',
+      'amazon-ads': 'Amazon could not complete the request',
+    }),
   },
   { name: 'a token endpoint that never answers', endpoint: 'token', fault: 'timeout', tracks: ALL_TRACKS, message: () => DEADLINE },
-  { name: 'a token endpoint that resets the connection', endpoint: 'token', fault: 'reset', tracks: ALL_TRACKS, message: () => 'The platform could not be reached' },
-  { name: 'a token endpoint answering malformed JSON', endpoint: 'token', fault: 'malformed', tracks: ALL_TRACKS, message: () => 'The platform answered with unreadable data (HTTP 200)' },
+  {
+    name: 'a token endpoint that resets the connection',
+    endpoint: 'token',
+    fault: 'reset',
+    tracks: ALL_TRACKS,
+    message: () => 'The platform could not be reached',
+  },
+  {
+    name: 'a token endpoint answering malformed JSON',
+    endpoint: 'token',
+    fault: 'malformed',
+    tracks: ALL_TRACKS,
+    message: () => 'The platform answered with unreadable data (HTTP 200)',
+  },
   // The simulator's `slow` fault waits 30 s by default before answering normally.
   { name: 'a token endpoint answering after 30 seconds', endpoint: 'token', fault: 'slow', tracks: ALL_TRACKS, message: () => DEADLINE },
   {
-    name: 'an identity call answering 500 after a good token exchange', endpoint: 'identity', fault: 'error', tracks: IDENTITY_TRACKS,
+    name: 'an identity call answering 500 after a good token exchange',
+    endpoint: 'identity',
+    fault: 'error',
+    tracks: IDENTITY_TRACKS,
     // Etsy's account lookup shows the error text of Etsy's own body; the others name the platform.
-    message: byTrack({ etsy: 'Server Error', 'tiktok-shop': 'TikTok Shop could not complete the request', 'amazon-ads': 'Amazon Ads could not complete the profile lookup' }),
+    message: byTrack({
+      etsy: 'Server Error',
+      'tiktok-shop': 'TikTok Shop could not complete the request',
+      'amazon-ads': 'Amazon Ads could not complete the profile lookup',
+    }),
   },
-  { name: 'an identity call that never answers after a good token exchange', endpoint: 'identity', fault: 'timeout', tracks: IDENTITY_TRACKS, message: () => DEADLINE },
+  {
+    name: 'an identity call that never answers after a good token exchange',
+    endpoint: 'identity',
+    fault: 'timeout',
+    tracks: IDENTITY_TRACKS,
+    message: () => DEADLINE,
+  },
 ];
 
 /** The authenticate-site body of a track, each with the custom redirect in the field its platform reads. */
 function bodyFor(track: Track, sellerSite: number): Record<string, unknown> {
   switch (track) {
-    case 'etsy': return { platform_id: 1, redirect_url: CUSTOM };
-    case 'tiktok-shop': return { platform_id: 4, custom_field_value: CUSTOM };
-    case 'amazon-seller': return { platform_id: 5, redirect_url: CUSTOM };
-    case 'amazon-ads': return { platform_id: 5, site_id: sellerSite, redirect_url: CUSTOM };
+    case 'etsy':
+      return { platform_id: 1, redirect_url: CUSTOM };
+    case 'tiktok-shop':
+      return { platform_id: 4, custom_field_value: CUSTOM };
+    case 'amazon-seller':
+      return { platform_id: 5, redirect_url: CUSTOM };
+    case 'amazon-ads':
+      return { platform_id: 5, site_id: sellerSite, redirect_url: CUSTOM };
   }
 }
 
 /** The seed's failure target: a redirect for three tracks (URL-encoded, spaces as +), null for the advertising retry page. */
 function failureLocation(track: Track, message: string): string | null {
   if (track === 'amazon-ads') return null;
-  const query: Record<string, string> = track === 'amazon-seller' ? { platform: 'marketplace', code: String(UNAVAILABLE), message } : { authorization_error: message };
+  const query: Record<string, string> =
+    track === 'amazon-seller' ? { platform: 'marketplace', code: String(UNAVAILABLE), message } : { authorization_error: message };
   return `${CUSTOM}?${new URLSearchParams(query)}`;
 }
 
@@ -101,7 +139,10 @@ function assertFailureTarget(t: TestApp, track: Track, message: string, { respon
   assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
   assert.ok(body.includes(`<p>${message}</p>`), `${track}: the retry page shows "${message}"`);
   const retry = /<a class="primary" href="([^"]+)">Try again<\/a>/.exec(body)?.[1]?.replace(/&#38;/g, '&');
-  assert.ok(retry?.startsWith(`${t.deps.config.appUrl}/sandbox/amazon-ads/authorize?`), `${track}: the retry page offers a fresh authorization: ${retry}`);
+  assert.ok(
+    retry?.startsWith(`${t.deps.config.appUrl}/sandbox/amazon-ads/authorize?`),
+    `${track}: the retry page offers a fresh authorization: ${retry}`,
+  );
   assert.ok(new URL(retry!).searchParams.get('state'), `${track}: the fresh authorization carries a state`);
   assert.ok(body.includes(`<a href="${CUSTOM}">Back</a>`), `${track}: the way back is the caller's redirect`);
 }
@@ -111,19 +152,37 @@ const count = (rows: Array<{ n: string | number }>) => Number(rows[0]!.n);
 /** Sites without seller credentials, credentials without a site, and advertising credentials and profiles that disagree. */
 async function orphans(t: TestApp) {
   // Nothing in this file disconnects a site, so every site must hold seller credentials.
-  const sitesWithoutCredentials = count(await selectRows(t.database, sql`
-    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.grant_kind = 'seller' where c.site_id is null`));
-  const credentialsWithoutSite = count(await selectRows(t.database, sql`
-    select count(*) as n from site_credentials c left join sites s on s.id = c.site_id where s.id is null`));
-  const advertisingMismatches = count(await selectRows(t.database, sql`
+  const sitesWithoutCredentials = count(
+    await selectRows(
+      t.database,
+      sql`
+    select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.grant_kind = 'seller' where c.site_id is null`,
+    ),
+  );
+  const credentialsWithoutSite = count(
+    await selectRows(
+      t.database,
+      sql`
+    select count(*) as n from site_credentials c left join sites s on s.id = c.site_id where s.id is null`,
+    ),
+  );
+  const advertisingMismatches = count(
+    await selectRows(
+      t.database,
+      sql`
     select count(*) as n from sites s left join site_credentials c on c.site_id = s.id and c.grant_kind = 'advertising'
-    where (c.site_id is null) <> (s.advertising_profiles is null)`));
+    where (c.site_id is null) <> (s.advertising_profiles is null)`,
+    ),
+  );
   return { sitesWithoutCredentials, credentialsWithoutSite, advertisingMismatches };
 }
 
 async function siteState(t: TestApp) {
-  const [row] = await selectRows<{ sites: string; advertising: string }>(t.database, sql`
-    select (select count(*) from sites) as sites, (select count(*) from site_credentials where grant_kind = 'advertising') as advertising`);
+  const [row] = await selectRows<{ sites: string; advertising: string }>(
+    t.database,
+    sql`
+    select (select count(*) from sites) as sites, (select count(*) from site_credentials where grant_kind = 'advertising') as advertising`,
+  );
   return { sites: Number(row!.sites), advertisingCredentials: Number(row!.advertising) };
 }
 
@@ -137,7 +196,9 @@ async function runScenario(kind: DatabaseKind, scenario: Scenario) {
     const sellerSite = await connectAmazonSellerSite(t, actor);
     const before = await siteState(t);
     // Consent before the faults are set and before the clock starts: only the callback is timed.
-    const callbacks = await Promise.all(scenario.tracks.map(async (track) => consent(await authorizationUrl(t, actor, bodyFor(track, sellerSite)), 'allow', ATTEMPT_ACCOUNT)));
+    const callbacks = await Promise.all(
+      scenario.tracks.map(async (track) => consent(await authorizationUrl(t, actor, bodyFor(track, sellerSite)), 'allow', ATTEMPT_ACCOUNT)),
+    );
     const calls = scenario.tracks.map((track) => ({ token: callsOf(t, track, 'token'), identity: callsOf(t, track, 'identity') }));
     for (const track of scenario.tracks) t.deps.sandbox.faults.set(track, scenario.endpoint, scenario.fault);
 
@@ -169,7 +230,8 @@ for (const kind of databaseKinds()) {
   describe(`fault injection with the default 10 s deadline [${kind}]`, { concurrency: true }, () => {
     for (const scenario of SCENARIOS) {
       const tracks = scenario.tracks.length === ALL_TRACKS.length ? 'every track' : 'every track with an identity call';
-      test(`${scenario.name} ends ${tracks} on its failure target within 11 s, with no site and no credentials stored`, () => runScenario(kind, scenario));
+      test(`${scenario.name} ends ${tracks} on its failure target within 11 s, with no site and no credentials stored`, () =>
+        runScenario(kind, scenario));
     }
   });
 }

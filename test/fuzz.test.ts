@@ -11,7 +11,7 @@ import { decodeJwt } from 'jose';
 import { memberships, sites, webhookDeliveries } from '../src/db/schema.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { materialize } from './helpers/fuzz-materialize.js';
-import { operationsOf, requestArbitrary, type Fixtures, type FuzzRequest, type Operation } from './helpers/fuzz-requests.js';
+import { type Fixtures, type FuzzRequest, type Operation, operationsOf, requestArbitrary } from './helpers/fuzz-requests.js';
 import { API, call, createPat, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const RUNS = 10_000;
@@ -24,7 +24,12 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 
 /** One digest per table of every row (volatile columns left out), in one round trip; tables come from the catalog. */
 async function snapshotQuery(t: TestApp) {
-  const tables = (await selectRows<{ name: string }>(t.database, sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)).map((r) => r.name);
+  const tables = (
+    await selectRows<{ name: string }>(
+      t.database,
+      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    )
+  ).map((r) => r.name);
   const parts = tables.map((table) => {
     const row = ['to_jsonb(r)', ...(VOLATILE_COLUMNS[table] ?? []).map((column) => `'${column}'`)].join(' - ');
     return `select '${table}' as name, md5(coalesce(string_agg(x, E'\\n' order by x), '')) as digest from (select (${row})::text as x from "${table}" r) rows`;
@@ -33,28 +38,43 @@ async function snapshotQuery(t: TestApp) {
 }
 
 async function insertSite(t: TestApp, workspaceId: number, platform: 'etsy' | 'amazon-seller', externalId: string): Promise<number> {
-  const [row] = await t.database.db.insert(sites).values({ workspaceId, platformId: platform === 'etsy' ? 1 : 5, platform, name: `Fuzz ${platform}`, externalId }).returning({ id: sites.id });
+  const [row] = await t.database.db
+    .insert(sites)
+    .values({ workspaceId, platformId: platform === 'etsy' ? 1 : 5, platform, name: `Fuzz ${platform}`, externalId })
+    .returning({ id: sites.id });
   return row!.id;
 }
 
 /** A webhook endpoint made through the API, and a delivery in its log, so the delivery routes have something to find. */
 async function createWebhook(t: TestApp, user: User): Promise<{ webhook: number; delivery: number }> {
-  const response = await call(t, 'POST', '/webhooks', { token: user.session, workspace: user.workspace.id, body: { url: 'http://127.0.0.1:9/hook', events: ['site.connected'] } });
+  const response = await call(t, 'POST', '/webhooks', {
+    token: user.session,
+    workspace: user.workspace.id,
+    body: { url: 'http://127.0.0.1:9/hook', events: ['site.connected'] },
+  });
   assert.equal(response.statusCode, 201, response.body);
   const webhook = response.json().data.id as number;
-  const [delivery] = await t.database.db.insert(webhookDeliveries).values({ endpointId: webhook, messageId: `msg_fuzz_${webhook}`, eventType: 'site.connected', payload: { type: 'site.connected' } }).returning({ id: webhookDeliveries.id });
+  const [delivery] = await t.database.db
+    .insert(webhookDeliveries)
+    .values({ endpointId: webhook, messageId: `msg_fuzz_${webhook}`, eventType: 'site.connected', payload: { type: 'site.connected' } })
+    .returning({ id: webhookDeliveries.id });
   return { webhook, delivery: delivery!.id };
 }
 
 /** The state of an authorization URL and the track it is for. */
 function stateOf(url: string, body: { platform_id?: unknown; site_id?: unknown }): { state: string; track: string } | null {
   const state = new URL(url).searchParams.get('state');
-  const track = body.platform_id === 1 ? 'etsy' : body.platform_id === 4 ? 'tiktok-shop' : body.site_id !== undefined ? 'amazon-ads' : 'amazon-seller';
+  const track =
+    body.platform_id === 1 ? 'etsy' : body.platform_id === 4 ? 'tiktok-shop' : body.site_id !== undefined ? 'amazon-ads' : 'amazon-seller';
   return state ? { state, track } : null;
 }
 
 /** The oracle every answer must meet: below 500, redirects only from callbacks, errors in the seed's shape. */
-function checkAnswer(operation: Operation, response: { statusCode: number; headers: Record<string, unknown>; body: string }, label: () => string) {
+function checkAnswer(
+  operation: Operation,
+  response: { statusCode: number; headers: Record<string, unknown>; body: string },
+  label: () => string,
+) {
   const { statusCode: status } = response;
   assert.ok(status < 500, `${label()}: ${response.body.slice(0, 500)}`);
   if (status >= 300 && status < 400) {
@@ -66,13 +86,20 @@ function checkAnswer(operation: Operation, response: { statusCode: number; heade
   const body = JSON.parse(response.body);
   if (status < 300) return assert.equal(body.success, true, `no success:true: ${label()}`);
   const keys = Object.keys(body).sort();
-  assert.deepEqual(keys, status === 422 && 'errors' in body ? ['code', 'errors', 'message', 'success'] : ['code', 'message', 'success'], `error keys: ${label()}: ${response.body.slice(0, 500)}`);
+  assert.deepEqual(
+    keys,
+    status === 422 && 'errors' in body ? ['code', 'errors', 'message', 'success'] : ['code', 'message', 'success'],
+    `error keys: ${label()}: ${response.body.slice(0, 500)}`,
+  );
   assert.equal(body.success, false);
   assert.equal(body.code, status, `error code: ${label()}`);
   assert.ok(typeof body.message === 'string' && body.message.trim().length > 0, `error message: ${label()}`);
   if ('errors' in body) {
     for (const [field, messages] of Object.entries(body.errors)) {
-      assert.ok(Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string' && m.length > 0), `errors.${field} of ${label()}`);
+      assert.ok(
+        Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string' && m.length > 0),
+        `errors.${field} of ${label()}`,
+      );
     }
   }
 }
@@ -85,7 +112,8 @@ for (const kind of databaseKinds()) {
     let users: { a: User; b: User };
     let snapshot: () => Promise<Record<string, string>>;
     /** The snapshot's xmax: it moves when any write transaction ends, on this database or (on PostgreSQL) beside it. */
-    const lastTransaction = async () => (await selectRows<{ xmax: string }>(t.database, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`))[0]!.xmax;
+    const lastTransaction = async () =>
+      (await selectRows<{ xmax: string }>(t.database, sql`select pg_snapshot_xmax(pg_current_snapshot())::text as xmax`))[0]!.xmax;
 
     before(async () => {
       t = await createTestApp(kind, { env: { LOG_LEVEL: 'error' } });
@@ -102,8 +130,15 @@ for (const kind of databaseKinds()) {
         tokens: { session: a.session, pat: pat.token, 'member-session': b.session, 'member-pat': memberPat.token, revoked, state: '' },
         workspaces: { own: a.workspace.id, other: b.workspace.id, foreign: c.workspace.id },
         ids: {
-          pat: pat.id, 'member-pat': memberPat.id, site: await insertSite(t, a.workspace.id, 'etsy', 'fuzz-shop'), 'amazon-site': amazonSite,
-          'other-site': await insertSite(t, b.workspace.id, 'etsy', 'fuzz-other-shop'), webhook: own.webhook, delivery: own.delivery, 'other-webhook': other.webhook, 'other-delivery': other.delivery,
+          pat: pat.id,
+          'member-pat': memberPat.id,
+          site: await insertSite(t, a.workspace.id, 'etsy', 'fuzz-shop'),
+          'amazon-site': amazonSite,
+          'other-site': await insertSite(t, b.workspace.id, 'etsy', 'fuzz-other-shop'),
+          webhook: own.webhook,
+          delivery: own.delivery,
+          'other-webhook': other.webhook,
+          'other-delivery': other.delivery,
         },
         states: [],
       };
@@ -114,7 +149,8 @@ for (const kind of databaseKinds()) {
       }
       fixtures.tokens.state = fixtures.states[0]!.state;
       const { query } = await snapshotQuery(t);
-      snapshot = async () => Object.fromEntries((await selectRows<{ name: string; digest: string }>(t.database, query)).map((r) => [r.name, r.digest]));
+      snapshot = async () =>
+        Object.fromEntries((await selectRows<{ name: string; digest: string }>(t.database, query)).map((r) => [r.name, r.digest]));
       const document = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
       operations = operationsOf(document.json());
     });
@@ -123,8 +159,20 @@ for (const kind of databaseKinds()) {
     /** Puts back fixtures an accepted request used up: a logged-out session, a revoked PAT, a deleted webhook. */
     async function repair() {
       const tokens = fixtures.tokens;
-      const jtis = (['session', 'member-session', 'pat', 'member-pat'] as const).map((who) => [who, String(decodeJwt(tokens[who]).jti)] as const);
-      const revoked = new Set((await selectRows<{ jti: string }>(t.database, sql`select jti from access_tokens where revoked_at is not null and jti in (${sql.join(jtis.map(([, jti]) => sql`${jti}`), sql`, `)})`)).map((r) => r.jti));
+      const jtis = (['session', 'member-session', 'pat', 'member-pat'] as const).map(
+        (who) => [who, String(decodeJwt(tokens[who]).jti)] as const,
+      );
+      const revoked = new Set(
+        (
+          await selectRows<{ jti: string }>(
+            t.database,
+            sql`select jti from access_tokens where revoked_at is not null and jti in (${sql.join(
+              jtis.map(([, jti]) => sql`${jti}`),
+              sql`, `,
+            )})`,
+          )
+        ).map((r) => r.jti),
+      );
       for (const [who, jti] of jtis) {
         if (!revoked.has(jti)) continue;
         const user = who.startsWith('member') ? users.b : users.a;
@@ -137,7 +185,10 @@ for (const kind of databaseKinds()) {
         }
       }
       const existing = new Set((await selectRows<{ id: number }>(t.database, sql`select id from webhook_endpoints`)).map((r) => r.id));
-      for (const [webhook, delivery, user] of [['webhook', 'delivery', users.a], ['other-webhook', 'other-delivery', users.b]] as const) {
+      for (const [webhook, delivery, user] of [
+        ['webhook', 'delivery', users.a],
+        ['other-webhook', 'other-delivery', users.b],
+      ] as const) {
         if (existing.has(fixtures.ids[webhook])) continue;
         const created = await createWebhook(t, user);
         fixtures.ids[webhook] = created.webhook;
@@ -169,7 +220,8 @@ for (const kind of databaseKinds()) {
           const options = materialize(request, operations, fixtures);
           const response = await t.app.inject(options);
           // The URL may carry a fixture's JWT (as a state); a failure message names the choice instead.
-          const label = () => `${response.statusCode} for ${options.method} ${options.url.replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '<jwt>').slice(0, 200)} (${JSON.stringify(request).slice(0, 600)})`;
+          const label = () =>
+            `${response.statusCode} for ${options.method} ${options.url.replace(/eyJ[\w-]*\.[\w-]*\.[\w-]*/g, '<jwt>').slice(0, 200)} (${JSON.stringify(request).slice(0, 600)})`;
           total += 1;
           if (request.otherMethod === null) {
             const statuses = sent.get(`${operation.method} ${operation.template}`)!;
@@ -191,13 +243,20 @@ for (const kind of databaseKinds()) {
       );
 
       for (const [operation, statuses] of sent) {
-        context.diagnostic(`${operation}: ${[...statuses].sort(([x], [y]) => x - y).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+        context.diagnostic(
+          `${operation}: ${[...statuses]
+            .sort(([x], [y]) => x - y)
+            .map(([status, n]) => `${status}×${n}`)
+            .join(' ')}`,
+        );
       }
       assert.ok(total >= RUNS, `${total} requests sent`);
       const missed = [...sent].filter(([, statuses]) => statuses.size === 0).map(([operation]) => operation);
       assert.deepEqual(missed, [], 'every operation of the OpenAPI document was fuzzed');
       // Authentication must not stop everything: each protected operation got past it at least once.
-      const neverPast = [...sent].filter(([, statuses]) => [...statuses.keys()].every((status) => status === 401 || status === 403)).map(([operation]) => operation);
+      const neverPast = [...sent]
+        .filter(([, statuses]) => [...statuses.keys()].every((status) => status === 401 || status === 403))
+        .map(([operation]) => operation);
       assert.deepEqual(neverPast, [], 'every operation answered something other than 401 and 403');
     });
 

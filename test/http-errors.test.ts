@@ -1,17 +1,27 @@
 import assert from 'node:assert/strict';
-import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
-import type { App } from '../src/http/access.js';
 import { loadConfig } from '../src/config.js';
-import { openDatabase, type Database } from '../src/db/client.js';
+import { type Database, openDatabase } from '../src/db/client.js';
 import { createDeps, type Deps } from '../src/deps.js';
+import type { App } from '../src/http/access.js';
 import { createLogger } from '../src/logger.js';
 import type { ResolvedConfig } from '../src/secrets.js';
 import { createPostgresDatabase, databaseKinds, selectRows } from './helpers/database.js';
-import { API, call, createPat, createTestApp, errorBody, registerUser, TEST_APP_SECRET, TEST_ENCRYPTION_KEY, type TestApp } from './helpers/test-app.js';
+import {
+  API,
+  call,
+  createPat,
+  createTestApp,
+  errorBody,
+  registerUser,
+  TEST_APP_SECRET,
+  TEST_ENCRYPTION_KEY,
+  type TestApp,
+} from './helpers/test-app.js';
 
 const INVALID = 'The given data was invalid.';
 const SECURITY_HEADERS = ['x-content-type-options', 'x-frame-options', 'strict-transport-security', 'content-security-policy'];
@@ -61,7 +71,9 @@ for (const kind of databaseKinds()) {
       const response = await call(t, 'DELETE', '/health');
       assert.equal(response.statusCode, 405);
       assert.deepEqual(response.json(), errorBody(405, 'Method not allowed'));
-      const allowed = String(response.headers.allow).split(',').map((m) => m.trim());
+      const allowed = String(response.headers.allow)
+        .split(',')
+        .map((m) => m.trim());
       assert.ok(allowed.includes('GET'), `Allow: ${response.headers.allow}`);
       assert.ok(!allowed.includes('DELETE'), `Allow: ${response.headers.allow}`);
     });
@@ -92,7 +104,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(response.json(), errorBody(413, 'Payload too large'));
     });
 
-    for (const [label, payload] of [['array', '[{"email":"a@example.com","password":"x"}]'], ['string', '"a@example.com"']] as const) {
+    for (const [label, payload] of [
+      ['array', '[{"email":"a@example.com","password":"x"}]'],
+      ['string', '"a@example.com"'],
+    ] as const) {
       test(`a JSON ${label} as the body is 422 with errors.body`, async () => {
         const response = await postLogin(t, payload);
         assert.equal(response.statusCode, 422);
@@ -118,7 +133,10 @@ for (const kind of databaseKinds()) {
         t.deps.accounts.listWorkspaces = original;
       }
       const errors = logEntries(t, logsBefore).filter((entry) => entry.level >= 50);
-      assert.ok(errors.some((entry) => JSON.stringify(entry).includes(detail)), 'the detail is logged at error level');
+      assert.ok(
+        errors.some((entry) => JSON.stringify(entry).includes(detail)),
+        'the detail is logged at error level',
+      );
     });
 
     test('security headers are on a success, a 404 and a 401', async () => {
@@ -128,7 +146,10 @@ for (const kind of databaseKinds()) {
         await t.app.inject({ method: 'GET', url: '/outside-the-api' }),
         await call(t, 'GET', '/workspaces'),
       ];
-      assert.deepEqual(responses.map((r) => r.statusCode), [200, 404, 404, 401]);
+      assert.deepEqual(
+        responses.map((r) => r.statusCode),
+        [200, 404, 404, 401],
+      );
       for (const response of responses) {
         assert.equal(response.headers['x-content-type-options'], 'nosniff');
         for (const header of SECURITY_HEADERS) assert.ok(response.headers[header], `${header} on a ${response.statusCode}`);
@@ -137,7 +158,9 @@ for (const kind of databaseKinds()) {
 
     test('register, login and PAT creation, which carry a token, are sent with Cache-Control: no-store', async () => {
       const password = 'no store please';
-      const register = await call(t, 'POST', '/auth/register', { body: { email: `nostore-${Date.now()}@example.com`, password, name: 'No Store' } });
+      const register = await call(t, 'POST', '/auth/register', {
+        body: { email: `nostore-${Date.now()}@example.com`, password, name: 'No Store' },
+      });
       assert.equal(register.statusCode, 201);
       const { user, token } = register.json().data;
       const login = await call(t, 'POST', '/auth/login', { body: { email: user.email, password }, remoteAddress: '10.1.0.1' });
@@ -154,16 +177,25 @@ for (const kind of databaseKinds()) {
         await call(t, 'DELETE', '/health'),
         await postLogin(t, 'x', 'text/plain'),
       ];
-      assert.deepEqual(responses.map((r) => r.statusCode), [404, 401, 405, 415]);
+      assert.deepEqual(
+        responses.map((r) => r.statusCode),
+        [404, 401, 405, 415],
+      );
       for (const response of responses) assert.equal(response.headers['cache-control'], 'no-store', `on a ${response.statusCode}`);
     });
 
     test("every 422 says 'The given data was invalid.' and lists messages naming each invalid field", async () => {
       const { session, workspace } = await registerUser(t);
       const cases = [
-        { field: 'email', response: await call(t, 'POST', '/auth/register', { body: { email: 'not-an-email', password: 'long enough', name: 'N' } }) },
+        {
+          field: 'email',
+          response: await call(t, 'POST', '/auth/register', { body: { email: 'not-an-email', password: 'long enough', name: 'N' } }),
+        },
         { field: 'password', response: await call(t, 'POST', '/auth/login', { body: { email: 'a@example.com' } }) },
-        { field: 'expires_in_days', response: await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: 'n', expires_in_days: 3 } }) },
+        {
+          field: 'expires_in_days',
+          response: await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: 'n', expires_in_days: 3 } }),
+        },
         { field: 'per_page', response: await call(t, 'GET', '/products?per_page=0', { token: session, workspace: workspace.id }) },
         { field: 'id', response: await call(t, 'DELETE', '/personal-access-tokens/abc', { token: session }) },
       ];
@@ -183,7 +215,9 @@ for (const kind of databaseKinds()) {
 
     test('a register rejected with 422 creates no user', async () => {
       const before = await countRows(t, 'users');
-      const response = await call(t, 'POST', '/auth/register', { body: { email: 'rejected@example.com', password: 'short', name: 'Rejected' } });
+      const response = await call(t, 'POST', '/auth/register', {
+        body: { email: 'rejected@example.com', password: 'short', name: 'Rejected' },
+      });
       assert.equal(response.statusCode, 422);
       assert.equal(await countRows(t, 'users'), before);
     });
@@ -199,7 +233,10 @@ for (const kind of databaseKinds()) {
       const { session } = await registerUser(t);
       const pat = await createPat(t, session);
       const before = await countRows(t, 'access_tokens');
-      const response = await call(t, 'POST', '/personal-access-tokens', { token: pat.token, body: { name: 'minted by a PAT', expires_in_days: null } });
+      const response = await call(t, 'POST', '/personal-access-tokens', {
+        token: pat.token,
+        body: { name: 'minted by a PAT', expires_in_days: null },
+      });
       assert.deepEqual(response.json(), errorBody(403, 'Invalid workspace or access denied'));
       assert.equal(await countRows(t, 'access_tokens'), before);
     });
@@ -215,14 +252,23 @@ for (const kind of databaseKinds()) {
       assert.equal((await call(t, 'GET', '/workspaces', { token: pat.token })).statusCode, 200);
       const written = t.logs.slice(logsBefore).join('');
       assert.ok(written.includes('/api/v1/personal-access-tokens'), 'the requests were logged');
-      for (const [what, secret] of [['password', password], ['register session', session], ['login session', loginToken], ['PAT', pat.token]] as const) {
+      for (const [what, secret] of [
+        ['password', password],
+        ['register session', session],
+        ['login session', loginToken],
+        ['PAT', pat.token],
+      ] as const) {
         assert.ok(!written.includes(secret), `the ${what} is not logged`);
       }
     });
 
     test('request logs carry the path without its query string', async () => {
       const logsBefore = t.logs.length;
-      for (const url of [`${API}/health?code=SECRETCODE&state=SECRETSTATE`, `${API}/no-such-thing?code=SECRETCODE&state=SECRETSTATE`, '/elsewhere?code=SECRETCODE&state=SECRETSTATE']) {
+      for (const url of [
+        `${API}/health?code=SECRETCODE&state=SECRETSTATE`,
+        `${API}/no-such-thing?code=SECRETCODE&state=SECRETSTATE`,
+        '/elsewhere?code=SECRETCODE&state=SECRETSTATE',
+      ]) {
         await t.app.inject({ method: 'GET', url });
       }
       const entries = logEntries(t, logsBefore);
@@ -274,7 +320,10 @@ for (const kind of databaseKinds()) {
 
     test("a failed query is logged without the query's parameters", async () => {
       const logsBefore = t.logs.length;
-      const response = await call(t, 'POST', '/auth/login', { body: { email: 'param-marker@example.com', password: 'whatever it is' }, remoteAddress: '10.2.0.1' });
+      const response = await call(t, 'POST', '/auth/login', {
+        body: { email: 'param-marker@example.com', password: 'whatever it is' },
+        remoteAddress: '10.2.0.1',
+      });
       assert.ok(response.statusCode >= 500, `status ${response.statusCode}`);
       const errors = logEntries(t, logsBefore).filter((entry) => entry.level >= 50);
       assert.ok(errors.length > 0, 'the failure is logged');
@@ -298,7 +347,11 @@ for (const kind of databaseKinds()) {
         url.port = String(proxy.port);
         database = await openDatabase({ kind: 'postgres', url: url.toString() });
         await database.migrate();
-        const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent' }) as ResolvedConfig;
+        const config = loadConfig({
+          APP_SECRET: TEST_APP_SECRET,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          LOG_LEVEL: 'silent',
+        }) as ResolvedConfig;
         const logger = createLogger(config, new Writable({ write: (_chunk, _enc, done) => done() }));
         deps = createDeps(config, { database, logger, scryptParams: { N: 1024, r: 8, p: 1 }, usageFlushIntervalMs: 3_600_000 });
         app = await buildApp(deps);
@@ -313,10 +366,18 @@ for (const kind of databaseKinds()) {
       });
 
       test('an authenticated request is 503 Service unavailable with Retry-After, not a 500', async () => {
-        const register = await app.inject({ method: 'POST', url: `${API}/auth/register`, payload: { email: 'outage@example.com', password: 'outage password', name: 'Outage' } });
+        const register = await app.inject({
+          method: 'POST',
+          url: `${API}/auth/register`,
+          payload: { email: 'outage@example.com', password: 'outage password', name: 'Outage' },
+        });
         assert.equal(register.statusCode, 201);
         await proxy.stop();
-        const response = await app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${register.json().data.token}` } });
+        const response = await app.inject({
+          method: 'GET',
+          url: `${API}/workspaces`,
+          headers: { authorization: `Bearer ${register.json().data.token}` },
+        });
         assert.deepEqual(response.json(), errorBody(503, 'Service unavailable'));
         assert.equal(response.statusCode, 503);
         assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);

@@ -94,10 +94,18 @@ for (const kind of databaseKinds()) {
     test('without TRUST_PROXY, a forged X-Forwarded-For does not escape the per-address limit', async () => {
       await withApp(kind, { LOGIN_RATE_LIMIT_PER_ADDRESS: '3' }, async (t) => {
         for (let i = 1; i <= 3; i++) {
-          const response = await call(t, 'POST', '/auth/login', { body: { email: `forged${i}@example.com`, password: 'wrong password' }, remoteAddress: '10.0.7.1', headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+          const response = await call(t, 'POST', '/auth/login', {
+            body: { email: `forged${i}@example.com`, password: 'wrong password' },
+            remoteAddress: '10.0.7.1',
+            headers: { 'x-forwarded-for': `203.0.113.${i}` },
+          });
           assert.equal(response.statusCode, 401, `attempt ${i}`);
         }
-        const response = await call(t, 'POST', '/auth/login', { body: { email: 'forged4@example.com', password: 'wrong password' }, remoteAddress: '10.0.7.1', headers: { 'x-forwarded-for': '203.0.113.99' } });
+        const response = await call(t, 'POST', '/auth/login', {
+          body: { email: 'forged4@example.com', password: 'wrong password' },
+          remoteAddress: '10.0.7.1',
+          headers: { 'x-forwarded-for': '203.0.113.99' },
+        });
         assertRateLimited(response);
       });
     });

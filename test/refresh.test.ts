@@ -2,15 +2,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { REFRESH_QUEUE } from '../src/core/sites/token-refresh.js';
 import { openTokens } from '../src/core/sites/credentials.js';
-import { refreshDue, storeRevoked } from './helpers/jobs.js';
-import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
+import { REFRESH_QUEUE } from '../src/core/sites/token-refresh.js';
+import { type Actor, connectThroughSandbox, locationOf } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
-import { call, createTestApp, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
+import { refreshDue, storeRevoked } from './helpers/jobs.js';
+import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const MINUTE = 60_000;
-
 
 interface CredentialsRow {
   ciphertext: string;
@@ -34,10 +33,18 @@ for (const kind of databaseKinds()) {
       return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
     }
     async function credentials(siteId: number): Promise<CredentialsRow> {
-      const [row] = await selectRows<CredentialsRow>(t.database, sql`select ciphertext, refreshed_at, next_refresh_at, refresh_failures from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`);
-      return { ...row!, refreshed_at: row!.refreshed_at && new Date(row!.refreshed_at), next_refresh_at: row!.next_refresh_at && new Date(row!.next_refresh_at) };
+      const [row] = await selectRows<CredentialsRow>(
+        t.database,
+        sql`select ciphertext, refreshed_at, next_refresh_at, refresh_failures from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`,
+      );
+      return {
+        ...row!,
+        refreshed_at: row!.refreshed_at && new Date(row!.refreshed_at),
+        next_refresh_at: row!.next_refresh_at && new Date(row!.next_refresh_at),
+      };
     }
-    const site = async (siteId: number) => (await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id })).json().data;
+    const site = async (siteId: number) =>
+      (await call(t, 'GET', `/sites/${siteId}`, { token: actor.session, workspace: actor.workspace.id })).json().data;
 
     test('an Etsy token is renewed 10 minutes before it expires, and the rotated refresh token is kept for the next renewal', async () => {
       const siteId = await connectEtsy('41');
@@ -57,7 +64,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await refreshDue(t)).refreshed, 1);
       const shown = await site(siteId);
       assert.equal(shown.status, 'connected');
-      const [sealed] = await selectRows<{ key_id: string; ciphertext: string }>(t.database, sql`select key_id, ciphertext from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`);
+      const [sealed] = await selectRows<{ key_id: string; ciphertext: string }>(
+        t.database,
+        sql`select key_id, ciphertext from site_credentials where site_id = ${siteId} and grant_kind = 'seller'`,
+      );
       const current = openTokens(t.deps.cipher, { siteId, grant: 'seller', keyId: sealed!.key_id, ciphertext: sealed!.ciphertext });
       const logs = t.logs.join('');
       assert.ok(!logs.includes(current.accessToken) && !logs.includes(current.refreshToken!), 'no credential reaches the log');
@@ -70,7 +80,8 @@ for (const kind of databaseKinds()) {
       t = await createTestApp(kind, { listen: true, env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '120' } });
       actor = await registerUser(t);
       const sellers = [];
-      for (const platform_id of [1, 4, 5]) sellers.push(Number(/\/site\/(\d+)\/listings$/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id })))![1]));
+      for (const platform_id of [1, 4, 5])
+        sellers.push(Number(/\/site\/(\d+)\/listings$/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id })))![1]));
       await connectThroughSandbox(t, actor, { platform_id: 5, site_id: sellers[2] });
       const expiries = await selectRows<{ access_expires_at: Date }>(t.database, sql`select access_expires_at from site_credentials`);
       for (const row of expiries) assert.equal(new Date(row.access_expires_at).getTime(), t.clock.now().getTime() + 120_000);
@@ -83,8 +94,14 @@ for (const kind of databaseKinds()) {
         refreshed += result.refreshed;
       }
       assert.ok(refreshed >= 4 * 10, `renewed ${refreshed} times`);
-      const states = await selectRows<{ status: string; expired: boolean }>(t.database, sql`select s.status, c.access_expires_at <= ${t.clock.now().toISOString()}::timestamptz as expired from sites s join site_credentials c on c.site_id = s.id`);
-      assert.deepEqual(states.map((s) => [s.status, s.expired]), states.map(() => ['connected', false]));
+      const states = await selectRows<{ status: string; expired: boolean }>(
+        t.database,
+        sql`select s.status, c.access_expires_at <= ${t.clock.now().toISOString()}::timestamptz as expired from sites s join site_credentials c on c.site_id = s.id`,
+      );
+      assert.deepEqual(
+        states.map((s) => [s.status, s.expired]),
+        states.map(() => ['connected', false]),
+      );
     });
 
     test('two workers racing over the same due grants, each asked three times, renew each exactly once', async () => {
@@ -93,14 +110,19 @@ for (const kind of databaseKinds()) {
       t.clock.advance(51 * MINUTE);
       // Besides each grant's scheduled renewal, two more asks per grant (as accessTokenFor and the overdue check send).
       for (const siteId of siteIds) {
-        const [row] = await selectRows<{ version: number }>(t.database, sql`select version from site_credentials where site_id = ${siteId}`);
-        for (let ask = 0; ask < 2; ask++) await t.deps.tokenRefresh.schedule(t.database.db, { siteId, grant: 'seller', version: row!.version });
+        const [row] = await selectRows<{ version: number }>(
+          t.database,
+          sql`select version from site_credentials where site_id = ${siteId}`,
+        );
+        for (let ask = 0; ask < 2; ask++)
+          await t.deps.tokenRefresh.schedule(t.database.db, { siteId, grant: 'seller', version: row!.version });
       }
       await t.database.db.execute(sql`update pgboss.job set start_after = now() where name = ${REFRESH_QUEUE} and state = 'created'`);
       const callsBefore = t.deps.sandbox.calls.get('etsy:token') ?? 0;
       const results: string[] = [];
       for (let round = 0; round < 12; round++) {
-        for (const pass of await Promise.all([t.deps.jobs.runReady(REFRESH_QUEUE, 2), t.deps.jobs.runReady(REFRESH_QUEUE, 2)])) results.push(...pass);
+        for (const pass of await Promise.all([t.deps.jobs.runReady(REFRESH_QUEUE, 2), t.deps.jobs.runReady(REFRESH_QUEUE, 2)]))
+          results.push(...pass);
       }
       assert.equal(results.filter((r) => r === 'refreshed').length, 6);
       assert.equal(results.length, 18, 'every job ran once');

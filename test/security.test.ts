@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
-import type { Track } from '../src/domain/index.js';
 import { deriveSigningKey } from '../src/core/auth/keys.js';
 import { STATE_TTL_MS } from '../src/core/connect/oauth-states.js';
-import { authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback, type Actor } from './helpers/connect.js';
+import type { Track } from '../src/domain/index.js';
+import { type Actor, authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { algorithmConfusions, resign, tampered, unsigned } from './helpers/forge.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
@@ -22,7 +22,8 @@ const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
 const INVALID_STATE = errorBody(400, 'Invalid authorization state. Please try authenticating again.');
 const EXPIRED_STATE = errorBody(400, 'Authorization state has expired. Please try authenticating again.');
 const REDIRECT_MESSAGE = 'The redirect url must be a valid http or https URL without the | character.';
-const CUSTOM_FIELD_MESSAGE = 'The custom field value must start with a valid http or https URL without the | character. Tracking pairs after it are ;key=value with a non-empty key.';
+const CUSTOM_FIELD_MESSAGE =
+  'The custom field value must start with a valid http or https URL without the | character. Tracking pairs after it are ;key=value with a non-empty key.';
 const OTHER_KID = deriveSigningKey('another-secret-that-is-long-enough-9876543210').kid;
 
 /** Runs `body` with the clock moved by `ms`, then moves it back, so later tests in the shared app see the same time. */
@@ -44,13 +45,18 @@ for (const kind of databaseKinds()) {
     before(async () => {
       t = await createTestApp(kind, { listen: true });
       actor = await registerUser(t);
-      sellerSite = Number(/\/site\/(\d+)\/listings$/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', '99')))![1]);
+      sellerSite = Number(
+        /\/site\/(\d+)\/listings$/.exec(locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', '99')))![1],
+      );
     });
     after(() => t.close());
 
     /** What a refused callback must leave as it was: sites, credentials, and the simulators' token endpoints (no code exchanged). */
     async function footprint() {
-      const [row] = await selectRows<{ sites: string; credentials: string }>(t.database, sql`select (select count(*) from sites) as sites, (select count(*) from site_credentials) as credentials`);
+      const [row] = await selectRows<{ sites: string; credentials: string }>(
+        t.database,
+        sql`select (select count(*) from sites) as sites, (select count(*) from site_credentials) as credentials`,
+      );
       const tokenCalls = [...t.deps.sandbox.calls].filter(([key]) => key.endsWith(':token')).reduce((sum, [, n]) => sum + n, 0);
       return { sites: Number(row!.sites), credentials: Number(row!.credentials), tokenCalls };
     }
@@ -70,7 +76,11 @@ for (const kind of databaseKinds()) {
     /** The callback refuses this state as invalid, by redirect and in JSON, and nothing is created or exchanged. */
     async function assertInvalidState(callback: URL, state: string, label = '') {
       const before = await footprint();
-      assert.equal(locationOf(await openCallback(withState(callback, state))), `${t.deps.config.appUrl}/dashboard?authorization_error=Invalid+authorization+state`, label);
+      assert.equal(
+        locationOf(await openCallback(withState(callback, state))),
+        `${t.deps.config.appUrl}/dashboard?authorization_error=Invalid+authorization+state`,
+        label,
+      );
       const json = await openCallback(withState(callback, state), 'application/json');
       assert.deepEqual([json.status, await json.json()], [400, INVALID_STATE], label);
       assert.deepEqual(await footprint(), before, `${label}: nothing created, no code exchanged`);
@@ -96,7 +106,8 @@ for (const kind of databaseKinds()) {
 
       test('a state under an unknown, missing or foreign kid is invalid and creates nothing', async () => {
         const callback = await consented();
-        for (const kid of ['unknown-kid', undefined, OTHER_KID]) await assertInvalidState(callback, resign(stateOf(callback), { header: { kid } }), `kid ${kid}`);
+        for (const kid of ['unknown-kid', undefined, OTHER_KID])
+          await assertInvalidState(callback, resign(stateOf(callback), { header: { kid } }), `kid ${kid}`);
       });
 
       test('a PAT or a session token presented as the state is invalid and creates nothing', async () => {
@@ -108,19 +119,24 @@ for (const kind of databaseKinds()) {
 
       test('a state re-signed with the typ of a PAT, a session, JWT or none is invalid and creates nothing', async () => {
         const callback = await consented();
-        for (const typ of ['pat+jwt', 'session+jwt', 'JWT', undefined]) await assertInvalidState(callback, resign(stateOf(callback), { header: { typ } }), `typ ${typ}`);
+        for (const typ of ['pat+jwt', 'session+jwt', 'JWT', undefined])
+          await assertInvalidState(callback, resign(stateOf(callback), { header: { typ } }), `typ ${typ}`);
       });
 
       test('a state re-signed with the aud of a PAT, a session, another or none is invalid and creates nothing', async () => {
         const callback = await consented();
-        for (const aud of ['storelink:pat', 'storelink:session', 'storelink', undefined]) await assertInvalidState(callback, resign(stateOf(callback), { claims: { aud } }), `aud ${aud}`);
+        for (const aud of ['storelink:pat', 'storelink:session', 'storelink', undefined])
+          await assertInvalidState(callback, resign(stateOf(callback), { claims: { aud } }), `aud ${aud}`);
       });
 
       test('a state past its 15 minutes goes to its signed redirect_url as expired and creates nothing', async () => {
         const callback = await consented();
         const before = await footprint();
         await later(t, STATE_TTL_MS, async () => {
-          assert.equal(locationOf(await openCallback(callback.toString())), `${CUSTOM}?authorization_error=Authorization+state+has+expired`);
+          assert.equal(
+            locationOf(await openCallback(callback.toString())),
+            `${CUSTOM}?authorization_error=Authorization+state+has+expired`,
+          );
           const json = await openCallback(callback.toString(), 'application/json');
           assert.deepEqual([json.status, await json.json()], [400, EXPIRED_STATE]);
         });
@@ -169,7 +185,11 @@ for (const kind of databaseKinds()) {
             await assertInvalidState(replayed, stateOf(callback), `${own} at ${elsewhere}`);
           }
           const location = locationOf(await openCallback(callback.toString()));
-          assert.match(location, /^https:\/\/seller\.example\/done(\?platform=marketplace&site_id=\d+(&segment=advertising)?)?$/, `${own} at its own callback`);
+          assert.match(
+            location,
+            /^https:\/\/seller\.example\/done(\?platform=marketplace&site_id=\d+(&segment=advertising)?)?$/,
+            `${own} at its own callback`,
+          );
         }
       });
     });
@@ -188,7 +208,8 @@ for (const kind of databaseKinds()) {
 
       test('a PAT and a session re-signed here exactly as the app signs them are accepted (control for the forgeries below)', async () => {
         const { session, pat, workspace } = await account();
-        for (const token of [resign(pat.token), resign(session)]) assert.equal((await call(t, 'GET', '/user', { token, workspace: workspace.id })).statusCode, 200);
+        for (const token of [resign(pat.token), resign(session)])
+          assert.equal((await call(t, 'GET', '/user', { token, workspace: workspace.id })).statusCode, 200);
       });
 
       test('an unsigned alg none bearer is 401', async () => {
@@ -204,7 +225,8 @@ for (const kind of databaseKinds()) {
 
       test('a bearer under an unknown, missing or foreign kid is 401', async () => {
         const { pat, workspace } = await account();
-        for (const kid of ['unknown-kid', undefined, OTHER_KID]) await assertUnauthenticated(resign(pat.token, { header: { kid } }), workspace.id, `kid ${kid}`);
+        for (const kid of ['unknown-kid', undefined, OTHER_KID])
+          await assertUnauthenticated(resign(pat.token, { header: { kid } }), workspace.id, `kid ${kid}`);
       });
 
       test('an OAuth state presented as the bearer is 401', async () => {
@@ -215,17 +237,21 @@ for (const kind of databaseKinds()) {
 
       test('a PAT re-signed with the typ of a state, a session, JWT or none is 401', async () => {
         const { pat, workspace } = await account();
-        for (const typ of ['oauth-state+jwt', 'session+jwt', 'JWT', undefined]) await assertUnauthenticated(resign(pat.token, { header: { typ } }), workspace.id, `typ ${typ}`);
+        for (const typ of ['oauth-state+jwt', 'session+jwt', 'JWT', undefined])
+          await assertUnauthenticated(resign(pat.token, { header: { typ } }), workspace.id, `typ ${typ}`);
       });
 
       test('a PAT re-signed with the aud of a state, a session, another or none is 401', async () => {
         const { pat, workspace } = await account();
-        for (const aud of ['storelink:oauth-state', 'storelink:session', 'storelink', undefined]) await assertUnauthenticated(resign(pat.token, { claims: { aud } }), workspace.id, `aud ${aud}`);
+        for (const aud of ['storelink:oauth-state', 'storelink:session', 'storelink', undefined])
+          await assertUnauthenticated(resign(pat.token, { claims: { aud } }), workspace.id, `aud ${aud}`);
       });
 
       test('a 7-day PAT works until its last second and is 401 from its expiry on', async () => {
         const { pat, workspace } = await account(7);
-        await later(t, 7 * DAY - 1000, async () => assert.equal((await call(t, 'GET', '/user', { token: pat.token, workspace: workspace.id })).statusCode, 200));
+        await later(t, 7 * DAY - 1000, async () =>
+          assert.equal((await call(t, 'GET', '/user', { token: pat.token, workspace: workspace.id })).statusCode, 200),
+        );
         await later(t, 7 * DAY, () => assertUnauthenticated(pat.token, workspace.id));
       });
 
@@ -245,9 +271,14 @@ for (const kind of databaseKinds()) {
       test("a PAT whose sub, jti or exp was changed under the original signature is 401, also in the other user's workspace", async () => {
         const alice = await account(7);
         const bob = await account();
-        const changes = [{ sub: String(bob.user.id) }, { jti: String(decodeJwt(bob.pat.token).jti) }, { exp: Math.floor(t.clock.now().getTime() / 1000) + 365 * 86400 }];
+        const changes = [
+          { sub: String(bob.user.id) },
+          { jti: String(decodeJwt(bob.pat.token).jti) },
+          { exp: Math.floor(t.clock.now().getTime() / 1000) + 365 * 86400 },
+        ];
         for (const change of changes) {
-          for (const workspace of [alice.workspace.id, bob.workspace.id]) await assertUnauthenticated(tampered(alice.pat.token, change), workspace, `${JSON.stringify(change)} in ${workspace}`);
+          for (const workspace of [alice.workspace.id, bob.workspace.id])
+            await assertUnauthenticated(tampered(alice.pat.token, change), workspace, `${JSON.stringify(change)} in ${workspace}`);
         }
       });
     });
@@ -257,10 +288,19 @@ for (const kind of databaseKinds()) {
       const fields = () => [
         { field: 'redirect_url', message: REDIRECT_MESSAGE, body: (url: string) => ({ platform_id: 1, redirect_url: url }) },
         { field: 'redirect_url', message: REDIRECT_MESSAGE, body: (url: string) => ({ platform_id: 5, redirect_url: url }) },
-        { field: 'redirect_url', message: REDIRECT_MESSAGE, body: (url: string) => ({ platform_id: 5, site_id: sellerSite, redirect_url: url }) },
-        { field: 'custom_field_value', message: CUSTOM_FIELD_MESSAGE, body: (url: string) => ({ platform_id: 4, custom_field_value: url }) },
+        {
+          field: 'redirect_url',
+          message: REDIRECT_MESSAGE,
+          body: (url: string) => ({ platform_id: 5, site_id: sellerSite, redirect_url: url }),
+        },
+        {
+          field: 'custom_field_value',
+          message: CUSTOM_FIELD_MESSAGE,
+          body: (url: string) => ({ platform_id: 4, custom_field_value: url }),
+        },
       ];
-      const stateCount = async () => Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from oauth_states`))[0]!.n);
+      const stateCount = async () =>
+        Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from oauth_states`))[0]!.n);
       const post = (body: unknown) => call(t, 'POST', '/authenticate-site', { token: actor.session, workspace: actor.workspace.id, body });
 
       /** Each URL is 422 on every redirect field, naming that field alone (with `message` when given), and stores no state. */
@@ -271,7 +311,11 @@ for (const kind of databaseKinds()) {
             const response = await post(body(url));
             const label = `${JSON.stringify(body(url).platform_id)} ${field}: ${JSON.stringify(url.slice(0, 60))}`;
             assert.equal(response.statusCode, 422, label);
-            assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { [field]: [message ? message(field) : ruleMessage] } }, label);
+            assert.deepEqual(
+              response.json(),
+              { ...errorBody(422, 'The given data was invalid.'), errors: { [field]: [message ? message(field) : ruleMessage] } },
+              label,
+            );
             assert.equal(await stateCount(), before, `${label}: no state stored`);
           }
         }
@@ -296,42 +340,79 @@ for (const kind of databaseKinds()) {
       });
 
       test('a scheme-relative //host redirect, or one a URL parser would repair into a host, is 422 on its field and stores nothing', async () => {
-        await assertRefused(['//evil.example/phish', '///evil.example', 'https:///evil.example', 'https:evil.example', 'https:/evil.example']);
+        await assertRefused([
+          '//evil.example/phish',
+          '///evil.example',
+          'https:///evil.example',
+          'https:evil.example',
+          'https:/evil.example',
+        ]);
       });
 
       test('a redirect with a backslash is 422 on its field and stores nothing', async () => {
-        await assertRefused(['https://seller.example\\@evil.example/', 'https:\\\\evil.example', '/\\evil.example', 'https://evil.example\\.seller.example/']);
+        await assertRefused([
+          'https://seller.example\\@evil.example/',
+          'https:\\\\evil.example',
+          '/\\evil.example',
+          'https://evil.example\\.seller.example/',
+        ]);
       });
 
       test('a redirect with CR or LF is 422 on its field and stores nothing', async () => {
-        await assertRefused(['https://seller.example/\r\nSet-Cookie: a=b', 'https://seller.example/\nx', 'https://seller.example/\rx', 'https://seller.example\r\n.evil.example/']);
+        await assertRefused([
+          'https://seller.example/\r\nSet-Cookie: a=b',
+          'https://seller.example/\nx',
+          'https://seller.example/\rx',
+          'https://seller.example\r\n.evil.example/',
+        ]);
       });
 
       test('a redirect with user:password@ or any userinfo is 422 on its field and stores nothing', async () => {
-        await assertRefused(['https://user:password@seller.example/', 'https://seller.example@evil.example/', 'https://:password@seller.example/']);
+        await assertRefused([
+          'https://user:password@seller.example/',
+          'https://seller.example@evil.example/',
+          'https://:password@seller.example/',
+        ]);
       });
 
       test('a redirect over 2,048 characters is 422 on its field and stores nothing', async () => {
         await assertRefused([atLength(2049), atLength(4096)]);
-        await assertRefused([atLength(4097)], (field) => `The ${field.replaceAll('_', ' ')} field must not be greater than 4096 characters.`);
+        await assertRefused(
+          [atLength(4097)],
+          (field) => `The ${field.replaceAll('_', ' ')} field must not be greater than 4096 characters.`,
+        );
       });
     });
 
     describe('login brute force', () => {
-      const login = (email: string, password: string, remoteAddress: string) => call(t, 'POST', '/auth/login', { body: { email, password }, remoteAddress });
+      const login = (email: string, password: string, remoteAddress: string) =>
+        call(t, 'POST', '/auth/login', { body: { email, password }, remoteAddress });
 
       function assertTooManyRequests(response: Awaited<ReturnType<typeof call>>, label: string) {
         assert.deepEqual([response.statusCode, response.json()], [429, errorBody(429, 'Too many requests')], label);
         const retryAfter = Number(response.headers['retry-after']);
-        assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `${label}: Retry-After ${response.headers['retry-after']}`);
+        assert.ok(
+          Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+          `${label}: Retry-After ${response.headers['retry-after']}`,
+        );
       }
 
       test('wrong passwords for one email are 429 with Retry-After from the 6th, and the right password is refused too', async () => {
         const { user, password } = await registerUser(t);
-        const sessions = async () => Number((await selectRows<{ n: string }>(t.database, sql`select count(*) as n from access_tokens where user_id = ${user.id} and kind = 'session'`))[0]!.n);
+        const sessions = async () =>
+          Number(
+            (
+              await selectRows<{ n: string }>(
+                t.database,
+                sql`select count(*) as n from access_tokens where user_id = ${user.id} and kind = 'session'`,
+              )
+            )[0]!.n,
+          );
         const before = await sessions();
-        for (let attempt = 1; attempt <= 5; attempt++) assert.deepEqual((await login(user.email, `wrong ${attempt}`, '10.66.0.1')).json(), UNAUTHENTICATED, `attempt ${attempt}`);
-        for (let attempt = 6; attempt <= 10; attempt++) assertTooManyRequests(await login(user.email, `wrong ${attempt}`, '10.66.0.1'), `attempt ${attempt}`);
+        for (let attempt = 1; attempt <= 5; attempt++)
+          assert.deepEqual((await login(user.email, `wrong ${attempt}`, '10.66.0.1')).json(), UNAUTHENTICATED, `attempt ${attempt}`);
+        for (let attempt = 6; attempt <= 10; attempt++)
+          assertTooManyRequests(await login(user.email, `wrong ${attempt}`, '10.66.0.1'), `attempt ${attempt}`);
         const right = await login(user.email, password, '10.66.0.1');
         assertTooManyRequests(right, 'the right password');
         assert.ok(!right.body.includes('token'));
@@ -339,7 +420,8 @@ for (const kind of databaseKinds()) {
       });
 
       test('a password spray over many emails from one address is 429 after 20 attempts', async () => {
-        for (let attempt = 1; attempt <= 20; attempt++) assert.equal((await login(`spray${attempt}@example.com`, 'Password1!', '10.66.0.2')).statusCode, 401, `attempt ${attempt}`);
+        for (let attempt = 1; attempt <= 20; attempt++)
+          assert.equal((await login(`spray${attempt}@example.com`, 'Password1!', '10.66.0.2')).statusCode, 401, `attempt ${attempt}`);
         assertTooManyRequests(await login('spray21@example.com', 'Password1!', '10.66.0.2'), 'attempt 21');
       });
     });

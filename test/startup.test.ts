@@ -3,15 +3,19 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from './helpers/test-app.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Starts the server (`node --import tsx src/main.ts`) with only the given environment; killed after 20 s. */
 function startServer(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    timeout: 20_000,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -24,7 +28,10 @@ function startServer(env: Record<string, string>): Promise<{ code: number | null
 
 /** The variable names of the per-field lines (`NAME: problem`) on stderr. */
 function fieldsOf(stderr: string): string[] {
-  return stderr.split('\n').filter((line) => /^[A-Z_]+: /.test(line)).map((line) => line.slice(0, line.indexOf(':')));
+  return stderr
+    .split('\n')
+    .filter((line) => /^[A-Z_]+: /.test(line))
+    .map((line) => line.slice(0, line.indexOf(':')));
 }
 
 describe('start-up with a bad configuration', () => {

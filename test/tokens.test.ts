@@ -28,14 +28,26 @@ for (const kind of databaseKinds()) {
       return { ...account, pat };
     }
 
-    const listPats = async (session: string) => (await call(t, 'GET', '/personal-access-tokens', { token: session })).json().data as Array<Record<string, unknown>>;
+    const listPats = async (session: string) =>
+      (await call(t, 'GET', '/personal-access-tokens', { token: session })).json().data as Array<Record<string, unknown>>;
 
     const patRowCount = async (userId: number) =>
-      (await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from access_tokens where user_id = ${userId} and kind = 'pat'`))[0]!.n;
+      (
+        await selectRows<{ n: number }>(
+          t.database,
+          sql`select count(*)::int as n from access_tokens where user_id = ${userId} and kind = 'pat'`,
+        )
+      )[0]!.n;
 
     /** The token's access_tokens row with its times as epoch milliseconds, so both drivers compare alike. */
     async function tokenRow(id: number) {
-      const [row] = await selectRows<{ kind: string; name: string; expires_ms: number | null; last_used_ms: number | null; revoked_ms: number | null }>(
+      const [row] = await selectRows<{
+        kind: string;
+        name: string;
+        expires_ms: number | null;
+        last_used_ms: number | null;
+        revoked_ms: number | null;
+      }>(
         t.database,
         sql`select kind, name,
               (extract(epoch from expires_at) * 1000)::float8 as expires_ms,
@@ -52,7 +64,10 @@ for (const kind of databaseKinds()) {
     describe('creating', () => {
       test('a session creates a PAT: 201 with id, name, the token value, created_at, expires_at and a null last_used_at', async () => {
         const { session } = await registerUser(t);
-        const response = await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: 'deploy script', expires_in_days: 30 } });
+        const response = await call(t, 'POST', '/personal-access-tokens', {
+          token: session,
+          body: { name: 'deploy script', expires_in_days: 30 },
+        });
         assert.equal(response.statusCode, 201);
         const { success, data } = response.json();
         assert.equal(success, true);
@@ -80,11 +95,21 @@ for (const kind of databaseKinds()) {
         assert.equal(await workspacesStatus(pat.token), 200);
       });
 
-      const badExpiries: Array<[string, unknown]> = [['1', 1], ['14', 14], ['the string "30"', '30'], ['-7', -7], ['400', 400], ['true', true]];
+      const badExpiries: Array<[string, unknown]> = [
+        ['1', 1],
+        ['14', 14],
+        ['the string "30"', '30'],
+        ['-7', -7],
+        ['400', 400],
+        ['true', true],
+      ];
       for (const [label, value] of badExpiries) {
         test(`expires_in_days ${label} is 422 on expires_in_days and creates nothing`, async () => {
           const { session, user } = await registerUser(t);
-          const response = await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: 'x', expires_in_days: value } });
+          const response = await call(t, 'POST', '/personal-access-tokens', {
+            token: session,
+            body: { name: 'x', expires_in_days: value },
+          });
           assert.equal(response.statusCode, 422);
           assert.deepEqual(response.json(), invalid('expires_in_days', ['The selected expires in days is invalid.']));
           assert.equal(await patRowCount(user.id), 0);
@@ -105,7 +130,11 @@ for (const kind of databaseKinds()) {
         ['a 101-character name', { name: 'n'.repeat(101), expires_in_days: 30 }, 'The name field must not be greater than 100 characters.'],
         ['a numeric name', { name: 42, expires_in_days: 30 }, 'The name field must be a string.'],
         // PostgreSQL's text cannot hold U+0000: this was a 500 (found by test/fuzz.test.ts).
-        ['a name with a NUL character', { name: 'my\u0000script', expires_in_days: 30 }, 'The name field must not contain a NUL character.'],
+        [
+          'a name with a NUL character',
+          { name: 'my\u0000script', expires_in_days: 30 },
+          'The name field must not contain a NUL character.',
+        ],
       ];
       for (const [label, body, message] of badNames) {
         test(`${label} is 422 on name and creates nothing`, async () => {
@@ -129,7 +158,9 @@ for (const kind of databaseKinds()) {
         const { session, pat } = await userWithPat({ name: 'ci', expires_in_days: 90 });
         const response = await call(t, 'GET', '/personal-access-tokens', { token: session });
         assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json().data, [{ id: pat.id, name: 'ci', created_at: pat.created_at, expires_at: pat.expires_at, last_used_at: null }]);
+        assert.deepEqual(response.json().data, [
+          { id: pat.id, name: 'ci', created_at: pat.created_at, expires_at: pat.expires_at, last_used_at: null },
+        ]);
         assert.ok(!response.body.includes(pat.token), 'the token value appears in the list');
         assert.ok(!response.body.includes(pat.token.split('.')[2]!), 'the token signature appears in the list');
       });
@@ -167,7 +198,10 @@ for (const kind of databaseKinds()) {
 
       test('a PAT cannot create a PAT (403) and nothing is created', async () => {
         const { pat, user } = await userWithPat();
-        const response = await call(t, 'POST', '/personal-access-tokens', { token: pat.token, body: { name: 'minted by a PAT', expires_in_days: null } });
+        const response = await call(t, 'POST', '/personal-access-tokens', {
+          token: pat.token,
+          body: { name: 'minted by a PAT', expires_in_days: null },
+        });
         assert.equal(response.statusCode, 403);
         assert.deepEqual(response.json(), FORBIDDEN);
         assert.equal(await patRowCount(user.id), 1);
@@ -212,7 +246,10 @@ for (const kind of databaseKinds()) {
         const { session, pat } = await userWithPat({ name: 'goes' });
         const kept = await createPat(t, session, { name: 'stays' });
         await call(t, 'DELETE', `/personal-access-tokens/${pat.id}`, { token: session });
-        assert.deepEqual((await listPats(session)).map((item) => item.id), [kept.id]);
+        assert.deepEqual(
+          (await listPats(session)).map((item) => item.id),
+          [kept.id],
+        );
       });
 
       test('revoking records revoked_at at the clock time', async () => {
@@ -242,7 +279,10 @@ for (const kind of databaseKinds()) {
 
       test('revoking a session id through the PAT route is 404 and leaves the session working', async () => {
         const { session, user } = await registerUser(t);
-        const [row] = await selectRows<{ id: number }>(t.database, sql`select id from access_tokens where user_id = ${user.id} and kind = 'session'`);
+        const [row] = await selectRows<{ id: number }>(
+          t.database,
+          sql`select id from access_tokens where user_id = ${user.id} and kind = 'session'`,
+        );
         const response = await call(t, 'DELETE', `/personal-access-tokens/${row!.id}`, { token: session });
         assert.equal(response.statusCode, 404);
         assert.equal(await workspacesStatus(session), 200);
@@ -254,7 +294,10 @@ for (const kind of databaseKinds()) {
           const response = await call(t, 'DELETE', `/personal-access-tokens/${id}`, { token: session });
           assert.equal(response.statusCode, 422);
           const body = response.json();
-          assert.deepEqual({ ...body, errors: Object.keys(body.errors) }, { ...errorBody(422, 'The given data was invalid.'), errors: ['id'] });
+          assert.deepEqual(
+            { ...body, errors: Object.keys(body.errors) },
+            { ...errorBody(422, 'The given data was invalid.'), errors: ['id'] },
+          );
         });
       }
     });
@@ -317,7 +360,10 @@ for (const kind of databaseKinds()) {
         await call(t, 'GET', '/workspaces', { token: pat.token });
         const usedAt = t.clock.now().toISOString();
         await t.deps.usage.flush();
-        assert.deepEqual((await listPats(session)).map((item) => item.last_used_at), [usedAt]);
+        assert.deepEqual(
+          (await listPats(session)).map((item) => item.last_used_at),
+          [usedAt],
+        );
       });
 
       test('one flush writes every touched token in exactly one statement', async () => {

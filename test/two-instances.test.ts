@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { consent, locationOf, openCallback } from './helpers/connect.js';
 import { createPostgresDatabase, databaseKinds } from './helpers/database.js';
-import { freePort, outputsOf, startServerProcess, type ServerProcess } from './helpers/server-process.js';
+import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
 
 const REFUSAL_DEADLINE_MS = 1_000;
@@ -21,12 +21,21 @@ interface Answer {
 }
 
 /** One JSON request to an instance's API; `token` becomes the bearer, `workspace` the X-Workspace-Id header. */
-async function api(server: ServerProcess, method: string, path: string, options: { token?: string; workspace?: number; body?: unknown } = {}): Promise<Answer> {
+async function api(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  options: { token?: string; workspace?: number; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.workspace) headers['x-workspace-id'] = String(options.workspace);
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${server.url}/api/v1${path}`, { method, headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) });
+  const response = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers,
+    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+  });
   return { status: response.status, json: await response.json() };
 }
 
@@ -49,25 +58,37 @@ async function answersWithin(status: number, request: () => Promise<Answer>, sin
   }
 }
 
-describe('two instances on one PostgreSQL', { skip: !databaseKinds().includes('postgres') && 'PostgreSQL only: TEST_DATABASE_URL is not set' }, () => {
+describe('two instances on one PostgreSQL', {
+  skip: !databaseKinds().includes('postgres') && 'PostgreSQL only: TEST_DATABASE_URL is not set',
+}, () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let sql: pg.Pool;
   let a: ServerProcess | undefined;
   let b: ServerProcess | undefined;
   let appUrl: string;
 
-  before(async () => {
-    database = await createPostgresDatabase();
-    sql = new pg.Pool({ connectionString: database.url, max: 2 });
-    const portA = await freePort();
-    appUrl = `http://127.0.0.1:${portA}`;
-    const env = { DATABASE_URL: database.url, APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, APP_URL: appUrl, NODE_ENV: 'test', LOG_LEVEL: 'info' };
-    // Started together, so both migrate the fresh database at once and take turns under the advisory lock.
-    const [startedA, startedB] = await Promise.allSettled([startServerProcess(env, { port: portA }), startServerProcess(env)]);
-    if (startedA.status === 'fulfilled') a = startedA.value;
-    if (startedB.status === 'fulfilled') b = startedB.value;
-    for (const started of [startedA, startedB]) if (started.status === 'rejected') throw started.reason;
-  }, { timeout: 90_000 });
+  before(
+    async () => {
+      database = await createPostgresDatabase();
+      sql = new pg.Pool({ connectionString: database.url, max: 2 });
+      const portA = await freePort();
+      appUrl = `http://127.0.0.1:${portA}`;
+      const env = {
+        DATABASE_URL: database.url,
+        APP_SECRET: TEST_APP_SECRET,
+        ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+        APP_URL: appUrl,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'info',
+      };
+      // Started together, so both migrate the fresh database at once and take turns under the advisory lock.
+      const [startedA, startedB] = await Promise.allSettled([startServerProcess(env, { port: portA }), startServerProcess(env)]);
+      if (startedA.status === 'fulfilled') a = startedA.value;
+      if (startedB.status === 'fulfilled') b = startedB.value;
+      for (const started of [startedA, startedB]) if (started.status === 'rejected') throw started.reason;
+    },
+    { timeout: 90_000 },
+  );
 
   /** A test that, when it fails, shows what both servers wrote while it ran (a failed start puts its output in its error). */
   function serverTest(name: string, body: () => Promise<void>) {
@@ -93,17 +114,36 @@ describe('two instances on one PostgreSQL', { skip: !databaseKinds().includes('p
 
   /** A new user registered on `server`, with a PAT made there. */
   async function seller(server: ServerProcess) {
-    const registered = await api(server, 'POST', '/auth/register', { body: { email: `seller-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery', name: 'Seller' } });
+    const registered = await api(server, 'POST', '/auth/register', {
+      body: {
+        email: `seller-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+        password: 'correct horse battery',
+        name: 'Seller',
+      },
+    });
     assert.equal(registered.status, 201, JSON.stringify(registered.json));
     const session = registered.json.data.token as string;
-    const created = await api(server, 'POST', '/personal-access-tokens', { token: session, body: { name: 'two instances', expires_in_days: 30 } });
+    const created = await api(server, 'POST', '/personal-access-tokens', {
+      token: session,
+      body: { name: 'two instances', expires_in_days: 30 },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.json));
-    return { session, userId: registered.json.data.user.id as number, workspace: registered.json.data.workspace.id as number, pat: created.json.data.token as string, patId: created.json.data.id as number };
+    return {
+      session,
+      userId: registered.json.data.user.id as number,
+      workspace: registered.json.data.workspace.id as number,
+      pat: created.json.data.token as string,
+      patId: created.json.data.id as number,
+    };
   }
 
   /** authenticate-site for Etsy on A, then the sandbox consent: the callback URL the platform sends the browser to. */
   async function etsyCallback(actor: { pat: string; workspace: number }, account: string): Promise<string> {
-    const started = await api(A(), 'POST', '/authenticate-site', { token: actor.pat, workspace: actor.workspace, body: { platform_id: 1 } });
+    const started = await api(A(), 'POST', '/authenticate-site', {
+      token: actor.pat,
+      workspace: actor.workspace,
+      body: { platform_id: 1 },
+    });
     assert.equal(started.status, 200, JSON.stringify(started.json));
     return consent(started.json.data.url, 'allow', account);
   }
@@ -134,7 +174,9 @@ describe('two instances on one PostgreSQL', { skip: !databaseKinds().includes('p
   serverTest('50 concurrent replays of one callback across A and B give one success, 49 state errors and one site', async () => {
     const actor = await seller(A());
     const callback = await etsyCallback(actor, '2');
-    const targets = await Promise.all(Array.from({ length: 50 }, (_, i) => openCallback(on(i % 2 === 0 ? A() : B(), callback)).then(locationOf)));
+    const targets = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => openCallback(on(i % 2 === 0 ? A() : B(), callback)).then(locationOf)),
+    );
 
     const successes = targets.filter((target) => new RegExp(`^${appUrl}/site/\\d+/listings$`).test(target));
     assert.equal(successes.length, 1, targets.join('\n'));
@@ -142,7 +184,10 @@ describe('two instances on one PostgreSQL', { skip: !databaseKinds().includes('p
     assert.equal(await siteRows(actor.workspace), 1);
   });
 
-  for (const [revoker, user] of [['A', 'B'], ['B', 'A']] as const) {
+  for (const [revoker, user] of [
+    ['A', 'B'],
+    ['B', 'A'],
+  ] as const) {
     serverTest(`a PAT used on ${user} and revoked on ${revoker} is refused by ${user} with 401 within one second`, async () => {
       const [revoking, using] = revoker === 'A' ? [A(), B()] : [B(), A()];
       const actor = await seller(revoking);
@@ -159,13 +204,18 @@ describe('two instances on one PostgreSQL', { skip: !databaseKinds().includes('p
 
   serverTest('a membership removed from the database is refused with 403 by both instances within one second', async () => {
     const actor = await seller(A());
-    for (const server of [A(), B(), A(), B()]) assert.equal((await api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace })).status, 200);
+    for (const server of [A(), B(), A(), B()])
+      assert.equal((await api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace })).status, 200);
 
     // No API removes a membership yet; the row is deleted as an operator (or a future endpoint) would.
     const removed = await sql.query('delete from memberships where user_id = $1 and workspace_id = $2', [actor.userId, actor.workspace]);
     const since = performance.now();
     assert.equal(removed.rowCount, 1);
-    await Promise.all([A(), B()].map((server) => answersWithin(403, () => api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace }), since)));
+    await Promise.all(
+      [A(), B()].map((server) =>
+        answersWithin(403, () => api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace }), since),
+      ),
+    );
     const refused = await api(B(), 'GET', '/user', { token: actor.pat, workspace: actor.workspace });
     assert.deepEqual(refused.json, { success: false, code: 403, message: 'Invalid workspace or access denied' });
   });

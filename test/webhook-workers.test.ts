@@ -42,7 +42,11 @@ for (const kind of databaseKinds()) {
     async function workspaceWithHook(url: string) {
       const owner = await registerUser(t);
       const pat = (await createPat(t, owner.session, { expires_in_days: null })).token;
-      const created = await call(t, 'POST', '/webhooks', { token: pat, workspace: owner.workspace.id, body: { url, events: ['site.connected'] } });
+      const created = await call(t, 'POST', '/webhooks', {
+        token: pat,
+        workspace: owner.workspace.id,
+        body: { url, events: ['site.connected'] },
+      });
       assert.equal(created.statusCode, 201, created.body);
       return owner;
     }
@@ -52,7 +56,8 @@ for (const kind of databaseKinds()) {
       const fast = await startReceiver(false);
       try {
         const patient = await workspaceWithHook(slow.url);
-        for (let account = 1; account <= 6; account++) locationOf(await connectThroughSandbox(t, patient, { platform_id: 1 }, 'allow', String(account)));
+        for (let account = 1; account <= 6; account++)
+          locationOf(await connectThroughSandbox(t, patient, { platform_id: 1 }, 'allow', String(account)));
         // The workers are busy with the slow receiver before the other workspace's event exists.
         await within(10_000, async () => slow.received.length >= 1, { pollMs: 50 });
         const other = await workspaceWithHook(fast.url);

@@ -4,10 +4,10 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { addMembership } from '../src/db/accounts.repo.js';
-import { connectThroughSandbox, locationOf, type Actor } from './helpers/connect.js';
+import { type Actor, connectThroughSandbox, locationOf } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 import { refreshDue, sendDue, storeRevoked } from './helpers/jobs.js';
+import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
 /** A receiver on loopback that records what it is sent and answers with `status`. */
 async function startReceiver() {
@@ -26,12 +26,13 @@ async function startReceiver() {
   return { url, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-
 /** Standard Webhooks verification, written here independently of the service's signer. */
 function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const expected = createHmac('sha256', key).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`).digest('base64');
-  return String(headers['webhook-signature']).split(' ').some((s) => s === `v1,${expected}`);
+  return String(headers['webhook-signature'])
+    .split(' ')
+    .some((s) => s === `v1,${expected}`);
 }
 
 for (const kind of databaseKinds()) {
@@ -53,22 +54,39 @@ for (const kind of databaseKinds()) {
     });
     afterEach(() => t.close());
 
-    const api = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => call(t, method, path, { token: pat, workspace: owner.workspace.id, body });
-    async function subscribe(events: string[] = ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected', 'advertising.connected']) {
+    const api = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
+      call(t, method, path, { token: pat, workspace: owner.workspace.id, body });
+    async function subscribe(
+      events: string[] = [
+        'site.connected',
+        'site.reauthorization_required',
+        'site.recovered',
+        'site.disconnected',
+        'advertising.connected',
+      ],
+    ) {
       const response = await api('POST', '/webhooks', { url: receiver.url, events });
       assert.equal(response.statusCode, 201, response.body);
       return response.json().data as { id: number; secret: string };
     }
-    const connectEtsy = async (account = '1') => Number(/\/site\/(\d+)\//.exec(locationOf(await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', account)))![1]);
+    const connectEtsy = async (account = '1') =>
+      Number(/\/site\/(\d+)\//.exec(locationOf(await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', account)))![1]);
     const eventsReceived = () => receiver.received.map((r) => JSON.parse(r.body).type as string);
 
     test('an endpoint is created with its secret shown once, listed without it, and refused for bad input or members', async () => {
       const hook = await subscribe(['site.connected']);
       assert.match(hook.secret, /^whsec_/);
       const list = (await api('GET', '/webhooks')).json();
-      assert.deepEqual(list.data, [{ id: hook.id, url: receiver.url, events: ['site.connected'], created_at: t.clock.now().toISOString() }]);
-      assert.deepEqual(Object.keys((await api('POST', '/webhooks', { url: 'javascript:alert(1)', events: ['site.connected'] })).json().errors), ['url']);
-      assert.deepEqual(Object.keys((await api('POST', '/webhooks', { url: receiver.url, events: ['site.exploded'] })).json().errors), ['events.0']);
+      assert.deepEqual(list.data, [
+        { id: hook.id, url: receiver.url, events: ['site.connected'], created_at: t.clock.now().toISOString() },
+      ]);
+      assert.deepEqual(
+        Object.keys((await api('POST', '/webhooks', { url: 'javascript:alert(1)', events: ['site.connected'] })).json().errors),
+        ['url'],
+      );
+      assert.deepEqual(Object.keys((await api('POST', '/webhooks', { url: receiver.url, events: ['site.exploded'] })).json().errors), [
+        'events.0',
+      ]);
       assert.deepEqual(Object.keys((await api('POST', '/webhooks', { url: receiver.url, events: [] })).json().errors), ['events']);
       const member = await registerUser(t);
       await addMembership(t.database.db, { userId: member.user.id, workspaceId: owner.workspace.id, role: 'member' });
@@ -87,7 +105,10 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([payload.type, payload.data.site.id, payload.data.site.status], ['site.connected', siteId, 'connected']);
       assert.ok(!/access_token|refresh_token|Atza|TTP_|ciphertext/.test(delivery!.body));
       const log = (await api('GET', `/webhooks/${hook.id}/deliveries`)).json().data;
-      assert.deepEqual([log[0].status, log[0].attempts, log[0].last_status_code, log[0].event_type], ['delivered', 1, 200, 'site.connected']);
+      assert.deepEqual(
+        [log[0].status, log[0].attempts, log[0].last_status_code, log[0].event_type],
+        ['delivered', 1, 200, 'site.connected'],
+      );
     });
 
     test('a refused grant sends site.reauthorization_required, reconnecting sends site.recovered, disconnecting site.disconnected', async () => {
@@ -104,14 +125,27 @@ for (const kind of databaseKinds()) {
     test('a grant revoked in the sandbox becomes reauthorization_required and a signed webhook within one refresh cycle', async () => {
       const hook = await subscribe(['site.reauthorization_required']);
       const siteId = await connectEtsy('8');
-      assert.equal((await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: 'track=etsy&account=8', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode, 204);
+      assert.equal(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/sandbox/revoke',
+            payload: 'track=etsy&account=8',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          })
+        ).statusCode,
+        204,
+      );
       t.clock.advance(51 * 60_000);
       assert.equal((await refreshDue(t)).reauthorization_required, 1);
       assert.equal((await api('GET', `/sites/${siteId}`)).json().data.status, 'reauthorization_required');
       assert.equal((await sendDue(t)).delivered, 1);
       const [delivery] = receiver.received;
       assert.ok(verify(hook.secret, delivery!.headers, delivery!.body));
-      assert.deepEqual([JSON.parse(delivery!.body).type, JSON.parse(delivery!.body).data.site.id], ['site.reauthorization_required', siteId]);
+      assert.deepEqual(
+        [JSON.parse(delivery!.body).type, JSON.parse(delivery!.body).data.site.id],
+        ['site.reauthorization_required', siteId],
+      );
     });
 
     test('5xx answers are retried with back-off for 24 hours, then the delivery fails', async () => {
@@ -120,7 +154,10 @@ for (const kind of databaseKinds()) {
       receiver.state.status = 503;
       assert.equal((await sendDue(t)).retry, 1);
       let [entry] = (await api('GET', `/webhooks/${hook.id}/deliveries`)).json().data;
-      assert.deepEqual([entry.status, entry.attempts, entry.next_attempt_at], ['pending', 1, new Date(t.clock.now().getTime() + 30_000).toISOString()]);
+      assert.deepEqual(
+        [entry.status, entry.attempts, entry.next_attempt_at],
+        ['pending', 1, new Date(t.clock.now().getTime() + 30_000).toISOString()],
+      );
       assert.equal((await sendDue(t)).retry, 0, 'not before its time');
       let attempts = 1;
       for (let i = 0; i < 60 && entry.status === 'pending'; i++) {
@@ -156,7 +193,10 @@ for (const kind of databaseKinds()) {
       await connectEtsy();
       assert.deepEqual(await sendDue(t), { delivered: 0, retry: 0, failed: 0 });
       const audit = (await api('GET', '/audit-events?per_page=5')).json().data.map((e: { action: string }) => e.action);
-      assert.deepEqual(audit.filter((a: string) => a.startsWith('webhook.')), ['webhook.deleted', 'webhook.created']);
+      assert.deepEqual(
+        audit.filter((a: string) => a.startsWith('webhook.')),
+        ['webhook.deleted', 'webhook.created'],
+      );
     });
   });
 }

@@ -22,7 +22,11 @@ export async function createUser(deps: Deps, output: Output, input: { email: str
 }
 
 /** A personal access token for the user with that email; the value alone goes to stdout, since it is shown only once. */
-export async function createToken(deps: Deps, output: Output, input: { email: string; name: string; expiresInDays: PatExpiryDays }): Promise<void> {
+export async function createToken(
+  deps: Deps,
+  output: Output,
+  input: { email: string; name: string; expiresInDays: PatExpiryDays },
+): Promise<void> {
   const user = await deps.accounts.findUserByEmail(input.email);
   if (!user) throw new CliError(`storelink token:create: no user has the email ${input.email}.`);
   const { token, record } = await deps.tokens.createPersonalToken(user.id, { name: input.name, expiresInDays: input.expiresInDays });
@@ -35,7 +39,12 @@ export async function createToken(deps: Deps, output: Output, input: { email: st
 function rethrowFieldErrors(command: string) {
   return (error: unknown): never => {
     if (error instanceof AppError && error.fields) {
-      throw new CliError(Object.values(error.fields).flat().map((message) => `storelink ${command}: ${message}`).join('\n'));
+      throw new CliError(
+        Object.values(error.fields)
+          .flat()
+          .map((message) => `storelink ${command}: ${message}`)
+          .join('\n'),
+      );
     }
     throw error;
   };

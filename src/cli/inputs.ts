@@ -27,7 +27,11 @@ export function checkPassword(password: string): string {
 }
 
 /** `--email`, `--name` and `--expires-in-days` of token:create; no `--expires-in-days` means the token never expires. */
-export function checkTokenRequest(options: Readonly<Record<string, string>>): { email: string; name: string; expiresInDays: PatExpiryDays } {
+export function checkTokenRequest(options: Readonly<Record<string, string>>): {
+  email: string;
+  name: string;
+  expiresInDays: PatExpiryDays;
+} {
   const name = options.name ?? '';
   check('token:create', TokenName, { name });
   return { email: (options.email ?? '').trim(), name: name.trim(), expiresInDays: parseExpiresInDays(options['expires-in-days']) };
@@ -37,7 +41,9 @@ function parseExpiresInDays(raw: string | undefined): PatExpiryDays {
   if (raw === undefined) return null;
   const days = PAT_EXPIRY_DAYS.find((allowed) => String(allowed) === raw);
   if (days === undefined) {
-    throw new CliError(`storelink token:create: --expires-in-days must be one of ${PAT_EXPIRY_DAYS.join(', ')} (got "${raw}"); leave it out for a token that never expires.`);
+    throw new CliError(
+      `storelink token:create: --expires-in-days must be one of ${PAT_EXPIRY_DAYS.join(', ')} (got "${raw}"); leave it out for a token that never expires.`,
+    );
   }
   return days;
 }
@@ -48,5 +54,10 @@ function check(command: string, schema: TSchema, value: object): void {
   if (validate(value) === true) return;
   // Fastify types the errors loosely; the compiler is Ajv's, so they are Ajv's ErrorObjects.
   const fields = toFieldErrors((validate.errors ?? []) as unknown as ErrorObject[], 'body');
-  throw new CliError(Object.values(fields).flat().map((message) => `storelink ${command}: ${message}`).join('\n'));
+  throw new CliError(
+    Object.values(fields)
+      .flat()
+      .map((message) => `storelink ${command}: ${message}`)
+      .join('\n'),
+  );
 }

@@ -1,6 +1,6 @@
 /** Reads a password for user:create: the first line of piped input, or typed at a prompt without echo on a terminal. */
 import { createInterface } from 'node:readline';
-import { Writable, type Readable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 
 type Input = Readable & { isTTY?: boolean };
 

@@ -5,7 +5,7 @@ import { createDeps, type Deps } from '../deps.js';
 import { createLogger } from '../logger.js';
 import { configOrExit, migratedDatabaseOrExit } from '../startup.js';
 import { CliError, type CommandName } from './args.js';
-import { createToken, createUser, reportMigrated, type Output } from './commands.js';
+import { createToken, createUser, type Output, reportMigrated } from './commands.js';
 import { checkPassword, checkTokenRequest, checkUserIdentity } from './inputs.js';
 import { readPassword } from './password.js';
 
@@ -36,7 +36,10 @@ async function prepare(command: CommandName, options: Readonly<Record<string, st
     case 'user:create': {
       const identity = checkUserIdentity(options);
       const password = await readPassword();
-      if (password === null) throw new CliError('storelink user:create: no password given: pipe it as the first line of standard input, or type it at the prompt.');
+      if (password === null)
+        throw new CliError(
+          'storelink user:create: no password given: pipe it as the first line of standard input, or type it at the prompt.',
+        );
       const input = { ...identity, password: checkPassword(password) };
       return (deps) => createUser(deps, output, input);
     }

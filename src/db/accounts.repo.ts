@@ -1,8 +1,8 @@
 /** Users, workspaces and memberships. */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Role } from '../domain/index.js';
 import type { Db } from './client.js';
 import { memberships, users, workspaces } from './schema.js';
-import { type Role } from '../domain/index.js';
 
 export interface UserRow {
   id: number;
@@ -39,12 +39,19 @@ export async function insertUserWithWorkspace(
   input: { email: string; name: string; passwordHash: string },
 ): Promise<{ user: Omit<UserRow, 'passwordHash'>; workspace: WorkspaceWithRole }> {
   const [user] = await tx.insert(users).values(input).returning({ id: users.id, email: users.email, name: users.name });
-  const [workspace] = await tx.insert(workspaces).values({ name: `${input.name}'s workspace` }).returning({ id: workspaces.id, name: workspaces.name });
+  const [workspace] = await tx
+    .insert(workspaces)
+    .values({ name: `${input.name}'s workspace` })
+    .returning({ id: workspaces.id, name: workspaces.name });
   await tx.insert(memberships).values({ userId: user!.id, workspaceId: workspace!.id, role: 'owner' });
   return { user: user!, workspace: { ...workspace!, role: 'owner' as const } };
 }
 
-export async function listWorkspacesOfUser(db: Db, userId: number, page: { limit: number; offset: number }): Promise<{ rows: WorkspaceWithRole[]; total: number }> {
+export async function listWorkspacesOfUser(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: WorkspaceWithRole[]; total: number }> {
   const [rows, [totals]] = await Promise.all([
     db
       .select({ id: workspaces.id, name: workspaces.name, role: memberships.role })

@@ -1,8 +1,8 @@
 /** The audit log of a workspace. */
 import { count, desc, eq, inArray } from 'drizzle-orm';
+import type { AuditAction } from '../domain/index.js';
 import type { Db } from './client.js';
 import { auditEvents, memberships, users } from './schema.js';
-import { type AuditAction } from '../domain/index.js';
 
 export interface AuditEntry {
   action: AuditAction;
@@ -15,7 +15,9 @@ export interface AuditEntry {
 
 export async function recordAudit(db: Db, workspaceIds: readonly number[], entry: AuditEntry, at: Date): Promise<void> {
   if (workspaceIds.length === 0) return;
-  await db.insert(auditEvents).values(workspaceIds.map((workspaceId) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
+  await db
+    .insert(auditEvents)
+    .values(workspaceIds.map((workspaceId) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
 }
 
 /** The workspaces a user belongs to: a personal access token reaches all of them, so each logs its creation. */
@@ -31,6 +33,8 @@ export async function listAudit(db: Db, workspaceId: number, page: { limit: numb
     db.select({ total: count() }).from(auditEvents).where(where),
   ]);
   const actorIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is number => id !== null))];
-  const actors = actorIds.length ? await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, actorIds)) : [];
+  const actors = actorIds.length
+    ? await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, actorIds))
+    : [];
   return { rows: rows.map((row) => ({ ...row, actor: actors.find((a) => a.id === row.actorUserId) ?? null })), total: totals?.total ?? 0 };
 }

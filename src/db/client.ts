@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { type ConstructorOptions, fromPglite } from 'pg-boss';
 import * as schema from './schema.js';
@@ -92,12 +92,20 @@ async function openPglite(dataDir: string | null, logger: false | { logQuery: ()
 async function preparePgliteDataDir(dataDir: string): Promise<void> {
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     mkdirSync(dataDir, { recursive: true });
-    const script = 'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
-    await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dataDir]);
+    const script =
+      'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
+    await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script,
+      import.meta.resolve('@electric-sql/pglite'),
+      dataDir,
+    ]);
   }
   // Appended, so initdb's other settings (time zone, locale) stay; the last value of a setting in the file wins.
   const configFile = join(dataDir, 'postgresql.conf');
-  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING)) appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
+  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING))
+    appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
 }
 
 async function openPostgres(url: string, logger: false | { logQuery: () => void }): Promise<Database> {

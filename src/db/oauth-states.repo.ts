@@ -1,8 +1,8 @@
 /** The server-side half of OAuth states: written at authenticate-site, consumed exactly once by the callback. */
 import { and, eq, lt } from 'drizzle-orm';
+import type { Track } from '../domain/index.js';
 import type { Db } from './client.js';
 import { oauthStates } from './schema.js';
-import { type Track } from '../domain/index.js';
 
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
 
@@ -15,7 +15,10 @@ export async function insertOAuthState(db: Db, row: typeof oauthStates.$inferIns
  * exactly one gets it.
  */
 export async function consumeOAuthState(db: Db, jti: string, track: Track): Promise<OAuthStateRow | null> {
-  const [row] = await db.delete(oauthStates).where(and(eq(oauthStates.jti, jti), eq(oauthStates.track, track))).returning();
+  const [row] = await db
+    .delete(oauthStates)
+    .where(and(eq(oauthStates.jti, jti), eq(oauthStates.track, track)))
+    .returning();
   return row ?? null;
 }
 

@@ -6,7 +6,11 @@ import { products } from './schema.js';
 export type ProductRow = typeof products.$inferSelect;
 export type NewProduct = typeof products.$inferInsert;
 
-export async function listProducts(db: Db, workspaceId: number, page: { limit: number; offset: number }): Promise<{ rows: ProductRow[]; total: number }> {
+export async function listProducts(
+  db: Db,
+  workspaceId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ProductRow[]; total: number }> {
   const where = eq(products.workspaceId, workspaceId);
   const [rows, [totals]] = await Promise.all([
     db.select().from(products).where(where).orderBy(asc(products.id)).limit(page.limit).offset(page.offset),

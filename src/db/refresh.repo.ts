@@ -48,7 +48,14 @@ export async function findGrant(db: Db, siteId: number, grant: GrantKind): Promi
 }
 
 /** Stores renewed tokens (access and, where it rotated, refresh token together, in one row write); the new version, or null when fenced off. */
-export async function saveRefreshedCredentials(db: Db, siteId: number, grant: GrantKind, sealed: SealedCredentials, now: Date, version: number): Promise<number | null> {
+export async function saveRefreshedCredentials(
+  db: Db,
+  siteId: number,
+  grant: GrantKind,
+  sealed: SealedCredentials,
+  now: Date,
+  version: number,
+): Promise<number | null> {
   const [row] = await db
     .update(siteCredentials)
     .set({ ...sealed, refreshedAt: now, refreshFailures: 0, version: version + 1, updatedAt: now })
@@ -58,7 +65,15 @@ export async function saveRefreshedCredentials(db: Db, siteId: number, grant: Gr
 }
 
 /** A try that failed for a reason that may pass (5xx, 429, timeout): the connection stays as it is, retried at `retryAt`. */
-export async function recordRefreshFailure(db: Db, siteId: number, grant: GrantKind, failures: number, retryAt: Date, now: Date, version: number): Promise<boolean> {
+export async function recordRefreshFailure(
+  db: Db,
+  siteId: number,
+  grant: GrantKind,
+  failures: number,
+  retryAt: Date,
+  now: Date,
+  version: number,
+): Promise<boolean> {
   const updated = await db
     .update(siteCredentials)
     .set({ refreshFailures: failures, nextRefreshAt: retryAt, updatedAt: now })
@@ -79,12 +94,19 @@ export async function stopRefreshing(db: Db, siteId: number, grant: GrantKind, n
 
 /** Deletes a grant's credentials (a refused advertising grant). False when fenced off. */
 export async function deleteGrant(db: Db, siteId: number, grant: GrantKind, version: number): Promise<boolean> {
-  const deleted = await db.delete(siteCredentials).where(atVersion(siteId, grant, version)).returning({ version: siteCredentials.version });
+  const deleted = await db
+    .delete(siteCredentials)
+    .where(atVersion(siteId, grant, version))
+    .returning({ version: siteCredentials.version });
   return deleted.length > 0;
 }
 
 /** Grants of connected sites whose renewal is overdue by `before`: their job was lost or no worker ran. */
-export async function listOverdueGrants(db: Db, before: Date, limit: number): Promise<Array<{ siteId: number; grant: GrantKind; version: number }>> {
+export async function listOverdueGrants(
+  db: Db,
+  before: Date,
+  limit: number,
+): Promise<Array<{ siteId: number; grant: GrantKind; version: number }>> {
   return db
     .select({ siteId: siteCredentials.siteId, grant: siteCredentials.grantKind, version: siteCredentials.version })
     .from(siteCredentials)

@@ -48,8 +48,12 @@ export const workspaces = pgTable('workspaces', {
 export const memberships = pgTable(
   'memberships',
   {
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').$type<Role>().notNull(),
     createdAt: timestamps.createdAt,
   },
@@ -65,7 +69,9 @@ export const accessTokens = pgTable(
   'access_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').$type<TokenKind>().notNull(),
     name: text('name'),
     jti: text('jti').notNull(),
@@ -85,7 +91,9 @@ export const products = pgTable(
   'products',
   {
     id: serial('id').primaryKey(),
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     price: numeric('price', { precision: 12, scale: 2 }).notNull(),
@@ -100,7 +108,9 @@ export const sites = pgTable(
   'sites',
   {
     id: serial('id').primaryKey(),
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     platformId: integer('platform_id').notNull(),
     platform: text('platform').$type<SitePlatform>().notNull(),
     name: text('name').notNull(),
@@ -122,7 +132,9 @@ export const sites = pgTable(
 export const siteCredentials = pgTable(
   'site_credentials',
   {
-    siteId: integer('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
     grantKind: text('grant_kind').$type<GrantKind>().notNull(),
     keyId: text('key_id').notNull(),
     ciphertext: text('ciphertext').notNull(),
@@ -156,8 +168,12 @@ export const oauthStates = pgTable(
   {
     jti: text('jti').primaryKey(),
     track: text('track').$type<Track>().notNull(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     siteId: integer('site_id').references(() => sites.id, { onDelete: 'cascade' }),
     redirectUrl: text('redirect_url').notNull().default(''),
     codeVerifierKeyId: text('code_verifier_key_id'),
@@ -174,7 +190,9 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: serial('id').primaryKey(),
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
     action: text('action').$type<AuditAction>().notNull(),
     subjectType: text('subject_type').$type<AuditSubject>().notNull(),
@@ -191,7 +209,9 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: serial('id').primaryKey(),
-    workspaceId: integer('workspace_id').notNull().references(() => workspaces.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
     events: jsonb('events').$type<WebhookEvent[]>().notNull(),
     secretKeyId: text('secret_key_id').notNull(),
@@ -206,7 +226,9 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: serial('id').primaryKey(),
-    endpointId: integer('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
     messageId: text('message_id').notNull(),
     eventType: text('event_type').$type<WebhookEvent>().notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
@@ -218,5 +240,8 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamps.createdAt,
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
-  (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id)],
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+  ],
 );

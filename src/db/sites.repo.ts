@@ -1,8 +1,8 @@
 /** Connected sites and their sealed credentials. */
 import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { AdvertisingProfile, GrantKind, SitePlatform } from '../domain/index.js';
 import type { Db } from './client.js';
 import { siteCredentials, sites } from './schema.js';
-import { type AdvertisingProfile, type GrantKind, type SitePlatform } from '../domain/index.js';
 
 /** A site with when its seller credentials were last renewed and will next be (null once disconnected). */
 export type SiteRow = typeof sites.$inferSelect & { refreshedAt: Date | null; nextRefreshAt: Date | null };
@@ -18,23 +18,44 @@ export interface SealedCredentials {
   nextRefreshAt: Date;
 }
 
-export async function listSites(db: Db, workspaceId: number, page: { limit: number; offset: number }): Promise<{ rows: SiteRow[]; total: number }> {
+export async function listSites(
+  db: Db,
+  workspaceId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: SiteRow[]; total: number }> {
   const where = eq(sites.workspaceId, workspaceId);
   const [rows, [totals]] = await Promise.all([
-    db.select(siteColumns).from(sites).leftJoin(siteCredentials, sellerCredentials).where(where).orderBy(asc(sites.id)).limit(page.limit).offset(page.offset),
+    db
+      .select(siteColumns)
+      .from(sites)
+      .leftJoin(siteCredentials, sellerCredentials)
+      .where(where)
+      .orderBy(asc(sites.id))
+      .limit(page.limit)
+      .offset(page.offset),
     db.select({ total: count() }).from(sites).where(where),
   ]);
   return { rows, total: totals?.total ?? 0 };
 }
 
 export async function findSite(db: Db, workspaceId: number, siteId: number): Promise<SiteRow | null> {
-  const [row] = await db.select(siteColumns).from(sites).leftJoin(siteCredentials, sellerCredentials).where(and(eq(sites.workspaceId, workspaceId), eq(sites.id, siteId)));
+  const [row] = await db
+    .select(siteColumns)
+    .from(sites)
+    .leftJoin(siteCredentials, sellerCredentials)
+    .where(and(eq(sites.workspaceId, workspaceId), eq(sites.id, siteId)));
   return row ?? null;
 }
 
 /** The status of the workspace's site for a platform account, or null when there is none yet. */
-export async function siteStatusOfAccount(db: Db, input: { workspaceId: number; platform: SitePlatform; externalId: string }): Promise<SiteRow['status'] | null> {
-  const [row] = await db.select({ status: sites.status }).from(sites).where(and(eq(sites.workspaceId, input.workspaceId), eq(sites.platform, input.platform), eq(sites.externalId, input.externalId)));
+export async function siteStatusOfAccount(
+  db: Db,
+  input: { workspaceId: number; platform: SitePlatform; externalId: string },
+): Promise<SiteRow['status'] | null> {
+  const [row] = await db
+    .select({ status: sites.status })
+    .from(sites)
+    .where(and(eq(sites.workspaceId, input.workspaceId), eq(sites.platform, input.platform), eq(sites.externalId, input.externalId)));
   return row?.status ?? null;
 }
 
@@ -44,11 +65,28 @@ export async function siteStatusOfAccount(db: Db, input: { workspaceId: number; 
  */
 export async function upsertSite(
   db: Db,
-  input: { workspaceId: number; platformId: number; platform: SitePlatform; name: string; externalId: string; tracking: Record<string, string> | null; now: Date },
+  input: {
+    workspaceId: number;
+    platformId: number;
+    platform: SitePlatform;
+    name: string;
+    externalId: string;
+    tracking: Record<string, string> | null;
+    now: Date;
+  },
 ): Promise<typeof sites.$inferSelect & { inserted: boolean }> {
   const [row] = await db
     .insert(sites)
-    .values({ workspaceId: input.workspaceId, platformId: input.platformId, platform: input.platform, name: input.name, externalId: input.externalId, tracking: input.tracking ?? {}, createdAt: input.now, updatedAt: input.now })
+    .values({
+      workspaceId: input.workspaceId,
+      platformId: input.platformId,
+      platform: input.platform,
+      name: input.name,
+      externalId: input.externalId,
+      tracking: input.tracking ?? {},
+      createdAt: input.now,
+      updatedAt: input.now,
+    })
     .onConflictDoUpdate({
       target: [sites.workspaceId, sites.platform, sites.externalId],
       set: {
@@ -70,18 +108,35 @@ export async function saveCredentials(db: Db, siteId: number, grant: GrantKind, 
   const [row] = await db
     .insert(siteCredentials)
     .values({ siteId, grantKind: grant, ...fresh, createdAt: now })
-    .onConflictDoUpdate({ target: [siteCredentials.siteId, siteCredentials.grantKind], set: { ...fresh, version: sql`${siteCredentials.version} + 1` } })
+    .onConflictDoUpdate({
+      target: [siteCredentials.siteId, siteCredentials.grantKind],
+      set: { ...fresh, version: sql`${siteCredentials.version} + 1` },
+    })
     .returning({ version: siteCredentials.version });
   return row!.version;
 }
 
 /** The site needs its owner to connect it again: the platform refused its grant. */
-export async function markReauthorizationRequired(db: Db, siteId: number, reason: string, now: Date): Promise<typeof sites.$inferSelect | null> {
-  const [row] = await db.update(sites).set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+export async function markReauthorizationRequired(
+  db: Db,
+  siteId: number,
+  reason: string,
+  now: Date,
+): Promise<typeof sites.$inferSelect | null> {
+  const [row] = await db
+    .update(sites)
+    .set({ status: 'reauthorization_required', statusReason: reason, updatedAt: now })
+    .where(eq(sites.id, siteId))
+    .returning();
   return row ?? null;
 }
 
-export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: AdvertisingProfile[] | null, now: Date): Promise<typeof sites.$inferSelect> {
+export async function setAdvertisingProfiles(
+  db: Db,
+  siteId: number,
+  profiles: AdvertisingProfile[] | null,
+  now: Date,
+): Promise<typeof sites.$inferSelect> {
   const [row] = await db.update(sites).set({ advertisingProfiles: profiles, updatedAt: now }).where(eq(sites.id, siteId)).returning();
   return row!;
 }
@@ -89,6 +144,10 @@ export async function setAdvertisingProfiles(db: Db, siteId: number, profiles: A
 /** Deletes every credential of the site and marks it disconnected; advertising goes with it. */
 export async function disconnectSite(db: Db, siteId: number, now: Date): Promise<SiteRow> {
   await db.delete(siteCredentials).where(eq(siteCredentials.siteId, siteId));
-  const [row] = await db.update(sites).set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+  const [row] = await db
+    .update(sites)
+    .set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now })
+    .where(eq(sites.id, siteId))
+    .returning();
   return { ...row!, refreshedAt: null, nextRefreshAt: null };
 }

@@ -1,8 +1,8 @@
 /** Records of issued session and personal access tokens, keyed by `jti`. */
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Role, TokenKind } from '../domain/index.js';
 import type { Db } from './client.js';
 import { accessTokens, memberships, users, workspaces } from './schema.js';
-import { type Role, type TokenKind } from '../domain/index.js';
 
 export interface TokenRecord {
   id: number;
@@ -65,7 +65,11 @@ export async function findBearerContext(db: Db, jti: string, workspaceId: number
 }
 
 /** The user's personal access tokens that are not revoked, newest first. */
-export async function listPersonalTokens(db: Db, userId: number, page: { limit: number; offset: number }): Promise<{ rows: TokenRecord[]; total: number }> {
+export async function listPersonalTokens(
+  db: Db,
+  userId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: TokenRecord[]; total: number }> {
   const where = and(eq(accessTokens.userId, userId), eq(accessTokens.kind, 'pat'), isNull(accessTokens.revokedAt));
   const [rows, [totals]] = await Promise.all([
     db.select(recordColumns).from(accessTokens).where(where).orderBy(desc(accessTokens.id)).limit(page.limit).offset(page.offset),
@@ -75,7 +79,11 @@ export async function listPersonalTokens(db: Db, userId: number, page: { limit: 
 }
 
 /** Revokes one token of the user's of the given kind (by id, or by jti); false when there is no such live token. */
-export async function revokeToken(db: Db, match: { userId: number; kind: TokenKind } & ({ id: number } | { jti: string }), at: Date): Promise<boolean> {
+export async function revokeToken(
+  db: Db,
+  match: { userId: number; kind: TokenKind } & ({ id: number } | { jti: string }),
+  at: Date,
+): Promise<boolean> {
   const key = 'id' in match ? eq(accessTokens.id, match.id) : eq(accessTokens.jti, match.jti);
   const revoked = await db
     .update(accessTokens)

@@ -1,8 +1,8 @@
 /** Webhook endpoints and the delivery outbox. */
 import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { WebhookEvent } from '../domain/index.js';
 import type { Db } from './client.js';
 import { webhookDeliveries, webhookEndpoints } from './schema.js';
-import { type WebhookEvent } from '../domain/index.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -17,24 +17,38 @@ export function listEndpoints(db: Db, workspaceId: number): Promise<EndpointRow[
 }
 
 export async function findEndpoint(db: Db, workspaceId: number, id: number): Promise<EndpointRow | null> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)));
   return row ?? null;
 }
 
 export async function deleteEndpoint(db: Db, workspaceId: number, id: number): Promise<boolean> {
-  const deleted = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+  const deleted = await db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.workspaceId, workspaceId), eq(webhookEndpoints.id, id)))
+    .returning({ id: webhookEndpoints.id });
   return deleted.length > 0;
 }
 
 /** Queues `event` for every endpoint of the workspace that subscribed to it, in the caller's transaction; the rows made. */
 export async function enqueueEvent(
   db: Db,
-  input: { workspaceId: number; type: WebhookEvent; messageId: (endpointId: number) => string; payload: Record<string, unknown>; now: Date },
+  input: {
+    workspaceId: number;
+    type: WebhookEvent;
+    messageId: (endpointId: number) => string;
+    payload: Record<string, unknown>;
+    now: Date;
+  },
 ): Promise<Array<{ id: number; endpointId: number }>> {
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.workspaceId, input.workspaceId), sql`${webhookEndpoints.events} @> ${JSON.stringify([input.type])}::jsonb`));
+    .where(
+      and(eq(webhookEndpoints.workspaceId, input.workspaceId), sql`${webhookEndpoints.events} @> ${JSON.stringify([input.type])}::jsonb`),
+    );
   if (endpoints.length === 0) return [];
   const rows = endpoints.map((e) => ({
     endpointId: e.id,
@@ -47,7 +61,11 @@ export async function enqueueEvent(
   return db.insert(webhookDeliveries).values(rows).returning({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId });
 }
 
-export async function listDeliveries(db: Db, endpointId: number, page: { limit: number; offset: number }): Promise<{ rows: DeliveryRow[]; total: number }> {
+export async function listDeliveries(
+  db: Db,
+  endpointId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
   const where = eq(webhookDeliveries.endpointId, endpointId);
   const [rows, [totals]] = await Promise.all([
     db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.id)).limit(page.limit).offset(page.offset),
@@ -58,11 +76,21 @@ export async function listDeliveries(db: Db, endpointId: number, page: { limit: 
 
 /** A fresh delivery of an earlier one: same message id (receivers deduplicate by it), attempted now. */
 export async function redeliver(db: Db, endpointId: number, deliveryId: number, now: Date): Promise<DeliveryRow | null> {
-  const [original] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)));
+  const [original] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)));
   if (!original) return null;
   const [row] = await db
     .insert(webhookDeliveries)
-    .values({ endpointId, messageId: original.messageId, eventType: original.eventType, payload: original.payload, nextAttemptAt: now, createdAt: now })
+    .values({
+      endpointId,
+      messageId: original.messageId,
+      eventType: original.eventType,
+      payload: original.payload,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
     .returning();
   return row!;
 }
@@ -91,6 +119,10 @@ export async function findDeliveryToSend(db: Db, id: number) {
 
 export type DeliveryToSend = NonNullable<Awaited<ReturnType<typeof findDeliveryToSend>>>;
 
-export async function finishDelivery(db: Db, id: number, update: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>): Promise<void> {
+export async function finishDelivery(
+  db: Db,
+  id: number,
+  update: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'nextAttemptAt' | 'lastStatusCode' | 'lastError' | 'deliveredAt'>>,
+): Promise<void> {
   await db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, id));
 }

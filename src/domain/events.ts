@@ -1,6 +1,12 @@
 /** What a workspace can be told about (webhooks) and what its audit log records. */
 
-export const WEBHOOK_EVENTS = ['site.connected', 'site.reauthorization_required', 'site.recovered', 'site.disconnected', 'advertising.connected'] as const;
+export const WEBHOOK_EVENTS = [
+  'site.connected',
+  'site.reauthorization_required',
+  'site.recovered',
+  'site.disconnected',
+  'advertising.connected',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;

@@ -2,9 +2,10 @@
  * Who may call a route, and the authentication hook that decides it before any handler runs (seed §3, DESIGN §2):
  * routes declare `config.access` and read the caller with `principalOf` / `workspaceOf`.
  */
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../core/auth/principal.js';
 import { AppError } from '../errors.js';
 
@@ -29,7 +30,11 @@ export const API_PREFIX = '/api/v1';
 
 /** What the hook needs of the tokens service: a bearer and a workspace header turned into a principal, or a 401/403. */
 export interface Authenticator {
-  authenticate(authorization: string | undefined, workspaceHeader: string | undefined, needsWorkspace: boolean): Principal | Promise<Principal>;
+  authenticate(
+    authorization: string | undefined,
+    workspaceHeader: string | undefined,
+    needsWorkspace: boolean,
+  ): Principal | Promise<Principal>;
 }
 
 /** Adds the authentication hook: every route with access other than `public` gets its principal or an error. */

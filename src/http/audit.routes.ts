@@ -1,9 +1,9 @@
 /** GET /audit-events: who connected, reconnected or disconnected a site, or created or revoked a token; newest first. */
 import Type from 'typebox';
-import { workspaceOf, type App } from './access.js';
-import { AUDIT_ACTIONS, type AuditAction } from '../domain/index.js';
 import type { Deps } from '../deps.js';
+import { AUDIT_ACTIONS, type AuditAction } from '../domain/index.js';
 import { AppError } from '../errors.js';
+import { type App, workspaceOf } from './access.js';
 import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
 
 const AuditEventSchema = Type.Object({
@@ -17,16 +17,31 @@ const AuditEventSchema = Type.Object({
 });
 
 export function registerAuditRoutes(app: App, deps: Deps) {
-  app.get('/audit-events', {
-    config: { access: 'workspace' },
-    schema: { summary: "The workspace's audit log, newest first (owners and admins)", tags: ['audit'], querystring: PageQuery, response: { 200: OkPage(AuditEventSchema) } },
-  }, async (request) => {
-    const workspace = workspaceOf(request);
-    if (workspace.role === 'member') throw new AppError('forbidden');
-    const { rows, total } = await deps.sites.listAudit(workspace.id, pageOf(request.query));
-    const events = rows.map((row) => ({
-      id: row.id, action: row.action, actor: row.actor, subject: { type: row.subjectType, id: row.subjectId }, ip_address: row.ipAddress, details: row.details, created_at: iso(row.createdAt),
-    }));
-    return okPage(events, total, request.query);
-  });
+  app.get(
+    '/audit-events',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "The workspace's audit log, newest first (owners and admins)",
+        tags: ['audit'],
+        querystring: PageQuery,
+        response: { 200: OkPage(AuditEventSchema) },
+      },
+    },
+    async (request) => {
+      const workspace = workspaceOf(request);
+      if (workspace.role === 'member') throw new AppError('forbidden');
+      const { rows, total } = await deps.sites.listAudit(workspace.id, pageOf(request.query));
+      const events = rows.map((row) => ({
+        id: row.id,
+        action: row.action,
+        actor: row.actor,
+        subject: { type: row.subjectType, id: row.subjectId },
+        ip_address: row.ipAddress,
+        details: row.details,
+        created_at: iso(row.createdAt),
+      }));
+      return okPage(events, total, request.query);
+    },
+  );
 }

@@ -1,22 +1,27 @@
 /** POST /authenticate-site and the platforms' callbacks (seed §4, DESIGN §4). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from './access.js';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
-import { PLATFORM_IDS, TRACKS, callbackPath } from '../domain/index.js';
 import type { Deps } from '../deps.js';
+import { callbackPath, PLATFORM_IDS, TRACKS } from '../domain/index.js';
 import { firstValues } from '../lib/params.js';
+import { type App, principalOf, workspaceOf } from './access.js';
 import { renderRetryPage } from './retry-page.js';
 import { Id, Ok, OneOf, ok } from './schemas.js';
 
 const AuthenticateSiteBody = Type.Object({
   platform_id: OneOf(PLATFORM_IDS, { description: '1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id)' }),
-  redirect_url: Type.Optional(Type.String({ maxLength: 4096, description: 'Platforms 1 and 5: where the user is sent after the flow (http or https, no |)' })),
-  authorization_url: Type.Optional(Type.String({ maxLength: 4096, description: 'Platform 4 only: the authorization link copied from TikTok Shop Partner Center' })),
-  custom_field_value: Type.Optional(Type.String({ maxLength: 4096, description: 'Platform 4: URL;key=value;key=value, the redirect and tracking pairs' })),
+  redirect_url: Type.Optional(
+    Type.String({ maxLength: 4096, description: 'Platforms 1 and 5: where the user is sent after the flow (http or https, no |)' }),
+  ),
+  authorization_url: Type.Optional(
+    Type.String({ maxLength: 4096, description: 'Platform 4 only: the authorization link copied from TikTok Shop Partner Center' }),
+  ),
+  custom_field_value: Type.Optional(
+    Type.String({ maxLength: 4096, description: 'Platform 4: URL;key=value;key=value, the redirect and tracking pairs' }),
+  ),
   site_id: Type.Optional(Id),
 });
-
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json');
@@ -25,7 +30,8 @@ function wantsJson(request: FastifyRequest): boolean {
 function sendOutcome(outcome: CallbackOutcome, request: FastifyRequest, reply: FastifyReply) {
   reply.header('cache-control', 'no-store');
   if (wantsJson(request)) {
-    if (outcome.status === 200 && outcome.kind === 'redirect') return reply.send({ success: true, data: { site_id: outcome.siteId, redirect_url: outcome.to } });
+    if (outcome.status === 200 && outcome.kind === 'redirect')
+      return reply.send({ success: true, data: { site_id: outcome.siteId, redirect_url: outcome.to } });
     return reply.code(outcome.status).send({ success: false, code: outcome.status, message: outcome.message });
   }
   if (outcome.kind === 'retry') return reply.code(outcome.status).type('text/html').send(renderRetryPage(outcome));
@@ -33,24 +39,42 @@ function sendOutcome(outcome: CallbackOutcome, request: FastifyRequest, reply: F
 }
 
 export function registerConnectRoutes(app: App, deps: Deps) {
-  app.post('/authenticate-site', {
-    config: { access: 'workspace' },
-    schema: {
-      summary: "The platform's authorization URL, carrying a signed state",
-      tags: ['connect'],
-      body: AuthenticateSiteBody,
-      response: { 200: Ok(Type.Object({ url: Type.String() })) },
+  app.post(
+    '/authenticate-site',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "The platform's authorization URL, carrying a signed state",
+        tags: ['connect'],
+        body: AuthenticateSiteBody,
+        response: { 200: Ok(Type.Object({ url: Type.String() })) },
+      },
     },
-  }, async (request) => ok(await deps.connect.startAuthorization({ userId: principalOf(request).user.id, workspaceId: workspaceOf(request).id }, request.body)));
+    async (request) =>
+      ok(
+        await deps.connect.startAuthorization({ userId: principalOf(request).user.id, workspaceId: workspaceOf(request).id }, request.body),
+      ),
+  );
 
   for (const track of TRACKS) {
-    app.get(callbackPath(track), {
-      config: { access: 'public' },
-      schema: {
-        summary: `Where ${track} sends the user back; answers with a redirect (JSON with Accept: application/json)`,
-        tags: ['connect'],
-        response: { 200: Type.Object({ success: Type.Literal(true), data: Type.Object({ site_id: Type.Union([Id, Type.Null()]), redirect_url: Type.String() }) }), 302: Type.Null() },
+    app.get(
+      callbackPath(track),
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: `Where ${track} sends the user back; answers with a redirect (JSON with Accept: application/json)`,
+          tags: ['connect'],
+          response: {
+            200: Type.Object({
+              success: Type.Literal(true),
+              data: Type.Object({ site_id: Type.Union([Id, Type.Null()]), redirect_url: Type.String() }),
+            }),
+            302: Type.Null(),
+          },
+        },
       },
-    }, async (request, reply) => sendOutcome(await deps.connect.completeCallback(track, firstValues(request.query), request.ip), request, reply));
+      async (request, reply) =>
+        sendOutcome(await deps.connect.completeCallback(track, firstValues(request.query), request.ip), request, reply),
+    );
   }
 }

@@ -13,7 +13,19 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 };
 
 // Driver codes for a database that cannot be reached or is shutting down: the request may succeed later.
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 /** Maps anything thrown in a request to an AppError. */
 export function toAppError(error: unknown): AppError {
@@ -26,8 +38,10 @@ export function toAppError(error: unknown): AppError {
   if (mapped === 'bad_request') return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
   if (mapped) return new AppError(mapped);
   if (isDatabaseUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '5' } });
-  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
-  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) return new AppError('bad_request');
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400)
+    return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
+  if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500)
+    return new AppError('bad_request');
   return new AppError('internal', { cause: error });
 }
 
@@ -36,7 +50,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     // node-postgres and PGlite say so in words for a lost, refused or already closed connection.
-    if (/Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(e.message)) return true;
+    if (
+      /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(
+        e.message,
+      )
+    )
+      return true;
   }
   return false;
 }

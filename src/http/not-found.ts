@@ -14,7 +14,8 @@ export function addNotFoundHandler(app: App): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = METHODS.filter((m) => routesByMethod.find(m as 'GET', path));
-    const error = allowed.length > 0 ? new AppError('method_not_allowed', { headers: { allow: allowed.join(', ') } }) : new AppError('not_found');
+    const error =
+      allowed.length > 0 ? new AppError('method_not_allowed', { headers: { allow: allowed.join(', ') } }) : new AppError('not_found');
     return handleError(error, request, reply);
   });
 }

@@ -12,7 +12,12 @@ export async function registerOpenApi(app: App, appUrl: string): Promise<void> {
       servers: [{ url: appUrl }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A dashboard session token or a personal access token' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A dashboard session token or a personal access token',
+          },
         },
       },
     },
@@ -35,7 +40,11 @@ function describeRoute(route: { url: string; schema?: Record<string, unknown>; c
     schema.headers = {
       type: 'object',
       properties: {
-        'x-workspace-id': { type: 'string', pattern: '^[1-9][0-9]*$', description: 'The id of a workspace the user belongs to (GET /workspaces lists them)' },
+        'x-workspace-id': {
+          type: 'string',
+          pattern: '^[1-9][0-9]*$',
+          description: 'The id of a workspace the user belongs to (GET /workspaces lists them)',
+        },
       },
       required: ['x-workspace-id'],
     };

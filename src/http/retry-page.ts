@@ -1,9 +1,9 @@
 /** The page a failed advertising connection lands on: what went wrong, a fresh try for the same site, and the way back (DESIGN §4). */
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function renderRetryPage(input: { retryUrl: string | null; backUrl: string; message: string }): string {
-  const retry = input.retryUrl ? `<a class="primary" href="${escape(input.retryUrl)}">Try again</a>` : '';
+  const retry = input.retryUrl ? `<a class="primary" href="${escapeHtml(input.retryUrl)}">Try again</a>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Amazon Ads was not connected</title>
@@ -16,8 +16,8 @@ export function renderRetryPage(input: { retryUrl: string | null; backUrl: strin
 </style></head>
 <body><main>
   <h1>Amazon Ads was not connected</h1>
-  <p>${escape(input.message)}</p>
+  <p>${escapeHtml(input.message)}</p>
   <p>Your Amazon seller connection is unchanged.</p>
-  ${retry}<a href="${escape(input.backUrl)}">Back</a>
+  ${retry}<a href="${escapeHtml(input.backUrl)}">Back</a>
 </main></body></html>`;
 }

@@ -1,10 +1,10 @@
 /** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
 import Type from 'typebox';
-import { principalOf, workspaceOf, type App } from './access.js';
 import type { Site } from '../core/sites/sites.service.js';
 import type { Deps } from '../deps.js';
 import { SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
-import { Id, iso, OneOf, Ok, ok, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { type App, principalOf, workspaceOf } from './access.js';
+import { Id, iso, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
 export const SiteSchema = Type.Object({
   id: Id,
@@ -16,10 +16,16 @@ export const SiteSchema = Type.Object({
   status_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the site needs reauthorization, when it does' }),
   last_refreshed_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token was last renewed' }),
   next_refresh_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token will next be renewed' }),
-  advertising: Type.Union([
-    Type.Object({ connected: Type.Boolean(), profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })) }),
-    Type.Null(),
-  ], { description: 'Amazon Ads, for Amazon seller sites; null for other platforms' }),
+  advertising: Type.Union(
+    [
+      Type.Object({
+        connected: Type.Boolean(),
+        profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Amazon Ads, for Amazon seller sites; null for other platforms' },
+  ),
   tracking: Type.Record(Type.String(), Type.String(), { description: "TikTok Shop custom_field_value's tracking pairs" }),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -27,10 +33,20 @@ export const SiteSchema = Type.Object({
 
 export function presentSite(site: Site) {
   return {
-    id: site.id, platform_id: site.platformId, platform: site.platform, name: site.name, external_id: site.externalId, status: site.status,
-    status_reason: site.statusReason, last_refreshed_at: iso(site.refreshedAt), next_refresh_at: iso(site.nextRefreshAt),
-    advertising: site.platform === 'amazon-seller' ? { connected: site.advertisingProfiles !== null, profiles: site.advertisingProfiles ?? [] } : null,
-    tracking: site.tracking, created_at: iso(site.createdAt), updated_at: iso(site.updatedAt),
+    id: site.id,
+    platform_id: site.platformId,
+    platform: site.platform,
+    name: site.name,
+    external_id: site.externalId,
+    status: site.status,
+    status_reason: site.statusReason,
+    last_refreshed_at: iso(site.refreshedAt),
+    next_refresh_at: iso(site.nextRefreshAt),
+    advertising:
+      site.platform === 'amazon-seller' ? { connected: site.advertisingProfiles !== null, profiles: site.advertisingProfiles ?? [] } : null,
+    tracking: site.tracking,
+    created_at: iso(site.createdAt),
+    updated_at: iso(site.updatedAt),
   };
 }
 
@@ -39,21 +55,51 @@ const SiteParams = Type.Object({ site_id: Id });
 export function registerSiteRoutes(app: App, deps: Deps) {
   const { sites } = deps;
 
-  app.get('/sites', {
-    config: { access: 'workspace' },
-    schema: { summary: "The workspace's connected sites", tags: ['sites'], querystring: PageQuery, response: { 200: OkPage(SiteSchema) } },
-  }, async (request) => {
-    const { rows, total } = await sites.list(workspaceOf(request).id, pageOf(request.query));
-    return okPage(rows.map(presentSite), total, request.query);
-  });
+  app.get(
+    '/sites',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "The workspace's connected sites",
+        tags: ['sites'],
+        querystring: PageQuery,
+        response: { 200: OkPage(SiteSchema) },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await sites.list(workspaceOf(request).id, pageOf(request.query));
+      return okPage(rows.map(presentSite), total, request.query);
+    },
+  );
 
-  app.get('/sites/:site_id', {
-    config: { access: 'workspace' },
-    schema: { summary: 'One connected site', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
-  }, async (request) => ok(presentSite(await sites.get(workspaceOf(request).id, request.params.site_id))));
+  app.get(
+    '/sites/:site_id',
+    {
+      config: { access: 'workspace' },
+      schema: { summary: 'One connected site', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
+    },
+    async (request) => ok(presentSite(await sites.get(workspaceOf(request).id, request.params.site_id))),
+  );
 
-  app.delete('/sites/:site_id', {
-    config: { access: 'workspace' },
-    schema: { summary: 'Disconnect a site: its credentials are deleted and it is marked disconnected', tags: ['sites'], params: SiteParams, response: { 200: Ok(SiteSchema) } },
-  }, async (request) => ok(presentSite(await sites.disconnect(workspaceOf(request).id, request.params.site_id, { userId: principalOf(request).user.id, ipAddress: request.ip }))));
+  app.delete(
+    '/sites/:site_id',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Disconnect a site: its credentials are deleted and it is marked disconnected',
+        tags: ['sites'],
+        params: SiteParams,
+        response: { 200: Ok(SiteSchema) },
+      },
+    },
+    async (request) =>
+      ok(
+        presentSite(
+          await sites.disconnect(workspaceOf(request).id, request.params.site_id, {
+            userId: principalOf(request).user.id,
+            ipAddress: request.ip,
+          }),
+        ),
+      ),
+  );
 }

@@ -2,8 +2,9 @@
  * Request validation: bodies are checked strictly (no type coercion, every error reported), while query strings,
  * path parameters and headers are coerced from text. Ajv's errors become DESIGN §2's per-field messages.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+
 import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from '../errors.js';
 
@@ -28,7 +29,7 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 function compileBody(schema: object): Validator {
   const validate = strict.compile(schema);
   const check: Validator = (data) => {
-    const errors = [...(validate(data) ? [] : validate.errors ?? []), ...nulCharacters(data, schema as SchemaNode, '')];
+    const errors = [...(validate(data) ? [] : (validate.errors ?? [])), ...nulCharacters(data, schema as SchemaNode, '')];
     check.errors = errors.length > 0 ? errors : null;
     return errors.length === 0;
   };
@@ -39,13 +40,23 @@ type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode 
 
 // Walks the schema, not the data, so a deeply nested body costs no more than a flat one.
 function nulCharacters(data: unknown, schema: SchemaNode, path: string): ErrorObject[] {
-  if (typeof data === 'string') return path !== '' && data.includes('\u0000') ? [{ instancePath: path, schemaPath: '#/nul', keyword: 'nul', params: {} }] : [];
+  if (typeof data === 'string')
+    return path !== '' && data.includes('\u0000') ? [{ instancePath: path, schemaPath: '#/nul', keyword: 'nul', params: {} }] : [];
   if (Array.isArray(data) && schema.items) return data.flatMap((item, i) => nulCharacters(item, schema.items!, `${path}/${i}`));
   if (data === null || typeof data !== 'object' || Array.isArray(data) || !schema.properties) return [];
-  return Object.entries(schema.properties).flatMap(([key, property]) => (Object.hasOwn(data, key) ? nulCharacters((data as Record<string, unknown>)[key], property, `${path}/${key}`) : []));
+  return Object.entries(schema.properties).flatMap(([key, property]) =>
+    Object.hasOwn(data, key) ? nulCharacters((data as Record<string, unknown>)[key], property, `${path}/${key}`) : [],
+  );
 }
 
-const ARTICLES: Record<string, string> = { integer: 'an integer', number: 'a number', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array' };
+const ARTICLES: Record<string, string> = {
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+};
 
 /** One readable message per field, Laravel-style ("The email field is required."). */
 export function toFieldErrors(errors: readonly ErrorObject[], part: string | undefined): FieldErrors {
@@ -84,7 +95,9 @@ function messageOf(error: ErrorObject, field: string): string {
     case 'maximum':
       return `The ${label} field must not be greater than ${params.limit}.`;
     case 'format':
-      return params.format === 'email' ? `The ${label} field must be a valid email address.` : `The ${label} field must be a valid ${params.format}.`;
+      return params.format === 'email'
+        ? `The ${label} field must be a valid email address.`
+        : `The ${label} field must be a valid ${params.format}.`;
     case 'pattern':
       return `The ${label} field format is invalid.`;
     case 'nul':

@@ -130,7 +130,14 @@ export function createJobs(options: JobsOptions): Jobs {
 
 /** Options pg-boss accepts only when a queue is created. */
 function withoutCreateOnly(options: Omit<Queue, 'name'>) {
-  const { policy: _policy, partition: _partition, deadLetter: _deadLetter, heartbeatSeconds: _heartbeat, retryDelayMax: _max, ...rest } = options;
+  const {
+    policy: _policy,
+    partition: _partition,
+    deadLetter: _deadLetter,
+    heartbeatSeconds: _heartbeat,
+    retryDelayMax: _max,
+    ...rest
+  } = options;
   return rest;
 }
 

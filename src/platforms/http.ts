@@ -4,7 +4,10 @@ import { PlatformError } from './platform.js';
 
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */
-  request(url: string, init: { method: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> }): Promise<{ status: number; body: unknown }>;
+  request(
+    url: string,
+    init: { method: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> },
+  ): Promise<{ status: number; body: unknown }>;
 }
 
 export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): PlatformHttp {
@@ -19,7 +22,13 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): P
       let response: Response;
       let text: string;
       try {
-        response = await deps.fetch(url, { method: init.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs) });
+        response = await deps.fetch(url, {
+          method: init.method,
+          headers,
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(deps.timeoutMs),
+        });
         text = await response.text();
       } catch (error) {
         const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');

@@ -46,9 +46,19 @@ interface ConnectAdapterBase {
   readonly platformId: 1 | 4 | 5;
   /** True for platforms that take PKCE (S256) on the authorization request. */
   readonly usesPkce: boolean;
-  buildAuthorizationUrl(input: { state: string; redirectUri: string; codeChallenge: string | null; authorizationUrl: string | null }): string;
+  buildAuthorizationUrl(input: {
+    state: string;
+    redirectUri: string;
+    codeChallenge: string | null;
+    authorizationUrl: string | null;
+  }): string;
   readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult;
-  exchangeCode(input: { code: string; redirectUri: string; codeVerifier: string | null; params: Readonly<Record<string, string>> }): Promise<TokenSet>;
+  exchangeCode(input: {
+    code: string;
+    redirectUri: string;
+    codeVerifier: string | null;
+    params: Readonly<Record<string, string>>;
+  }): Promise<TokenSet>;
   refreshToken(refreshToken: string): Promise<TokenSet>;
 }
 

@@ -1,18 +1,24 @@
 /** The simulators' consent page: looks like a platform's, says plainly it is a sandbox (DESIGN §6). */
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function renderConsentPage(input: { platformName: string; appName: string; access: readonly string[]; action: string; params: Readonly<Record<string, string>> }): string {
+export function renderConsentPage(input: {
+  platformName: string;
+  appName: string;
+  access: readonly string[];
+  action: string;
+  params: Readonly<Record<string, string>>;
+}): string {
   // The form adds its own `account` and `decision`; a copy from the query would arrive as a second value.
   const hidden = Object.entries(input.params)
     .filter(([name]) => name !== 'account' && name !== 'decision')
-    .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
-  const access = input.access.map((item) => `<li>${escape(item)}</li>`).join('');
+  const access = input.access.map((item) => `<li>${escapeHtml(item)}</li>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(input.platformName)} (sandbox): authorize ${escape(input.appName)}</title>
+<title>${escapeHtml(input.platformName)} (sandbox): authorize ${escapeHtml(input.appName)}</title>
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f4f4f5; color: #18181b; }
   main { max-width: 28rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: .75rem; box-shadow: 0 1px 4px #0002; }
@@ -25,11 +31,11 @@ export function renderConsentPage(input: { platformName: string; appName: string
   button:focus-visible, input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 </style></head>
 <body><main>
-  <p class="sandbox" role="note"><strong>Sandbox.</strong> This is Storelink's simulator of ${escape(input.platformName)}, not the real platform. No real account is connected.</p>
-  <h1>${escape(input.platformName)}</h1>
-  <p><strong>${escape(input.appName)}</strong> would like to access your account:</p>
+  <p class="sandbox" role="note"><strong>Sandbox.</strong> This is Storelink's simulator of ${escapeHtml(input.platformName)}, not the real platform. No real account is connected.</p>
+  <h1>${escapeHtml(input.platformName)}</h1>
+  <p><strong>${escapeHtml(input.appName)}</strong> would like to access your account:</p>
   <ul>${access}</ul>
-  <form method="post" action="${escape(input.action)}">
+  <form method="post" action="${escapeHtml(input.action)}">
       ${hidden}
       <label for="account">Sandbox account number</label>
       <input type="text" id="account" name="account" value="1" inputmode="numeric" pattern="[0-9]{1,6}">
@@ -43,6 +49,6 @@ export function renderConsentPage(input: { platformName: string; appName: string
 }
 
 export function renderSandboxError(platformName: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(platformName)} (sandbox): error</title></head>
-<body><main><p><strong>Sandbox.</strong> ${escape(platformName)} simulator</p><h1>This request cannot be authorized</h1><p>${escape(message)}</p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(platformName)} (sandbox): error</title></head>
+<body><main><p><strong>Sandbox.</strong> ${escapeHtml(platformName)} simulator</p><h1>This request cannot be authorized</h1><p>${escapeHtml(message)}</p></main></body></html>`;
 }

@@ -1,6 +1,7 @@
 /** What every simulator shares: signed tokens, faults, the clock, call counts, and the sandbox's fixed client credentials. */
-import type { Clock } from '../lib/clock.js';
+
 import type { Track } from '../domain/index.js';
+import type { Clock } from '../lib/clock.js';
 import type { SandboxFaults } from './faults.js';
 import type { SandboxTokens } from './tokens.js';
 
@@ -8,7 +9,11 @@ import type { SandboxTokens } from './tokens.js';
 export const SANDBOX_CLIENTS = {
   etsy: { clientId: 'sandbox-etsy-keystring', sharedSecret: 'sandbox-etsy-shared-secret' },
   tiktokShop: { appKey: 'sandbox-tiktok-app-key', appSecret: 'sandbox-tiktok-app-secret', serviceId: 'sandbox-tiktok-service' },
-  amazonSeller: { appId: 'amzn1.sellerapps.app.sandbox', lwaClientId: 'amzn1.application-oa2-client.sandbox-seller', lwaClientSecret: 'sandbox-lwa-secret' },
+  amazonSeller: {
+    appId: 'amzn1.sellerapps.app.sandbox',
+    lwaClientId: 'amzn1.application-oa2-client.sandbox-seller',
+    lwaClientSecret: 'sandbox-lwa-secret',
+  },
   amazonAds: { clientId: 'amzn1.application-oa2-client.sandbox-ads', clientSecret: 'sandbox-ads-secret' },
 } as const;
 

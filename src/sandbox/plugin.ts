@@ -1,13 +1,13 @@
 /** Serves every simulator under /sandbox/{track}, with form bodies accepted there only (the API stays JSON-only). */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
+import { TRACKS, type Track } from '../domain/index.js';
 import { registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
 import { registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
-import { registerEtsySimulator } from './etsy/simulator.js';
-import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
-import { TRACKS, type Track } from '../domain/index.js';
 import type { SandboxContext } from './context.js';
+import { registerEtsySimulator } from './etsy/simulator.js';
 import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint } from './faults.js';
+import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
 // must allow form submissions to end anywhere; everything else stays locked down.
@@ -19,7 +19,8 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       await sandbox.register(formbody);
       sandbox.addHook('onRoute', (route) => void (route.schema = { ...route.schema, hide: true }));
       sandbox.addHook('onSend', async (_request, reply, payload) => {
-        if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', CONSENT_PAGE_CSP);
+        if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+          reply.header('content-security-policy', CONSENT_PAGE_CSP);
         return payload;
       });
       // The sandbox's stand-in for a user revoking the app on the platform: that account's refresh tokens stop working.
@@ -35,11 +36,21 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`).
       sandbox.post('/faults', async (request, reply) => {
         const { track, endpoint, fault, delay_ms: delay } = (request.body ?? {}) as Record<string, unknown>;
-        const valid = TRACKS.includes(track as Track) && FAULTY_ENDPOINTS.includes(endpoint as FaultyEndpoint) && (fault === 'none' || FAULTS.includes(fault as Fault));
+        const valid =
+          TRACKS.includes(track as Track) &&
+          FAULTY_ENDPOINTS.includes(endpoint as FaultyEndpoint) &&
+          (fault === 'none' || FAULTS.includes(fault as Fault));
         if (!valid || (delay !== undefined && !/^[0-9]{1,7}$/.test(String(delay)))) {
-          return reply.code(400).send({ error: `track must be one of ${TRACKS.join(', ')}, endpoint ${FAULTY_ENDPOINTS.join(' or ')}, fault ${FAULTS.join(', ')} or none` });
+          return reply.code(400).send({
+            error: `track must be one of ${TRACKS.join(', ')}, endpoint ${FAULTY_ENDPOINTS.join(' or ')}, fault ${FAULTS.join(', ')} or none`,
+          });
         }
-        context.faults.set(String(track), endpoint as FaultyEndpoint, fault === 'none' ? null : (fault as Fault), delay === undefined ? {} : { delayMs: Number(delay) });
+        context.faults.set(
+          String(track),
+          endpoint as FaultyEndpoint,
+          fault === 'none' ? null : (fault as Fault),
+          delay === undefined ? {} : { delayMs: Number(delay) },
+        );
         return reply.code(204).send();
       });
       // What the simulated platforms were asked, per `track:endpoint` (for example `etsy:token`).

@@ -2,17 +2,25 @@
  * The dashboard's pages: the built single-page app (npm run build:web, run by npm install) served from dist/web.
  * Only the listed page paths answer with index.html, so every other unknown path keeps the JSON 404.
  */
-import fastifyStatic from '@fastify/static';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 /** The page paths of the dashboard; `/` redirects to /dashboard. */
-export const DASHBOARD_PAGES = ['/signup', '/login', '/dashboard', '/workspace/:workspace_id/dashboard', '/site/:site_id/listings', '/profile/developer/api-access'] as const;
+export const DASHBOARD_PAGES = [
+  '/signup',
+  '/login',
+  '/dashboard',
+  '/workspace/:workspace_id/dashboard',
+  '/site/:site_id/listings',
+  '/profile/developer/api-access',
+] as const;
 
 /** Registers the assets under /assets/ and the page routes; without a build, warns and answers the pages with a 503. */
 export async function registerDashboard(app: FastifyInstance, logger: FastifyBaseLogger, webDir: string = DEFAULT_WEB_DIR): Promise<void> {
@@ -20,7 +28,14 @@ export async function registerDashboard(app: FastifyInstance, logger: FastifyBas
   const built = existsSync(indexFile);
   const indexHtml = built ? readFileSync(indexFile, 'utf8') : null;
   if (built) {
-    await app.register(fastifyStatic, { root: join(webDir, 'assets'), prefix: '/assets/', index: false, wildcard: true, maxAge: '1y', immutable: true });
+    await app.register(fastifyStatic, {
+      root: join(webDir, 'assets'),
+      prefix: '/assets/',
+      index: false,
+      wildcard: true,
+      maxAge: '1y',
+      immutable: true,
+    });
   } else {
     logger.warn(`The dashboard is not built (${indexFile} is missing): run npm run build:web. Its pages answer 503 until then.`);
   }

@@ -9,13 +9,22 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('the dashboard in a browser', () => {
   let t: TestApp;
@@ -36,7 +45,12 @@ describe('the dashboard in a browser', () => {
     baseUrl = t.deps.config.appUrl;
     profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
     // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
-    context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1440, height: 900 },
+    });
     browser = context.browser() ?? undefined;
     page = context.pages()[0] ?? (await context.newPage());
     page.setDefaultTimeout(15_000);
@@ -74,7 +88,9 @@ describe('the dashboard in a browser', () => {
     const name = buttonName.replace(/\s+/g, '-').toLowerCase();
     await shot(`consent-${name}`);
     await page.getByRole('button', { name: decision, exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard' || /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname));
+    await page.waitForURL(
+      (url) => url.pathname === '/dashboard' || /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname),
+    );
     await page.waitForLoadState('networkidle');
   }
 
@@ -175,7 +191,10 @@ describe('the dashboard in a browser', () => {
     await row.getByText('Connected').waitFor();
     await throughConsent('Connect advertising', 'Allow');
     assert.match(new URL(page.url()).pathname, /^\/site\/\d+\/listings$/);
-    assert.ok((await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('row').count()) > 1, 'the advertising profiles are listed');
+    assert.ok(
+      (await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('row').count()) > 1,
+      'the advertising profiles are listed',
+    );
     await shot('site-listings-amazon-advertising');
     await page.goto(dashboardUrl());
     await shot('workspace-dashboard-connected');

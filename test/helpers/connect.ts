@@ -35,7 +35,13 @@ export function openCallback(callbackUrl: string, accept?: string): Promise<Resp
 }
 
 /** The whole flow; returns the callback's answer (a 302 for every track but a failed advertising connection). */
-export async function connectThroughSandbox(t: TestApp, actor: Actor, body: Record<string, unknown>, decision: 'allow' | 'deny' | 'fail' = 'allow', account = '1'): Promise<Response> {
+export async function connectThroughSandbox(
+  t: TestApp,
+  actor: Actor,
+  body: Record<string, unknown>,
+  decision: 'allow' | 'deny' | 'fail' = 'allow',
+  account = '1',
+): Promise<Response> {
   return openCallback(await consent(await authorizationUrl(t, actor, body), decision, account));
 }
 

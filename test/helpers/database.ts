@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, type Database, type DatabaseOptions } from '../../src/db/client.js';
+import { type Database, type DatabaseOptions, openDatabase } from '../../src/db/client.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 

@@ -3,7 +3,7 @@
  * refusal can only be about that property; `resign` with no change is the control that proves the forging is right.
  */
 import { createHmac, type KeyObject } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { deriveSigningKey } from '../../src/core/auth/keys.js';
 import { TEST_APP_SECRET } from './test-app.js';
 

@@ -3,7 +3,13 @@ import type { AuthChoice, BodyChoice, Fixtures, FuzzRequest, Operation, TextChoi
 
 /** Percent-encodes every UTF-8 byte outside the unreserved set; lone surrogates become U+FFFD, as a client's encoder would make them. */
 function percentEncode(value: string): string {
-  return [...Buffer.from(value, 'utf8')].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  return [...Buffer.from(value, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 /** Characters a raw (unencoded) URL may still carry without ending the path or starting a fragment; a stray `%` stays. */
@@ -12,7 +18,7 @@ function rawUrlText(value: string): string {
 }
 
 function tokenOf(fixtures: Fixtures, name: Who): string {
-  return name === 'state' ? fixtures.states[0]?.state ?? 'no.state.yet' : fixtures.tokens[name];
+  return name === 'state' ? (fixtures.states[0]?.state ?? 'no.state.yet') : fixtures.tokens[name];
 }
 
 function alter(token: string, part: number, at: number, char: string): string {

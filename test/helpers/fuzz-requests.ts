@@ -5,7 +5,22 @@
  */
 import fc from 'fast-check';
 
-type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; anyOf?: JsonSchema[]; enum?: unknown[]; const?: unknown; format?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; minItems?: number; maxItems?: number };
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+};
 
 /** One path+method of the OpenAPI document, with what the generators need from it. */
 export interface Operation {
@@ -39,8 +54,27 @@ export type Who = 'session' | 'pat' | 'member-session' | 'member-pat' | 'revoked
 /** Fixture workspaces: `own` (owner A, B a member), `other` (B's own), `foreign` (neither's). */
 export type WorkspaceName = 'own' | 'other' | 'foreign';
 /** Fixture row ids a path parameter can name (of either workspace, so ids of the wrong kind or owner occur too). */
-export type FixtureId = 'pat' | 'member-pat' | 'site' | 'amazon-site' | 'other-site' | 'webhook' | 'delivery' | 'other-webhook' | 'other-delivery';
-const FIXTURE_IDS: FixtureId[] = ['pat', 'member-pat', 'site', 'amazon-site', 'other-site', 'webhook', 'delivery', 'other-webhook', 'other-delivery'];
+export type FixtureId =
+  | 'pat'
+  | 'member-pat'
+  | 'site'
+  | 'amazon-site'
+  | 'other-site'
+  | 'webhook'
+  | 'delivery'
+  | 'other-webhook'
+  | 'other-delivery';
+const FIXTURE_IDS: FixtureId[] = [
+  'pat',
+  'member-pat',
+  'site',
+  'amazon-site',
+  'other-site',
+  'webhook',
+  'delivery',
+  'other-webhook',
+  'other-delivery',
+];
 
 export type AuthChoice =
   | { kind: 'none' }
@@ -51,7 +85,11 @@ export type AuthChoice =
   | { kind: 'raw'; value: string }
   | { kind: 'repeated'; first: AuthChoice; second: AuthChoice };
 
-export type WorkspaceChoice = { kind: 'none' } | { kind: 'fixture'; name: WorkspaceName } | { kind: 'raw'; value: string } | { kind: 'repeated'; values: WorkspaceChoice[] };
+export type WorkspaceChoice =
+  | { kind: 'none' }
+  | { kind: 'fixture'; name: WorkspaceName }
+  | { kind: 'raw'; value: string }
+  | { kind: 'repeated'; values: WorkspaceChoice[] };
 
 export type TextChoice =
   | { kind: 'raw'; value: string; encode: boolean }
@@ -94,53 +132,147 @@ const WHO: Who[] = ['session', 'pat', 'member-session', 'member-pat', 'revoked',
 const who = fc.constantFrom(...WHO);
 
 /** `value` about once in `every` draws, else null. (fast-check's `fc.option` freq is the other way round.) */
-const sometimes = <T>(value: fc.Arbitrary<T>, every: number) => fc.oneof({ weight: every - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value });
+const sometimes = <T>(value: fc.Arbitrary<T>, every: number) =>
+  fc.oneof({ weight: every - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value });
 
 // Header values as Node would read them off the wire: UTF-8 bytes seen as latin1, no control characters.
 const headerText = (maxLength = 40) =>
-  fc.string({ unit: 'binary', maxLength }).map((s) => Buffer.from(s, 'utf8').toString('latin1').replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ''));
+  fc.string({ unit: 'binary', maxLength }).map((s) =>
+    Buffer.from(s, 'utf8')
+      .toString('latin1')
+      .replace(/[\x00-\x08\x0a-\x1f\x7f]/g, ''),
+  );
 
 /** Numbers and ids as text: huge, negative, decimal, exponent, hex, unicode digits, padded, empty. */
 const numberishText = fc.oneof(
-  fc.constantFrom('', '0', '-1', '1.5', '1e3', '0x10', '01', ' 1', '1 ', '+1', '2147483647', '2147483648', '99999999999999999999999', '-99999999999999999999', 'NaN', 'Infinity', 'null', 'true', '١', '１', '1,2', '1;2', '%00', '%zz', '../1', '1%2F2'),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1.5',
+    '1e3',
+    '0x10',
+    '01',
+    ' 1',
+    '1 ',
+    '+1',
+    '2147483647',
+    '2147483648',
+    '99999999999999999999999',
+    '-99999999999999999999',
+    'NaN',
+    'Infinity',
+    'null',
+    'true',
+    '١',
+    '１',
+    '1,2',
+    '1;2',
+    '%00',
+    '%zz',
+    '../1',
+    '1%2F2',
+  ),
   fc.integer().map(String),
   fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }).map(String),
   fc.double().map(String),
 );
 
-const garbageText = fc.oneof(numberishText, fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 30 }), fc.string({ maxLength: 300 }));
+const garbageText = fc.oneof(
+  numberishText,
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ maxLength: 300 }),
+);
 
 const authChoice: fc.Arbitrary<AuthChoice> = fc.letrec<{ auth: AuthChoice }>((tie) => ({
   auth: fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
     // A working credential often enough that most requests get past authentication into the handlers.
-    { weight: 12, arbitrary: fc.record({ kind: fc.constant('bearer' as const), who: fc.constantFrom<Who>('session', 'pat', 'session', 'pat', 'member-session', 'member-pat', 'revoked', 'state'), scheme: fc.constant('Bearer'), space: fc.constant(' ') }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('bearer' as const), who, scheme: fc.constantFrom('bearer', 'BEARER', 'Basic', 'Token', 'JWT', '', 'Bearer'), space: fc.constantFrom(' ', '  ', '', '\t', ', ', ' \t') }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('tampered' as const), who, part: fc.integer({ min: 0, max: 2 }), at: fc.nat(), char: fc.constantFrom('A', 'z', '0', '_', '-', '.', '=', '%', 'é') }) },
+    {
+      weight: 12,
+      arbitrary: fc.record({
+        kind: fc.constant('bearer' as const),
+        who: fc.constantFrom<Who>('session', 'pat', 'session', 'pat', 'member-session', 'member-pat', 'revoked', 'state'),
+        scheme: fc.constant('Bearer'),
+        space: fc.constant(' '),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('bearer' as const),
+        who,
+        scheme: fc.constantFrom('bearer', 'BEARER', 'Basic', 'Token', 'JWT', '', 'Bearer'),
+        space: fc.constantFrom(' ', '  ', '', '\t', ', ', ' \t'),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('tampered' as const),
+        who,
+        part: fc.integer({ min: 0, max: 2 }),
+        at: fc.nat(),
+        char: fc.constantFrom('A', 'z', '0', '_', '-', '.', '=', '%', 'é'),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncated' as const), who, keep: fc.nat() }) },
     {
       weight: 1,
       arbitrary: fc.record({
         kind: fc.constant('forged' as const),
-        header: fc.oneof(fc.constantFrom('{"alg":"none","typ":"session+jwt"}', '{"alg":"HS256","typ":"pat+jwt","kid":"x"}', '{"alg":"RS256"}', '{}', '[]', 'null'), fc.json()),
-        payload: fc.oneof(fc.constantFrom('{"sub":"1","jti":"x","aud":"storelink:session","iss":"storelink","exp":99999999999}', '{"sub":1}', '{}'), fc.json()),
+        header: fc.oneof(
+          fc.constantFrom(
+            '{"alg":"none","typ":"session+jwt"}',
+            '{"alg":"HS256","typ":"pat+jwt","kid":"x"}',
+            '{"alg":"RS256"}',
+            '{}',
+            '[]',
+            'null',
+          ),
+          fc.json(),
+        ),
+        payload: fc.oneof(
+          fc.constantFrom('{"sub":"1","jti":"x","aud":"storelink:session","iss":"storelink","exp":99999999999}', '{"sub":1}', '{}'),
+          fc.json(),
+        ),
         signature: fc.oneof(fc.constant(''), fc.base64String({ maxLength: 60 })),
       }),
     },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('raw' as const), value: fc.oneof(headerText(200), headerText().map((s) => `Bearer ${s}`), fc.constantFrom('Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer ...', 'Bearer ==', 'Basic dXNlcjpwYXNz')) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('raw' as const),
+        value: fc.oneof(
+          headerText(200),
+          headerText().map((s) => `Bearer ${s}`),
+          fc.constantFrom('Bearer', 'Bearer ', 'Bearer a.b.c', 'Bearer ...', 'Bearer ==', 'Basic dXNlcjpwYXNz'),
+        ),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeated' as const), first: tie('auth'), second: tie('auth') }) },
   ),
 })).auth;
 
 const workspaceChoice: fc.Arbitrary<WorkspaceChoice> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('fixture' as const), name: fc.constantFrom<WorkspaceName>('own', 'own', 'other', 'foreign') }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('fixture' as const), name: fc.constantFrom<WorkspaceName>('own', 'own', 'other', 'foreign') }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('raw' as const), value: fc.oneof(numberishText, headerText()) }) },
   {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('repeated' as const),
-      values: fc.array(fc.oneof(fc.record({ kind: fc.constant('fixture' as const), name: fc.constantFrom<WorkspaceName>('own', 'other') }), fc.record({ kind: fc.constant('raw' as const), value: numberishText })), { minLength: 2, maxLength: 3 }),
+      values: fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant('fixture' as const), name: fc.constantFrom<WorkspaceName>('own', 'other') }),
+          fc.record({ kind: fc.constant('raw' as const), value: numberishText }),
+        ),
+        { minLength: 2, maxLength: 3 },
+      ),
     }),
   },
 );
@@ -154,34 +286,70 @@ const idChoice: fc.Arbitrary<TextChoice> = fc.oneof(
 );
 
 const stateChoice: fc.Arbitrary<TextChoice> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('state' as const), index: fc.nat(), mode: fc.constantFrom<'other-track' | 'tampered' | 'truncated'>('other-track', 'tampered', 'truncated') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('state' as const),
+      index: fc.nat(),
+      mode: fc.constantFrom<'other-track' | 'tampered' | 'truncated'>('other-track', 'tampered', 'truncated'),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('token' as const), who: fc.constantFrom<Who>('session', 'pat', 'revoked') }) },
   { weight: 2, arbitrary: rawText(garbageText) },
 );
 
-const CALLBACK_KEYS = ['state', 'code', 'error', 'error_description', 'segment', 'spapi_oauth_code', 'selling_partner_id', 'mws_auth_token', 'app_key', 'shop_region', 'scope'];
+const CALLBACK_KEYS = [
+  'state',
+  'code',
+  'error',
+  'error_description',
+  'segment',
+  'spapi_oauth_code',
+  'selling_partner_id',
+  'mws_auth_token',
+  'app_key',
+  'shop_region',
+  'scope',
+];
 
 function queryChoice(operation: Operation): fc.Arbitrary<Array<[string, TextChoice]>> {
   const keys = [...operation.queryParams, ...(operation.isCallback ? CALLBACK_KEYS : []), 'page', 'per_page'];
-  const value = fc.oneof({ weight: 3, arbitrary: rawText(numberishText) }, { weight: 2, arbitrary: rawText(garbageText) }, { weight: 1, arbitrary: rawText(fc.constantFrom('advertising', 'access_denied', '1', '25', '100', '101')) });
+  const value = fc.oneof(
+    { weight: 3, arbitrary: rawText(numberishText) },
+    { weight: 2, arbitrary: rawText(garbageText) },
+    { weight: 1, arbitrary: rawText(fc.constantFrom('advertising', 'access_denied', '1', '25', '100', '101')) },
+  );
   const pair = fc.oneof(
     { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...keys), value) },
     { weight: operation.isCallback ? 6 : 0, arbitrary: fc.tuple(fc.constant('state'), stateChoice) },
-    { weight: 1, arbitrary: fc.tuple(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'page[]', 'a[b]')), value) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'page[]', 'a[b]')), value),
+    },
   );
   return fc.array(pair, { maxLength: 6 });
 }
 
 /** A value of a JSON schema: valid often enough to get past validation, of any other type otherwise. */
-function valueOf(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
+function arbitraryOf(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.constantFrom(...schema.enum);
   if (schema.const !== undefined) return fc.constant(schema.const);
-  if (schema.anyOf) return fc.oneof(...schema.anyOf.map((branch) => valueOf(branch, name)));
+  if (schema.anyOf) return fc.oneof(...schema.anyOf.map((branch) => arbitraryOf(branch, name)));
   const type = [schema.type].flat()[0];
   switch (type) {
     case 'string':
       if (schema.format === 'email') return fc.emailAddress();
-      if (/url/i.test(name)) return fc.oneof(fc.webUrl({ withQueryParameters: true }), fc.constantFrom('https://seller.example/done', 'http://127.0.0.1:9/hook', 'https://services.tiktokshop.com/open/authorize?service_id=1', 'javascript:alert(1)', 'https://a.example/|x'));
+      if (/url/i.test(name))
+        return fc.oneof(
+          fc.webUrl({ withQueryParameters: true }),
+          fc.constantFrom(
+            'https://seller.example/done',
+            'http://127.0.0.1:9/hook',
+            'https://services.tiktokshop.com/open/authorize?service_id=1',
+            'javascript:alert(1)',
+            'https://a.example/|x',
+          ),
+        );
       return fc.string({ unit: 'grapheme', minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 60, 60) });
     case 'integer':
       return fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: schema.minimum ?? -(2 ** 31), max: schema.maximum ?? 2 ** 31 }));
@@ -192,7 +360,7 @@ function valueOf(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(valueOf(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 8) });
+      return fc.array(arbitraryOf(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 8) });
     case 'object':
       return objectOf(schema);
     default:
@@ -203,13 +371,49 @@ function valueOf(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
 const OMIT = Symbol('omit');
 const wrongValue = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
-  fc.constantFrom<unknown>('30', '1', '', ' ', null, true, [], {}, -1, 0, 1.5, 2 ** 53 + 2, -1e308, 1e308, Number.MIN_VALUE, '\u0000', '\ud800', 'é'.repeat(300), 'x'.repeat(5000)),
+  fc.constantFrom<unknown>(
+    '30',
+    '1',
+    '',
+    ' ',
+    null,
+    true,
+    [],
+    {},
+    -1,
+    0,
+    1.5,
+    2 ** 53 + 2,
+    -1e308,
+    1e308,
+    Number.MIN_VALUE,
+    '\u0000',
+    '\ud800',
+    'é'.repeat(300),
+    'x'.repeat(5000),
+  ),
 );
 
 /** An object shaped like `schema`: each field valid, of a wrong type, or missing, plus now and then an unknown field. */
 function objectOf(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.entries(schema.properties ?? {}).map(([key, property]) => [key, fc.oneof({ weight: 5, arbitrary: valueOf(property, key) }, { weight: 2, arbitrary: wrongValue }, { weight: 1, arbitrary: fc.constant(OMIT) })] as const);
-  const extra = sometimes(fc.tuple(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype')), fc.jsonValue({ maxDepth: 2 })), 4);
+  const fields = Object.entries(schema.properties ?? {}).map(
+    ([key, property]) =>
+      [
+        key,
+        fc.oneof(
+          { weight: 5, arbitrary: arbitraryOf(property, key) },
+          { weight: 2, arbitrary: wrongValue },
+          { weight: 1, arbitrary: fc.constant(OMIT) },
+        ),
+      ] as const,
+  );
+  const extra = sometimes(
+    fc.tuple(
+      fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype')),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+    4,
+  );
   return fc.tuple(fc.tuple(...fields.map(([, arbitrary]) => arbitrary)), extra).map(([values, more]) => {
     const object: Record<string, unknown> = {};
     fields.forEach(([key], i) => values[i] !== OMIT && (object[key] = values[i]));
@@ -219,10 +423,25 @@ function objectOf(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
 }
 
 // Number and string literals JSON.stringify cannot write, spliced into an otherwise well-formed body.
-const LITERALS = ['1e400', '-1e400', '-0', '1.0', '1E2', '123456789012345678901234567890', '0.0000000000000000000001', '"\\ud800"', '"\\u0000"', '"\\uffff"', '[]', '{}', 'null', 'true'];
+const LITERALS = [
+  '1e400',
+  '-1e400',
+  '-0',
+  '1.0',
+  '1E2',
+  '123456789012345678901234567890',
+  '0.0000000000000000000001',
+  '"\\ud800"',
+  '"\\u0000"',
+  '"\\uffff"',
+  '[]',
+  '{}',
+  'null',
+  'true',
+];
 
 function bodyChoice(operation: Operation): fc.Arbitrary<BodyChoice> {
-  const shaped = operation.bodySchema ? valueOf(operation.bodySchema) : fc.jsonValue({ maxDepth: 2 });
+  const shaped = operation.bodySchema ? arbitraryOf(operation.bodySchema) : fc.jsonValue({ maxDepth: 2 });
   const literal = operation.bodySchema
     ? fc.record({ kind: fc.constant('literal' as const), value: shaped, literal: fc.constantFrom(...LITERALS) })
     : fc.record({ kind: fc.constant('literal' as const), value: fc.constant({}), literal: fc.constantFrom(...LITERALS) });
@@ -231,7 +450,14 @@ function bodyChoice(operation: Operation): fc.Arbitrary<BodyChoice> {
     { weight: 6, arbitrary: fc.record({ kind: fc.constant('json' as const), value: shaped }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('json' as const), value: fc.jsonValue() }) },
     { weight: 2, arbitrary: literal },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('nested' as const), depth: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1_000, max: 40_000 })), shape: fc.constantFrom<'array' | 'object' | 'field'>('array', 'object', 'field') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('nested' as const),
+        depth: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1_000, max: 40_000 })),
+        shape: fc.constantFrom<'array' | 'object' | 'field'>('array', 'object', 'field'),
+      }),
+    },
     {
       weight: 2,
       arbitrary: fc.record({
@@ -239,16 +465,58 @@ function bodyChoice(operation: Operation): fc.Arbitrary<BodyChoice> {
         value: fc.oneof(
           fc.string({ maxLength: 50 }),
           fc.string({ unit: 'binary', maxLength: 50 }),
-          fc.constantFrom('', ' ', '{', '}', '{"a":', '[1,]', '{"a":1,}', "{'a':1}", '{"a":1}{"b":2}', 'NaN', 'undefined', '\ufeff{}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"a":"\\x"}', '"\\ud800"', '\u0000'),
-          shaped.map((value) => { const text = JSON.stringify(value) ?? ''; return text.slice(0, Math.max(0, text.length - 1)); }),
+          fc.constantFrom(
+            '',
+            ' ',
+            '{',
+            '}',
+            '{"a":',
+            '[1,]',
+            '{"a":1,}',
+            "{'a':1}",
+            '{"a":1}{"b":2}',
+            'NaN',
+            'undefined',
+            '\ufeff{}',
+            '{"__proto__":{"x":1}}',
+            '{"constructor":{"prototype":{"x":1}}}',
+            '{"a":"\\x"}',
+            '"\\ud800"',
+            '\u0000',
+          ),
+          shaped.map((value) => {
+            const text = JSON.stringify(value) ?? '';
+            return text.slice(0, Math.max(0, text.length - 1));
+          }),
         ),
       }),
     },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('huge' as const), size: fc.oneof(fc.integer({ min: 60_000, max: 70_000 }), fc.integer({ min: 100_000, max: 400_000 })) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('huge' as const),
+        size: fc.oneof(fc.integer({ min: 60_000, max: 70_000 }), fc.integer({ min: 100_000, max: 400_000 })),
+      }),
+    },
   );
 }
 
-const CONTENT_TYPES = ['application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json; charset=latin1', 'application/json;;', 'application/vnd.api+json', 'text/plain', 'text/html', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/octet-stream', '', ';', 'application/json, text/plain'];
+const CONTENT_TYPES = [
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json; charset=latin1',
+  'application/json;;',
+  'application/vnd.api+json',
+  'text/plain',
+  'text/html',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/jsonp',
+  'application/octet-stream',
+  '',
+  ';',
+  'application/json, text/plain',
+];
 const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** One request for one of `operations`; about one in twenty uses a method the path does not have. */
@@ -263,7 +531,12 @@ export function requestArbitrary(operations: Operation[]): fc.Arbitrary<FuzzRequ
       auth: authChoice,
       workspace: workspaceChoice,
       body: bodyChoice(operation),
-      contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: headerText() }),
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('application/json') },
+        { weight: 1, arbitrary: fc.constant(null) },
+        { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        { weight: 1, arbitrary: headerText() },
+      ),
       accept: fc.constantFrom(null, 'application/json', 'text/html', '*/*', 'application/json;q=0'),
       contentLength: sometimes(fc.constantFrom('0', '1', '5', '100000000', '-1', 'abc'), 25),
       remoteAddress: fc.oneof({ weight: 3, arbitrary: fc.constant('127.0.0.1') }, { weight: 1, arbitrary: fc.ipV4() }),

@@ -1,6 +1,7 @@
 /** Background jobs driven by hand in tests: one pass of what is due by the test's clock, counted by outcome. */
-import { REFRESH_QUEUE } from '../../src/core/sites/token-refresh.js';
+
 import { sealTokens } from '../../src/core/sites/credentials.js';
+import { REFRESH_QUEUE } from '../../src/core/sites/token-refresh.js';
 import { DELIVERY_QUEUE } from '../../src/core/webhooks/outbox.js';
 import { saveCredentials } from '../../src/db/sites.repo.js';
 import { runDueJobs, type TestApp } from './test-app.js';
@@ -13,17 +14,16 @@ export async function refreshDue(t: TestApp) {
 /** Stores credentials the platform will refuse, as if the user revoked the app there, and queues their renewal now. */
 export async function storeRevoked(t: TestApp, siteId: number, refreshToken: string) {
   const now = t.clock.now();
-  const revoked = sealTokens(t.deps.cipher, siteId, 'seller', { accessToken: refreshToken, refreshToken, accessExpiresAt: now, refreshExpiresAt: null }, now, t.deps.refreshPolicy);
+  const revoked = sealTokens(
+    t.deps.cipher,
+    siteId,
+    'seller',
+    { accessToken: refreshToken, refreshToken, accessExpiresAt: now, refreshExpiresAt: null },
+    now,
+    t.deps.refreshPolicy,
+  );
   const version = await saveCredentials(t.database.db, siteId, 'seller', revoked, now);
   await t.deps.tokenRefresh.schedule(t.database.db, { siteId, grant: 'seller', version }, now);
-}
-
-
-interface CredentialsRow {
-  ciphertext: string;
-  refreshed_at: Date | null;
-  next_refresh_at: Date | null;
-  refresh_failures: number;
 }
 
 /** One pass of the webhook deliveries due by the test's clock. */

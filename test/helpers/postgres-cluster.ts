@@ -3,8 +3,8 @@
  * under a running server without touching the machine's shared cluster.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { existsSync, rmSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,9 +31,16 @@ export interface PostgresCluster {
 
 /** The newest installed server's bin directory, or an error naming what is missing (never a silent skip). */
 export async function postgresBinDir(): Promise<string> {
-  const versions = existsSync(POSTGRES_ROOT) ? (await readdir(POSTGRES_ROOT)).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-  const bin = versions.map((v) => join(POSTGRES_ROOT, v, 'bin')).find((dir) => ['initdb', 'pg_ctl', 'pg_isready'].every((tool) => existsSync(join(dir, tool))));
-  if (!bin) throw new Error(`TEST_DATABASE_URL is set but no PostgreSQL server binaries (initdb, pg_ctl, pg_isready) were found under ${POSTGRES_ROOT}/<version>/bin; install the PostgreSQL server package`);
+  const versions = existsSync(POSTGRES_ROOT)
+    ? (await readdir(POSTGRES_ROOT)).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
+    : [];
+  const bin = versions
+    .map((v) => join(POSTGRES_ROOT, v, 'bin'))
+    .find((dir) => ['initdb', 'pg_ctl', 'pg_isready'].every((tool) => existsSync(join(dir, tool))));
+  if (!bin)
+    throw new Error(
+      `TEST_DATABASE_URL is set but no PostgreSQL server binaries (initdb, pg_ctl, pg_isready) were found under ${POSTGRES_ROOT}/<version>/bin; install the PostgreSQL server package`,
+    );
   return bin;
 }
 
@@ -99,11 +106,19 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     await owner('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8', '--locale=C']);
     // Loopback only, a socket directory of its own (the shared one may belong to the machine's cluster), and no fsync:
     // a stop of any mode still hands committed data to the kernel, which is all this test relies on.
-    const settings = [`listen_addresses = '127.0.0.1'`, `port = ${port}`, `unix_socket_directories = '${root}'`, 'fsync = off', 'full_page_writes = off', 'max_connections = 50'];
+    const settings = [
+      `listen_addresses = '127.0.0.1'`,
+      `port = ${port}`,
+      `unix_socket_directories = '${root}'`,
+      'fsync = off',
+      'full_page_writes = off',
+      'max_connections = 50',
+    ];
     await writeFile(join(dataDir, 'postgresql.auto.conf'), `${settings.join('\n')}\n`);
     if (userInfo().uid === 0) await run('chown', ['postgres:postgres', join(dataDir, 'postgresql.auto.conf')]);
     await cluster.start();
-    if (!(await waitUntil(() => cluster.isReady(), 30_000))) throw new Error(`the test cluster did not accept connections within 30 s (log: ${logFile})`);
+    if (!(await waitUntil(() => cluster.isReady(), 30_000)))
+      throw new Error(`the test cluster did not accept connections within 30 s (log: ${logFile})`);
   } catch (error) {
     await cluster.destroy();
     throw error;

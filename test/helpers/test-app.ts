@@ -1,14 +1,15 @@
 /** A whole Storelink on a fresh database, driven through app.inject(), with a settable clock and a round-trip counter. */
-import type { LightMyRequestResponse } from 'fastify';
+
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import type { App } from '../../src/http/access.js';
 import { loadConfig } from '../../src/config.js';
-import { createManualClock } from './clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
+import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
+import { createManualClock } from './clock.js';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './database.js';
 import { freePort } from './server-process.js';
 
@@ -33,13 +34,22 @@ export interface TestApp {
  * `listen: true` serves the app on a free loopback port with APP_URL pointing at it, so platform adapters reach the
  * simulators over real HTTP (timeouts and connection resets included).
  */
-export async function createTestApp(kind: DatabaseKind, options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DatabaseKind,
+  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {},
+): Promise<TestApp> {
   const queries = { count: 0 };
   const logs: string[] = [];
   const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
   const port = options.listen ? await freePort() : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
-  const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'info', ...listenEnv, ...options.env }) as ResolvedConfig;
+  const config = loadConfig({
+    APP_SECRET: TEST_APP_SECRET,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    LOG_LEVEL: 'info',
+    ...listenEnv,
+    ...options.env,
+  }) as ResolvedConfig;
   // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
   const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
@@ -51,7 +61,12 @@ export async function createTestApp(kind: DatabaseKind, options: { env?: Record<
   await app.ready();
   if (port) await app.listen({ port, host: '127.0.0.1' });
   return {
-    app, deps, database, clock, queries, logs,
+    app,
+    deps,
+    database,
+    clock,
+    queries,
+    logs,
     close: async () => {
       // A simulator's `timeout` fault never answers; its sockets would keep close() waiting.
       app.server.closeAllConnections();
@@ -109,18 +124,37 @@ let userCounter = 0;
 /** Registers a new user through the API; returns their session token, user and own workspace. */
 export async function registerUser(t: TestApp, overrides: { email?: string; name?: string; password?: string } = {}) {
   userCounter += 1;
-  const body = { email: overrides.email ?? `user${userCounter}-${Date.now()}@example.com`, name: overrides.name ?? `User ${userCounter}`, password: overrides.password ?? 'correct horse battery' };
+  const body = {
+    email: overrides.email ?? `user${userCounter}-${Date.now()}@example.com`,
+    name: overrides.name ?? `User ${userCounter}`,
+    password: overrides.password ?? 'correct horse battery',
+  };
   const response = await call(t, 'POST', '/auth/register', { body });
   if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
   const { data } = response.json();
-  return { session: data.token as string, user: data.user as { id: number; email: string; name: string }, workspace: data.workspace as { id: number; name: string; role: string }, password: body.password };
+  return {
+    session: data.token as string,
+    user: data.user as { id: number; email: string; name: string },
+    workspace: data.workspace as { id: number; name: string; role: string },
+    password: body.password,
+  };
 }
 
 /** Creates a PAT with the given session; returns the token value and its record. */
 export async function createPat(t: TestApp, session: string, body: { name?: string; expires_in_days?: number | null } = {}) {
-  const response = await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: body.name ?? 'test token', expires_in_days: body.expires_in_days === undefined ? 30 : body.expires_in_days } });
+  const response = await call(t, 'POST', '/personal-access-tokens', {
+    token: session,
+    body: { name: body.name ?? 'test token', expires_in_days: body.expires_in_days === undefined ? 30 : body.expires_in_days },
+  });
   if (response.statusCode !== 201) throw new Error(`PAT creation failed: ${response.statusCode} ${response.body}`);
-  return response.json().data as { id: number; name: string; token: string; created_at: string; expires_at: string | null; last_used_at: string | null };
+  return response.json().data as {
+    id: number;
+    name: string;
+    token: string;
+    created_at: string;
+    expires_at: string | null;
+    last_used_at: string | null;
+  };
 }
 
 /** Asserts the seed's error body for a status. */
@@ -133,7 +167,11 @@ export function errorBody(status: number, message: string) {
  * now); fails after `limitMs`. For what the service promises "within" a time, such as a change reaching every
  * instance's cache.
  */
-export async function within(limitMs: number, attempt: () => Promise<boolean>, options: { since?: number; pollMs?: number } = {}): Promise<number> {
+export async function within(
+  limitMs: number,
+  attempt: () => Promise<boolean>,
+  options: { since?: number; pollMs?: number } = {},
+): Promise<number> {
   const start = options.since ?? performance.now();
   for (;;) {
     if (await attempt()) return performance.now() - start;

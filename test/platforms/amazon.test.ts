@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createManualClock } from '../helpers/clock.js';
 import { createAmazonAdsConnectAdapter } from '../../src/platforms/amazon-ads/connect.js';
 import { buildGrantUrl } from '../../src/platforms/amazon-ads/requests.js';
 import { parseProfiles, readCallback as readAdsCallback } from '../../src/platforms/amazon-ads/responses.js';
@@ -11,6 +10,7 @@ import type { PlatformHttp } from '../../src/platforms/http.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from '../../src/platforms/lwa/requests.js';
 import { parseLwaTokenResponse } from '../../src/platforms/lwa/responses.js';
 import { PlatformError } from '../../src/platforms/platform.js';
+import { createManualClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const CALLBACK = 'https://storelink.example/api/v1/oauth/callback/amazon-seller';
@@ -26,24 +26,60 @@ const rejects = (reason: 'rejected' | 'unavailable', message?: string) => (error
   error instanceof PlatformError && error.reason === reason && (message === undefined || error.message === message);
 
 test('the seller consent URL carries application_id, state and redirect_uri, and no version for a published app', () => {
-  const url = new URL(buildConsentUrl({ consentUrl: 'https://sellercentral.amazon.com/apps/authorize/consent', appId: 'amzn1.sellerapps.app.x', state: 's.t.u', redirectUri: CALLBACK, draft: false }));
+  const url = new URL(
+    buildConsentUrl({
+      consentUrl: 'https://sellercentral.amazon.com/apps/authorize/consent',
+      appId: 'amzn1.sellerapps.app.x',
+      state: 's.t.u',
+      redirectUri: CALLBACK,
+      draft: false,
+    }),
+  );
   assert.equal(url.origin + url.pathname, 'https://sellercentral.amazon.com/apps/authorize/consent');
-  assert.deepEqual(Object.fromEntries(url.searchParams), { application_id: 'amzn1.sellerapps.app.x', state: 's.t.u', redirect_uri: CALLBACK });
+  assert.deepEqual(Object.fromEntries(url.searchParams), {
+    application_id: 'amzn1.sellerapps.app.x',
+    state: 's.t.u',
+    redirect_uri: CALLBACK,
+  });
 });
 
 test('the seller consent URL of a draft app adds version=beta', () => {
-  const url = new URL(buildConsentUrl({ consentUrl: 'https://sellercentral.amazon.com/apps/authorize/consent', appId: 'a', state: 's', redirectUri: CALLBACK, draft: true }));
+  const url = new URL(
+    buildConsentUrl({
+      consentUrl: 'https://sellercentral.amazon.com/apps/authorize/consent',
+      appId: 'a',
+      state: 's',
+      redirectUri: CALLBACK,
+      draft: true,
+    }),
+  );
   assert.equal(url.searchParams.get('version'), 'beta');
 });
 
 test('the Ads grant URL asks for campaign management with response_type=code', () => {
-  const url = new URL(buildGrantUrl({ authorizeUrl: 'https://www.amazon.com/ap/oa', clientId: 'amzn1.application-oa2-client.x', state: 's', redirectUri: CALLBACK }));
+  const url = new URL(
+    buildGrantUrl({
+      authorizeUrl: 'https://www.amazon.com/ap/oa',
+      clientId: 'amzn1.application-oa2-client.x',
+      state: 's',
+      redirectUri: CALLBACK,
+    }),
+  );
   assert.equal(url.origin + url.pathname, 'https://www.amazon.com/ap/oa');
-  assert.deepEqual(Object.fromEntries(url.searchParams), { client_id: 'amzn1.application-oa2-client.x', scope: 'advertising::campaign_management', response_type: 'code', redirect_uri: CALLBACK, state: 's' });
+  assert.deepEqual(Object.fromEntries(url.searchParams), {
+    client_id: 'amzn1.application-oa2-client.x',
+    scope: 'advertising::campaign_management',
+    response_type: 'code',
+    redirect_uri: CALLBACK,
+    state: 's',
+  });
 });
 
 test('a seller callback with spapi_oauth_code and selling_partner_id is a code carrying the seller id', () => {
-  assert.deepEqual(readSellerCallback({ state: 's', selling_partner_id: 'A1B2C3', spapi_oauth_code: 'ANcode', mws_auth_token: 'amzn.mws.x' }), { kind: 'code', code: 'ANcode', params: { selling_partner_id: 'A1B2C3' } });
+  assert.deepEqual(
+    readSellerCallback({ state: 's', selling_partner_id: 'A1B2C3', spapi_oauth_code: 'ANcode', mws_auth_token: 'amzn.mws.x' }),
+    { kind: 'code', code: 'ANcode', params: { selling_partner_id: 'A1B2C3' } },
+  );
 });
 
 test('a seller callback missing the code or the seller id is an error', () => {
@@ -53,45 +89,95 @@ test('a seller callback missing the code or the seller id is an error', () => {
 
 test('error=access_denied is a refusal on both Amazon tracks, and another error carries its description', () => {
   for (const read of [readSellerCallback, readAdsCallback]) {
-    assert.deepEqual(read({ error: 'access_denied', error_description: 'The user denied the request.', state: 's' }), { kind: 'denied', message: 'Access denied' });
+    assert.deepEqual(read({ error: 'access_denied', error_description: 'The user denied the request.', state: 's' }), {
+      kind: 'denied',
+      message: 'Access denied',
+    });
     assert.deepEqual(read({ error: 'server_error', error_description: 'Try later', state: 's' }), { kind: 'error', message: 'Try later' });
   }
 });
 
 test('an Ads callback with code and scope is a code; a scope without campaign management is an error', () => {
-  assert.deepEqual(readAdsCallback({ code: 'ANcode', scope: 'advertising::campaign_management', state: 's' }), { kind: 'code', code: 'ANcode', params: { scope: 'advertising::campaign_management' } });
+  assert.deepEqual(readAdsCallback({ code: 'ANcode', scope: 'advertising::campaign_management', state: 's' }), {
+    kind: 'code',
+    code: 'ANcode',
+    params: { scope: 'advertising::campaign_management' },
+  });
   assert.equal(readAdsCallback({ code: 'ANcode', scope: 'profile', state: 's' }).kind, 'error');
   assert.equal(readAdsCallback({ state: 's' }).kind, 'error');
 });
 
 test('the LWA grants are form fields with the client secret', () => {
-  assert.deepEqual(buildLwaCodeGrant({ clientId: 'c', clientSecret: 'x', redirectUri: CALLBACK, code: 'k' }), { grant_type: 'authorization_code', code: 'k', redirect_uri: CALLBACK, client_id: 'c', client_secret: 'x' });
-  assert.deepEqual(buildLwaRefreshGrant({ clientId: 'c', clientSecret: 'x', refreshToken: 'Atzr|r' }), { grant_type: 'refresh_token', refresh_token: 'Atzr|r', client_id: 'c', client_secret: 'x' });
+  assert.deepEqual(buildLwaCodeGrant({ clientId: 'c', clientSecret: 'x', redirectUri: CALLBACK, code: 'k' }), {
+    grant_type: 'authorization_code',
+    code: 'k',
+    redirect_uri: CALLBACK,
+    client_id: 'c',
+    client_secret: 'x',
+  });
+  assert.deepEqual(buildLwaRefreshGrant({ clientId: 'c', clientSecret: 'x', refreshToken: 'Atzr|r' }), {
+    grant_type: 'refresh_token',
+    refresh_token: 'Atzr|r',
+    client_id: 'c',
+    client_secret: 'x',
+  });
 });
 
 test('an LWA token answer gives an access token for expires_in seconds and a refresh token with no expiry', () => {
-  const tokens = parseLwaTokenResponse(200, { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' }, NOW);
-  assert.deepEqual(tokens, { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: new Date('2026-06-01T13:00:00Z'), refreshExpiresAt: null });
+  const tokens = parseLwaTokenResponse(
+    200,
+    { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' },
+    NOW,
+  );
+  assert.deepEqual(tokens, {
+    accessToken: 'Atza|a',
+    refreshToken: 'Atzr|r',
+    accessExpiresAt: new Date('2026-06-01T13:00:00Z'),
+    refreshExpiresAt: null,
+  });
 });
 
 test('a refresh keeps the submitted refresh token whether LWA repeats it or leaves it out', () => {
-  assert.equal(parseLwaTokenResponse(200, { access_token: 'Atza|b', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' }, NOW, 'Atzr|r').refreshToken, 'Atzr|r');
-  assert.equal(parseLwaTokenResponse(200, { access_token: 'Atza|b', token_type: 'bearer', expires_in: 3600 }, NOW, 'Atzr|r').refreshToken, 'Atzr|r');
+  assert.equal(
+    parseLwaTokenResponse(200, { access_token: 'Atza|b', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' }, NOW, 'Atzr|r')
+      .refreshToken,
+    'Atzr|r',
+  );
+  assert.equal(
+    parseLwaTokenResponse(200, { access_token: 'Atza|b', token_type: 'bearer', expires_in: 3600 }, NOW, 'Atzr|r').refreshToken,
+    'Atzr|r',
+  );
 });
 
-test('invalid_grant is Invalid credentials, another 4xx shows LWA\'s description, a 5xx is unavailable', () => {
-  assert.throws(() => parseLwaTokenResponse(400, { error_description: 'The request has an invalid grant parameter : code', error: 'invalid_grant' }, NOW), rejects('rejected', 'Invalid credentials'));
-  assert.throws(() => parseLwaTokenResponse(401, { error_description: 'Client authentication failed', error: 'invalid_client' }, NOW), rejects('rejected', 'Client authentication failed'));
+test("invalid_grant is Invalid credentials, another 4xx shows LWA's description, a 5xx is unavailable", () => {
+  assert.throws(
+    () =>
+      parseLwaTokenResponse(400, { error_description: 'The request has an invalid grant parameter : code', error: 'invalid_grant' }, NOW),
+    rejects('rejected', 'Invalid credentials'),
+  );
+  assert.throws(
+    () => parseLwaTokenResponse(401, { error_description: 'Client authentication failed', error: 'invalid_client' }, NOW),
+    rejects('rejected', 'Client authentication failed'),
+  );
   assert.throws(() => parseLwaTokenResponse(500, { error: 'server_error' }, NOW), rejects('unavailable'));
   assert.throws(() => parseLwaTokenResponse(200, { token_type: 'bearer' }, NOW), rejects('unavailable'));
 });
 
 test('profiles map to id, country code and account name', () => {
   const body = [
-    { profileId: 1495806522428699, countryCode: 'ES', currencyCode: 'EUR', timezone: 'Europe/Paris', accountInfo: { marketplaceStringId: 'A1RKKUPIHCS9HS', id: 'A30E1B2F3U4K5Y', type: 'seller', name: 'Shop ES' } },
+    {
+      profileId: 1495806522428699,
+      countryCode: 'ES',
+      currencyCode: 'EUR',
+      timezone: 'Europe/Paris',
+      accountInfo: { marketplaceStringId: 'A1RKKUPIHCS9HS', id: 'A30E1B2F3U4K5Y', type: 'seller', name: 'Shop ES' },
+    },
     { profileId: 1495806522428700, countryCode: 'FR', accountInfo: { id: 'A30E1B2F3U4K5Y', type: 'seller', name: 'Shop FR' } },
   ];
-  assert.deepEqual(parseProfiles(200, body), [{ id: '1495806522428699', country_code: 'ES', name: 'Shop ES' }, { id: '1495806522428700', country_code: 'FR', name: 'Shop FR' }]);
+  assert.deepEqual(parseProfiles(200, body), [
+    { id: '1495806522428699', country_code: 'ES', name: 'Shop ES' },
+    { id: '1495806522428700', country_code: 'FR', name: 'Shop FR' },
+  ]);
 });
 
 test('a profiles answer that is not a list is unavailable; 401 and 403 are rejected', () => {
@@ -104,22 +190,70 @@ test('a profiles answer that is not a list is unavailable; 401 and 403 are rejec
 
 test('the seller adapter names the account by its selling_partner_id without calling Amazon', async () => {
   const { http, sent } = fakeHttp({ status: 500, body: {} });
-  const adapter = createAmazonSellerConnectAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/apps/authorize/consent', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false }, { http, clock: createManualClock(NOW) });
+  const adapter = createAmazonSellerConnectAdapter(
+    {
+      appId: 'a',
+      lwaClientId: 'c',
+      lwaClientSecret: 'x',
+      consentUrl: 'https://sc.example/apps/authorize/consent',
+      lwaTokenUrl: 'https://lwa.example/auth/o2/token',
+      draft: false,
+    },
+    { http, clock: createManualClock(NOW) },
+  );
   const tokens = { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: null, refreshExpiresAt: null };
-  assert.deepEqual(await adapter.fetchAccount(tokens, { selling_partner_id: 'A1B2C3' }), { externalId: 'A1B2C3', name: 'Amazon seller A1B2C3' });
+  assert.deepEqual(await adapter.fetchAccount(tokens, { selling_partner_id: 'A1B2C3' }), {
+    externalId: 'A1B2C3',
+    name: 'Amazon seller A1B2C3',
+  });
   assert.equal(sent.length, 0);
 });
 
 test('the seller adapter exchanges the code with a form POST to the LWA token URL', async () => {
-  const { http, sent } = fakeHttp({ status: 200, body: { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' } });
-  const adapter = createAmazonSellerConnectAdapter({ appId: 'a', lwaClientId: 'c', lwaClientSecret: 'x', consentUrl: 'https://sc.example/c', lwaTokenUrl: 'https://lwa.example/auth/o2/token', draft: false }, { http, clock: createManualClock(NOW) });
+  const { http, sent } = fakeHttp({
+    status: 200,
+    body: { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' },
+  });
+  const adapter = createAmazonSellerConnectAdapter(
+    {
+      appId: 'a',
+      lwaClientId: 'c',
+      lwaClientSecret: 'x',
+      consentUrl: 'https://sc.example/c',
+      lwaTokenUrl: 'https://lwa.example/auth/o2/token',
+      draft: false,
+    },
+    { http, clock: createManualClock(NOW) },
+  );
   await adapter.exchangeCode({ code: 'ANcode', redirectUri: CALLBACK, codeVerifier: null, params: { selling_partner_id: 'A1' } });
-  assert.deepEqual(sent, [{ url: 'https://lwa.example/auth/o2/token', init: { method: 'POST', form: { grant_type: 'authorization_code', code: 'ANcode', redirect_uri: CALLBACK, client_id: 'c', client_secret: 'x' } } }]);
+  assert.deepEqual(sent, [
+    {
+      url: 'https://lwa.example/auth/o2/token',
+      init: {
+        method: 'POST',
+        form: { grant_type: 'authorization_code', code: 'ANcode', redirect_uri: CALLBACK, client_id: 'c', client_secret: 'x' },
+      },
+    },
+  ]);
 });
 
 test('the Ads adapter asks for profiles with the client id header and the bearer', async () => {
   const { http, sent } = fakeHttp({ status: 200, body: [] });
-  const adapter = createAmazonAdsConnectAdapter({ clientId: 'c', clientSecret: 'x', authorizeUrl: 'https://www.amazon.com/ap/oa', tokenUrl: 'https://api.amazon.com/auth/o2/token', apiUrl: 'https://advertising-api.amazon.com' }, { http, clock: createManualClock(NOW) });
+  const adapter = createAmazonAdsConnectAdapter(
+    {
+      clientId: 'c',
+      clientSecret: 'x',
+      authorizeUrl: 'https://www.amazon.com/ap/oa',
+      tokenUrl: 'https://api.amazon.com/auth/o2/token',
+      apiUrl: 'https://advertising-api.amazon.com',
+    },
+    { http, clock: createManualClock(NOW) },
+  );
   await adapter.fetchProfiles({ accessToken: 'Atza|a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null });
-  assert.deepEqual(sent, [{ url: 'https://advertising-api.amazon.com/v2/profiles', init: { method: 'GET', headers: { 'Amazon-Advertising-API-ClientId': 'c', authorization: 'Bearer Atza|a' } } }]);
+  assert.deepEqual(sent, [
+    {
+      url: 'https://advertising-api.amazon.com/v2/profiles',
+      init: { method: 'GET', headers: { 'Amazon-Advertising-API-ClientId': 'c', authorization: 'Bearer Atza|a' } },
+    },
+  ]);
 });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createManualClock } from '../helpers/clock.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from '../../src/platforms/etsy/connect.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from '../../src/platforms/etsy/requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from '../../src/platforms/etsy/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
 import { PlatformError } from '../../src/platforms/platform.js';
+import { createManualClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const CONNECT = 'https://www.etsy.com/oauth/connect';

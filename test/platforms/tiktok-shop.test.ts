@@ -1,32 +1,54 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { createTikTokShopConnectAdapter } from '../../src/platforms/tiktok-shop/connect.js';
-import { PlatformError } from '../../src/platforms/platform.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
-import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl, signRequest } from '../../src/platforms/tiktok-shop/requests.js';
+import { PlatformError } from '../../src/platforms/platform.js';
+import { createTikTokShopConnectAdapter } from '../../src/platforms/tiktok-shop/connect.js';
+import {
+  buildAuthorizeUrl,
+  buildShopsRequest,
+  buildTokenGetUrl,
+  buildTokenRefreshUrl,
+  signRequest,
+} from '../../src/platforms/tiktok-shop/requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from '../../src/platforms/tiktok-shop/responses.js';
 
 const AUTHORIZE = 'https://services.tiktokshop.com/open/authorize';
-const rejected = (message: string) => (error: unknown) => error instanceof PlatformError && error.reason === 'rejected' && error.message === message;
+const rejected = (message: string) => (error: unknown) =>
+  error instanceof PlatformError && error.reason === 'rejected' && error.message === message;
 const unavailable = (error: unknown) => error instanceof PlatformError && error.reason === 'unavailable';
 
 describe('TikTok Shop authorization URL', () => {
   test('without a caller URL it is the authorize page with service_id and state, and nothing else', () => {
-    assert.equal(buildAuthorizeUrl({ authorizeUrl: AUTHORIZE, serviceId: '7123', authorizationUrl: null, state: 'eyJ.a-b_c.d' }), `${AUTHORIZE}?service_id=7123&state=eyJ.a-b_c.d`);
+    assert.equal(
+      buildAuthorizeUrl({ authorizeUrl: AUTHORIZE, serviceId: '7123', authorizationUrl: null, state: 'eyJ.a-b_c.d' }),
+      `${AUTHORIZE}?service_id=7123&state=eyJ.a-b_c.d`,
+    );
   });
 
   test("a caller's URL is used as given, with its state replaced and its other parameters untouched", () => {
     const caller = 'https://services.tiktokshops.us/open/authorize?service_id=999&state=old&note=a%20b+c#frag';
-    assert.equal(buildAuthorizeUrl({ authorizeUrl: AUTHORIZE, serviceId: '7123', authorizationUrl: caller, state: 'new' }), 'https://services.tiktokshops.us/open/authorize?service_id=999&note=a%20b+c&state=new#frag');
+    assert.equal(
+      buildAuthorizeUrl({ authorizeUrl: AUTHORIZE, serviceId: '7123', authorizationUrl: caller, state: 'new' }),
+      'https://services.tiktokshops.us/open/authorize?service_id=999&note=a%20b+c&state=new#frag',
+    );
   });
 
   test('the adapter sends no redirect_uri, scope or PKCE parameters', () => {
     const adapter = createTikTokShopConnectAdapter(
-      { appKey: 'key', appSecret: 'secret', serviceId: '7123', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example' },
+      {
+        appKey: 'key',
+        appSecret: 'secret',
+        serviceId: '7123',
+        authorizeUrl: AUTHORIZE,
+        authUrl: 'https://auth.example',
+        apiUrl: 'https://api.example',
+      },
       { http: { request: () => Promise.reject(new Error('no I/O')) }, clock: { now: () => new Date(0) } },
     );
-    const url = new URL(adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c', authorizationUrl: null }));
+    const url = new URL(
+      adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c', authorizationUrl: null }),
+    );
     assert.deepEqual([...url.searchParams.keys()], ['service_id', 'state']);
     assert.equal(adapter.usesPkce, false);
     assert.equal(adapter.platformId, 4);
@@ -35,7 +57,11 @@ describe('TikTok Shop authorization URL', () => {
 
 describe('TikTok Shop callback', () => {
   test('a code is a grant', () => {
-    assert.deepEqual(readCallback({ code: 'FeBoANmHP3yqdoUI9fZOCw', state: 's' }), { kind: 'code', code: 'FeBoANmHP3yqdoUI9fZOCw', params: {} });
+    assert.deepEqual(readCallback({ code: 'FeBoANmHP3yqdoUI9fZOCw', state: 's' }), {
+      kind: 'code',
+      code: 'FeBoANmHP3yqdoUI9fZOCw',
+      params: {},
+    });
   });
 
   test('code=null with auth_denied or access_denied is a denial', () => {
@@ -58,28 +84,56 @@ describe('TikTok Shop token calls', () => {
   test('Get Access Token is a GET with the secret, the auth code and grant_type=authorized_code in the query', () => {
     const url = new URL(buildTokenGetUrl({ authUrl: 'https://auth.tiktok-shops.com', appKey: 'k', appSecret: 's&1', authCode: 'c/2' }));
     assert.equal(url.origin + url.pathname, 'https://auth.tiktok-shops.com/api/v2/token/get');
-    assert.deepEqual(Object.fromEntries(url.searchParams), { app_key: 'k', app_secret: 's&1', auth_code: 'c/2', grant_type: 'authorized_code' });
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      app_key: 'k',
+      app_secret: 's&1',
+      auth_code: 'c/2',
+      grant_type: 'authorized_code',
+    });
   });
 
   test('Refresh Access Token takes the refresh token and grant_type=refresh_token', () => {
-    const url = new URL(buildTokenRefreshUrl({ authUrl: 'https://auth.tiktok-shops.com', appKey: 'k', appSecret: 's', refreshToken: 'TTP_r' }));
+    const url = new URL(
+      buildTokenRefreshUrl({ authUrl: 'https://auth.tiktok-shops.com', appKey: 'k', appSecret: 's', refreshToken: 'TTP_r' }),
+    );
     assert.equal(url.pathname, '/api/v2/token/refresh');
-    assert.deepEqual(Object.fromEntries(url.searchParams), { app_key: 'k', app_secret: 's', refresh_token: 'TTP_r', grant_type: 'refresh_token' });
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      app_key: 'k',
+      app_secret: 's',
+      refresh_token: 'TTP_r',
+      grant_type: 'refresh_token',
+    });
   });
 
   test('both expiries are read as absolute Unix timestamps in seconds', () => {
     const body = {
-      code: 0, message: 'success', request_id: '2022080809462301024509910319695C45',
-      data: { access_token: 'TTP_Fw8r', access_token_expire_in: 1660556783, refresh_token: 'TTP_NTUx', refresh_token_expire_in: 1691487031, open_id: '7010736057180325637', user_type: 0 },
+      code: 0,
+      message: 'success',
+      request_id: '2022080809462301024509910319695C45',
+      data: {
+        access_token: 'TTP_Fw8r',
+        access_token_expire_in: 1660556783,
+        refresh_token: 'TTP_NTUx',
+        refresh_token_expire_in: 1691487031,
+        open_id: '7010736057180325637',
+        user_type: 0,
+      },
     };
     assert.deepEqual(parseTokenResponse(200, body), {
-      accessToken: 'TTP_Fw8r', refreshToken: 'TTP_NTUx', accessExpiresAt: new Date(1660556783_000), refreshExpiresAt: new Date(1691487031_000),
+      accessToken: 'TTP_Fw8r',
+      refreshToken: 'TTP_NTUx',
+      accessExpiresAt: new Date(1660556783_000),
+      refreshExpiresAt: new Date(1691487031_000),
     });
   });
 
   test('a refused auth code or refresh token is Invalid credentials', () => {
     for (const code of [36004004, 36004005, 36004001, 36009004]) {
-      assert.throws(() => parseTokenResponse(200, { code, message: 'whatever', data: null, request_id: 'r' }), rejected('Invalid credentials'), String(code));
+      assert.throws(
+        () => parseTokenResponse(200, { code, message: 'whatever', data: null, request_id: 'r' }),
+        rejected('Invalid credentials'),
+        String(code),
+      );
     }
   });
 
@@ -91,7 +145,11 @@ describe('TikTok Shop token calls', () => {
   test('a 5xx, an answer without a code, or a success without a token is unavailable', () => {
     assert.throws(() => parseTokenResponse(503, { code: 0, data: { access_token: 'x' } }), unavailable);
     assert.throws(() => parseTokenResponse(200, { access_token: 'x' }), unavailable);
-    assert.throws(() => parseTokenResponse(200, { code: 36009002, message: 'Too many requests', request_id: 'r' }), unavailable, 'rate limited');
+    assert.throws(
+      () => parseTokenResponse(200, { code: 36009002, message: 'Too many requests', request_id: 'r' }),
+      unavailable,
+      'rate limited',
+    );
     assert.throws(() => parseTokenResponse(200, { code: 0, message: 'success', data: {} }), unavailable);
   });
 });
@@ -102,7 +160,10 @@ describe('TikTok Shop request signing', () => {
 
   test('sign is the HMAC of the path and the sorted parameters, without sign and access_token, wrapped in the secret', () => {
     const query = { timestamp: '1234567890', sign: 'ignored', app_key: '123456', access_token: 'ignored', shop_cipher: 'GCP_x' };
-    const expected = documented('abc000def111', '/authorization/202309/shops' + 'app_key123456' + 'shop_cipherGCP_x' + 'timestamp1234567890');
+    const expected = documented(
+      'abc000def111',
+      '/authorization/202309/shops' + 'app_key123456' + 'shop_cipherGCP_x' + 'timestamp1234567890',
+    );
     assert.equal(signRequest({ path: '/authorization/202309/shops', query, appSecret: 'abc000def111' }), expected);
     assert.match(expected, /^[0-9a-f]{64}$/);
   });
@@ -110,21 +171,44 @@ describe('TikTok Shop request signing', () => {
   test('the raw body is appended, except for multipart requests', () => {
     const query = { app_key: 'k', timestamp: '1' };
     const body = '{"page_size":10}';
-    assert.equal(signRequest({ path: '/p', query, body, contentType: 'application/json', appSecret: 's' }), documented('s', '/papp_keyktimestamp1' + body));
-    assert.equal(signRequest({ path: '/p', query, body, contentType: 'multipart/form-data; boundary=x', appSecret: 's' }), documented('s', '/papp_keyktimestamp1'));
+    assert.equal(
+      signRequest({ path: '/p', query, body, contentType: 'application/json', appSecret: 's' }),
+      documented('s', '/papp_keyktimestamp1' + body),
+    );
+    assert.equal(
+      signRequest({ path: '/p', query, body, contentType: 'multipart/form-data; boundary=x', appSecret: 's' }),
+      documented('s', '/papp_keyktimestamp1'),
+    );
   });
 
   test('the shops request is signed app_key and timestamp in seconds, with the token in a header and no shop_cipher', () => {
-    const { url, headers } = buildShopsRequest({ apiUrl: 'https://open-api.tiktokglobalshop.com', appKey: 'k', appSecret: 's', accessToken: 'TTP_a', now: new Date(1_700_000_000_999) });
+    const { url, headers } = buildShopsRequest({
+      apiUrl: 'https://open-api.tiktokglobalshop.com',
+      appKey: 'k',
+      appSecret: 's',
+      accessToken: 'TTP_a',
+      now: new Date(1_700_000_000_999),
+    });
     const parsed = new URL(url);
     assert.equal(parsed.pathname, '/authorization/202309/shops');
-    assert.deepEqual(Object.fromEntries(parsed.searchParams), { app_key: 'k', timestamp: '1700000000', sign: documented('s', '/authorization/202309/shopsapp_keyktimestamp1700000000') });
+    assert.deepEqual(Object.fromEntries(parsed.searchParams), {
+      app_key: 'k',
+      timestamp: '1700000000',
+      sign: documented('s', '/authorization/202309/shopsapp_keyktimestamp1700000000'),
+    });
     assert.deepEqual(headers, { 'x-tts-access-token': 'TTP_a', 'content-type': 'application/json' });
   });
 });
 
 describe('TikTok Shop authorized shops', () => {
-  const shop = { id: '7000714532876273420', name: 'Maomao beauty shop', region: 'GB', seller_type: 'CROSS_BORDER', cipher: 'GCP_XF90igAAAABh00qsWgtvOiGFNqyubMt3', code: 'CNGBCBA4LLU8' };
+  const shop = {
+    id: '7000714532876273420',
+    name: 'Maomao beauty shop',
+    region: 'GB',
+    seller_type: 'CROSS_BORDER',
+    cipher: 'GCP_XF90igAAAABh00qsWgtvOiGFNqyubMt3',
+    code: 'CNGBCBA4LLU8',
+  };
 
   test('the first shop gives the external id (its cipher) and the name', () => {
     const body = { code: 0, message: 'Success', request_id: 'r', data: { shops: [shop, { ...shop, cipher: 'GCP_other', name: 'Other' }] } };
@@ -132,7 +216,10 @@ describe('TikTok Shop authorized shops', () => {
   });
 
   test('no shop is refused', () => {
-    assert.throws(() => parseShopsResponse(200, { code: 0, message: 'Success', data: { shops: [] } }), rejected('No TikTok Shop was authorized'));
+    assert.throws(
+      () => parseShopsResponse(200, { code: 0, message: 'Success', data: { shops: [] } }),
+      rejected('No TikTok Shop was authorized'),
+    );
     assert.throws(() => parseShopsResponse(200, { code: 0, message: 'Success', data: {} }), rejected('No TikTok Shop was authorized'));
   });
 
@@ -147,17 +234,39 @@ describe('TikTok Shop adapter I/O', () => {
     const http: PlatformHttp = {
       request: async (url, init) => {
         seen.push({ url, method: init.method });
-        return { status: 200, body: { code: 0, message: 'success', data: { access_token: 'TTP_a', access_token_expire_in: 2_000_000_000, refresh_token: 'TTP_r', refresh_token_expire_in: 2_100_000_000 } } };
+        return {
+          status: 200,
+          body: {
+            code: 0,
+            message: 'success',
+            data: {
+              access_token: 'TTP_a',
+              access_token_expire_in: 2_000_000_000,
+              refresh_token: 'TTP_r',
+              refresh_token_expire_in: 2_100_000_000,
+            },
+          },
+        };
       },
     };
     const adapter = createTikTokShopConnectAdapter(
-      { appKey: 'key', appSecret: 'secret', serviceId: '1', authorizeUrl: AUTHORIZE, authUrl: 'https://auth.example', apiUrl: 'https://api.example' },
+      {
+        appKey: 'key',
+        appSecret: 'secret',
+        serviceId: '1',
+        authorizeUrl: AUTHORIZE,
+        authUrl: 'https://auth.example',
+        apiUrl: 'https://api.example',
+      },
       { http, clock: { now: () => new Date(0) } },
     );
     const tokens = await adapter.exchangeCode({ code: 'abc', redirectUri: 'ignored', codeVerifier: null, params: {} });
     assert.equal(seen.length, 1);
     assert.equal(seen[0]!.method, 'GET');
-    assert.equal(seen[0]!.url, 'https://auth.example/api/v2/token/get?app_key=key&app_secret=secret&auth_code=abc&grant_type=authorized_code');
+    assert.equal(
+      seen[0]!.url,
+      'https://auth.example/api/v2/token/get?app_key=key&app_secret=secret&auth_code=abc&grant_type=authorized_code',
+    );
     assert.deepEqual(tokens.accessExpiresAt, new Date(2_000_000_000_000));
   });
 });

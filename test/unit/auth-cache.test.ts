@@ -8,7 +8,9 @@ const LATER = new Date(NOW.getTime() + 3_600_000);
 
 function principal(userId: number, workspaceId: number | null = null): Principal {
   return {
-    kind: 'pat', tokenId: userId, jti: `jti-${userId}`,
+    kind: 'pat',
+    tokenId: userId,
+    jti: `jti-${userId}`,
     user: { id: userId, email: `u${userId}@example.com`, name: `User ${userId}` },
     workspace: workspaceId === null ? null : { id: workspaceId, name: 'W', role: 'owner' },
   };
@@ -49,7 +51,10 @@ describe('auth cache', () => {
     cache.set('u3-w8', principal(3, 8), null, cache.generation());
     cache.invalidate({ userId: 1 });
     cache.invalidate({ workspaceId: 7 });
-    assert.deepEqual(['u1', 'u2-w7', 'u3-w8'].map((key) => cache.get(key, NOW)?.user.id), [undefined, undefined, 3]);
+    assert.deepEqual(
+      ['u1', 'u2-w7', 'u3-w8'].map((key) => cache.get(key, NOW)?.user.id),
+      [undefined, undefined, 3],
+    );
   });
 
   test('losing the feed empties the cache and stops caching; reconnecting starts empty', () => {

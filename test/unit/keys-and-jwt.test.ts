@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createManualClock } from '../helpers/clock.js';
-import { createJwtCodec, JwtError } from '../../src/core/auth/jwt.js';
+import { createJwtCodec, type JwtError } from '../../src/core/auth/jwt.js';
 import { createKeyring, deriveSigningKey } from '../../src/core/auth/keys.js';
+import { createManualClock } from '../helpers/clock.js';
 
 const SECRET = 'a-secret-that-is-at-least-32-characters-long';
 const OTHER = 'another-secret-that-is-at-least-32-characters';

@@ -11,9 +11,20 @@ test('http and https URLs with a host are valid redirect URLs', () => {
 
 test('a URL with no scheme, another scheme, a | or tricks that parsers repair is invalid', () => {
   const invalid = [
-    '', 'example.com/cb', '//evil.example', 'ftp://example.com', 'javascript:alert(1)', 'data:text/html,x',
-    'https://example.com/a|b', 'https:\\\\evil.example', 'http:/evil.example', 'https://user:pw@example.com',
-    'https://example.com/\r\nSet-Cookie:x', 'https://exa mple.com', `https://example.com/${'a'.repeat(2048)}`, 'https://',
+    '',
+    'example.com/cb',
+    '//evil.example',
+    'ftp://example.com',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'https://example.com/a|b',
+    'https:\\\\evil.example',
+    'http:/evil.example',
+    'https://user:pw@example.com',
+    'https://example.com/\r\nSet-Cookie:x',
+    'https://exa mple.com',
+    `https://example.com/${'a'.repeat(2048)}`,
+    'https://',
   ];
   for (const url of invalid) assert.equal(isValidRedirectUrl(url), false, JSON.stringify(url));
 });
@@ -37,7 +48,13 @@ test('custom_field_value with an invalid URL or a pair without a key is refused'
 });
 
 test('withQuery appends to an existing query, encodes spaces as + and keeps the fragment last', () => {
-  assert.equal(withQuery('https://a.example/cb', { authorization_error: 'Access denied' }), 'https://a.example/cb?authorization_error=Access+denied');
-  assert.equal(withQuery('https://a.example/cb?flag&x=a%20b#frag', { platform: 'marketplace', site_id: 7 }), 'https://a.example/cb?flag&x=a%20b&platform=marketplace&site_id=7#frag');
+  assert.equal(
+    withQuery('https://a.example/cb', { authorization_error: 'Access denied' }),
+    'https://a.example/cb?authorization_error=Access+denied',
+  );
+  assert.equal(
+    withQuery('https://a.example/cb?flag&x=a%20b#frag', { platform: 'marketplace', site_id: 7 }),
+    'https://a.example/cb?flag&x=a%20b&platform=marketplace&site_id=7#frag',
+  );
   assert.equal(withQuery('https://a.example/cb?', { a: '1' }), 'https://a.example/cb?a=1');
 });

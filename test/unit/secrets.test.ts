@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { type ConfigError, loadConfig } from '../../src/config.js';
 import { resolveSecrets } from '../../src/secrets.js';
 
 const dirs: string[] = [];
@@ -35,9 +35,16 @@ test('a secret given in the environment is used and never written to the secrets
 });
 
 test('a secrets file that cannot be read stops the start instead of silently making a new key', () => {
-  for (const content of ['{not json', JSON.stringify({ appSecret: 'x'.repeat(40), encryptionKey: 'short' }), JSON.stringify({ encryptionKey: 'ab'.repeat(32) })]) {
+  for (const content of [
+    '{not json',
+    JSON.stringify({ appSecret: 'x'.repeat(40), encryptionKey: 'short' }),
+    JSON.stringify({ encryptionKey: 'ab'.repeat(32) }),
+  ]) {
     const dir = dataDir();
     writeFileSync(join(dir, 'secrets.json'), content);
-    assert.throws(() => resolveSecrets(loadConfig({ DATA_DIR: dir }), () => {}), (e: ConfigError) => e.problems.length === 1 && e.problems[0]!.startsWith('DATA_DIR:'));
+    assert.throws(
+      () => resolveSecrets(loadConfig({ DATA_DIR: dir }), () => {}),
+      (e: ConfigError) => e.problems.length === 1 && e.problems[0]!.startsWith('DATA_DIR:'),
+    );
   }
 });

@@ -4,13 +4,22 @@ import { createUsageRecorder } from '../../src/core/auth/token-usage.js';
 
 test('touches are written together in one batch, the latest time per token', async () => {
   const batches: Array<Map<number, Date>> = [];
-  const usage = createUsageRecorder({ write: async (entries) => void batches.push(new Map(entries)), intervalMs: 3_600_000, onError: () => {} });
+  const usage = createUsageRecorder({
+    write: async (entries) => void batches.push(new Map(entries)),
+    intervalMs: 3_600_000,
+    onError: () => {},
+  });
   usage.touch(1, new Date(1000));
   usage.touch(2, new Date(2000));
   usage.touch(1, new Date(3000));
   assert.equal(batches.length, 0);
   await usage.flush();
-  assert.deepEqual(batches, [new Map([[1, new Date(3000)], [2, new Date(2000)]])]);
+  assert.deepEqual(batches, [
+    new Map([
+      [1, new Date(3000)],
+      [2, new Date(2000)],
+    ]),
+  ]);
   await usage.close();
   assert.equal(batches.length, 1, 'nothing pending means nothing written');
 });

@@ -10,7 +10,9 @@ const schema = Type.Object({
 });
 
 function errorsFor(value: unknown, httpPart = 'body') {
-  const validate = validatorCompiler({ schema, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & { errors: never[] };
+  const validate = validatorCompiler({ schema, httpPart, method: 'POST', url: '/' }) as unknown as ((v: unknown) => boolean) & {
+    errors: never[];
+  };
   assert.equal(validate(value), false);
   return toFieldErrors(validate.errors, httpPart);
 }
@@ -32,7 +34,12 @@ test('a body that is not an object is reported under body', () => {
 });
 
 test('a query string is coerced from text', () => {
-  const validate = validatorCompiler({ schema: Type.Object({ page: Type.Integer() }), httpPart: 'querystring', method: 'GET', url: '/' }) as unknown as (v: unknown) => boolean;
+  const validate = validatorCompiler({
+    schema: Type.Object({ page: Type.Integer() }),
+    httpPart: 'querystring',
+    method: 'GET',
+    url: '/',
+  }) as unknown as (v: unknown) => boolean;
   const query = { page: '2' };
   assert.equal(validate(query), true);
   assert.deepEqual(query, { page: 2 });

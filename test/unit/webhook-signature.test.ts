@@ -18,7 +18,23 @@ test('a generated secret is whsec_ and 24 random bytes', () => {
 });
 
 test('loopback, private, link-local and unspecified hosts are not public', () => {
-  for (const host of ['localhost', 'api.localhost', '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '[::1]', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1']) {
+  for (const host of [
+    'localhost',
+    'api.localhost',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '100.64.0.1',
+    '[::1]',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1',
+  ]) {
     assert.equal(isPublicHost(host), false, host);
   }
   for (const host of ['hooks.example.com', '93.184.216.34', '172.32.0.1', '2001:db8::1']) assert.equal(isPublicHost(host), true, host);

@@ -1,12 +1,12 @@
 /** The dashboard: one page per address, chosen from the location. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { useLocation } from './router';
-import { RequireSession } from './ui';
 import { ApiAccess } from './pages/api-access';
 import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
 import { SiteListings } from './pages/site';
+import { useLocation } from './router';
+import { RequireSession } from './ui';
 import './styles.css';
 
 function App() {
@@ -18,12 +18,21 @@ function App() {
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
   return (
     <RequireSession>
-      {workspace ? <WorkspaceDashboard key={workspace[1]} workspaceId={workspace[1]!} search={url.searchParams} />
-        : site ? <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
-        : path === '/profile/developer/api-access' ? <ApiAccess />
-        : <DashboardRedirect search={url.search} />}
+      {workspace ? (
+        <WorkspaceDashboard key={workspace[1]} workspaceId={workspace[1]!} search={url.searchParams} />
+      ) : site ? (
+        <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
+      ) : path === '/profile/developer/api-access' ? (
+        <ApiAccess />
+      ) : (
+        <DashboardRedirect search={url.search} />
+      )}
     </RequireSession>
   );
 }
 
-createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

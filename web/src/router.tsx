@@ -1,5 +1,5 @@
 /** A small history-API router: the address is the state, so the workspace id is always visible in it. */
-import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useState } from 'react';
 
 const listeners = new Set<() => void>();
 

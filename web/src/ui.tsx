@@ -1,6 +1,6 @@
 /** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { api, ApiError, PAGE, session, unwrap } from './api/client';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { ApiError, api, PAGE, session, unwrap } from './api/client';
 import { Link, navigate } from './router';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
@@ -9,6 +9,8 @@ export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error 
 export function useRequest<T>(load: () => Promise<T>, key: string): Loadable<T> & { reload: () => void } {
   const [result, setResult] = useState<Loadable<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  // `load` is a new closure on every render; `key` names what it loads and `round` asks for it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and round are the triggers, load is not one
   useEffect(() => {
     let live = true;
     setResult({ state: 'loading' });
@@ -19,14 +21,17 @@ export function useRequest<T>(load: () => Promise<T>, key: string): Loadable<T> 
     return () => {
       live = false;
     };
-    // `load` is a new closure on every render; `key` names what it loads.
   }, [key, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
   return { ...result, reload };
 }
 
 export function Loading({ what }: { what: string }) {
-  return <p className="loading" role="status">Loading {what}…</p>;
+  return (
+    <p className="loading" role="status">
+      Loading {what}…
+    </p>
+  );
 }
 
 export function ErrorMessage({ error, title }: { error: Error | string; title?: string }) {
@@ -40,7 +45,11 @@ export function ErrorMessage({ error, title }: { error: Error | string; title?: 
 }
 
 export function Notice({ children }: { children: ReactNode }) {
-  return <div className="alert alert-info" role="status">{children}</div>;
+  return (
+    <div className="alert alert-info" role="status">
+      {children}
+    </div>
+  );
 }
 
 const WORKSPACE_KEY = 'storelink.workspace';
@@ -64,24 +73,36 @@ export function Frame({ children, workspaceId }: { children: ReactNode; workspac
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
-        <Link className="brand" href={home}>Storelink</Link>
+        <Link className="brand" href={home}>
+          Storelink
+        </Link>
         <nav aria-label="Main">
           <Link href={home}>Dashboard</Link>
           <details className="menu">
             <summary>Settings</summary>
             <div className="menu-panel">
-              <span className="menu-heading" id="developer-heading">Developer</span>
+              <span className="menu-heading" id="developer-heading">
+                Developer
+              </span>
               <ul aria-labelledby="developer-heading">
-                <li><Link href="/profile/developer/api-access">API Access</Link></li>
+                <li>
+                  <Link href="/profile/developer/api-access">API Access</Link>
+                </li>
               </ul>
             </div>
           </details>
-          <button type="button" className="link-button" onClick={() => void signOut()}>Sign out</button>
+          <button type="button" className="link-button" onClick={() => void signOut()}>
+            Sign out
+          </button>
         </nav>
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }
@@ -92,7 +113,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!signedIn) navigate('/login', { replace: true });
   }, [signedIn]);
-  return signedIn ? <>{children}</> : null;
+  return signedIn ? children : null;
 }
 
 export function fieldErrors(error: unknown): Record<string, string[]> {
@@ -112,4 +133,8 @@ export const PLATFORMS = [
 
 export const platformName = (platform: string) => PLATFORMS.find((p) => p.platform === platform)?.name ?? platform;
 
-export const STATUS_LABEL: Record<string, string> = { connected: 'Connected', reauthorization_required: 'Reauthorization required', disconnected: 'Disconnected' };
+export const STATUS_LABEL: Record<string, string> = {
+  connected: 'Connected',
+  reauthorization_required: 'Reauthorization required',
+  disconnected: 'Disconnected',
+};

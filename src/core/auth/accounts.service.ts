@@ -1,7 +1,8 @@
 /** Registration, login and workspaces (DESIGN §3). */
-import { AppError, invalidField } from '../../errors.js';
-import type { Db } from '../../db/client.js';
+
 import * as accountsRepo from '../../db/accounts.repo.js';
+import type { Db } from '../../db/client.js';
+import { AppError, invalidField } from '../../errors.js';
 import type { TokensService } from './tokens.service.js';
 
 export interface PasswordHasher {

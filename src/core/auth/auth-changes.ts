@@ -26,7 +26,8 @@ export function authChangeHandlers(cache: AuthCache, logger: Logger): ChannelHan
     down: () => {
       cache.deactivate();
       // Said once per outage, not at every reconnection attempt.
-      if (!lost) logger.warn('lost the database change notifications; authenticating every request against the database until they are back');
+      if (!lost)
+        logger.warn('lost the database change notifications; authenticating every request against the database until they are back');
       lost = true;
     },
   };

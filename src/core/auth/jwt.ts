@@ -2,7 +2,7 @@
  * The three kinds of JWT the service issues, never interchangeable: each has its own `typ` header and `aud` claim,
  * and verification allows exactly HS256 (DESIGN §7).
  */
-import { decodeProtectedHeader, errors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../lib/clock.js';
 import type { Keyring } from './keys.js';
 
@@ -20,7 +20,10 @@ export class JwtError extends Error {
   /** The claims of an expired token, whose signature was good: what an expired OAuth state still tells (its redirect_url). */
   readonly expiredClaims: JWTPayload | null;
 
-  constructor(readonly reason: JwtFailure, expiredClaims: JWTPayload | null = null) {
+  constructor(
+    readonly reason: JwtFailure,
+    expiredClaims: JWTPayload | null = null,
+  ) {
     super(`JWT ${reason}`);
     this.name = 'JwtError';
     this.expiredClaims = expiredClaims;
@@ -56,7 +59,14 @@ export function createJwtCodec(keyring: Keyring, clock: Clock): JwtCodec {
             if (!key) throw new JwtError('invalid');
             return key;
           },
-          { algorithms: [ALGORITHM], typ: TYP[kind], audience: AUDIENCE[kind], issuer: ISSUER, currentDate: clock.now(), clockTolerance: 0 },
+          {
+            algorithms: [ALGORITHM],
+            typ: TYP[kind],
+            audience: AUDIENCE[kind],
+            issuer: ISSUER,
+            currentDate: clock.now(),
+            clockTolerance: 0,
+          },
         );
         if (typeof payload.sub !== 'string' || typeof payload.jti !== 'string') throw new JwtError('invalid');
         return payload as JWTPayload & { sub: string; jti: string };

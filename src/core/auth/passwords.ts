@@ -1,5 +1,5 @@
 /** Password hashing with scrypt, parameters stored beside each hash so they can be raised later. */
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 
 export interface ScryptParams {
   readonly N: number;

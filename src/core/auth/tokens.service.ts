@@ -1,14 +1,14 @@
 /** Sessions and personal access tokens: issue, list, revoke, and authenticate a bearer (DESIGN §3, §7). */
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../../errors.js';
-import type { Db } from '../../db/client.js';
-import type { TokenKind } from '../../domain/index.js';
 import * as auditRepo from '../../db/audit.repo.js';
+import type { Db } from '../../db/client.js';
 import * as tokensRepo from '../../db/tokens.repo.js';
-import type { AuthCache } from './auth-cache.js';
-import type { Principal } from './principal.js';
+import type { TokenKind } from '../../domain/index.js';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AuthCache } from './auth-cache.js';
 import type { JwtCodec } from './jwt.js';
+import type { Principal } from './principal.js';
 import type { UsageRecorder } from './token-usage.js';
 
 /** A token's record: never its value. */
@@ -34,14 +34,27 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
    * `lifetimeMs` null: the token never expires. Creation and expiry come from one reading of the clock. A personal
    * access token's creation is written to the audit log of every workspace it reaches, in the same transaction.
    */
-  async function issue(userId: number, kind: TokenKind, name: string | null, lifetimeMs: number | null, ipAddress: string | null = null): Promise<IssuedToken> {
+  async function issue(
+    userId: number,
+    kind: TokenKind,
+    name: string | null,
+    lifetimeMs: number | null,
+    ipAddress: string | null = null,
+  ): Promise<IssuedToken> {
     const jti = randomBytes(16).toString('base64url');
     const createdAt = clock.now();
     const expiresAt = lifetimeMs === null ? null : new Date(createdAt.getTime() + lifetimeMs);
     const record = await db.transaction(async (tx) => {
       const inserted = await tokensRepo.insertToken(tx, { userId, kind, name, jti, createdAt, expiresAt });
       if (kind === 'pat') {
-        const audit = { action: 'token.created' as const, actorUserId: userId, subjectType: 'token' as const, subjectId: inserted.id, ipAddress, details: { name } };
+        const audit = {
+          action: 'token.created' as const,
+          actorUserId: userId,
+          subjectType: 'token' as const,
+          subjectId: inserted.id,
+          ipAddress,
+          details: { name },
+        };
         await auditRepo.recordAudit(tx, await auditRepo.workspaceIdsOfUser(tx, userId), audit, createdAt);
       }
       return inserted;
@@ -83,7 +96,11 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
      * cache, synchronously (no round trip, no signature check, no promise); otherwise one database round trip.
      * Throws, or rejects, with 401 or 403.
      */
-    authenticate(authorization: string | undefined, workspaceHeader: string | undefined, needsWorkspace: boolean): Principal | Promise<Principal> {
+    authenticate(
+      authorization: string | undefined,
+      workspaceHeader: string | undefined,
+      needsWorkspace: boolean,
+    ): Principal | Promise<Principal> {
       const token = parseBearer(authorization);
       if (!token) throw new AppError('unauthenticated');
       const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
@@ -105,7 +122,12 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
   };
 
   /** Every check of a bearer: signature, kind, record, revocation, expiry, and membership of the asked workspace. */
-  async function verifyBearer(token: string, workspaceId: number | null, needsWorkspace: boolean, now: Date): Promise<{ principal: Principal; expiresAt: Date | null }> {
+  async function verifyBearer(
+    token: string,
+    workspaceId: number | null,
+    needsWorkspace: boolean,
+    now: Date,
+  ): Promise<{ principal: Principal; expiresAt: Date | null }> {
     const kind = jwt.claimedKind(token);
     if (kind !== 'session' && kind !== 'pat') throw new AppError('unauthenticated');
     const claims = await jwt.verify(kind, token).catch(() => {

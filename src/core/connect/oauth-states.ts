@@ -5,7 +5,7 @@ import * as statesRepo from '../../db/oauth-states.repo.js';
 import type { PlatformId, Track } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { JwtError, type JwtCodec } from '../auth/jwt.js';
+import { type JwtCodec, JwtError } from '../auth/jwt.js';
 
 export const STATE_TTL_MS = 15 * 60 * 1000;
 
@@ -32,7 +32,10 @@ export interface ConsumedState {
   codeVerifier: string | null;
 }
 
-export type StateCheck = { ok: true; state: ConsumedState } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'expired'; redirectUrl: string };
+export type StateCheck =
+  | { ok: true; state: ConsumedState }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'expired'; redirectUrl: string };
 
 export type OAuthStates = ReturnType<typeof createOAuthStates>;
 
@@ -51,13 +54,26 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
       // Abandoned flows leave records behind; clearing the expired ones here keeps the table at 15 minutes of flows.
       await statesRepo.deleteExpiredOAuthStates(db, now);
       await statesRepo.insertOAuthState(db, {
-        jti, track: input.track, userId: input.userId, workspaceId: input.workspaceId, siteId: input.siteId,
-        redirectUrl: input.redirectUrl, tracking: input.tracking, codeVerifierKeyId: sealed?.keyId ?? null,
-        codeVerifier: sealed?.ciphertext ?? null, createdAt: now, expiresAt,
+        jti,
+        track: input.track,
+        userId: input.userId,
+        workspaceId: input.workspaceId,
+        siteId: input.siteId,
+        redirectUrl: input.redirectUrl,
+        tracking: input.tracking,
+        codeVerifierKeyId: sealed?.keyId ?? null,
+        codeVerifier: sealed?.ciphertext ?? null,
+        createdAt: now,
+        expiresAt,
       });
       const claims = {
-        sub: String(input.userId), jti, user_id: input.userId, platform_id: input.platformId, wp_id: input.workspaceId,
-        redirect_url: input.redirectUrl, ...(input.siteId !== null ? { site_id: input.siteId } : {}),
+        sub: String(input.userId),
+        jti,
+        user_id: input.userId,
+        platform_id: input.platformId,
+        wp_id: input.workspaceId,
+        redirect_url: input.redirectUrl,
+        ...(input.siteId !== null ? { site_id: input.siteId } : {}),
       };
       const state = await jwt.sign('oauth-state', claims, expiresAt);
       return { state, codeChallenge: verifier ? createHash('sha256').update(verifier).digest('base64url') : null };
@@ -81,8 +97,22 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
       }
       const row = await statesRepo.consumeOAuthState(db, jti, track);
       if (!row || row.expiresAt <= clock.now()) return { ok: false, reason: 'invalid' };
-      const codeVerifier = row.codeVerifier && row.codeVerifierKeyId ? cipher.open({ keyId: row.codeVerifierKeyId, ciphertext: row.codeVerifier }, verifierContext(jti)) : null;
-      return { ok: true, state: { track, userId: row.userId, workspaceId: row.workspaceId, siteId: row.siteId, redirectUrl: row.redirectUrl, tracking: row.tracking, codeVerifier } };
+      const codeVerifier =
+        row.codeVerifier && row.codeVerifierKeyId
+          ? cipher.open({ keyId: row.codeVerifierKeyId, ciphertext: row.codeVerifier }, verifierContext(jti))
+          : null;
+      return {
+        ok: true,
+        state: {
+          track,
+          userId: row.userId,
+          workspaceId: row.workspaceId,
+          siteId: row.siteId,
+          redirectUrl: row.redirectUrl,
+          tracking: row.tracking,
+          codeVerifier,
+        },
+      };
     },
   };
 }

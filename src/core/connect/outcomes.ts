@@ -36,22 +36,49 @@ export function successOutcome(track: Track, state: StateTarget, siteId: number,
   return { kind: 'redirect', to, status: 200, message: 'Connected', siteId };
 }
 
-export function failureOutcome(track: Track, state: StateTarget, failure: Failure, appUrl: string, retryUrl: string | null = null): CallbackOutcome {
+export function failureOutcome(
+  track: Track,
+  state: StateTarget,
+  failure: Failure,
+  appUrl: string,
+  retryUrl: string | null = null,
+): CallbackOutcome {
   const status = FAILURE_STATUS[failure.reason];
   const base = state.redirectUrl || dashboard(appUrl);
   if (track === 'amazon-ads') {
-    return { kind: 'retry', retryUrl, backUrl: state.redirectUrl || (state.siteId ? listings(appUrl, state.siteId) : dashboard(appUrl)), status, message: failure.message };
+    return {
+      kind: 'retry',
+      retryUrl,
+      backUrl: state.redirectUrl || (state.siteId ? listings(appUrl, state.siteId) : dashboard(appUrl)),
+      status,
+      message: failure.message,
+    };
   }
-  const to = track === 'amazon-seller' ? withQuery(base, { platform: 'marketplace', code: status, message: failure.message }) : withQuery(base, { authorization_error: failure.message });
+  const to =
+    track === 'amazon-seller'
+      ? withQuery(base, { platform: 'marketplace', code: status, message: failure.message })
+      : withQuery(base, { authorization_error: failure.message });
   return { kind: 'redirect', to, status, message: failure.message, siteId: null };
 }
 
 /** A state that fails verification: never a URL read from it (DESIGN §4). */
 export function invalidStateOutcome(appUrl: string): CallbackOutcome {
-  return { kind: 'redirect', to: withQuery(dashboard(appUrl), { authorization_error: 'Invalid authorization state' }), status: 400, message: 'Invalid authorization state. Please try authenticating again.', siteId: null };
+  return {
+    kind: 'redirect',
+    to: withQuery(dashboard(appUrl), { authorization_error: 'Invalid authorization state' }),
+    status: 400,
+    message: 'Invalid authorization state. Please try authenticating again.',
+    siteId: null,
+  };
 }
 
 /** A genuine state past its 15 minutes: back to its signed redirect_url, or the dashboard. */
 export function expiredStateOutcome(appUrl: string, redirectUrl: string): CallbackOutcome {
-  return { kind: 'redirect', to: withQuery(redirectUrl || dashboard(appUrl), { authorization_error: 'Authorization state has expired' }), status: 400, message: 'Authorization state has expired. Please try authenticating again.', siteId: null };
+  return {
+    kind: 'redirect',
+    to: withQuery(redirectUrl || dashboard(appUrl), { authorization_error: 'Authorization state has expired' }),
+    status: 400,
+    message: 'Authorization state has expired. Please try authenticating again.',
+    siteId: null,
+  };
 }

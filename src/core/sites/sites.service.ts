@@ -1,10 +1,11 @@
 /** Connected sites of a workspace: list, read, disconnect (DESIGN §5). */
-import { AppError } from '../../errors.js';
-import type { Db } from '../../db/client.js';
+
 import * as auditRepo from '../../db/audit.repo.js';
+import type { Db } from '../../db/client.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import { type Outbox, siteEventData } from '../webhooks/outbox.js';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 
 /** A site with its seller credentials' renewal times, as the API presents it. */
 export type Site = sitesRepo.SiteRow;
@@ -30,7 +31,14 @@ export function createSitesService(deps: { db: Db; clock: Clock; outbox: Outbox 
       const now = clock.now();
       return db.transaction(async (tx) => {
         const disconnected = await sitesRepo.disconnectSite(tx, site.id, now);
-        const audit = { action: 'site.disconnected' as const, actorUserId: actor.userId, subjectType: 'site' as const, subjectId: site.id, ipAddress: actor.ipAddress, details: { platform: site.platform } };
+        const audit = {
+          action: 'site.disconnected' as const,
+          actorUserId: actor.userId,
+          subjectType: 'site' as const,
+          subjectId: site.id,
+          ipAddress: actor.ipAddress,
+          details: { platform: site.platform },
+        };
         await auditRepo.recordAudit(tx, [workspaceId], audit, now);
         await deps.outbox.emit(tx, workspaceId, 'site.disconnected', siteEventData(disconnected), now);
         return disconnected;

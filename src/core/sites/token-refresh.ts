@@ -97,7 +97,8 @@ export function createTokenRefresh(deps: {
     const failures = row.refreshFailures + 1;
     const retryAt = new Date(now.getTime() + retryDelayMs(failures));
     await db.transaction(async (tx) => {
-      if (await refreshRepo.recordRefreshFailure(tx, row.siteId, row.grant, failures, retryAt, now, row.version)) await schedule(tx, row, retryAt);
+      if (await refreshRepo.recordRefreshFailure(tx, row.siteId, row.grant, failures, retryAt, now, row.version))
+        await schedule(tx, row, retryAt);
     });
     return 'retry';
   }
@@ -114,7 +115,14 @@ export function createTokenRefresh(deps: {
       const tokens = await adapter.refreshToken(refreshToken);
       const now = clock.now();
       // A platform that does not rotate may omit the refresh token: the one we hold stays the valid one.
-      const sealed = sealTokens(cipher, row.siteId, row.grant, { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken }, now, deps.policy);
+      const sealed = sealTokens(
+        cipher,
+        row.siteId,
+        row.grant,
+        { ...tokens, refreshToken: tokens.refreshToken ?? refreshToken },
+        now,
+        deps.policy,
+      );
       return await db.transaction(async (tx) => {
         const version = await refreshRepo.saveRefreshedCredentials(tx, row.siteId, row.grant, sealed, now, row.version);
         if (version === null) return 'skipped';
@@ -147,7 +155,8 @@ export function createTokenRefresh(deps: {
       }
       const fresh = row.accessExpiresAt === null || row.accessExpiresAt.getTime() - clock.now().getTime() > FRESH_MARGIN_MS;
       // A renewal that came back (the version moved on) gives the newest token there is, however long it lives.
-      if (fresh || (asked !== null && row.version !== asked)) return openTokens(cipher, { siteId, grant, keyId: row.keyId, ciphertext: row.ciphertext }).accessToken;
+      if (fresh || (asked !== null && row.version !== asked))
+        return openTokens(cipher, { siteId, grant, keyId: row.keyId, ciphertext: row.ciphertext }).accessToken;
       if (asked === null) {
         asked = row.version;
         await schedule(db, row, null, true);

@@ -18,7 +18,14 @@ export const RETRY_WINDOW_MS = 24 * 3600_000;
 
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'skipped';
 
-export function createDeliveryQueue(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; outbox: Outbox; fetch: Fetch; timeoutMs: number }): QueueDefinition<DeliveryJob> {
+export function createDeliveryQueue(deps: {
+  db: Db;
+  clock: Clock;
+  cipher: CredentialsCipher;
+  outbox: Outbox;
+  fetch: Fetch;
+  timeoutMs: number;
+}): QueueDefinition<DeliveryJob> {
   const { db, clock, cipher } = deps;
 
   /** One POST; the status it answered, or why there was none. */
@@ -28,11 +35,20 @@ export function createDeliveryQueue(deps: { db: Db; clock: Clock; cipher: Creden
     const signature = signWebhook(secret, row.messageId, Math.floor(clock.now().getTime() / 1000), body);
     const headers = { 'content-type': 'application/json', 'user-agent': 'Storelink-Webhooks', ...signature };
     try {
-      const response = await deps.fetch(row.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs) });
+      const response = await deps.fetch(row.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
       await response.body?.cancel();
       return { status: response.status, error: null };
     } catch (e) {
-      return { status: null, error: e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError') ? 'timed out' : 'could not connect' };
+      return {
+        status: null,
+        error: e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError') ? 'timed out' : 'could not connect',
+      };
     }
   }
 
@@ -44,7 +60,14 @@ export function createDeliveryQueue(deps: { db: Db; clock: Clock; cipher: Creden
     const attempts = row.attempts + 1;
     const now = clock.now();
     if (status !== null && status >= 200 && status < 300) {
-      await webhooksRepo.finishDelivery(db, row.id, { status: 'delivered', attempts, lastStatusCode: status, lastError: null, deliveredAt: now, nextAttemptAt: null });
+      await webhooksRepo.finishDelivery(db, row.id, {
+        status: 'delivered',
+        attempts,
+        lastStatusCode: status,
+        lastError: null,
+        deliveredAt: now,
+        nextAttemptAt: null,
+      });
       return 'delivered';
     }
     const retryAt = new Date(now.getTime() + retryDelayMs(attempts));

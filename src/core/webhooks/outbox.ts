@@ -25,7 +25,11 @@ export interface Outbox {
 export function createOutbox(jobs: Jobs): Outbox {
   const schedule: Outbox['schedule'] = async (tx, delivery, at) => {
     // Grouped by endpoint: the queue's group concurrency keeps one slow receiver from taking every worker.
-    await jobs.send<DeliveryJob>(DELIVERY_QUEUE, { deliveryId: delivery.id }, { tx, group: String(delivery.endpointId), ...(at ? { startAfter: at } : {}) });
+    await jobs.send<DeliveryJob>(
+      DELIVERY_QUEUE,
+      { deliveryId: delivery.id },
+      { tx, group: String(delivery.endpointId), ...(at ? { startAfter: at } : {}) },
+    );
   };
   return {
     async emit(tx, workspaceId, type, data, now) {
@@ -43,7 +47,9 @@ export function createOutbox(jobs: Jobs): Outbox {
 }
 
 /** A site as events carry it: what a receiver needs, never a credential. */
-export function siteEventData(site: Pick<SiteRow, 'id' | 'workspaceId' | 'platformId' | 'platform' | 'name' | 'externalId' | 'status' | 'statusReason'>) {
+export function siteEventData(
+  site: Pick<SiteRow, 'id' | 'workspaceId' | 'platformId' | 'platform' | 'name' | 'externalId' | 'status' | 'statusReason'>,
+) {
   return {
     site: {
       id: site.id,

@@ -1,9 +1,10 @@
 /** Webhook endpoints per workspace, the events they receive, and the delivery log; docs/decisions.md (Webhooks) says how they behave. */
-import { AppError, invalidField } from '../../errors.js';
-import type { Db } from '../../db/client.js';
+
 import * as auditRepo from '../../db/audit.repo.js';
+import type { Db } from '../../db/client.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
 import type { WebhookEvent } from '../../domain/index.js';
+import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { isValidRedirectUrl } from '../connect/redirects.js';
@@ -18,7 +19,13 @@ type Actor = { actorUserId: number; ipAddress: string | null };
 
 export const secretContext = (workspaceId: number) => `webhook-secret:${workspaceId}`;
 
-export function createWebhooksService(deps: { db: Db; clock: Clock; cipher: CredentialsCipher; outbox: Outbox; allowPrivateTargets: boolean }) {
+export function createWebhooksService(deps: {
+  db: Db;
+  clock: Clock;
+  cipher: CredentialsCipher;
+  outbox: Outbox;
+  allowPrivateTargets: boolean;
+}) {
   const { db, clock, cipher } = deps;
 
   async function endpoint(workspaceId: number, id: number) {
@@ -31,13 +38,26 @@ export function createWebhooksService(deps: { db: Db; clock: Clock; cipher: Cred
     /** The endpoint and its signing secret, which is returned this once. */
     async create(workspaceId: number, input: { url: string; events: WebhookEvent[] }, actor: Actor) {
       if (!isValidRedirectUrl(input.url)) throw invalidField('url', 'The url must be a valid http or https URL without the | character.');
-      if (!deps.allowPrivateTargets && !isPublicHost(new URL(input.url).hostname)) throw invalidField('url', 'The url must not point at a loopback or private address.');
+      if (!deps.allowPrivateTargets && !isPublicHost(new URL(input.url).hostname))
+        throw invalidField('url', 'The url must not point at a loopback or private address.');
       const secret = generateWebhookSecret();
       const sealed = cipher.seal(secret, secretContext(workspaceId));
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
-        const inserted = await webhooksRepo.insertEndpoint(tx, { workspaceId, url: input.url, events: [...new Set(input.events)], secretKeyId: sealed.keyId, secretCiphertext: sealed.ciphertext, createdAt: now });
-        await auditRepo.recordAudit(tx, [workspaceId], { action: 'webhook.created', subjectType: 'webhook', subjectId: inserted.id, ...actor }, now);
+        const inserted = await webhooksRepo.insertEndpoint(tx, {
+          workspaceId,
+          url: input.url,
+          events: [...new Set(input.events)],
+          secretKeyId: sealed.keyId,
+          secretCiphertext: sealed.ciphertext,
+          createdAt: now,
+        });
+        await auditRepo.recordAudit(
+          tx,
+          [workspaceId],
+          { action: 'webhook.created', subjectType: 'webhook', subjectId: inserted.id, ...actor },
+          now,
+        );
         return inserted;
       });
       return { row, secret };

@@ -27,7 +27,8 @@ export function createAmazonAdsConnectAdapter(config: AmazonAdsConfig, deps: { h
     platformId: 5,
     // LWA accepts PKCE but Ads apps are confidential clients and no source says they must use it (platforms.md §4.1).
     usesPkce: false,
-    buildAuthorizationUrl: ({ state, redirectUri }) => buildGrantUrl({ authorizeUrl: config.authorizeUrl, clientId: config.clientId, state, redirectUri }),
+    buildAuthorizationUrl: ({ state, redirectUri }) =>
+      buildGrantUrl({ authorizeUrl: config.authorizeUrl, clientId: config.clientId, state, redirectUri }),
     readCallback,
     exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
     refreshToken: (refreshToken) => lwa.refreshToken(refreshToken),

@@ -7,7 +7,13 @@ export const ADS_SCOPE = 'advertising::campaign_management';
  * (Amazon's Postman environment and https://developer.amazon.com/docs/login-with-amazon/authorization-code-grant.html).
  */
 export function buildGrantUrl(input: { authorizeUrl: string; clientId: string; state: string; redirectUri: string }): string {
-  const params = new URLSearchParams({ client_id: input.clientId, scope: ADS_SCOPE, response_type: 'code', redirect_uri: input.redirectUri, state: input.state });
+  const params = new URLSearchParams({
+    client_id: input.clientId,
+    scope: ADS_SCOPE,
+    response_type: 'code',
+    redirect_uri: input.redirectUri,
+    state: input.state,
+  });
   return `${input.authorizeUrl}?${params.toString()}`;
 }
 

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { AdvertisingProfile } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
 import { parseBody } from '../parse.js';
-import { PlatformError, type CallbackResult } from '../platform.js';
+import { type CallbackResult, PlatformError } from '../platform.js';
 import { ADS_SCOPE } from './requests.js';
 
 /** A refused Ads API call: `{code, details}`, e.g. `{"code": "UNAUTHORIZED", "details": "Not authorized"}`. */
@@ -27,9 +27,13 @@ const Profile = Type.Object({
  * list is UNCONFIRMED, platforms.md §4.2). A granted scope without campaign management is of no use, so it is a failure.
  */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
-  if (query.error) return query.error === 'access_denied' ? { kind: 'denied', message: 'Access denied' } : { kind: 'error', message: query.error_description || query.error };
+  if (query.error)
+    return query.error === 'access_denied'
+      ? { kind: 'denied', message: 'Access denied' }
+      : { kind: 'error', message: query.error_description || query.error };
   if (!query.code) return { kind: 'error', message: 'Amazon sent no authorization code' };
-  if (query.scope !== undefined && !query.scope.split(' ').includes(ADS_SCOPE)) return { kind: 'error', message: 'Amazon did not grant advertising access' };
+  if (query.scope !== undefined && !query.scope.split(' ').includes(ADS_SCOPE))
+    return { kind: 'error', message: 'Amazon did not grant advertising access' };
   return { kind: 'code', code: query.code, params: query.scope !== undefined ? { scope: query.scope } : {} };
 }
 

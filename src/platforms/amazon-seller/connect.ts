@@ -28,7 +28,8 @@ export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, dep
     platform: 'amazon-seller',
     platformId: 5,
     usesPkce: false,
-    buildAuthorizationUrl: ({ state, redirectUri }) => buildConsentUrl({ consentUrl: config.consentUrl, appId: config.appId, state, redirectUri, draft: config.draft }),
+    buildAuthorizationUrl: ({ state, redirectUri }) =>
+      buildConsentUrl({ consentUrl: config.consentUrl, appId: config.appId, state, redirectUri, draft: config.draft }),
     readCallback,
     exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
     refreshToken: (refreshToken) => lwa.refreshToken(refreshToken),

@@ -7,7 +7,10 @@ import type { CallbackResult } from '../platform.js';
  * `error=access_denied`, which is what the simulator sends on Deny, is read as a refusal, and any other `error` as a failure.
  */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
-  if (query.error) return query.error === 'access_denied' ? { kind: 'denied', message: 'Access denied' } : { kind: 'error', message: query.error_description || query.error };
+  if (query.error)
+    return query.error === 'access_denied'
+      ? { kind: 'denied', message: 'Access denied' }
+      : { kind: 'error', message: query.error_description || query.error };
   if (!query.spapi_oauth_code) return { kind: 'error', message: 'Amazon sent no authorization code' };
   if (!query.selling_partner_id) return { kind: 'error', message: 'Amazon sent no selling partner id' };
   return { kind: 'code', code: query.spapi_oauth_code, params: { selling_partner_id: query.selling_partner_id } };

@@ -29,15 +29,26 @@ export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: Platf
     platformId: 1,
     usesPkce: true,
     buildAuthorizationUrl: ({ state, redirectUri, codeChallenge }) =>
-      buildConnectUrl({ connectUrl: config.connectUrl, clientId: config.clientId, redirectUri, scopes: config.scopes, state, codeChallenge: codeChallenge ?? '' }),
+      buildConnectUrl({
+        connectUrl: config.connectUrl,
+        clientId: config.clientId,
+        redirectUri,
+        scopes: config.scopes,
+        state,
+        codeChallenge: codeChallenge ?? '',
+      }),
     readCallback,
-    exchangeCode: ({ code, redirectUri, codeVerifier }) => requestToken(buildCodeGrant({ clientId: config.clientId, redirectUri, code, codeVerifier: codeVerifier ?? '' })),
+    exchangeCode: ({ code, redirectUri, codeVerifier }) =>
+      requestToken(buildCodeGrant({ clientId: config.clientId, redirectUri, code, codeVerifier: codeVerifier ?? '' })),
     refreshToken: (refreshToken) => requestToken(buildRefreshGrant({ clientId: config.clientId, refreshToken })),
     async fetchAccount(tokens) {
       const headers = apiHeaders({ clientId: config.clientId, sharedSecret: config.sharedSecret, accessToken: tokens.accessToken });
       const me = await deps.http.request(`${config.apiUrl}/v3/application/users/me`, { method: 'GET', headers });
       const { shopId } = parseMe(me.status, me.body);
-      const shop = await deps.http.request(`${config.apiUrl}/v3/application/shops/${encodeURIComponent(shopId)}`, { method: 'GET', headers });
+      const shop = await deps.http.request(`${config.apiUrl}/v3/application/shops/${encodeURIComponent(shopId)}`, {
+        method: 'GET',
+        headers,
+      });
       return { externalId: shopId, name: parseShop(shop.status, shop.body).name };
     },
   } satisfies SellerConnectAdapter;

@@ -7,7 +7,14 @@
 export const DEFAULT_ETSY_SCOPES: readonly string[] = Object.freeze(['shops_r', 'listings_r', 'listings_w', 'transactions_r']);
 
 /** The connect URL, with PKCE S256: https://developers.etsy.com/documentation/essentials/authentication */
-export function buildConnectUrl(input: { connectUrl: string; clientId: string; redirectUri: string; scopes: readonly string[]; state: string; codeChallenge: string }): string {
+export function buildConnectUrl(input: {
+  connectUrl: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: readonly string[];
+  state: string;
+  codeChallenge: string;
+}): string {
   const params = new URLSearchParams({
     response_type: 'code',
     client_id: input.clientId,
@@ -21,8 +28,19 @@ export function buildConnectUrl(input: { connectUrl: string; clientId: string; r
 }
 
 /** Form body of the authorization_code grant; Etsy is a public PKCE client, so no secret is sent. */
-export function buildCodeGrant(input: { clientId: string; redirectUri: string; code: string; codeVerifier: string }): Record<string, string> {
-  return { grant_type: 'authorization_code', client_id: input.clientId, redirect_uri: input.redirectUri, code: input.code, code_verifier: input.codeVerifier };
+export function buildCodeGrant(input: {
+  clientId: string;
+  redirectUri: string;
+  code: string;
+  codeVerifier: string;
+}): Record<string, string> {
+  return {
+    grant_type: 'authorization_code',
+    client_id: input.clientId,
+    redirect_uri: input.redirectUri,
+    code: input.code,
+    code_verifier: input.codeVerifier,
+  };
 }
 
 export function buildRefreshGrant(input: { clientId: string; refreshToken: string }): Record<string, string> {

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
 import { OAuthErrorAnswer, OAuthTokenAnswer } from '../oauth-answers.js';
 import { parseBody } from '../parse.js';
-import { PlatformError, type CallbackResult, type TokenSet } from '../platform.js';
+import { type CallbackResult, PlatformError, type TokenSet } from '../platform.js';
 
 const REFRESH_TOKEN_LIFETIME_MS = 90 * 24 * 3600 * 1000;
 
@@ -18,7 +18,10 @@ const Shop = Type.Object({ shop_name: Type.String() });
 
 /** `?code=…&state=…`, or `?error=…&error_description=…` (a refusal is `access_denied`, per RFC 6749 §4.1.2.1). */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
-  if (query.error) return query.error === 'access_denied' ? { kind: 'denied', message: 'Access denied' } : { kind: 'error', message: query.error_description || query.error };
+  if (query.error)
+    return query.error === 'access_denied'
+      ? { kind: 'denied', message: 'Access denied' }
+      : { kind: 'error', message: query.error_description || query.error };
   if (!query.code) return { kind: 'error', message: 'The platform sent no authorization code' };
   return { kind: 'code', code: query.code, params: {} };
 }
@@ -32,7 +35,8 @@ export function parseTokenResponse(status: number, body: unknown, now: Date): To
   const failure = parseBody(OAuthErrorAnswer, body);
   if (status >= 400 || failure?.error) {
     const error = failure?.error;
-    if (status === 401 || error === 'invalid_grant' || error === 'invalid_client') throw new PlatformError('rejected', 'Invalid credentials');
+    if (status === 401 || error === 'invalid_grant' || error === 'invalid_client')
+      throw new PlatformError('rejected', 'Invalid credentials');
     throw new PlatformError('rejected', failure?.error_description ?? error ?? 'Invalid credentials');
   }
   const answer = parseBody(OAuthTokenAnswer, body);

@@ -11,7 +11,10 @@ export interface LwaClient {
 }
 
 /** `tokenUrl` is the region's `/auth/o2/token` (platforms.md §4.1), or a simulator's. */
-export function createLwaClient(config: { tokenUrl: string; clientId: string; clientSecret: string }, deps: { http: PlatformHttp; clock: Clock }): LwaClient {
+export function createLwaClient(
+  config: { tokenUrl: string; clientId: string; clientSecret: string },
+  deps: { http: PlatformHttp; clock: Clock },
+): LwaClient {
   const client = { clientId: config.clientId, clientSecret: config.clientSecret };
   const post = (form: Record<string, string>) => deps.http.request(config.tokenUrl, { method: 'POST', form });
   return {

@@ -37,7 +37,13 @@ export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: {
     exchangeCode: ({ code }) => requestToken(buildTokenGetUrl({ ...credentials, authCode: code })),
     refreshToken: (refreshToken) => requestToken(buildTokenRefreshUrl({ ...credentials, refreshToken })),
     async fetchAccount(tokens) {
-      const { url, headers } = buildShopsRequest({ apiUrl: config.apiUrl, appKey: config.appKey, appSecret: config.appSecret, accessToken: tokens.accessToken, now: deps.clock.now() });
+      const { url, headers } = buildShopsRequest({
+        apiUrl: config.apiUrl,
+        appKey: config.appKey,
+        appSecret: config.appSecret,
+        accessToken: tokens.accessToken,
+        now: deps.clock.now(),
+      });
       const { status, body } = await deps.http.request(url, { method: 'GET', headers });
       return parseShopsResponse(status, body);
     },

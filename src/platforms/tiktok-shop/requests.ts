@@ -9,11 +9,19 @@ export const SHOPS_PATH = '/authorization/202309/shops';
  * Only `state` is set on it (replacing any there); TikTok takes the redirect and the scopes from the app's own
  * configuration, so neither is sent. https://partner.tiktokshop.com/docv2/page/678e3a3292b0f40314a92d75
  */
-export function buildAuthorizeUrl(input: { authorizeUrl: string; serviceId: string; authorizationUrl: string | null; state: string }): string {
+export function buildAuthorizeUrl(input: {
+  authorizeUrl: string;
+  serviceId: string;
+  authorizationUrl: string | null;
+  state: string;
+}): string {
   const url = new URL(input.authorizationUrl ?? input.authorizeUrl);
   // Rewrite the query text by hand so the caller's other parameters keep their exact encoding.
   const ours = input.authorizationUrl === null ? ['service_id', 'state'] : ['state'];
-  const kept = url.search.slice(1).split('&').filter((pair) => pair !== '' && !ours.includes(paramName(pair)));
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => pair !== '' && !ours.includes(paramName(pair)));
   if (input.authorizationUrl === null) kept.unshift(`service_id=${encodeURIComponent(input.serviceId)}`);
   kept.push(`state=${encodeURIComponent(input.state)}`);
   url.search = `?${kept.join('&')}`;
@@ -34,13 +42,23 @@ function paramName(pair: string): string {
  * `authorized_code`. https://partner.tiktokshop.com/docv2/page/678e3a3292b0f40314a92d75
  */
 export function buildTokenGetUrl(input: { authUrl: string; appKey: string; appSecret: string; authCode: string }): string {
-  const query = new URLSearchParams({ app_key: input.appKey, app_secret: input.appSecret, auth_code: input.authCode, grant_type: 'authorized_code' });
+  const query = new URLSearchParams({
+    app_key: input.appKey,
+    app_secret: input.appSecret,
+    auth_code: input.authCode,
+    grant_type: 'authorized_code',
+  });
   return `${input.authUrl}/api/v2/token/get?${query.toString()}`;
 }
 
 /** Refresh Access Token: same shape as Get Access Token, with `grant_type=refresh_token`. */
 export function buildTokenRefreshUrl(input: { authUrl: string; appKey: string; appSecret: string; refreshToken: string }): string {
-  const query = new URLSearchParams({ app_key: input.appKey, app_secret: input.appSecret, refresh_token: input.refreshToken, grant_type: 'refresh_token' });
+  const query = new URLSearchParams({
+    app_key: input.appKey,
+    app_secret: input.appSecret,
+    refresh_token: input.refreshToken,
+    grant_type: 'refresh_token',
+  });
   return `${input.authUrl}/api/v2/token/refresh?${query.toString()}`;
 }
 
@@ -51,7 +69,13 @@ export function buildTokenRefreshUrl(input: { authUrl: string; appKey: string; a
  * `path` is the API path (`/authorization/202309/shops`), not including any base-URL prefix.
  * https://partner.tiktokshop.com/docv2/page/678e3a3d4ddec3030b238faf
  */
-export function signRequest(input: { path: string; query: Readonly<Record<string, string>>; body?: string; contentType?: string; appSecret: string }): string {
+export function signRequest(input: {
+  path: string;
+  query: Readonly<Record<string, string>>;
+  body?: string;
+  contentType?: string;
+  appSecret: string;
+}): string {
   const params = Object.keys(input.query)
     .filter((key) => key !== 'sign' && key !== 'access_token')
     .sort()
@@ -66,7 +90,10 @@ export function signRequest(input: { path: string; query: Readonly<Record<string
  * Get Authorized Shops: signed `app_key` and `timestamp` (Unix seconds), the access token in `x-tts-access-token`, and
  * no `shop_cipher` (platforms.md §2.6).
  */
-export function buildShopsRequest(input: { apiUrl: string; appKey: string; appSecret: string; accessToken: string; now: Date }): { url: string; headers: Record<string, string> } {
+export function buildShopsRequest(input: { apiUrl: string; appKey: string; appSecret: string; accessToken: string; now: Date }): {
+  url: string;
+  headers: Record<string, string>;
+} {
   const query: Record<string, string> = { app_key: input.appKey, timestamp: String(Math.floor(input.now.getTime() / 1000)) };
   const sign = signRequest({ path: SHOPS_PATH, query, body: '', appSecret: input.appSecret });
   return {

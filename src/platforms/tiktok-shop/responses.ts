@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
 import { parseBody } from '../parse.js';
-import { PlatformError, type CallbackResult, type PlatformAccount, type TokenSet } from '../platform.js';
+import { type CallbackResult, type PlatformAccount, PlatformError, type TokenSet } from '../platform.js';
 
 /** Every answer, token calls included: `{code, message, data, request_id}`, with code 0 for success (platforms.md §2.5). */
 const Envelope = Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()), data: Type.Optional(Type.Unknown()) });
@@ -70,8 +70,12 @@ function fromUnixSeconds(value: number | undefined): Date | null {
  * `refresh_token_expire_in` as absolute Unix timestamps (platforms.md §2.3).
  */
 export function parseTokenResponse(status: number, body: unknown): TokenSet {
-  const data = envelopeData(status, body, (code, message) =>
-    new PlatformError('rejected', refusesCredentials(code) ? 'Invalid credentials' : message || 'TikTok Shop refused the request'));
+  const data = envelopeData(
+    status,
+    body,
+    (code, message) =>
+      new PlatformError('rejected', refusesCredentials(code) ? 'Invalid credentials' : message || 'TikTok Shop refused the request'),
+  );
   const token = parseBody(TokenData, data);
   if (!token) throw new PlatformError('unavailable', 'TikTok Shop answered without an access token');
   return {
@@ -87,7 +91,11 @@ export function parseTokenResponse(status: number, body: unknown): TokenSet {
  * name (platforms.md §2.6).
  */
 export function parseShopsResponse(status: number, body: unknown): PlatformAccount {
-  const data = envelopeData(status, body, (_code, message) => new PlatformError('rejected', message || 'TikTok Shop refused the shop lookup'));
+  const data = envelopeData(
+    status,
+    body,
+    (_code, message) => new PlatformError('rejected', message || 'TikTok Shop refused the shop lookup'),
+  );
   const shops = parseBody(ShopsData, data);
   if (!shops) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop list');
   if (!shops.shops?.length) throw new PlatformError('rejected', 'No TikTok Shop was authorized');

@@ -3,10 +3,10 @@
  * (platforms.md §4, DESIGN §6).
  */
 import type { FastifyInstance } from 'fastify';
-import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { firstValues } from '../../lib/params.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonAds;
@@ -27,7 +27,13 @@ export function sandboxProfiles(account: number) {
     currencyCode: marketplace.currencyCode,
     dailyBudget: 100,
     timezone: marketplace.timezone,
-    accountInfo: { marketplaceStringId: marketplace.marketplaceStringId, id: sandboxSellerId(account), type: 'seller', name: `Sandbox Amazon Seller ${account}`, validPaymentMethod: true },
+    accountInfo: {
+      marketplaceStringId: marketplace.marketplaceStringId,
+      id: sandboxSellerId(account),
+      type: 'seller',
+      name: `Sandbox Amazon Seller ${account}`,
+      validPaymentMethod: true,
+    },
   }));
 }
 
@@ -38,14 +44,16 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
   /** An unknown client or a return URL not on the Allowed Return URLs list gets an error page, never a redirect (RFC 6749 §4.1.2.1). */
   const pageProblem = (p: Params) => {
     if (p.client_id !== CLIENT.clientId) return 'Unknown client_id.';
-    if (p.redirect_uri !== registered) return 'The redirect_uri is not one of the security profile\'s Allowed Return URLs.';
+    if (p.redirect_uri !== registered) return "The redirect_uri is not one of the security profile's Allowed Return URLs.";
     return null;
   };
   /** Other problems go back to the client as RFC 6749 errors. */
   const redirectedProblem = (p: Params): Params | null => {
-    if (p.response_type !== 'code') return { error: 'unsupported_response_type', error_description: 'response_type must be code', state: p.state };
+    if (p.response_type !== 'code')
+      return { error: 'unsupported_response_type', error_description: 'response_type must be code', state: p.state };
     const scopes = (p.scope ?? '').split(' ').filter(Boolean);
-    if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.includes(s))) return { error: 'invalid_scope', error_description: 'An unknown scope was requested', state: p.state };
+    if (scopes.length === 0 || scopes.some((s) => !KNOWN_SCOPES.includes(s)))
+      return { error: 'invalid_scope', error_description: 'An unknown scope was requested', state: p.state };
     return null;
   };
 
@@ -57,7 +65,15 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
     const refused = redirectedProblem(query);
     if (refused) return reply.redirect(redirectBack(query.redirect_uri!, refused), 302);
     const params = firstValues(query);
-    return reply.type('text/html').send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access: query.scope!.split(' ').filter(Boolean), action: '/sandbox/amazon-ads/authorize', params }));
+    return reply.type('text/html').send(
+      renderConsentPage({
+        platformName: NAME,
+        appName: 'Storelink',
+        access: query.scope!.split(' ').filter(Boolean),
+        action: '/sandbox/amazon-ads/authorize',
+        params,
+      }),
+    );
   });
 
   app.post('/authorize', async (request, reply) => {
@@ -65,7 +81,11 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
     const form = (request.body ?? {}) as Params;
     const problem = pageProblem(form);
     const choice = readConsent(form);
-    if (problem || !choice) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
+    if (problem || !choice)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
     const { account } = choice;
     const refused = redirectedProblem(form);
     if (refused) return reply.redirect(redirectBack(form.redirect_uri!, refused), 302);
@@ -79,8 +99,10 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
   // The Ads API's error body (`{code, details}`) follows third-party SDKs; no primary source was retrieved (UNCONFIRMED).
   app.get('/v2/profiles', async (request, reply) => {
     countCall(context, 'amazon-ads', 'identity');
-    if (await context.faults.apply('amazon-ads', 'identity', reply, { code: 'INTERNAL_ERROR', details: 'Internal server error' })) return reply;
-    if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId) return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
+    if (await context.faults.apply('amazon-ads', 'identity', reply, { code: 'INTERNAL_ERROR', details: 'Internal server error' }))
+      return reply;
+    if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId)
+      return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
     const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''));
     const account = bearer ? lwa.readAccessToken(bearer[1]!) : null;
     if (account === null) return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' });

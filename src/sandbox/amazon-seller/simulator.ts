@@ -3,10 +3,10 @@
  * endpoint (platforms.md §3, DESIGN §6).
  */
 import type { FastifyInstance } from 'fastify';
-import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { firstValues } from '../../lib/params.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
@@ -20,7 +20,8 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
   const requestProblem = (p: Params) => {
     if (p.application_id !== CLIENT.appId) return 'Unknown application_id.';
     // An omitted redirect_uri means the first registered one (platforms.md §3.1).
-    if (p.redirect_uri !== undefined && p.redirect_uri !== registered) return 'MD5101: the redirect_uri does not match a registered redirect URI.';
+    if (p.redirect_uri !== undefined && p.redirect_uri !== registered)
+      return 'MD5101: the redirect_uri does not match a registered redirect URI.';
     if (p.version !== undefined && p.version !== 'beta') return 'version must be beta, or left out.';
     return null;
   };
@@ -32,7 +33,9 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem));
     const params = firstValues(query);
     const access = ['Selling Partner API access to your seller account, for the roles the app is registered with'];
-    return reply.type('text/html').send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access, action: '/sandbox/amazon-seller/authorize', params }));
+    return reply
+      .type('text/html')
+      .send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access, action: '/sandbox/amazon-seller/authorize', params }));
   });
 
   app.post('/authorize', async (request, reply) => {
@@ -40,13 +43,20 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     const form = (request.body ?? {}) as Params;
     const problem = requestProblem(form);
     const choice = readConsent(form);
-    if (problem || !choice) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
+    if (problem || !choice)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
     const { account } = choice;
     const redirectUri = form.redirect_uri ?? registered;
     if (form.decision === 'deny') return reply.redirect(redirectBack(redirectUri, deniedParams(form.state)), 302);
     // Not a hybrid (MWS) app, so no mws_auth_token.
     const code = lwa.issueCode({ account, redirectUri, fail: form.decision === 'fail' });
-    return reply.redirect(redirectBack(redirectUri, { state: form.state, selling_partner_id: sandboxSellerId(account), spapi_oauth_code: code }), 302);
+    return reply.redirect(
+      redirectBack(redirectUri, { state: form.state, selling_partner_id: sandboxSellerId(account), spapi_oauth_code: code }),
+      302,
+    );
   });
 
   lwa.registerTokenEndpoint(app);

@@ -1,9 +1,9 @@
 /** The Etsy simulator: Etsy's own parameters, `<user_id>.<token>` tokens, `{error, error_description}` errors (DESIGN §6). */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { firstValues } from '../../lib/params.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.etsy;
@@ -32,7 +32,15 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const problem = requestProblem(query);
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem));
     const params = firstValues(query);
-    return reply.type('text/html').send(renderConsentPage({ platformName: 'Etsy', appName: 'Storelink', access: (query.scope ?? '').split(' ').filter(Boolean), action: '/sandbox/etsy/authorize', params }));
+    return reply.type('text/html').send(
+      renderConsentPage({
+        platformName: 'Etsy',
+        appName: 'Storelink',
+        access: (query.scope ?? '').split(' ').filter(Boolean),
+        action: '/sandbox/etsy/authorize',
+        params,
+      }),
+    );
   });
 
   app.post('/authorize', async (request, reply) => {
@@ -40,13 +48,26 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const form = (request.body ?? {}) as Params;
     const problem = requestProblem(form);
     const choice = readConsent(form);
-    if (problem || !choice) return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem ?? CONSENT_CHOICE_PROBLEM));
+    if (problem || !choice)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(renderSandboxError('Etsy', problem ?? CONSENT_CHOICE_PROBLEM));
     const { account } = choice;
     const back = new URL(form.redirect_uri!);
     if (form.decision === 'deny') {
-      for (const [key, value] of Object.entries({ state: form.state!, error: 'access_denied', error_description: 'The user denied the request.' })) back.searchParams.append(key, value);
+      for (const [key, value] of Object.entries({
+        state: form.state!,
+        error: 'access_denied',
+        error_description: 'The user denied the request.',
+      }))
+        back.searchParams.append(key, value);
     } else {
-      const code = tokens.issue('etsy-code', { n: tokens.nonce(), ch: form.code_challenge, ru: form.redirect_uri, a: account, f: form.decision === 'fail' }, new Date(clock.now().getTime() + CODE_TTL_MS));
+      const code = tokens.issue(
+        'etsy-code',
+        { n: tokens.nonce(), ch: form.code_challenge, ru: form.redirect_uri, a: account, f: form.decision === 'fail' },
+        new Date(clock.now().getTime() + CODE_TTL_MS),
+      );
       back.searchParams.append('code', code);
       back.searchParams.append('state', form.state!);
     }
@@ -59,15 +80,19 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const form = (request.body ?? {}) as Params;
     const now = clock.now();
     const invalidGrant = (description: string) => reply.code(400).send({ error: 'invalid_grant', error_description: description });
-    if (form.client_id !== CLIENT.clientId) return reply.code(401).send({ error: 'invalid_client', error_description: 'client_id is invalid' });
+    if (form.client_id !== CLIENT.clientId)
+      return reply.code(401).send({ error: 'invalid_client', error_description: 'client_id is invalid' });
 
     let account: number;
     if (form.grant_type === 'authorization_code') {
       const code = tokens.read('etsy-code', form.code ?? '', now);
-      if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now)) return invalidGrant('code has been used previously or is invalid');
+      if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now))
+        return invalidGrant('code has been used previously or is invalid');
       if (code.f === true) return invalidGrant('code is invalid');
       if (code.ru !== form.redirect_uri) return invalidGrant('redirect_uri does not match');
-      const challenge = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
+      const challenge = createHash('sha256')
+        .update(form.code_verifier ?? '')
+        .digest('base64url');
       if (challenge !== code.ch) return invalidGrant('code_verifier is invalid');
       account = Number(code.a);
     } else if (form.grant_type === 'refresh_token') {
@@ -82,7 +107,9 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
       }
       account = Number(refresh.a);
     } else {
-      return reply.code(400).send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' });
+      return reply
+        .code(400)
+        .send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' });
     }
     const userId = 70_000_000 + account;
     return reply.send({

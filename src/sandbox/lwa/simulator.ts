@@ -57,7 +57,9 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
   };
 
   const readRefresh = (refreshToken: string, now: Date): { account: number } | { refused: string } => {
-    const claims = refreshToken.startsWith(REFRESH_PREFIX) ? tokens.read(kind('refresh'), refreshToken.slice(REFRESH_PREFIX.length), now) : null;
+    const claims = refreshToken.startsWith(REFRESH_PREFIX)
+      ? tokens.read(kind('refresh'), refreshToken.slice(REFRESH_PREFIX.length), now)
+      : null;
     return claims && !isRevoked(context, track, claims.a) ? { account: Number(claims.a) } : { refused: 'refresh_token' };
   };
 
@@ -65,7 +67,9 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
   /** LWA's token answer; a refresh grant answers with the refresh token it was given. */
   const tokenAnswer = (account: number, now: Date, refreshToken: string | null) => ({
     access_token: `${ACCESS_PREFIX}${tokens.issue(kind('access'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
-    refresh_token: refreshToken ?? `${REFRESH_PREFIX}${tokens.issue(kind('refresh'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
+    refresh_token:
+      refreshToken ??
+      `${REFRESH_PREFIX}${tokens.issue(kind('refresh'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
     token_type: 'bearer',
     expires_in: accessTtlSeconds,
   });
@@ -94,7 +98,10 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
         }
         const now = clock.now();
         if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
-          return reply.code(400).send({ error_description: 'The authorization grant type is not supported by the authorization server', error: 'unsupported_grant_type' });
+          return reply.code(400).send({
+            error_description: 'The authorization grant type is not supported by the authorization server',
+            error: 'unsupported_grant_type',
+          });
         }
         const refresh = form.grant_type === 'refresh_token';
         const result = refresh ? readRefresh(form.refresh_token ?? '', now) : redeemCode(form, now);

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { hasValidSign } from './signature.js';
 
 type Params = Record<string, string | undefined>;
@@ -62,17 +62,28 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   const requestId = () => clock.now().toISOString().replace(/\D/g, '').slice(0, 14) + randomBytes(10).toString('hex').toUpperCase();
   const envelope = (data: unknown) => ({ code: 0, message: 'success', data, request_id: requestId() });
   /** TikTok signals errors in the body; the HTTP status stays 200. */
-  const fail = (reply: FastifyReply, [code, message]: readonly [number, string]) => reply.code(200).send({ code, message, data: null, request_id: requestId() });
+  const fail = (reply: FastifyReply, [code, message]: readonly [number, string]) =>
+    reply.code(200).send({ code, message, data: null, request_id: requestId() });
   const internalError = () => ({ code: ERRORS.internal[0], message: ERRORS.internal[1], data: null, request_id: requestId() });
 
   app.get('/authorize', async (request, reply) => {
     countCall(context, TRACK, 'authorize');
     const query = firstValues(request.query);
     // A link with an unknown service_id has no app and so no Redirect URL to send the user back to.
-    if (query.service_id !== CLIENT.serviceId) return reply.code(400).type('text/html').send(renderSandboxError('TikTok Shop', 'This authorization link is invalid: unknown service_id.'));
-    return reply.type('text/html').send(renderConsentPage({
-      platformName: 'TikTok Shop', appName: 'Storelink', access: SCOPES.map(([key, name]) => `${name} (${key})`), action: `/sandbox/${TRACK}/authorize`, params: query,
-    }));
+    if (query.service_id !== CLIENT.serviceId)
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(renderSandboxError('TikTok Shop', 'This authorization link is invalid: unknown service_id.'));
+    return reply.type('text/html').send(
+      renderConsentPage({
+        platformName: 'TikTok Shop',
+        appName: 'Storelink',
+        access: SCOPES.map(([key, name]) => `${name} (${key})`),
+        action: `/sandbox/${TRACK}/authorize`,
+        params: query,
+      }),
+    );
   });
 
   app.post('/authorize', async (request, reply) => {
@@ -80,7 +91,10 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const form = firstValues(request.body);
     const choice = readConsent(form);
     if (form.service_id !== CLIENT.serviceId || !choice) {
-      return reply.code(400).type('text/html').send(renderSandboxError('TikTok Shop', 'service_id must be the app\'s, decision allow, deny or fail, and account a number.'));
+      return reply
+        .code(400)
+        .type('text/html')
+        .send(renderSandboxError('TikTok Shop', "service_id must be the app's, decision allow, deny or fail, and account a number."));
     }
     const { account } = choice;
     const back = new URL(callback);
@@ -89,7 +103,11 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (form.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
-      const code = tokens.issue('tiktok-code', { n: tokens.nonce(), a: account, f: form.decision === 'fail' }, new Date(clock.now().getTime() + CODE_TTL_MS));
+      const code = tokens.issue(
+        'tiktok-code',
+        { n: tokens.nonce(), a: account, f: form.decision === 'fail' },
+        new Date(clock.now().getTime() + CODE_TTL_MS),
+      );
       back.search = new URLSearchParams({ code, ...state }).toString();
     }
     return reply.redirect(back.toString(), 302);
@@ -98,7 +116,9 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   /** Both tokens for an account; the refresh token keeps the authorization's expiry across refreshes. */
   const grant = (account: number, refreshExpiresAt: Date) => {
     const now = clock.now();
-    const accessExpiresAt = new Date(now.getTime() + (context.accessTokenTtlSeconds === null ? ACCESS_TTL_MS : context.accessTokenTtlSeconds * 1000));
+    const accessExpiresAt = new Date(
+      now.getTime() + (context.accessTokenTtlSeconds === null ? ACCESS_TTL_MS : context.accessTokenTtlSeconds * 1000),
+    );
     return envelope({
       access_token: TOKEN_PREFIX + tokens.issue('tiktok-access', { a: account }, accessExpiresAt),
       access_token_expire_in: Math.floor(accessExpiresAt.getTime() / 1000),
@@ -123,7 +143,8 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (query.grant_type !== 'authorized_code') return fail(reply, ERRORS.invalidGrantType);
     const now = clock.now();
     const code = tokens.read('tiktok-code', query.auth_code ?? '', now);
-    if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now) || code.f === true) return fail(reply, ERRORS.invalidAuthCode);
+    if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now) || code.f === true)
+      return fail(reply, ERRORS.invalidAuthCode);
     return reply.send(grant(Number(code.a), new Date(now.getTime() + REFRESH_TTL_MS)));
   });
 
@@ -145,7 +166,11 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (await faults.apply(TRACK, 'identity', reply, internalError())) return reply;
     const query = firstValues(request.query);
     const unexpected = Object.keys(query).filter((key) => !['app_key', 'timestamp', 'sign'].includes(key));
-    if (unexpected.length > 0) return fail(reply, [ERRORS.unexpectedParameter[0], `${ERRORS.unexpectedParameter[1]}: ${unexpected.join(', ')} is not accepted by this API`]);
+    if (unexpected.length > 0)
+      return fail(reply, [
+        ERRORS.unexpectedParameter[0],
+        `${ERRORS.unexpectedParameter[1]}: ${unexpected.join(', ')} is not accepted by this API`,
+      ]);
     if (query.app_key !== CLIENT.appKey) return fail(reply, ERRORS.invalidCredentials);
     const nowS = Math.floor(clock.now().getTime() / 1000);
     const timestamp = /^\d{1,12}$/.test(query.timestamp ?? '') ? Number(query.timestamp) : NaN;
@@ -156,8 +181,21 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (!access) return fail(reply, ERRORS.invalidAccessToken);
     const account = Number(access.a);
     return reply.send({
-      code: 0, message: 'Success', request_id: requestId(),
-      data: { shops: [{ id: String(7_000_714_532_000_000 + account), name: `Sandbox TikTok Shop ${account}`, region: 'GB', seller_type: 'CROSS_BORDER', cipher: `GCP_SANDBOX${String(account).padStart(6, '0')}`, code: `GBSBX${String(account).padStart(6, '0')}` }] },
+      code: 0,
+      message: 'Success',
+      request_id: requestId(),
+      data: {
+        shops: [
+          {
+            id: String(7_000_714_532_000_000 + account),
+            name: `Sandbox TikTok Shop ${account}`,
+            region: 'GB',
+            seller_type: 'CROSS_BORDER',
+            cipher: `GCP_SANDBOX${String(account).padStart(6, '0')}`,
+            code: `GBSBX${String(account).padStart(6, '0')}`,
+          },
+        ],
+      },
     });
   });
 }

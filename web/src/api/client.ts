@@ -22,7 +22,11 @@ api.use({
 
 /** An error answer of the API: its message and, on a 422, the per-field messages. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly fields: Record<string, string[]> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string[]> = {},
+  ) {
     super(message);
   }
 }

@@ -1,7 +1,7 @@
 /** /profile/developer/api-access: personal access tokens (seed §5): create, value shown once, list, revoke. */
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, PAGE, unwrap } from '../api/client';
-import { ErrorMessage, formatDate, Frame, lastWorkspace, Loading, useRequest } from '../ui';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, PAGE, unwrap } from '../api/client';
+import { ErrorMessage, Frame, formatDate, Loading, lastWorkspace, useRequest } from '../ui';
 
 const EXPIRIES = [
   { value: '7', label: '7 days' },
@@ -15,7 +15,10 @@ const EXPIRIES = [
 type Created = { name: string; token: string };
 
 export function ApiAccess() {
-  const tokens = useRequest(async () => unwrap(await api.GET('/api/v1/personal-access-tokens', { params: { query: PAGE } })).data, 'tokens');
+  const tokens = useRequest(
+    async () => unwrap(await api.GET('/api/v1/personal-access-tokens', { params: { query: PAGE } })).data,
+    'tokens',
+  );
   const [created, setCreated] = useState<Created | null>(null);
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<Error | null>(null);
@@ -32,7 +35,10 @@ export function ApiAccess() {
     setCreateError(null);
     setCopied(false);
     try {
-      const body = { name: String(form.get('name') ?? ''), expires_in_days: expiry === 'never' ? null : (Number(expiry) as 7 | 30 | 60 | 90 | 365) };
+      const body = {
+        name: String(form.get('name') ?? ''),
+        expires_in_days: expiry === 'never' ? null : (Number(expiry) as 7 | 30 | 60 | 90 | 365),
+      };
       const data = unwrap(await api.POST('/api/v1/personal-access-tokens', { body })).data;
       setCreated({ name: data.name, token: data.token });
       formElement.reset();
@@ -71,34 +77,63 @@ export function ApiAccess() {
     <Frame workspaceId={lastWorkspace.get()}>
       <p className="muted small breadcrumb">Settings › Developer › API Access</p>
       <h1>API Access</h1>
-      <p>Personal access tokens let your own programs call the Storelink API as you. Send one as <code>Authorization: Bearer …</code> with an <code>X-Workspace-Id</code> header.</p>
+      <p>
+        Personal access tokens let your own programs call the Storelink API as you. Send one as <code>Authorization: Bearer …</code> with an{' '}
+        <code>X-Workspace-Id</code> header.
+      </p>
 
       <section aria-labelledby="create-heading" className="card">
         <h2 id="create-heading">Create a token</h2>
         <form onSubmit={(e) => void create(e)} className="token-form">
           <div className="field">
             <label htmlFor="token-name">Name</label>
-            <input id="token-name" name="name" required maxLength={255} placeholder="e.g. Inventory sync" aria-invalid={!!nameErrors} aria-describedby={nameErrors ? 'token-name-error' : undefined} />
-            {nameErrors && <p className="field-error" id="token-name-error">{nameErrors.join(' ')}</p>}
+            <input
+              id="token-name"
+              name="name"
+              required
+              maxLength={255}
+              placeholder="e.g. Inventory sync"
+              aria-invalid={!!nameErrors}
+              aria-describedby={nameErrors ? 'token-name-error' : undefined}
+            />
+            {nameErrors && (
+              <p className="field-error" id="token-name-error">
+                {nameErrors.join(' ')}
+              </p>
+            )}
           </div>
           <div className="field">
             <label htmlFor="token-expiry">Expiration</label>
             <select id="token-expiry" name="expiry" defaultValue="30">
-              {EXPIRIES.map((e) => <option key={e.value} value={e.value}>{e.label}</option>)}
+              {EXPIRIES.map((e) => (
+                <option key={e.value} value={e.value}>
+                  {e.label}
+                </option>
+              ))}
             </select>
           </div>
-          <button type="submit" className="primary" disabled={creating}>{creating ? 'Creating…' : 'Create token'}</button>
+          <button type="submit" className="primary" disabled={creating}>
+            {creating ? 'Creating…' : 'Create token'}
+          </button>
         </form>
         {createError && !nameErrors && <ErrorMessage error={createError} title="Could not create the token" />}
         {created && (
           <div className="new-token" role="status" aria-live="polite">
-            <p><strong>Your new token “{created.name}”</strong></p>
+            <p>
+              <strong>Your new token “{created.name}”</strong>
+            </p>
             <p className="warning">Copy it now. It cannot be shown again: if you lose it, revoke it and create a new one.</p>
             <div className="token-value">
-              <label htmlFor="new-token-value" className="visually-hidden">Token value</label>
+              <label htmlFor="new-token-value" className="visually-hidden">
+                Token value
+              </label>
               <input id="new-token-value" readOnly value={created.token} onFocus={(e) => e.currentTarget.select()} />
-              <button type="button" onClick={() => void copy(created.token)}>{copied ? 'Copied' : 'Copy'}</button>
-              <button type="button" onClick={() => setCreated(null)}>Done</button>
+              <button type="button" onClick={() => void copy(created.token)}>
+                {copied ? 'Copied' : 'Copy'}
+              </button>
+              <button type="button" onClick={() => setCreated(null)}>
+                Done
+              </button>
             </div>
           </div>
         )}
@@ -113,7 +148,17 @@ export function ApiAccess() {
         {tokens.state === 'ready' && tokens.data.length > 0 && (
           <div className="table-wrap">
             <table className="stack">
-              <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {tokens.data.map((t) => (
                   <tr key={t.id}>
@@ -123,12 +168,18 @@ export function ApiAccess() {
                     <td data-label="Last used">{formatDate(t.last_used_at, 'Never used')}</td>
                     <td>
                       {revoking === t.id ? (
-                        <span className="button-row" role="group" aria-label={`Confirm revoking ${t.name}`}>
-                          <button type="button" className="danger" onClick={() => void revoke(t.id)}>Yes, revoke</button>
-                          <button type="button" onClick={() => setRevoking(null)}>Cancel</button>
-                        </span>
+                        <fieldset className="button-row" aria-label={`Confirm revoking ${t.name}`}>
+                          <button type="button" className="danger" onClick={() => void revoke(t.id)}>
+                            Yes, revoke
+                          </button>
+                          <button type="button" onClick={() => setRevoking(null)}>
+                            Cancel
+                          </button>
+                        </fieldset>
                       ) : (
-                        <button type="button" onClick={() => setRevoking(t.id)} aria-label={`Revoke ${t.name}`}>Revoke</button>
+                        <button type="button" onClick={() => setRevoking(t.id)} aria-label={`Revoke ${t.name}`}>
+                          Revoke
+                        </button>
                       )}
                     </td>
                   </tr>

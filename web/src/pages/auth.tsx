@@ -1,6 +1,6 @@
 /** /signup and /login: a session token in localStorage, then /dashboard. */
-import { useState, type FormEvent } from 'react';
-import { api, ApiError, session, unwrap } from '../api/client';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, session, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { ErrorMessage } from '../ui';
 
@@ -18,7 +18,9 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
     setError(null);
     try {
       const token = signup
-        ? unwrap(await api.POST('/api/v1/auth/register', { body: { email, password, name: String(form.get('name') ?? '') } }), { redirectOn401: false }).data.token
+        ? unwrap(await api.POST('/api/v1/auth/register', { body: { email, password, name: String(form.get('name') ?? '') } }), {
+            redirectOn401: false,
+          }).data.token
         : unwrap(await api.POST('/api/v1/auth/login', { body: { email, password } }), { redirectOn401: false }).data.token;
       session.set(token);
       navigate('/dashboard');
@@ -30,7 +32,11 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
 
   const fields = error instanceof ApiError ? error.fields : {};
   const fieldError = (name: string) =>
-    fields[name] ? <p className="field-error" id={`${name}-error`}>{fields[name].join(' ')}</p> : null;
+    fields[name] ? (
+      <p className="field-error" id={`${name}-error`}>
+        {fields[name].join(' ')}
+      </p>
+    ) : null;
   const describedBy = (name: string) => (fields[name] ? `${name}-error` : undefined);
 
   return (
@@ -47,17 +53,43 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
         )}
         <div className="field">
           <label htmlFor="email">Email</label>
-          <input id="email" name="email" type="email" autoComplete="email" required aria-invalid={!!fields.email} aria-describedby={describedBy('email')} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            aria-invalid={!!fields.email}
+            aria-describedby={describedBy('email')}
+          />
           {fieldError('email')}
         </div>
         <div className="field">
           <label htmlFor="password">Password</label>
-          <input id="password" name="password" type="password" autoComplete={signup ? 'new-password' : 'current-password'} required aria-invalid={!!fields.password} aria-describedby={describedBy('password')} />
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete={signup ? 'new-password' : 'current-password'}
+            required
+            aria-invalid={!!fields.password}
+            aria-describedby={describedBy('password')}
+          />
           {fieldError('password')}
         </div>
-        <button type="submit" className="primary" disabled={busy}>{busy ? 'Please wait…' : signup ? 'Create account' : 'Sign in'}</button>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Please wait…' : signup ? 'Create account' : 'Sign in'}
+        </button>
         <p className="muted">
-          {signup ? <>Already have an account? <Link href="/login">Sign in</Link></> : <>New to Storelink? <Link href="/signup">Create an account</Link></>}
+          {signup ? (
+            <>
+              Already have an account? <Link href="/login">Sign in</Link>
+            </>
+          ) : (
+            <>
+              New to Storelink? <Link href="/signup">Create an account</Link>
+            </>
+          )}
         </p>
       </form>
     </main>

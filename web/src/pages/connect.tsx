@@ -4,7 +4,17 @@ import { api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Notice } from '../ui';
 
 /** Asks authenticate-site for the platform's authorization URL (no custom redirect) and sends the browser there. */
-export function ConnectButton({ workspaceId, platformId, siteId, label }: { workspaceId: string; platformId: 1 | 4 | 5; siteId?: number; label: string }) {
+export function ConnectButton({
+  workspaceId,
+  platformId,
+  siteId,
+  label,
+}: {
+  workspaceId: string;
+  platformId: 1 | 4 | 5;
+  siteId?: number;
+  label: string;
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
   async function connect() {
@@ -21,7 +31,9 @@ export function ConnectButton({ workspaceId, platformId, siteId, label }: { work
   }
   return (
     <span className="connect">
-      <button type="button" onClick={() => void connect()} disabled={busy}>{busy ? 'Opening…' : label}</button>
+      <button type="button" onClick={() => void connect()} disabled={busy}>
+        {busy ? 'Opening…' : label}
+      </button>
       {error && <ErrorMessage error={error} title={`${label} failed`} />}
     </span>
   );
@@ -30,12 +42,18 @@ export function ConnectButton({ workspaceId, platformId, siteId, label }: { work
 /** The outcome a connect flow left in the address, as a message; nothing when the address carries none. */
 export function ConnectOutcome({ search }: { search: URLSearchParams }) {
   const authorizationError = search.get('authorization_error');
-  if (authorizationError !== null) return <ErrorMessage title="The connection was not made" error={authorizationError || 'The platform gave no reason.'} />;
+  if (authorizationError !== null)
+    return <ErrorMessage title="The connection was not made" error={authorizationError || 'The platform gave no reason.'} />;
   if (search.get('platform') === 'marketplace') {
     const message = search.get('message');
     if (search.has('code') || message !== null) {
       const code = search.get('code');
-      return <ErrorMessage title="Amazon was not connected" error={`${message || 'The platform gave no reason.'}${code ? ` (code: ${code})` : ''}`} />;
+      return (
+        <ErrorMessage
+          title="Amazon was not connected"
+          error={`${message || 'The platform gave no reason.'}${code ? ` (code: ${code})` : ''}`}
+        />
+      );
     }
     if (search.get('segment') === 'advertising') return <Notice>Amazon advertising is connected.</Notice>;
     if (search.has('site_id')) return <Notice>Your Amazon seller account is connected.</Notice>;

@@ -2,7 +2,7 @@
 import { useEffect } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { ErrorMessage, Frame, lastWorkspace, Loading, loadWorkspaces, PLATFORMS, platformName, STATUS_LABEL, useRequest } from '../ui';
+import { ErrorMessage, Frame, Loading, lastWorkspace, loadWorkspaces, PLATFORMS, platformName, STATUS_LABEL, useRequest } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
 
 /** Goes to the last used workspace if the user still has it, else the first; keeps the query (a connect outcome). */
@@ -15,9 +15,13 @@ export function DashboardRedirect({ search }: { search: string }) {
   }, [workspaces, search]);
   return (
     <Frame>
-      {workspaces.state === 'error' ? <ErrorMessage error={workspaces.error} title="Could not load your workspaces" />
-        : workspaces.state === 'ready' && workspaces.data.length === 0 ? <p>You do not belong to any workspace.</p>
-        : <Loading what="your workspace" />}
+      {workspaces.state === 'error' ? (
+        <ErrorMessage error={workspaces.error} title="Could not load your workspaces" />
+      ) : workspaces.state === 'ready' && workspaces.data.length === 0 ? (
+        <p>You do not belong to any workspace.</p>
+      ) : (
+        <Loading what="your workspace" />
+      )}
     </Frame>
   );
 }
@@ -25,18 +29,27 @@ export function DashboardRedirect({ search }: { search: string }) {
 export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: string; search: URLSearchParams }) {
   useEffect(() => lastWorkspace.set(workspaceId), [workspaceId]);
   const workspaces = useRequest(loadWorkspaces, 'workspaces');
-  const sites = useRequest(async () => unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data, `sites-${workspaceId}`);
+  const sites = useRequest(
+    async () => unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data,
+    `sites-${workspaceId}`,
+  );
   const current = workspaces.state === 'ready' ? workspaces.data.find((w) => String(w.id) === workspaceId) : undefined;
 
   return (
     <Frame workspaceId={workspaceId}>
       <div className="page-head">
-        <h1>{current ? current.name : 'Workspace'} <span className="muted small">(workspace {workspaceId})</span></h1>
+        <h1>
+          {current ? current.name : 'Workspace'} <span className="muted small">(workspace {workspaceId})</span>
+        </h1>
         {workspaces.state === 'ready' && (
           <div className="field inline">
             <label htmlFor="workspace-switcher">Workspace</label>
             <select id="workspace-switcher" value={workspaceId} onChange={(e) => navigate(`/workspace/${e.target.value}/dashboard`)}>
-              {workspaces.data.map((w) => <option key={w.id} value={w.id}>{w.name} (#{w.id})</option>)}
+              {workspaces.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} (#{w.id})
+                </option>
+              ))}
             </select>
           </div>
         )}
@@ -47,7 +60,9 @@ export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: strin
       <section aria-labelledby="connect-heading" className="card">
         <h2 id="connect-heading">Connect a platform</h2>
         <div className="button-row">
-          {PLATFORMS.map((p) => <ConnectButton key={p.id} workspaceId={workspaceId} platformId={p.id} label={`Connect ${p.name}`} />)}
+          {PLATFORMS.map((p) => (
+            <ConnectButton key={p.id} workspaceId={workspaceId} platformId={p.id} label={`Connect ${p.name}`} />
+          ))}
         </div>
       </section>
 
@@ -55,22 +70,40 @@ export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: strin
         <h2 id="sites-heading">Connected sites</h2>
         {sites.state === 'loading' && <Loading what="sites" />}
         {sites.state === 'error' && <ErrorMessage error={sites.error} title="Could not load the sites" />}
-        {sites.state === 'ready' && sites.data.length === 0 && <p className="empty">No sites yet. Connect Etsy, TikTok Shop or Amazon above.</p>}
+        {sites.state === 'ready' && sites.data.length === 0 && (
+          <p className="empty">No sites yet. Connect Etsy, TikTok Shop or Amazon above.</p>
+        )}
         {sites.state === 'ready' && sites.data.length > 0 && (
           <div className="table-wrap">
             <table className="stack">
-              <thead><tr><th scope="col">Platform</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Advertising</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Platform</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Advertising</th>
+                </tr>
+              </thead>
               <tbody>
                 {sites.data.map((site) => (
                   <tr key={site.id}>
                     <td data-label="Platform">{platformName(site.platform)}</td>
-                    <td data-label="Name"><Link href={`/site/${site.id}/listings`}>{site.name}</Link></td>
-                    <td data-label="Status"><span className={`badge badge-${site.status}`}>{STATUS_LABEL[site.status] ?? site.status}</span></td>
+                    <td data-label="Name">
+                      <Link href={`/site/${site.id}/listings`}>{site.name}</Link>
+                    </td>
+                    <td data-label="Status">
+                      <span className={`badge badge-${site.status}`}>{STATUS_LABEL[site.status] ?? site.status}</span>
+                    </td>
                     <td data-label="Advertising">
-                      {site.advertising === null ? <span className="muted">—</span>
-                        : site.advertising.connected ? `${site.advertising.profiles.length} profile(s)`
-                        : site.platform_id === 5 && site.status === 'connected' ? <ConnectButton workspaceId={workspaceId} platformId={5} siteId={site.id} label="Connect advertising" />
-                        : <span className="muted">Not connected</span>}
+                      {site.advertising === null ? (
+                        <span className="muted">—</span>
+                      ) : site.advertising.connected ? (
+                        `${site.advertising.profiles.length} profile(s)`
+                      ) : site.platform_id === 5 && site.status === 'connected' ? (
+                        <ConnectButton workspaceId={workspaceId} platformId={5} siteId={site.id} label="Connect advertising" />
+                      ) : (
+                        <span className="muted">Not connected</span>
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
-import { ErrorMessage, formatDate, Frame, lastWorkspace, Loading, loadWorkspaces, platformName, STATUS_LABEL, useRequest } from '../ui';
+import { ErrorMessage, Frame, formatDate, Loading, lastWorkspace, loadWorkspaces, platformName, STATUS_LABEL, useRequest } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
 
 /** The workspace the dashboard was last on, if the user still has it, else their first. */
@@ -17,7 +17,9 @@ async function currentWorkspaceId(): Promise<string> {
 export function SiteListings({ siteId, search }: { siteId: string; search: URLSearchParams }) {
   const loaded = useRequest(async () => {
     const workspaceId = await currentWorkspaceId();
-    const site = unwrap(await api.GET('/api/v1/sites/{site_id}', { params: { path: { site_id: Number(siteId) }, header: inWorkspace(workspaceId) } })).data;
+    const site = unwrap(
+      await api.GET('/api/v1/sites/{site_id}', { params: { path: { site_id: Number(siteId) }, header: inWorkspace(workspaceId) } }),
+    ).data;
     return { workspaceId, site };
   }, `site-${siteId}`);
   const [confirming, setConfirming] = useState(false);
@@ -50,27 +52,49 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
 
   return (
     <Frame workspaceId={workspaceId}>
-      <p><Link href={`/workspace/${workspaceId}/dashboard`}>← Back to the dashboard</Link></p>
+      <p>
+        <Link href={`/workspace/${workspaceId}/dashboard`}>← Back to the dashboard</Link>
+      </p>
       <h1>{site.name}</h1>
       <ConnectOutcome search={search} />
       <section aria-labelledby="details-heading" className="card">
         <h2 id="details-heading">Details</h2>
         <dl className="details">
-          <dt>Platform</dt><dd>{platformName(site.platform)}</dd>
-          <dt>Status</dt><dd><span className={`badge badge-${site.status}`}>{STATUS_LABEL[site.status] ?? site.status}</span>{site.status_reason && <span className="muted"> {site.status_reason}</span>}</dd>
-          <dt>Site id</dt><dd>{site.id}</dd>
-          <dt>Platform account</dt><dd><code>{site.external_id}</code></dd>
-          <dt>Connected</dt><dd>{formatDate(site.created_at)}</dd>
-          <dt>Updated</dt><dd>{formatDate(site.updated_at)}</dd>
-          <dt>Last renewed</dt><dd>{formatDate(site.last_refreshed_at, 'Not yet')}</dd>
+          <dt>Platform</dt>
+          <dd>{platformName(site.platform)}</dd>
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge badge-${site.status}`}>{STATUS_LABEL[site.status] ?? site.status}</span>
+            {site.status_reason && <span className="muted"> {site.status_reason}</span>}
+          </dd>
+          <dt>Site id</dt>
+          <dd>{site.id}</dd>
+          <dt>Platform account</dt>
+          <dd>
+            <code>{site.external_id}</code>
+          </dd>
+          <dt>Connected</dt>
+          <dd>{formatDate(site.created_at)}</dd>
+          <dt>Updated</dt>
+          <dd>{formatDate(site.updated_at)}</dd>
+          <dt>Last renewed</dt>
+          <dd>{formatDate(site.last_refreshed_at, 'Not yet')}</dd>
         </dl>
-        {site.status !== 'disconnected' && !confirming && <button type="button" className="danger" onClick={() => setConfirming(true)}>Disconnect…</button>}
+        {site.status !== 'disconnected' && !confirming && (
+          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+            Disconnect…
+          </button>
+        )}
         {confirming && (
           <div className="confirm" role="alertdialog" aria-labelledby="confirm-disconnect">
             <p id="confirm-disconnect">Disconnect {site.name}? Storelink deletes its credentials; you can connect it again later.</p>
             <div className="button-row">
-              <button type="button" className="danger" onClick={() => void disconnect()} disabled={busy}>{busy ? 'Disconnecting…' : 'Yes, disconnect'}</button>
-              <button type="button" onClick={() => setConfirming(false)} disabled={busy}>Cancel</button>
+              <button type="button" className="danger" onClick={() => void disconnect()} disabled={busy}>
+                {busy ? 'Disconnecting…' : 'Yes, disconnect'}
+              </button>
+              <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
+                Cancel
+              </button>
             </div>
           </div>
         )}
@@ -80,21 +104,48 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       {site.advertising !== null && (
         <section aria-labelledby="ads-heading" className="card">
           <h2 id="ads-heading">Advertising profiles</h2>
-          {site.advertising.profiles.length === 0 ? <p className="empty">No advertising profiles connected.</p> : (
+          {site.advertising.profiles.length === 0 ? (
+            <p className="empty">No advertising profiles connected.</p>
+          ) : (
             <div className="table-wrap">
               <table>
-                <thead><tr><th scope="col">Profile</th><th scope="col">Country</th><th scope="col">Id</th></tr></thead>
-                <tbody>{site.advertising.profiles.map((p) => <tr key={p.id}><td>{p.name}</td><td>{p.country_code}</td><td><code>{p.id}</code></td></tr>)}</tbody>
+                <thead>
+                  <tr>
+                    <th scope="col">Profile</th>
+                    <th scope="col">Country</th>
+                    <th scope="col">Id</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {site.advertising.profiles.map((p) => (
+                    <tr key={p.id}>
+                      <td>{p.name}</td>
+                      <td>{p.country_code}</td>
+                      <td>
+                        <code>{p.id}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
               </table>
             </div>
           )}
-          {site.platform_id === 5 && site.status === 'connected' && <ConnectButton workspaceId={workspaceId} platformId={5} siteId={site.id} label={site.advertising.connected ? 'Reconnect advertising' : 'Connect advertising'} />}
+          {site.platform_id === 5 && site.status === 'connected' && (
+            <ConnectButton
+              workspaceId={workspaceId}
+              platformId={5}
+              siteId={site.id}
+              label={site.advertising.connected ? 'Reconnect advertising' : 'Connect advertising'}
+            />
+          )}
         </section>
       )}
 
       <section aria-labelledby="listings-heading" className="card">
         <h2 id="listings-heading">Listings</h2>
-        <p className="empty">No listings yet. Storelink does not import listings from {platformName(site.platform)} yet; they will appear here once it does.</p>
+        <p className="empty">
+          No listings yet. Storelink does not import listings from {platformName(site.platform)} yet; they will appear here once it does.
+        </p>
       </section>
     </Frame>
   );
