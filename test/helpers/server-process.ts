@@ -20,6 +20,8 @@ export interface ServerProcess {
   output(): string;
   /** Whether the process has exited (on its own or through stop). */
   exited(): boolean;
+  /** How it exited (`code` 0 for a clean shutdown, `signal` when killed), or null while it runs. */
+  exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | null;
   /** SIGTERM, then SIGKILL if it has not exited within five seconds; resolves once it is gone. */
   stop(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function startServerProcess(env: Record<string, string>, options: {
     pid: child.pid!,
     output: () => output,
     exited,
+    exitStatus: () => (exited() ? { code: child.exitCode, signal: child.signalCode } : null),
     stop: async () => {
       if (exited()) return;
       child.kill('SIGTERM');

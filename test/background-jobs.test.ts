@@ -1,0 +1,273 @@
+/**
+ * The job engine (pg-boss) across process death, in real server processes: a webhook delivery or a token renewal in
+ * flight when its instance is killed -9 is taken over by the restarted instance; SIGTERM ends a process within 10 s
+ * however long its deliveries hang; and on PostgreSQL two instances renewing short-lived Etsy tokens never present a
+ * rotated refresh token twice. PGlite restarts on the same DATA_DIR, PostgreSQL on the same database, both on one port.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { consent, locationOf, openCallback } from './helpers/connect.js';
+import { createPostgresDatabase, type DatabaseKind, databaseKinds } from './helpers/database.js';
+import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
+import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
+
+const POLL_MS = 100;
+const SHORT_TOKENS = { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '30' };
+
+interface Answer {
+  status: number;
+  json: any;
+}
+
+interface Actor {
+  pat: string;
+  workspace: number;
+}
+
+interface ApiOptions {
+  token?: string;
+  workspace?: number;
+  body?: unknown;
+}
+
+/** One JSON request to an instance's API; `token` becomes the bearer, `workspace` the X-Workspace-Id header. */
+async function api(server: ServerProcess, method: string, path: string, options: ApiOptions = {}) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.workspace) headers['x-workspace-id'] = String(options.workspace);
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const body = options.body !== undefined ? JSON.stringify(options.body) : undefined;
+  const response = await fetch(`${server.url}/api/v1${path}`, { method, headers, ...(body ? { body } : {}) });
+  return { status: response.status, json: await response.json() } as Answer;
+}
+
+/** The bearer and workspace of `actor`'s requests. */
+const as = (actor: Actor): ApiOptions => ({ token: actor.pat, workspace: actor.workspace });
+
+/** A new user registered on `server`, with a PAT and (when `hookUrl` is given) a webhook for `site.connected`. */
+async function owner(server: ServerProcess, hookUrl?: string): Promise<Actor & { webhook: number | null }> {
+  const email = `jobs-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;
+  const registered = await api(server, 'POST', '/auth/register', { body: { email, password: 'correct horse battery', name: 'Jobs' } });
+  assert.equal(registered.status, 201, JSON.stringify(registered.json));
+  const session = registered.json.data.token as string;
+  const made = await api(server, 'POST', '/personal-access-tokens', { token: session, body: { name: 'jobs', expires_in_days: 30 } });
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  const actor = { pat: made.json.data.token as string, workspace: registered.json.data.workspace.id as number };
+  if (!hookUrl) return { ...actor, webhook: null };
+  const hook = await api(server, 'POST', '/webhooks', { ...as(actor), body: { url: hookUrl, events: ['site.connected'] } });
+  assert.equal(hook.status, 201, JSON.stringify(hook.json));
+  return { ...actor, webhook: hook.json.data.id as number };
+}
+
+/** Connects Etsy sandbox `account` through `server` (its sandbox is the platform); returns the new site's id. */
+async function connectEtsy(server: ServerProcess, actor: Actor, account: string): Promise<number> {
+  const started = await api(server, 'POST', '/authenticate-site', { ...as(actor), body: { platform_id: 1 } });
+  assert.equal(started.status, 200, JSON.stringify(started.json));
+  const target = locationOf(await openCallback(await consent(started.json.data.url, 'allow', account)));
+  const siteId = Number(/\/site\/(\d+)\/listings$/.exec(target)?.[1]);
+  assert.ok(siteId > 0, `the callback redirected to ${target}`);
+  return siteId;
+}
+
+async function site(server: ServerProcess, actor: Actor, siteId: number) {
+  const answer = await api(server, 'GET', `/sites/${siteId}`, as(actor));
+  assert.equal(answer.status, 200, JSON.stringify(answer.json));
+  return answer.json.data as { status: string; last_refreshed_at: string | null; next_refresh_at: string | null };
+}
+
+/** What `server`'s simulated platforms were asked, per `track:endpoint`. */
+async function sandboxCalls(server: ServerProcess): Promise<Record<string, number>> {
+  return (await fetch(`${server.url}/sandbox/calls`)).json() as Promise<Record<string, number>>;
+}
+
+async function setFault(server: ServerProcess, fault: { track: string; endpoint: string; fault: string; delay_ms?: number }) {
+  const headers = { 'content-type': 'application/json' };
+  const answer = await fetch(`${server.url}/sandbox/faults`, { method: 'POST', headers, body: JSON.stringify(fault) });
+  assert.equal(answer.status, 204, await answer.text());
+}
+
+/** A loopback receiver recording each request's webhook-id: `hang` says which requests it holds open forever. */
+async function startReceiver(hang: 'first' | 'all') {
+  const received: { webhookId: string; type: string }[] = [];
+  const open = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ webhookId: String(req.headers['webhook-id']), type: JSON.parse(body).type });
+      if (hang === 'all' || received.length === 1) open.add(res);
+      else res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
+    received,
+    close: () => {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Where one test's processes keep their data: a fresh PGlite DATA_DIR or a fresh PostgreSQL database. */
+async function createStorage(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
+  if (kind === 'postgres') {
+    const database = await createPostgresDatabase();
+    return { env: { DATABASE_URL: database.url }, remove: database.drop };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'storelink-jobs-'));
+  return { env: { DATA_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+interface Stage {
+  /** Starts a server named `name` (for the failure report) on the test's storage, with `env` on top of the common one. */
+  start(name: string, env?: Record<string, string>, port?: number): Promise<ServerProcess>;
+  /** kill -9, resolved once the process is gone (so its DATA_DIR and port are free). */
+  kill(server: ServerProcess): Promise<void>;
+}
+
+/**
+ * A test whose server processes are all stopped, and whose storage is removed, however it ends; a failure prints
+ * what every server wrote.
+ */
+function stageTest(kind: DatabaseKind, name: string, timeout: number, body: (stage: Stage) => Promise<void>) {
+  test(name, { timeout }, async () => {
+    const storage = await createStorage(kind);
+    const servers: Record<string, ServerProcess> = {};
+    const secrets = { APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+    const common = { ...storage.env, ...secrets, NODE_ENV: 'test', LOG_LEVEL: 'info' };
+    const stage: Stage = {
+      start: async (serverName, env = {}, port) => {
+        servers[serverName] = await startServerProcess({ ...common, ...env }, port ? { port } : {});
+        return servers[serverName];
+      },
+      async kill(server) {
+        process.kill(server.pid, 'SIGKILL');
+        await within(5_000, async () => server.exited(), { pollMs: 20 });
+      },
+    };
+    try {
+      await body(stage);
+    } catch (error) {
+      process.stderr.write(`${outputsOf(servers)}\n`);
+      throw error;
+    } finally {
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+      await storage.remove();
+    }
+  });
+}
+
+/** Prints a measurement to the test report. */
+const report = (kind: DatabaseKind, text: string) => process.stdout.write(`# [${kind}] ${text}\n`);
+
+for (const kind of databaseKinds()) {
+  describe(`background jobs across process death [${kind}]`, () => {
+    const deliveryTest = 'a delivery in flight when its instance is killed -9 is delivered after the restart, with the same webhook-id';
+    stageTest(kind, deliveryTest, 150_000, async (stage) => {
+      const receiver = await startReceiver('first');
+      try {
+        const port = await freePort();
+        const env = { OUTBOUND_TIMEOUT_MS: '3000' };
+        const a = await stage.start('A', env, port);
+        const actor = await owner(a, receiver.url);
+        await connectEtsy(a, actor, '1');
+        await within(15_000, async () => receiver.received.length >= 1, { pollMs: 20 });
+
+        await stage.kill(a);
+        const killedAt = performance.now();
+        const restarted = await stage.start("A'", env, port);
+        const takeover = await within(60_000, async () => receiver.received.length >= 2, { since: killedAt, pollMs: POLL_MS });
+        assert.deepEqual(receiver.received[1], receiver.received[0]);
+        assert.equal(receiver.received[0]!.type, 'site.connected');
+
+        const deliveries = () => api(restarted, 'GET', `/webhooks/${actor.webhook}/deliveries`, as(actor));
+        await within(5_000, async () => (await deliveries()).json.data?.[0]?.status === 'delivered', { pollMs: POLL_MS });
+        const [delivery, ...others] = (await deliveries()).json.data;
+        const seen = [delivery.message_id, delivery.status, delivery.last_status_code, others.length];
+        assert.deepEqual(seen, [receiver.received[0]!.webhookId, 'delivered', 200, 0]);
+        report(kind, `the restarted instance delivered ${Math.round(takeover)} ms after the kill`);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    const renewalTest = 'a renewal in flight when its instance is killed -9 is taken over after the restart and the site stays connected';
+    stageTest(kind, renewalTest, 180_000, async (stage) => {
+      const port = await freePort();
+      const env = { ...SHORT_TOKENS, OUTBOUND_TIMEOUT_MS: '3000' };
+      const a = await stage.start('A', env, port);
+      const actor = await owner(a);
+      const siteId = await connectEtsy(a, actor, '1');
+      const connected = (await sandboxCalls(a))['etsy:token'] ?? 0;
+      await setFault(a, { track: 'etsy', endpoint: 'token', fault: 'slow', delay_ms: 60_000 });
+      // The renewal is due about 15 s after connecting; its token call then hangs on the slow fault.
+      await within(40_000, async () => ((await sandboxCalls(a))['etsy:token'] ?? 0) > connected, { pollMs: POLL_MS });
+
+      await stage.kill(a);
+      const killedAt = performance.now();
+      const restarted = await stage.start("A'", env, port);
+      const renewed = async () => (await site(restarted, actor, siteId)).last_refreshed_at !== null;
+      const takeover = await within(90_000, renewed, { since: killedAt, pollMs: 500 });
+      assert.equal((await site(restarted, actor, siteId)).status, 'connected');
+      const calls = await sandboxCalls(restarted);
+      assert.equal(calls['etsy:refresh-token-reused'] ?? 0, 0, JSON.stringify(calls));
+      report(kind, `the restarted instance renewed the token ${Math.round(takeover)} ms after the kill`);
+    });
+
+    stageTest(kind, 'SIGTERM ends the process within 10 s while deliveries hang', 120_000, async (stage) => {
+      const receiver = await startReceiver('all');
+      try {
+        const a = await stage.start('A');
+        const actor = await owner(a, receiver.url);
+        for (const account of ['1', '2', '3']) await connectEtsy(a, actor, account);
+        await within(15_000, async () => receiver.received.length >= 1, { pollMs: 20 });
+
+        process.kill(a.pid, 'SIGTERM');
+        const since = performance.now();
+        // Waited for longer than the promise, so a slow exit is measured rather than cut short by the test.
+        const took = await within(20_000, async () => a.exited(), { since, pollMs: 20 }).catch(() => performance.now() - since);
+        report(kind, `exited ${Math.round(took)} ms after SIGTERM with ${receiver.received.length} deliveries hanging`);
+        assert.ok(took < 10_000, `still running ${Math.round(took)} ms after SIGTERM`);
+        assert.deepEqual(a.exitStatus(), { code: 0, signal: null });
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    if (kind === 'postgres') {
+      const sharedTest = 'two instances renewing short-lived tokens for 120 s present each rotated refresh token once';
+      stageTest(kind, sharedTest, 240_000, async (stage) => {
+        const portA = await freePort();
+        // Both call A's simulator (APP_URL names A), so one simulator sees every renewal and every reused refresh token.
+        const env = { ...SHORT_TOKENS, APP_URL: `http://127.0.0.1:${portA}` };
+        const started = await Promise.allSettled([stage.start('A', env, portA), stage.start('B', env)]);
+        for (const result of started) if (result.status === 'rejected') throw result.reason;
+        const a = (started[0] as PromiseFulfilledResult<ServerProcess>).value;
+        const actor = await owner(a);
+        const siteIds: number[] = [];
+        for (let account = 11; account <= 18; account++) siteIds.push(await connectEtsy(a, actor, String(account)));
+        const connected = (await sandboxCalls(a))['etsy:token'] ?? 0;
+
+        await new Promise((resolve) => setTimeout(resolve, 120_000));
+        const calls = await sandboxCalls(a);
+        const renewals = (calls['etsy:token'] ?? 0) - connected;
+        report(kind, `${renewals} renewals of ${siteIds.length} sites in 120 s; calls: ${JSON.stringify(calls)}`);
+        assert.equal(calls['etsy:refresh-token-reused'] ?? 0, 0, JSON.stringify(calls));
+        assert.ok(renewals >= siteIds.length * 4, `only ${renewals} renewals`);
+        const now = Date.now();
+        for (const siteId of siteIds) {
+          const { status, last_refreshed_at: refreshedAt } = await site(a, actor, siteId);
+          assert.equal(status, 'connected', `site ${siteId}`);
+          assert.ok(refreshedAt && now - Date.parse(refreshedAt) < 40_000, `site ${siteId} last renewed at ${refreshedAt}`);
+        }
+      });
+    }
+  });
+}
