@@ -66,7 +66,7 @@ for (const kind of databaseKinds()) {
         const waited = await within(5_000, async () => fast.received.length === 1, { since, pollMs: 50 });
         assert.deepEqual(fast.received, ['site.connected']);
         assert.ok(slow.received.length <= 2, `at most two deliveries at a time to one endpoint (saw ${slow.received.length})`);
-        process.stdout.write(`# [${kind}] the other workspace's delivery arrived ${Math.round(waited)} ms after its event\n`);
+        process.stdout.write(`[${kind}] the other workspace's delivery arrived ${Math.round(waited)} ms after its event\n`);
       } finally {
         await slow.close();
         await fast.close();

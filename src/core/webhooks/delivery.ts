@@ -89,8 +89,9 @@ export function createDeliveryQueue(deps: {
     name: DELIVERY_QUEUE,
     // A job run again after its instance died sends again with the same webhook-id: receivers deduplicate by it.
     options: { expireInSeconds, retryLimit: 5, retryDelay: 5, deleteAfterSeconds: 24 * 3600 },
-    // Ten at a time per instance, at most two of them to any one endpoint across instances.
-    work: { localConcurrency: 10, groupConcurrency: 2, pollingIntervalSeconds: 1 },
+    // Ten at a time per instance, at most two of them to any one endpoint, counted in memory (pg-boss's database-wide
+    // group count is read before the claim, so concurrent fetches overshoot it: 4 of 2 seen in a test).
+    work: { localConcurrency: 10, localGroupConcurrency: 2, pollingIntervalSeconds: 1 },
     handler: deliver,
   };
 }
