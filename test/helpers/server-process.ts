@@ -3,7 +3,7 @@
  * one instance or need to kill one. Output is kept in memory to be printed when a test fails; every process still
  * running when the test file's process exits is killed, so a failed or interrupted test leaves no orphan.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -104,7 +104,10 @@ async function waitUntilHealthy(url: string, exited: () => boolean): Promise<voi
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited()) throw new Error(`the server for ${url} exited before it was ready`);
-    const status = await fetch(`${url}/api/v1/health`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/api/v1/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
