@@ -125,7 +125,6 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     policy: refreshPolicy,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: config.refresh.pollMs / 1000,
-    worksQueue: config.refresh.worker,
     onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
   });
   for (const queue of tokenRefresh.queues) jobs.define(queue);

@@ -145,6 +145,31 @@ for (const kind of databaseKinds()) {
       assert.ok(restored.next_refresh_at);
     });
 
+    test('accessTokenFor hands out the stored token while it is fresh, and ten callers at expiry share one renewal', async () => {
+      const siteId = await connectEtsy('81');
+      const before = t.deps.sandbox.calls.get('etsy:token') ?? 0;
+      const stored = await t.deps.tokenRefresh.accessTokenFor(siteId);
+      assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - before, 0, 'a fresh token needs no platform call');
+      t.clock.advance(59.5 * MINUTE);
+      const tokens = await Promise.all(Array.from({ length: 10 }, () => t.deps.tokenRefresh.accessTokenFor(siteId)));
+      assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - before, 1, 'one renewal for ten callers');
+      assert.equal(new Set(tokens).size, 1);
+      assert.notEqual(tokens[0], stored);
+      // The renewed token is the one the simulated platform accepts.
+      const me = await fetch(`${t.deps.config.appUrl}/sandbox/etsy/v3/application/users/me`, {
+        headers: { 'x-api-key': 'sandbox-etsy-keystring:sandbox-etsy-shared-secret', authorization: `Bearer ${tokens[0]}` },
+      });
+      assert.equal(me.status, 200);
+      assert.equal((await site(siteId)).status, 'connected');
+    });
+
+    test('accessTokenFor refuses a site whose grant the platform refused, and tells the caller to reconnect', async () => {
+      const siteId = await connectEtsy('82');
+      await storeRevoked(t, siteId, '70000082.revoked');
+      await assert.rejects(t.deps.tokenRefresh.accessTokenFor(siteId), (error: Error) => /reconnect/.test(error.message));
+      assert.equal((await site(siteId)).status, 'reauthorization_required');
+    });
+
     test('a token endpoint answering 500 is retried with back-off and leaves the site connected', async () => {
       const siteId = await connectEtsy('71');
       t.clock.advance(51 * MINUTE);

@@ -45,7 +45,8 @@ export interface TokenRefresh {
   schedule(tx: Db, grant: { siteId: number; grant: GrantKind; version: number }, at?: Date | null): Promise<void>;
   /**
    * A valid access token of the site's grant: the stored one while it has a minute left, else a renewed one, renewed
-   * through the queue (so never twice at once) and waited for up to three platform deadlines. Throws PlatformError:
+   * through the queue (so never twice at once; the caller runs ready renewals while it waits) for up to three platform
+   * deadlines. Throws PlatformError:
    * `rejected` when the site must be reconnected, `unavailable` when the platform could not renew it in time.
    */
   accessTokenFor(siteId: number, grant?: GrantKind): Promise<string>;
@@ -62,8 +63,6 @@ export function createTokenRefresh(deps: {
   /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
-  /** Whether this instance works the queue; if not, `accessTokenFor` runs the renewal it asked for itself. */
-  worksQueue: boolean;
   onError: (error: unknown, context: { siteId: number }) => void;
 }): TokenRefresh {
   const { db, clock, cipher, jobs } = deps;
@@ -162,7 +161,8 @@ export function createTokenRefresh(deps: {
         await schedule(db, row, null, true);
       }
       if (performance.now() > deadline) throw new PlatformError('unavailable', 'The platform did not renew access in time; try again.');
-      if (!deps.worksQueue) await jobs.runReady(REFRESH_QUEUE, 1);
+      // Lend a hand rather than only wait: this instance may run no worker, and any ready renewal is due work.
+      await jobs.runReady(REFRESH_QUEUE, 1);
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     }
   }
