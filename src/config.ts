@@ -1,5 +1,8 @@
 /** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
+
+import type { EtsyConfig } from './platforms/etsy/connect.js';
 import { DEFAULT_ETSY_SCOPES } from './platforms/etsy/requests.js';
+import type { TikTokShopConfig } from './platforms/tiktok-shop/connect.js';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -39,15 +42,8 @@ export interface Config {
 }
 
 export interface PlatformsConfig {
-  readonly etsy: { clientId: string; sharedSecret: string; scopes: readonly string[]; connectUrl: string; apiUrl: string } | null;
-  readonly tiktokShop: {
-    appKey: string;
-    appSecret: string;
-    serviceId: string;
-    authorizeUrl: string;
-    authUrl: string;
-    apiUrl: string;
-  } | null;
+  readonly etsy: EtsyConfig | null;
+  readonly tiktokShop: TikTokShopConfig | null;
   /** Hosts a caller's TikTok Shop `authorization_url` may point at (the sandbox's own host is added when it runs). */
   readonly tiktokAuthorizationHosts: readonly string[];
   readonly amazonSeller: {

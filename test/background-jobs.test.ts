@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { consent, locationOf, openCallback } from './helpers/connect.js';
 import { createPostgresDatabase, type DatabaseKind, databaseKinds } from './helpers/database.js';
+import { startReceiver } from './helpers/receiver.js';
 import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
 
@@ -88,31 +88,6 @@ async function setFault(server: ServerProcess, fault: { track: string; endpoint:
   const headers = { 'content-type': 'application/json' };
   const answer = await fetch(`${server.url}/sandbox/faults`, { method: 'POST', headers, body: JSON.stringify(fault) });
   assert.equal(answer.status, 204, await answer.text());
-}
-
-/** A loopback receiver recording each request's webhook-id: `hang` says which requests it holds open forever. */
-async function startReceiver(hang: 'first' | 'all') {
-  const received: { webhookId: string; type: string }[] = [];
-  const open = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ webhookId: String(req.headers['webhook-id']), type: JSON.parse(body).type });
-      if (hang === 'all' || received.length === 1) open.add(res);
-      else res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`,
-    received,
-    close: () => {
-      for (const res of open) res.destroy();
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(resolve));
-    },
-  };
 }
 
 /** Where one test's processes keep their data: a fresh PGlite DATA_DIR or a fresh PostgreSQL database. */
