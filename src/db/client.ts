@@ -130,7 +130,7 @@ async function openPostgres(url: string, logger: false | { logQuery: () => void 
     ping: async () => void (await db.execute(sql`select 1`)),
     subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
     // Workers hold a connection only while they fetch or settle a job; a few are enough beside the API's ten.
-    jobsConnection: { connectionString: url, max: 4 },
+    jobsConnection: { connectionString: url, max: 2 },
     close: () => pool.end(),
   };
 }

@@ -63,6 +63,10 @@ export function createJobs(options: JobsOptions): Jobs {
     // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
     cronWorkerIntervalSeconds: 30,
     openTelemetry: { enabled: false },
+    // Housekeeping this service does not use: the instance registry, persisted warnings, and index rebuilds.
+    registerInstance: false,
+    persistWarnings: false,
+    reindex: false,
   });
   boss.on('error', options.onError);
   let started = false;
