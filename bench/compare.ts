@@ -44,9 +44,9 @@ async function startSide(name: string, file: string, env: Record<string, string>
 }
 
 /**
- * Every round starts both builds anew, each on a fresh database, in alternating order, and loads them in alternating
- * order: on this VM one server process can run a third faster or slower than another for its whole life, whatever its
- * build, so only new processes per round make the medians comparable.
+ * Every round starts each build anew on a fresh database, alone, in alternating order: on this VM one server process
+ * can run a third faster or slower than another for its whole life, whatever its build, so only new processes per
+ * round make the medians comparable.
  */
 export async function compareBuilds(options: {
   current: string;
@@ -67,29 +67,26 @@ export async function compareBuilds(options: {
         { key: 'baseline' as const, name: `baseline (${kind})`, file: options.baseline },
       ];
       if (round % 2 === 1) builds.reverse();
-      const sides = [];
-      const removals: (() => Promise<void> | void)[] = [];
-      try {
-        for (const build of builds) {
-          const database = await freshDatabase(kind);
-          removals.push(database.remove);
-          sides.push({ ...build, ...(await startSide(build.name, build.file, { ...options.env, ...database.env })) });
-        }
-        for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      for (const build of builds) {
+        // One server alive at a time, as in the rest of the bench: an idle second server is not idle (its timers and,
+        // on PGlite, its in-process database run on the same two CPUs), and skewed pairs by up to a third.
+        const database = await freshDatabase(kind);
+        const side = await startSide(build.name, build.file, { ...options.env, ...database.env });
+        try {
           const url = `${side.server.url}/api/v1/user`;
           if (options.warmup > 0) await runLoad(url, side.user.headers, options.warmup);
           const result = await runLoad(url, side.user.headers, options.duration);
-          if (result.failures > 0) options.problems.push(`${side.name}: ${result.failures} non-2xx answers or errors under load`);
-          const target = figures[side.key];
+          if (result.failures > 0) options.problems.push(`${build.name}: ${result.failures} non-2xx answers or errors under load`);
+          const target = figures[build.key];
           target.rps.push(result.rps);
           target.p99.push(result.p99);
           target.idleRss.push(side.idleRss);
           target.peakRss.push(side.server.memory().peak);
-          console.log(`${side.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+          console.log(`${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+        } finally {
+          await side.server.stop();
+          await database.remove();
         }
-      } finally {
-        for (const side of sides) await side.server.stop();
-        for (const remove of removals) await remove();
       }
     }
   }
