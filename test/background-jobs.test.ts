@@ -140,7 +140,7 @@ function stageTest(kind: DatabaseKind, name: string, timeout: number, body: (sta
 }
 
 /** Prints a measurement to the test report. */
-const report = (kind: DatabaseKind, text: string) => process.stdout.write(`# [${kind}] ${text}\n`);
+const report = (kind: DatabaseKind, text: string) => process.stdout.write(`[${kind}] ${text}\n`);
 
 for (const kind of databaseKinds()) {
   describe(`background jobs across process death [${kind}]`, () => {
