@@ -53,6 +53,14 @@ export interface JobsOptions {
   onError: (error: unknown) => void;
 }
 
+/**
+ * How long a job may run before it is taken as lost (its instance died) and run again: three deadlines of the outbound
+ * call it makes, and never under pg-boss's minimum of 10 s. Longer than any honest run, so a live job is never doubled.
+ */
+export function expiryAfterDeadlines(timeoutMs: number): number {
+  return Math.max(10, Math.ceil((3 * timeoutMs) / 1000));
+}
+
 export function createJobs(options: JobsOptions): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
   const boss = new PgBoss({

@@ -1,5 +1,8 @@
 /** The simulators' consent page: looks like a platform's, says plainly it is a sandbox (DESIGN §6). */
 
+import type { FastifyReply } from 'fastify';
+import { CONSENT_CHOICE_PROBLEM, type Decision, readConsent } from './context.js';
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function renderConsentPage(input: {
@@ -51,4 +54,25 @@ export function renderConsentPage(input: {
 export function renderSandboxError(platformName: string, message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(platformName)} (sandbox): error</title></head>
 <body><main><p><strong>Sandbox.</strong> ${escapeHtml(platformName)} simulator</p><h1>This request cannot be authorized</h1><p>${escapeHtml(message)}</p></main></body></html>`;
+}
+
+/**
+ * The decision and account of a submitted consent form, or null once the platform's error page is answered (400): a
+ * request `problem` (unknown client, unregistered redirect) or an unreadable choice is never redirected back.
+ */
+export function consentChoice(
+  reply: FastifyReply,
+  platformName: string,
+  form: Readonly<Record<string, string | undefined>>,
+  problem: string | null,
+) {
+  const choice: { decision: Decision; account: number } | null = readConsent(form);
+  if (problem || !choice) {
+    void reply
+      .code(400)
+      .type('text/html')
+      .send(renderSandboxError(platformName, problem ?? CONSENT_CHOICE_PROBLEM));
+    return null;
+  }
+  return choice;
 }

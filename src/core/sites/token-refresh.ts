@@ -12,7 +12,7 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { type GrantKind, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/platform.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { type Outbox, siteEventData } from '../webhooks/outbox.js';
@@ -106,7 +106,7 @@ export function createTokenRefresh(deps: {
     const row = await refreshRepo.findGrant(db, job.siteId, job.grant);
     if (!row || row.siteStatus !== 'connected' || row.version !== job.version || row.nextRefreshAt === null) return 'skipped';
     if (!job.force && row.nextRefreshAt > clock.now()) return 'skipped';
-    const { refreshToken } = openTokens(cipher, { siteId: row.siteId, grant: row.grant, keyId: row.keyId, ciphertext: row.ciphertext });
+    const { refreshToken } = openTokens(cipher, row);
     if (!refreshToken) return giveUp(row, 'The platform gave no refresh token; reconnect the site.', clock.now());
     const adapter = deps.adapters[trackOfGrant(row.platform, row.grant)];
     try {
@@ -154,8 +154,7 @@ export function createTokenRefresh(deps: {
       }
       const fresh = row.accessExpiresAt === null || row.accessExpiresAt.getTime() - clock.now().getTime() > FRESH_MARGIN_MS;
       // A renewal that came back (the version moved on) gives the newest token there is, however long it lives.
-      if (fresh || (asked !== null && row.version !== asked))
-        return openTokens(cipher, { siteId, grant, keyId: row.keyId, ciphertext: row.ciphertext }).accessToken;
+      if (fresh || (asked !== null && row.version !== asked)) return openTokens(cipher, row).accessToken;
       if (asked === null) {
         asked = row.version;
         await schedule(db, row, null, true);
@@ -167,7 +166,7 @@ export function createTokenRefresh(deps: {
     }
   }
 
-  const expireInSeconds = Math.max(10, Math.ceil((3 * deps.timeoutMs) / 1000));
+  const expireInSeconds = expiryAfterDeadlines(deps.timeoutMs);
   const refreshQueue: QueueDefinition<RefreshJob> = {
     name: REFRESH_QUEUE,
     // One active job per key: never two renewals of one grant at once. A job whose instance died is expired after

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import type { QueueDefinition } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, type QueueDefinition } from '../../lib/jobs.js';
 import { type Fetch, isPassingFailure } from '../../lib/outbound-http.js';
 import { retryDelayMs } from '../sites/refresh-policy.js';
 import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
@@ -84,7 +84,7 @@ export function createDeliveryQueue(deps: {
     return 'failed';
   }
 
-  const expireInSeconds = Math.max(10, Math.ceil((3 * deps.timeoutMs) / 1000));
+  const expireInSeconds = expiryAfterDeadlines(deps.timeoutMs);
   return {
     name: DELIVERY_QUEUE,
     // A job run again after its instance died sends again with the same webhook-id: receivers deduplicate by it.

@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
@@ -79,13 +79,8 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
   app.post('/authorize', async (request, reply) => {
     countCall(context, 'amazon-ads', 'consent');
     const form = (request.body ?? {}) as Params;
-    const problem = pageProblem(form);
-    const choice = readConsent(form);
-    if (problem || !choice)
-      return reply
-        .code(400)
-        .type('text/html')
-        .send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
+    const choice = consentChoice(reply, NAME, form, pageProblem(form));
+    if (!choice) return reply;
     const { account } = choice;
     const refused = redirectedProblem(form);
     if (refused) return reply.redirect(redirectBack(form.redirect_uri!, refused), 302);

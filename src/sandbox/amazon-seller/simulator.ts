@@ -4,8 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { CONSENT_CHOICE_PROBLEM, countCall, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
@@ -41,13 +41,8 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
   app.post('/authorize', async (request, reply) => {
     countCall(context, 'amazon-seller', 'consent');
     const form = (request.body ?? {}) as Params;
-    const problem = requestProblem(form);
-    const choice = readConsent(form);
-    if (problem || !choice)
-      return reply
-        .code(400)
-        .type('text/html')
-        .send(renderSandboxError(NAME, problem ?? CONSENT_CHOICE_PROBLEM));
+    const choice = consentChoice(reply, NAME, form, requestProblem(form));
+    if (!choice) return reply;
     const { account } = choice;
     const redirectUri = form.redirect_uri ?? registered;
     if (form.decision === 'deny') return reply.redirect(redirectBack(redirectUri, deniedParams(form.state)), 302);

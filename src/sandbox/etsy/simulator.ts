@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { CONSENT_CHOICE_PROBLEM, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { countCall, isRevoked, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.etsy;
@@ -46,13 +46,8 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
   app.post('/authorize', async (request, reply) => {
     countCall(context, 'etsy', 'consent');
     const form = (request.body ?? {}) as Params;
-    const problem = requestProblem(form);
-    const choice = readConsent(form);
-    if (problem || !choice)
-      return reply
-        .code(400)
-        .type('text/html')
-        .send(renderSandboxError('Etsy', problem ?? CONSENT_CHOICE_PROBLEM));
+    const choice = consentChoice(reply, 'Etsy', form, requestProblem(form));
+    if (!choice) return reply;
     const { account } = choice;
     const back = new URL(form.redirect_uri!);
     if (form.decision === 'deny') {
