@@ -1,49 +1,13 @@
 /** Opens the database: node-postgres when a URL is given, otherwise embedded PGlite; both run the same migrations. */
-import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { type ConstructorOptions, fromPglite } from 'pg-boss';
+import type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger } from './database.js';
 import * as schema from './schema.js';
 
-export type Schema = typeof schema;
-/** The Drizzle handle both drivers share; repositories take it (or a transaction) as their first parameter. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
-
-export interface Database {
-  readonly kind: DatabaseTarget['kind'];
-  readonly db: Db;
-  /** Applies the checked-in migrations; on PostgreSQL under an advisory lock so instances starting together take turns. */
-  migrate(): Promise<void>;
-  /** One round trip, for readiness checks; rejects when the database cannot answer. */
-  ping(): Promise<void>;
-  /**
-   * Listens to a notification channel until the returned function is called. `up` is called each time the listener
-   * is connected and `down` each time it is lost (PostgreSQL reconnects every second): notifications sent while it
-   * was down are lost, so a listener must treat `up` as "anything may have changed".
-   */
-  subscribe(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
-  /** How the job engine reaches this database: pg-boss's PGlite adapter on the same instance, or a pool of its own. */
-  readonly jobsConnection: Pick<ConstructorOptions, 'db' | 'connectionString' | 'max' | 'backend'>;
-  close(): Promise<void>;
-}
-
-export interface ChannelHandlers {
-  notify(payload: string): void;
-  up(): void;
-  down(): void;
-}
+export type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger, Schema } from './database.js';
 
 export interface DatabaseOptions {
   /** Called once per statement sent, so tests and metrics can count round trips. */
@@ -57,58 +21,13 @@ const MIGRATION_LOCK_ID = 0x5703_e11c;
 /** Connects to the target; for PostgreSQL, fails when the server cannot be reached. */
 export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
   const logger = options.onQuery ? { logQuery: options.onQuery } : false;
-  return target.kind === 'postgres' ? openPostgres(target.url, logger) : openPglite(target.dataDir, logger);
+  if (target.kind === 'postgres') return openPostgres(target.url, logger);
+  // Loaded only when chosen: the embedded database's modules cost a server on PostgreSQL 5 MB of memory for nothing.
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(target.dataDir, logger, MIGRATIONS);
 }
 
-// PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
-const PGLITE_SETTING = 'shared_buffers = 16MB';
-
-async function openPglite(dataDir: string | null, logger: false | { logQuery: () => void }): Promise<Database> {
-  if (dataDir) await preparePgliteDataDir(dataDir);
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  await client.waitReady;
-  const db = drizzlePglite({ client, schema, logger });
-  return {
-    kind: 'pglite',
-    db: db as unknown as Db,
-    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS }),
-    ping: async () => void (await client.query('select 1')),
-    // One process owns an embedded database, so the listener is never disconnected.
-    subscribe: async (channel, handlers) => {
-      const unlisten = await client.listen(channel, handlers.notify);
-      handlers.up();
-      // Closing the database ends every listener; unlistening after that would throw.
-      return async () => void (client.closed || (await unlisten()));
-    },
-    jobsConnection: { db: fromPglite(client), backend: 'pglite' },
-    close: () => client.close(),
-  };
-}
-
-/**
- * Creates a new data directory in a child process: initdb touches about 600 MB of WebAssembly memory, which a
- * process never gives back, while opening an existing directory needs a fraction of it. Then sets PGLITE_SETTING.
- */
-async function preparePgliteDataDir(dataDir: string): Promise<void> {
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    mkdirSync(dataDir, { recursive: true });
-    const script =
-      'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
-    await promisify(execFile)(process.execPath, [
-      '--input-type=module',
-      '-e',
-      script,
-      import.meta.resolve('@electric-sql/pglite'),
-      dataDir,
-    ]);
-  }
-  // Appended, so initdb's other settings (time zone, locale) stay; the last value of a setting in the file wins.
-  const configFile = join(dataDir, 'postgresql.conf');
-  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING))
-    appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
-}
-
-async function openPostgres(url: string, logger: false | { logQuery: () => void }): Promise<Database> {
+async function openPostgres(url: string, logger: QueryLogger): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection must not crash the process; the next query reports the outage.
   pool.on('error', () => {});

@@ -1,0 +1,36 @@
+/** What both drivers provide: the shape of an open database, apart from the code that opens either. */
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { ConstructorOptions } from 'pg-boss';
+import type * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The Drizzle handle both drivers share; repositories take it (or a transaction) as their first parameter. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
+
+export interface Database {
+  readonly kind: DatabaseTarget['kind'];
+  readonly db: Db;
+  /** Applies the checked-in migrations; on PostgreSQL under an advisory lock so instances starting together take turns. */
+  migrate(): Promise<void>;
+  /** One round trip, for readiness checks; rejects when the database cannot answer. */
+  ping(): Promise<void>;
+  /**
+   * Listens to a notification channel until the returned function is called. `up` is called each time the listener
+   * is connected and `down` each time it is lost (PostgreSQL reconnects every second): notifications sent while it
+   * was down are lost, so a listener must treat `up` as "anything may have changed".
+   */
+  subscribe(channel: string, handlers: ChannelHandlers): Promise<() => Promise<void>>;
+  /** How the job engine reaches this database: pg-boss's PGlite adapter on the same instance, or a pool of its own. */
+  readonly jobsConnection: Pick<ConstructorOptions, 'db' | 'connectionString' | 'max' | 'backend'>;
+  close(): Promise<void>;
+}
+
+export interface ChannelHandlers {
+  notify(payload: string): void;
+  up(): void;
+  down(): void;
+}
+
+export type QueryLogger = false | { logQuery: () => void };

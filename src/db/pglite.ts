@@ -1,0 +1,59 @@
+/** The embedded database: PGlite in this process, with pg-boss's adapter on the same instance. */
+import { execFile } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { fromPglite } from 'pg-boss';
+import type { Database, Db, QueryLogger } from './database.js';
+import * as schema from './schema.js';
+
+// PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
+const PGLITE_SETTING = 'shared_buffers = 16MB';
+
+export async function openPglite(dataDir: string | null, logger: QueryLogger, migrationsFolder: string): Promise<Database> {
+  if (dataDir) await preparePgliteDataDir(dataDir);
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema, logger });
+  return {
+    kind: 'pglite',
+    db: db as unknown as Db,
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    ping: async () => void (await client.query('select 1')),
+    // One process owns an embedded database, so the listener is never disconnected.
+    subscribe: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, handlers.notify);
+      handlers.up();
+      // Closing the database ends every listener; unlistening after that would throw.
+      return async () => void (client.closed || (await unlisten()));
+    },
+    jobsConnection: { db: fromPglite(client), backend: 'pglite' },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Creates a new data directory in a child process: initdb touches about 600 MB of WebAssembly memory, which a
+ * process never gives back, while opening an existing directory needs a fraction of it. Then sets PGLITE_SETTING.
+ */
+async function preparePgliteDataDir(dataDir: string): Promise<void> {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    mkdirSync(dataDir, { recursive: true });
+    const script =
+      'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
+    await promisify(execFile)(process.execPath, [
+      '--input-type=module',
+      '-e',
+      script,
+      import.meta.resolve('@electric-sql/pglite'),
+      dataDir,
+    ]);
+  }
+  // Appended, so initdb's other settings (time zone, locale) stay; the last value of a setting in the file wins.
+  const configFile = join(dataDir, 'postgresql.conf');
+  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING))
+    appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
+}
