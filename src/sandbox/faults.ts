@@ -1,32 +1,78 @@
-/** Faults a test can make a simulator's endpoint answer with : 500, a time-out, a reset, malformed JSON, or a late answer. */
+/**
+ * Faults a test can make a simulator's endpoint answer with: transport faults (500, a time-out, a reset, malformed JSON,
+ * a late answer) and the platform's own error classes (a refused grant, the operator's misconfigured app, a passing
+ * failure, throttling with `Retry-After`), each in the platform's own words, which every simulator supplies.
+ */
 import type { FastifyReply } from 'fastify';
 
-export const FAULTS = ['error', 'timeout', 'reset', 'malformed', 'slow'] as const;
+export const FAULTS = ['error', 'timeout', 'reset', 'malformed', 'slow', 'refused', 'misconfigured', 'passing', 'throttled'] as const;
 export type Fault = (typeof FAULTS)[number];
 export const FAULTY_ENDPOINTS = ['token', 'identity'] as const;
 export type FaultyEndpoint = (typeof FAULTY_ENDPOINTS)[number];
 
+/** One answer of the platform: its HTTP status and JSON body. */
+export interface PlatformAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * How the simulated platform words each error class: `error` is its 500 body; `refused` says the grant is gone
+ * (`invalid_grant`, TikTok's 36004xxx), `misconfigured` that the app's own credentials are wrong (`invalid_client`,
+ * Etsy's missing shared secret, TikTok's 36009004), `passing` a failure worth retrying (`server_error`,
+ * `temporarily_unavailable`, TikTok's 36009003 or 36009007) and `throttled` a rate limit, sent with `Retry-After`.
+ */
+export interface FaultAnswers {
+  error: unknown;
+  refused: PlatformAnswer;
+  misconfigured: PlatformAnswer;
+  passing: PlatformAnswer;
+  throttled: PlatformAnswer;
+}
+
+export interface FaultOptions {
+  /** How late `slow` answers (default 30 s). */
+  delayMs?: number;
+  /** The `Retry-After` seconds `throttled` sends (default 30). */
+  retryAfterSeconds?: number;
+}
+
 export interface SandboxFaults {
-  set(track: string, endpoint: FaultyEndpoint, fault: Fault | null, options?: { delayMs?: number }): void;
+  set(track: string, endpoint: FaultyEndpoint, fault: Fault | null, options?: FaultOptions): void;
   clear(): void;
   /** Answers with the fault set for the endpoint and returns true; false when none is set or it is `slow` (after the delay, if the caller still waits). */
-  apply(track: string, endpoint: FaultyEndpoint, reply: FastifyReply, errorBody: unknown): Promise<boolean>;
+  apply(track: string, endpoint: FaultyEndpoint, reply: FastifyReply, answers: FaultAnswers): Promise<boolean>;
 }
 
 export function createSandboxFaults(): SandboxFaults {
-  const faults = new Map<string, { fault: Fault; delayMs: number }>();
+  const faults = new Map<string, { fault: Fault; delayMs: number; retryAfterSeconds: number }>();
   return {
     set(track, endpoint, fault, options = {}) {
       if (fault === null) faults.delete(`${track}:${endpoint}`);
-      else faults.set(`${track}:${endpoint}`, { fault, delayMs: options.delayMs ?? 30_000 });
+      else
+        faults.set(`${track}:${endpoint}`, {
+          fault,
+          delayMs: options.delayMs ?? 30_000,
+          retryAfterSeconds: options.retryAfterSeconds ?? 30,
+        });
     },
     clear: () => faults.clear(),
-    async apply(track, endpoint, reply, errorBody) {
+    async apply(track, endpoint, reply, answers) {
       const entry = faults.get(`${track}:${endpoint}`);
       if (!entry) return false;
       switch (entry.fault) {
         case 'error':
-          await reply.code(500).send(errorBody);
+          await reply.code(500).send(answers.error);
+          return true;
+        case 'refused':
+        case 'misconfigured':
+        case 'passing': {
+          const answer = answers[entry.fault];
+          await reply.code(answer.status).send(answer.body);
+          return true;
+        }
+        case 'throttled':
+          await reply.code(answers.throttled.status).header('retry-after', String(entry.retryAfterSeconds)).send(answers.throttled.body);
           return true;
         case 'malformed':
           await reply.code(200).type('application/json').send('{"access_token": "trunc');

@@ -33,24 +33,24 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         return reply.code(204).send();
       });
       // Faults a tester can set on a running server, as the tests do in process: the next token or identity calls of a
-      // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`).
+      // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`), or answer with one of the
+      // platform's error classes (`refused`, `misconfigured`, `passing`, `throttled` with `retry_after` seconds).
       sandbox.post('/faults', async (request, reply) => {
-        const { track, endpoint, fault, delay_ms: delay } = (request.body ?? {}) as Record<string, unknown>;
+        const { track, endpoint, fault, delay_ms: delay, retry_after: retryAfter } = (request.body ?? {}) as Record<string, unknown>;
         const valid =
           TRACKS.includes(track as Track) &&
           FAULTY_ENDPOINTS.includes(endpoint as FaultyEndpoint) &&
           (fault === 'none' || FAULTS.includes(fault as Fault));
-        if (!valid || (delay !== undefined && !/^[0-9]{1,7}$/.test(String(delay)))) {
+        const count = (value: unknown) => value === undefined || /^[0-9]{1,7}$/.test(String(value));
+        if (!valid || !count(delay) || !count(retryAfter)) {
           return reply.code(400).send({
             error: `track must be one of ${TRACKS.join(', ')}, endpoint ${FAULTY_ENDPOINTS.join(' or ')}, fault ${FAULTS.join(', ')} or none`,
           });
         }
-        context.faults.set(
-          String(track),
-          endpoint as FaultyEndpoint,
-          fault === 'none' ? null : (fault as Fault),
-          delay === undefined ? {} : { delayMs: Number(delay) },
-        );
+        context.faults.set(String(track), endpoint as FaultyEndpoint, fault === 'none' ? null : (fault as Fault), {
+          ...(delay === undefined ? {} : { delayMs: Number(delay) }),
+          ...(retryAfter === undefined ? {} : { retryAfterSeconds: Number(retryAfter) }),
+        });
         return reply.code(204).send();
       });
       // What the simulated platforms were asked, per `track:endpoint` (for example `etsy:token`).

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
@@ -91,11 +92,18 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
 
   lwa.registerTokenEndpoint(app);
 
+  /** The error classes a test can ask for (src/sandbox/faults.ts), in the Ads API's `{code, details}` (UNCONFIRMED, below). */
+  const PROFILE_FAULT_ANSWERS: FaultAnswers = {
+    error: { code: 'INTERNAL_ERROR', details: 'Internal server error' },
+    refused: { status: 401, body: { code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' } },
+    misconfigured: { status: 401, body: { code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' } },
+    passing: { status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: 'Service unavailable' } },
+    throttled: { status: 429, body: { code: '429', details: 'Too Many Requests' } },
+  };
   // The Ads API's error body (`{code, details}`) follows third-party SDKs; no primary source was retrieved (UNCONFIRMED).
   app.get('/v2/profiles', async (request, reply) => {
     countCall(context, 'amazon-ads', 'identity');
-    if (await context.faults.apply('amazon-ads', 'identity', reply, { code: 'INTERNAL_ERROR', details: 'Internal server error' }))
-      return reply;
+    if (await context.faults.apply('amazon-ads', 'identity', reply, PROFILE_FAULT_ANSWERS)) return reply;
     if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId)
       return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
     const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''));

@@ -4,12 +4,35 @@ import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, isRevoked, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import type { FaultAnswers } from '../faults.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.etsy;
 const CODE_TTL_MS = 5 * 60_000;
 const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 90 * 24 * 3600_000;
+
+/**
+ * The error classes a test can ask for (src/sandbox/faults.ts), in Etsy's words where they were observed (platforms.md
+ * §1): `invalid_grant` for a revoked refresh token, `invalid_token` for a revoked access token, the 403 of a key without
+ * its shared secret. Etsy's 503 and 429 bodies were not observed; they follow its `{error}` shape.
+ */
+const FAULT_ANSWERS: Record<'token' | 'identity', FaultAnswers> = {
+  token: {
+    error: { error: 'Server Error' },
+    refused: { status: 400, body: { error: 'invalid_grant', error_description: 'refresh_token is revoked' } },
+    misconfigured: { status: 403, body: { error: 'Shared secret is required in x-api-key header.' } },
+    passing: { status: 503, body: { error: 'Service Unavailable' } },
+    throttled: { status: 429, body: { error: 'You have exceeded your quota of requests' } },
+  },
+  identity: {
+    error: { error: 'Server Error' },
+    refused: { status: 401, body: { error: 'invalid_token', error_description: 'access token is revoked' } },
+    misconfigured: { status: 403, body: { error: 'Shared secret is required in x-api-key header.' } },
+    passing: { status: 503, body: { error: 'Service Unavailable' } },
+    throttled: { status: 429, body: { error: 'You have exceeded your quota of requests' } },
+  },
+};
 
 export function registerEtsySimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
@@ -71,7 +94,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
 
   app.post('/v3/public/oauth/token', async (request, reply) => {
     countCall(context, 'etsy', 'token');
-    if (await faults.apply('etsy', 'token', reply, { error: 'Server Error' })) return reply;
+    if (await faults.apply('etsy', 'token', reply, FAULT_ANSWERS.token)) return reply;
     const form = (request.body ?? {}) as Params;
     const now = clock.now();
     const invalidGrant = (description: string) => reply.code(400).send({ error: 'invalid_grant', error_description: description });
@@ -132,7 +155,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
 
   app.get('/v3/application/users/me', async (request, reply) => {
     countCall(context, 'etsy', 'identity');
-    if (await faults.apply('etsy', 'identity', reply, { error: 'Server Error' })) return reply;
+    if (await faults.apply('etsy', 'identity', reply, FAULT_ANSWERS.identity)) return reply;
     const account = authorize(request.headers, reply);
     if (account === null) return reply;
     return reply.send({ user_id: 70_000_000 + account, shop_id: 80_000_000 + account });

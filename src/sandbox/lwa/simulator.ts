@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { countCall, isRevoked, type SandboxContext } from '../context.js';
+import type { FaultAnswers } from '../faults.js';
 
 type AmazonTrack = 'amazon-seller' | 'amazon-ads';
 type Params = Record<string, string | undefined>;
@@ -22,6 +23,18 @@ export function invalidGrantBody(parameter: string) {
 
 /** What a simulated LWA 5xx says; the real 5xx body was not observed, so this follows LWA's error shape. */
 export const LWA_SERVER_ERROR = { error_description: 'Internal server error', error: 'server_error' };
+
+/**
+ * The error classes a test can ask for (src/sandbox/faults.ts), in LWA's error codes (RFC 6749 §5.2 and the SP-API SDK's
+ * list): a refused refresh token, the app's rejected client credentials, a passing `temporarily_unavailable`, throttling.
+ */
+const LWA_FAULT_ANSWERS: FaultAnswers = {
+  error: LWA_SERVER_ERROR,
+  refused: { status: 400, body: invalidGrantBody('refresh_token') },
+  misconfigured: { status: 401, body: { error_description: 'Client authentication failed', error: 'invalid_client' } },
+  passing: { status: 503, body: { error_description: 'The service is temporarily unavailable', error: 'temporarily_unavailable' } },
+  throttled: { status: 429, body: { error_description: 'Too many requests', error: 'server_error' } },
+};
 
 /** The seller id a sandbox account number stands for, shaped like Amazon's (`A` and 13 upper-case characters). */
 export function sandboxSellerId(account: number): string {
@@ -91,7 +104,7 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
     registerTokenEndpoint(app: FastifyInstance): void {
       app.post('/auth/o2/token', async (request, reply) => {
         countCall(context, track, 'token');
-        if (await faults.apply(track, 'token', reply, LWA_SERVER_ERROR)) return reply;
+        if (await faults.apply(track, 'token', reply, LWA_FAULT_ANSWERS)) return reply;
         const form = (request.body ?? {}) as Params;
         if (form.client_id !== client.clientId || form.client_secret !== client.clientSecret) {
           return reply.code(401).send({ error_description: 'Client authentication failed', error: 'invalid_client' });

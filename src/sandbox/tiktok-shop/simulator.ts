@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import type { FaultAnswers } from '../faults.js';
 import { hasValidSign } from './signature.js';
 
 type Params = Record<string, string | undefined>;
@@ -45,7 +46,10 @@ const ERRORS = {
   invalidSign: [106_001, 'Invalid sign'],
   invalidAccessToken: [105_002, 'Access token is expired or invalid, please refresh it'],
   unexpectedParameter: [36_009_003, 'Invalid parameter'],
-  internal: [36_009_999, 'Internal error, please try again later'],
+  internal: [36_009_003, 'Internal error, please try again later'],
+  requestTimeout: [36_009_007, 'Request timeout'],
+  rateLimited: [36_009_002, 'Too many requests, please try again later'],
+  noAuthRecord: [36_004_005, 'can not find related auth record'],
 } as const;
 
 /** The query string of a request URL exactly as sent, which is what the signature is checked against. */
@@ -64,7 +68,18 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   /** TikTok signals errors in the body; the HTTP status stays 200. */
   const fail = (reply: FastifyReply, [code, message]: readonly [number, string]) =>
     reply.code(200).send({ code, message, data: null, request_id: requestId() });
-  const internalError = () => ({ code: ERRORS.internal[0], message: ERRORS.internal[1], data: null, request_id: requestId() });
+  const answer = ([code, message]: readonly [number, string], status = 200) => ({
+    status,
+    body: { code, message, data: null, request_id: requestId() },
+  });
+  /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
+  const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
+    error: answer(ERRORS.internal).body,
+    refused: endpoint === 'token' ? answer(ERRORS.noAuthRecord) : answer(ERRORS.invalidAccessToken),
+    misconfigured: answer(ERRORS.invalidCredentials),
+    passing: endpoint === 'token' ? answer(ERRORS.internal) : answer(ERRORS.requestTimeout),
+    throttled: answer(ERRORS.rateLimited, 429),
+  });
 
   app.get('/authorize', async (request, reply) => {
     countCall(context, TRACK, 'authorize');
@@ -137,7 +152,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
 
   app.get('/api/v2/token/get', async (request, reply) => {
     countCall(context, TRACK, 'token');
-    if (await faults.apply(TRACK, 'token', reply, internalError())) return reply;
+    if (await faults.apply(TRACK, 'token', reply, faultAnswers('token'))) return reply;
     const query = firstValues(request.query);
     if (!validClient(query)) return fail(reply, ERRORS.invalidCredentials);
     if (query.grant_type !== 'authorized_code') return fail(reply, ERRORS.invalidGrantType);
@@ -152,7 +167,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   // one with the same expiry, and the old one stays valid until then.
   app.get('/api/v2/token/refresh', async (request, reply) => {
     countCall(context, TRACK, 'refresh');
-    if (await faults.apply(TRACK, 'token', reply, internalError())) return reply;
+    if (await faults.apply(TRACK, 'token', reply, faultAnswers('token'))) return reply;
     const query = firstValues(request.query);
     if (!validClient(query)) return fail(reply, ERRORS.invalidCredentials);
     if (query.grant_type !== 'refresh_token') return fail(reply, ERRORS.invalidGrantType);
@@ -163,7 +178,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
 
   app.get(SHOPS_PATH, async (request, reply) => {
     countCall(context, TRACK, 'identity');
-    if (await faults.apply(TRACK, 'identity', reply, internalError())) return reply;
+    if (await faults.apply(TRACK, 'identity', reply, faultAnswers('identity'))) return reply;
     const query = firstValues(request.query);
     const unexpected = Object.keys(query).filter((key) => !['app_key', 'timestamp', 'sign'].includes(key));
     if (unexpected.length > 0)
