@@ -2,7 +2,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { PlatformHttp } from '../http.js';
 import type { SellerConnectAdapter } from '../platform.js';
-import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';
+import { apiHeaders, apiKey, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from './responses.js';
 
 export interface EtsyConfig {
@@ -17,8 +17,10 @@ export interface EtsyConfig {
 
 export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const tokenUrl = `${config.apiUrl}/v3/public/oauth/token`;
+  // Every v3 call carries the key and shared secret, the token endpoint's included (platforms.md §1.4).
+  const keyHeader = { 'x-api-key': apiKey(config) };
   const requestToken = async (form: Record<string, string>) => {
-    const { status, body } = await deps.http.request(tokenUrl, { method: 'POST', form });
+    const { status, body } = await deps.http.request(tokenUrl, { method: 'POST', form, headers: keyHeader });
     return parseTokenResponse(status, body, deps.clock.now());
   };
 

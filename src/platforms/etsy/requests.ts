@@ -47,7 +47,15 @@ export function buildRefreshGrant(input: { clientId: string; refreshToken: strin
   return { grant_type: 'refresh_token', client_id: input.clientId, refresh_token: input.refreshToken };
 }
 
-/** Headers of every v3 call: `x-api-key: keystring:shared_secret` plus the user's bearer. */
+/**
+ * The `x-api-key` of every v3 call, the token endpoint's included: `keystring:shared_secret`, enforced since 9 February
+ * 2026 (https://developers.etsy.com/documentation/essentials/requests, etsy/open-api discussion 1529).
+ */
+export function apiKey(input: { clientId: string; sharedSecret: string }): string {
+  return `${input.clientId}:${input.sharedSecret}`;
+}
+
+/** Headers of every v3 API call: the key and the user's bearer. */
 export function apiHeaders(input: { clientId: string; sharedSecret: string; accessToken: string }): Record<string, string> {
-  return { 'x-api-key': `${input.clientId}:${input.sharedSecret}`, authorization: `Bearer ${input.accessToken}` };
+  return { 'x-api-key': apiKey(input), authorization: `Bearer ${input.accessToken}` };
 }
