@@ -63,5 +63,8 @@ function isDatabaseUnavailable(error: unknown): boolean {
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   const appError = toAppError(error);
   if (appError.status >= 500) request.log.error({ err: describeError(appError.cause ?? error) }, 'request failed');
+  // An error answer redirects nowhere; and a Location the route set may be the header that could not be written (text
+  // beyond Latin-1), which would fail this answer too and leave Fastify's own fallback body on the wire.
+  reply.removeHeader('location');
   return reply.code(appError.status).headers(appError.headers).send(appError.toBody());
 }

@@ -25,11 +25,18 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** The strict body validator, which also refuses U+0000 in declared string fields: PostgreSQL's text cannot hold it (a 500 otherwise). */
+/**
+ * The strict body validator, which also refuses U+0000 in declared string fields and a lone UTF-16 surrogate anywhere
+ * in the body: PostgreSQL's text and jsonb cannot hold either (a 500 otherwise).
+ */
 function compileBody(schema: object): Validator {
   const validate = strict.compile(schema);
   const check: Validator = (data) => {
-    const errors = [...(validate(data) ? [] : (validate.errors ?? [])), ...nulCharacters(data, schema as SchemaNode, '')];
+    const errors = [
+      ...(validate(data) ? [] : (validate.errors ?? [])),
+      ...nulCharacters(data, schema as SchemaNode, ''),
+      ...loneSurrogates(data),
+    ];
     check.errors = errors.length > 0 ? errors : null;
     return errors.length === 0;
   };
@@ -47,6 +54,36 @@ function nulCharacters(data: unknown, schema: SchemaNode, path: string): ErrorOb
   return Object.entries(schema.properties).flatMap(([key, property]) =>
     Object.hasOwn(data, key) ? nulCharacters((data as Record<string, unknown>)[key], property, `${path}/${key}`) : [],
   );
+}
+
+// A high surrogate not followed by a low one, or a low one not preceded by a high one: JSON's `\ud800` escape makes
+// such a string, which no UTF-8 encoding (so no PostgreSQL text) can hold.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Every string value and key of the body with a lone surrogate, declared or not: one error at the value's path, or at
+ * the object holding a bad key (the body itself for a top-level key). Walks the data without recursion, so however
+ * deep a body nests it cannot overflow the stack.
+ */
+function loneSurrogates(body: unknown): ErrorObject[] {
+  const errors: ErrorObject[] = [];
+  const error = (instancePath: string) => errors.push({ instancePath, schemaPath: '#/surrogate', keyword: 'surrogate', params: {} });
+  const pending: Array<[unknown, string]> = [[body, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [data, path] = next;
+    if (typeof data === 'string') {
+      // A top-level string is not an object, which the schema already says.
+      if (path !== '' && LONE_SURROGATE.test(data)) error(path);
+    } else if (Array.isArray(data)) {
+      data.forEach((item, i) => pending.push([item, `${path}/${i}`]));
+    } else if (data !== null && typeof data === 'object') {
+      for (const [key, value] of Object.entries(data)) {
+        if (LONE_SURROGATE.test(key)) error(path);
+        else pending.push([value, `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`]);
+      }
+    }
+  }
+  return errors;
 }
 
 const ARTICLES: Record<string, string> = {
@@ -79,6 +116,7 @@ function fieldOf(error: ErrorObject, part: string | undefined): string {
 
 function messageOf(error: ErrorObject, field: string): string {
   if (field === 'body' && error.keyword === 'type') return 'The request body must be a JSON object.';
+  if (field === 'body' && error.keyword === 'surrogate') return 'The request body must not contain a lone UTF-16 surrogate.';
   const label = field.replaceAll('_', ' ').replaceAll('.', ' ');
   const { params } = error;
   switch (error.keyword) {
@@ -102,6 +140,8 @@ function messageOf(error: ErrorObject, field: string): string {
       return `The ${label} field format is invalid.`;
     case 'nul':
       return `The ${label} field must not contain a NUL character.`;
+    case 'surrogate':
+      return `The ${label} field must not contain a lone UTF-16 surrogate.`;
     default:
       return `The selected ${label} is invalid.`;
   }

@@ -1,6 +1,6 @@
 /** Where the user goes after a platform's redirect back: the seed's redirect table, as pure functions (seed §4, DESIGN §4). */
 import type { Track } from '../../domain/index.js';
-import { withQuery } from './redirects.js';
+import { toAsciiUrl, withQuery } from './redirects.js';
 
 /** Why a connection failed; the status is also the platform 5 seller track's `code` (DESIGN §4). */
 export type FailureReason = 'denied' | 'rejected' | 'unavailable' | 'internal';
@@ -26,8 +26,11 @@ interface StateTarget {
 const listings = (appUrl: string, siteId: number) => `${appUrl}/site/${siteId}/listings`;
 const dashboard = (appUrl: string) => `${appUrl}/dashboard`;
 
+// Every target is ASCII (toAsciiUrl, also inside withQuery): a caller's `https://例え.jp/é` would otherwise make the
+// Location header throw after the site was stored, and the JSON answers and the retry page name the same address.
+
 export function successOutcome(track: Track, state: StateTarget, siteId: number, appUrl: string): CallbackOutcome {
-  const custom = state.redirectUrl;
+  const custom = toAsciiUrl(state.redirectUrl);
   let to: string;
   if (!custom) to = listings(appUrl, siteId);
   else if (track === 'amazon-seller') to = withQuery(custom, { platform: 'marketplace', site_id: siteId });
@@ -49,7 +52,7 @@ export function failureOutcome(
     return {
       kind: 'retry',
       retryUrl,
-      backUrl: state.redirectUrl || (state.siteId ? listings(appUrl, state.siteId) : dashboard(appUrl)),
+      backUrl: toAsciiUrl(state.redirectUrl) || (state.siteId ? listings(appUrl, state.siteId) : dashboard(appUrl)),
       status,
       message: failure.message,
     };

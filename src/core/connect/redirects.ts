@@ -4,13 +4,14 @@ export const MAX_REDIRECT_URL_LENGTH = 2048;
 export const REDIRECT_URL_MESSAGE = 'must be a valid http or https URL without the | character.';
 
 /**
- * True for an absolute http(s) URL with a host, no `|`, no credentials, no control characters or backslashes, and at
- * most 2,048 characters. Checked on the raw text as well as the parsed URL, because WHATWG parsing silently repairs
- * inputs such as `http:\\host` or `http:/host`.
+ * True for an absolute http(s) URL with a host, no `|`, no credentials, no control characters (C0 and C1) or
+ * backslashes, and at most 2,048 characters. Checked on the raw text as well as the parsed URL, because WHATWG parsing
+ * silently repairs inputs such as `http:\\host` or `http:/host`. Other non-ASCII text (`https://例え.jp/é`) is allowed:
+ * redirects carry it percent-encoded (toAsciiUrl).
  */
 export function isValidRedirectUrl(raw: string): boolean {
   if (raw.length === 0 || raw.length > MAX_REDIRECT_URL_LENGTH) return false;
-  if (/[|\\\s\u0000-\u001f\u007f]/.test(raw)) return false;
+  if (/[|\\\s\u0000-\u001f\u007f-\u009f]/.test(raw)) return false;
   if (!/^https?:\/\/[^/?#]/i.test(raw)) return false;
   let url: URL;
   try {
@@ -43,11 +44,44 @@ export function parseCustomFieldValue(raw: string): CustomFieldValue | null {
   return { url, tracking };
 }
 
+const NON_ASCII = /[^\u0000-\u007f]+/g;
+const utf8 = new TextEncoder();
+
+/** Each non-ASCII character as UTF-8 `%XX` escapes; a lone surrogate becomes U+FFFD's, as WHATWG URL writes it. */
+function percentEncodeNonAscii(text: string): string {
+  return text.replace(NON_ASCII, (run) => Array.from(utf8.encode(run), (byte) => `%${byte.toString(16).toUpperCase()}`).join(''));
+}
+
+/**
+ * The URL as a `Location` header can carry it (RFC 9110 §10.2.2 allows only ASCII there, and Node refuses anything
+ * beyond Latin-1): an internationalised host in IDNA punycode and every other non-ASCII character percent-encoded as
+ * UTF-8, which is how WHATWG URL serialization writes them, so the browser lands on the address the user gave.
+ * ASCII text is left byte for byte as it was. Never throws.
+ */
+export function toAsciiUrl(raw: string): string {
+  if (!/[^\u0000-\u007f]/.test(raw)) return raw;
+  const authority = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(raw);
+  if (!authority) return percentEncodeNonAscii(raw);
+  const [head, scheme = '', host = ''] = authority;
+  return `${scheme}${asciiHost(raw, host)}${percentEncodeNonAscii(raw.slice(head.length))}`;
+}
+
+function asciiHost(raw: string, host: string): string {
+  if (!/[^\u0000-\u007f]/.test(host)) return host;
+  try {
+    return new URL(raw).host;
+  } catch {
+    return percentEncodeNonAscii(host);
+  }
+}
+
 /**
  * Appends query parameters to whatever query `target` already has, encoded as forms are (spaces as `+`), keeping the
- * fragment last (DESIGN §4 "The callback", step 3). The caller's own query is left byte for byte as it was.
+ * fragment last (DESIGN §4 "The callback", step 3). The caller's own URL is left byte for byte as it was, except for
+ * non-ASCII text, which is percent-encoded (toAsciiUrl).
  */
-export function withQuery(target: string, params: Record<string, string | number>): string {
+export function withQuery(url: string, params: Record<string, string | number>): string {
+  const target = toAsciiUrl(url);
   const hashAt = target.indexOf('#');
   const base = hashAt === -1 ? target : target.slice(0, hashAt);
   const fragment = hashAt === -1 ? '' : target.slice(hashAt);
