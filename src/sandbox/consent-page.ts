@@ -5,16 +5,35 @@ import { CONSENT_CHOICE_PROBLEM, type Decision, readConsent } from './context.js
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A further choice a simulator offers on its consent page (an Etsy account without a shop, several TikTok shops). */
+export interface ConsentOption {
+  /** The form field; a form submitted without it means the first value. */
+  name: string;
+  label: string;
+  /** `[value, text]` pairs, the first one selected. */
+  values: ReadonlyArray<readonly [value: string, text: string]>;
+}
+
+function renderOption(option: ConsentOption): string {
+  const id = escapeHtml(option.name);
+  const values = option.values.map(([value, text]) => `<option value="${escapeHtml(value)}">${escapeHtml(text)}</option>`).join('');
+  return `<label for="${id}">${escapeHtml(option.label)}</label>
+      <select id="${id}" name="${id}">${values}</select>`;
+}
+
 export function renderConsentPage(input: {
   platformName: string;
   appName: string;
   access: readonly string[];
   action: string;
   params: Readonly<Record<string, string>>;
+  options?: readonly ConsentOption[];
 }): string {
-  // The form adds its own `account` and `decision`; a copy from the query would arrive as a second value.
+  const options = input.options ?? [];
+  // The form adds its own `account`, `decision` and options; a copy from the query would arrive as a second value.
+  const own = new Set(['account', 'decision', ...options.map((option) => option.name)]);
   const hidden = Object.entries(input.params)
-    .filter(([name]) => name !== 'account' && name !== 'decision')
+    .filter(([name]) => !own.has(name))
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('\n      ');
   const access = input.access.map((item) => `<li>${escapeHtml(item)}</li>`).join('');
@@ -27,11 +46,11 @@ export function renderConsentPage(input: {
   main { max-width: 28rem; margin: 2rem auto; background: #fff; padding: 1.5rem; border-radius: .75rem; box-shadow: 0 1px 4px #0002; }
   .sandbox { background: #fef3c7; border: 1px solid #f59e0b; padding: .5rem .75rem; border-radius: .5rem; }
   label { display: block; margin: 1rem 0 .25rem; font-weight: 600; }
-  input[type=text] { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; }
+  input[type=text], select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; }
   .actions { display: flex; gap: .75rem; margin-top: 1.5rem; flex-wrap: wrap; }
   button { font: inherit; padding: .6rem 1.2rem; border-radius: .5rem; border: 1px solid #71717a; background: #fff; cursor: pointer; }
   button[value=allow] { background: #16a34a; border-color: #16a34a; color: #fff; }
-  button:focus-visible, input:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
+  button:focus-visible, input:focus-visible, select:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
 </style></head>
 <body><main>
   <p class="sandbox" role="note"><strong>Sandbox.</strong> This is Storelink's simulator of ${escapeHtml(input.platformName)}, not the real platform. No real account is connected.</p>
@@ -42,6 +61,7 @@ export function renderConsentPage(input: {
       ${hidden}
       <label for="account">Sandbox account number</label>
       <input type="text" id="account" name="account" value="1" inputmode="numeric" pattern="[0-9]{1,6}">
+      ${options.map(renderOption).join('\n      ')}
       <div class="actions">
         <button type="submit" name="decision" value="allow">Allow</button>
         <button type="submit" name="decision" value="deny">Deny</button>
