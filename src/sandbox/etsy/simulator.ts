@@ -1,8 +1,12 @@
-/** The Etsy simulator: Etsy's own parameters, `<user_id>.<token>` tokens, `{error, error_description}` errors (DESIGN §6). */
+/**
+ * The Etsy simulator (DESIGN §6): Etsy's connect page with PKCE and its fixed scopes, `<user_id>.<token>` tokens
+ * carrying the granted scopes, `{error, error_description}` errors, and `x-api-key: keystring:shared_secret` on every v3
+ * call, the token endpoint's included (platforms.md §1).
+ */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, isRevoked, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 
@@ -11,6 +15,33 @@ const CLIENT = SANDBOX_CLIENTS.etsy;
 const CODE_TTL_MS = 5 * 60_000;
 const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 90 * 24 * 3600_000;
+
+/** Etsy's fixed scope list (platforms.md §1.2; the oauth2 scopes of Etsy's OpenAPI document). */
+const SCOPES: ReadonlySet<string> = new Set(
+  'address_r address_w billing_r cart_r cart_w email_r favorites_r favorites_w feedback_r listings_d listings_r listings_w profile_r profile_w recommend_r recommend_w shops_r shops_w transactions_r transactions_w'.split(
+    ' ',
+  ),
+);
+
+/** RFC 7636 §4.2: an S256 challenge is the unpadded base64url SHA-256 of the verifier, so 43 characters. */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+/** Etsy's observed 403 bodies for a key without its shared secret, and for any other wrong key (platforms.md §1.5). */
+const NO_SHARED_SECRET = { error: 'Shared secret is required in x-api-key header.' };
+const INVALID_API_KEY = { error: "Invalid API key: should be in the format 'keystring:shared_secret'." };
+
+/**
+ * The sandbox's choice of an Etsy account without a shop (a buyer's account): `shop=none` on the consent form. The
+ * field is optional; absent (or empty) is an account with a shop.
+ */
+const SHOP_OPTION: ConsentOption = {
+  name: 'shop',
+  label: "The sandbox account's shop",
+  values: [
+    ['', 'The account has a shop'],
+    ['none', 'The account has no shop (a buyer account)'],
+  ],
+};
 
 /**
  * The error classes a test can ask for (src/sandbox/faults.ts), in Etsy's words where they were observed (platforms.md
@@ -21,18 +52,54 @@ const FAULT_ANSWERS: Record<'token' | 'identity', FaultAnswers> = {
   token: {
     error: { error: 'Server Error' },
     refused: { status: 400, body: { error: 'invalid_grant', error_description: 'refresh_token is revoked' } },
-    misconfigured: { status: 403, body: { error: 'Shared secret is required in x-api-key header.' } },
+    misconfigured: { status: 403, body: NO_SHARED_SECRET },
     passing: { status: 503, body: { error: 'Service Unavailable' } },
     throttled: { status: 429, body: { error: 'You have exceeded your quota of requests' } },
   },
   identity: {
     error: { error: 'Server Error' },
     refused: { status: 401, body: { error: 'invalid_token', error_description: 'access token is revoked' } },
-    misconfigured: { status: 403, body: { error: 'Shared secret is required in x-api-key header.' } },
+    misconfigured: { status: 403, body: NO_SHARED_SECRET },
     passing: { status: 503, body: { error: 'Service Unavailable' } },
     throttled: { status: 429, body: { error: 'You have exceeded your quota of requests' } },
   },
 };
+
+const userIdOf = (account: number) => 70_000_000 + account;
+const shopIdOf = (account: number) => 80_000_000 + account;
+
+/** The scopes of a `scope` parameter, space-separated as Etsy's connect URL sends them. */
+const scopesOf = (scope: string | undefined) => (scope ?? '').split(' ').filter(Boolean);
+
+/**
+ * Why a scope parameter is refused, or null. ASSUMPTION: Etsy does not document what an empty or unknown scope does;
+ * here it is the error page shown for a bad client (RFC 6749 §4.1.2.1 would allow a redirect with `invalid_scope`).
+ */
+function scopeProblem(scope: string | undefined): string | null {
+  const scopes = scopesOf(scope);
+  if (scopes.length === 0) return 'scope is required.';
+  const unknown = scopes.filter((name) => !SCOPES.has(name));
+  return unknown.length > 0 ? `Unknown scope: ${unknown.join(' ')}.` : null;
+}
+
+/** The refusal of an `x-api-key` header, or null when it is `keystring:shared_secret`. */
+function apiKeyRefusal(header: unknown): { error: string } | null {
+  if (header === `${CLIENT.clientId}:${CLIENT.sharedSecret}`) return null;
+  return header === CLIENT.clientId ? NO_SHARED_SECRET : INVALID_API_KEY;
+}
+
+/** What a grant carries from the consent page to every token issued for it: the account, its scopes, whether it has a shop. */
+interface Grant {
+  account: number;
+  scopes: string;
+  noShop: boolean;
+}
+
+const grantOf = (claims: Record<string, unknown>): Grant => ({
+  account: Number(claims.a),
+  scopes: String(claims.sc ?? ''),
+  noShop: claims.ns === true,
+});
 
 export function registerEtsySimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
@@ -46,34 +113,45 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     if (p.response_type !== 'code') return 'response_type must be code.';
     if (!p.state) return 'state is required.';
     if (!p.code_challenge || p.code_challenge_method !== 'S256') return 'PKCE with code_challenge_method=S256 is required.';
-    return null;
+    if (!S256_CHALLENGE.test(p.code_challenge)) return 'code_challenge must be the 43-character base64url SHA-256 of the code_verifier.';
+    return scopeProblem(p.scope);
+  };
+
+  /** Answers Etsy's 403 and returns false unless the request carries the app's `keystring:shared_secret`. */
+  const hasApiKey = (request: { headers: Record<string, unknown> }, reply: FastifyReply): boolean => {
+    const refusal = apiKeyRefusal(request.headers['x-api-key']);
+    if (refusal) void reply.code(403).send(refusal);
+    return refusal === null;
   };
 
   app.get('/authorize', async (request, reply) => {
     countCall(context, 'etsy', 'authorize');
-    const query = request.query as Params;
+    const query = firstValues(request.query);
     const problem = requestProblem(query);
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError('Etsy', problem));
-    const params = firstValues(query);
     return reply.type('text/html').send(
       renderConsentPage({
         platformName: 'Etsy',
         appName: 'Storelink',
-        access: (query.scope ?? '').split(' ').filter(Boolean),
+        access: scopesOf(query.scope),
         action: '/sandbox/etsy/authorize',
-        params,
+        params: query,
+        options: [SHOP_OPTION],
       }),
     );
   });
 
   app.post('/authorize', async (request, reply) => {
     countCall(context, 'etsy', 'consent');
-    const form = (request.body ?? {}) as Params;
-    const choice = consentChoice(reply, 'Etsy', form, requestProblem(form));
+    const form = firstValues(request.body);
+    const shopProblem = form.shop === undefined || form.shop === '' || form.shop === 'none' ? null : 'shop must be none or left out.';
+    const choice = consentChoice(reply, 'Etsy', form, requestProblem(form) ?? shopProblem);
     if (!choice) return reply;
-    const { account } = choice;
     const back = new URL(form.redirect_uri!);
-    if (form.decision === 'deny') {
+    if (choice.decision === 'deny') {
+      // ASSUMPTION: Etsy documents `?state&error&error_description` on a refusal but not the error's value, and a 2021
+      // report (etsy/open-api#234) saw a denial stay on an Etsy error page without any redirect. DESIGN §6 needs a
+      // redirect for `decision=deny`, so this one follows RFC 6749 §4.1.2.1: `error=access_denied`.
       for (const [key, value] of Object.entries({
         state: form.state!,
         error: 'access_denied',
@@ -83,7 +161,15 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     } else {
       const code = tokens.issue(
         'etsy-code',
-        { n: tokens.nonce(), ch: form.code_challenge, ru: form.redirect_uri, a: account, f: form.decision === 'fail' },
+        {
+          n: tokens.nonce(),
+          ch: form.code_challenge,
+          ru: form.redirect_uri,
+          a: choice.account,
+          sc: scopesOf(form.scope).join(' '),
+          ns: form.shop === 'none',
+          f: choice.decision === 'fail',
+        },
         new Date(clock.now().getTime() + CODE_TTL_MS),
       );
       back.searchParams.append('code', code);
@@ -95,24 +181,25 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
   app.post('/v3/public/oauth/token', async (request, reply) => {
     countCall(context, 'etsy', 'token');
     if (await faults.apply('etsy', 'token', reply, FAULT_ANSWERS.token)) return reply;
-    const form = (request.body ?? {}) as Params;
+    if (!hasApiKey(request, reply)) return reply;
+    const form = firstValues(request.body);
     const now = clock.now();
     const invalidGrant = (description: string) => reply.code(400).send({ error: 'invalid_grant', error_description: description });
     if (form.client_id !== CLIENT.clientId)
       return reply.code(401).send({ error: 'invalid_client', error_description: 'client_id is invalid' });
 
-    let account: number;
+    let grant: Grant;
     if (form.grant_type === 'authorization_code') {
+      // Observed wording (googleworkspace/apps-script-oauth2#448); a wrong verifier stays `invalid_grant` below.
+      if (!form.code_verifier) return reply.code(400).send({ error: 'invalid_request', error_description: 'code_verifier is required' });
       const code = tokens.read('etsy-code', form.code ?? '', now);
       if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now))
         return invalidGrant('code has been used previously or is invalid');
       if (code.f === true) return invalidGrant('code is invalid');
       if (code.ru !== form.redirect_uri) return invalidGrant('redirect_uri does not match');
-      const challenge = createHash('sha256')
-        .update(form.code_verifier ?? '')
-        .digest('base64url');
+      const challenge = createHash('sha256').update(form.code_verifier).digest('base64url');
       if (challenge !== code.ch) return invalidGrant('code_verifier is invalid');
-      account = Number(code.a);
+      grant = grantOf(code);
     } else if (form.grant_type === 'refresh_token') {
       const refreshToken = form.refresh_token ?? '';
       const refresh = tokens.read('etsy-refresh', refreshToken.slice(refreshToken.indexOf('.') + 1), now);
@@ -123,50 +210,59 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
         countCall(context, 'etsy', 'refresh-token-reused');
         return invalidGrant('refresh_token is revoked');
       }
-      account = Number(refresh.a);
+      // A refresh keeps the scopes of the original grant (platforms.md §1.2).
+      grant = grantOf(refresh);
     } else {
       return reply
         .code(400)
         .send({ error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' });
     }
-    const userId = 70_000_000 + account;
+    const claims = { a: grant.account, sc: grant.scopes, ns: grant.noShop };
+    const userId = userIdOf(grant.account);
     return reply.send({
-      access_token: `${userId}.${tokens.issue('etsy-access', { a: account }, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
+      access_token: `${userId}.${tokens.issue('etsy-access', claims, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
       token_type: 'Bearer',
       expires_in: accessTtlSeconds,
-      refresh_token: `${userId}.${tokens.issue('etsy-refresh', { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
+      refresh_token: `${userId}.${tokens.issue('etsy-refresh', { ...claims, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
     });
   });
 
-  /** The account behind a request's bearer, after the `x-api-key` check every v3 call makes; null when a reply was sent. */
-  const authorize = (headers: Record<string, unknown>, reply: { code(n: number): { send(b: unknown): unknown } }): number | null => {
-    if (headers['x-api-key'] !== `${CLIENT.clientId}:${CLIENT.sharedSecret}`) {
-      reply.code(403).send({ error: "Invalid API key: should be in the format 'keystring:shared_secret'." });
-      return null;
-    }
+  /** The grant behind a request's bearer `<user_id>.<token>`; null once a 401 was answered. */
+  const bearerGrant = (headers: Record<string, unknown>, reply: FastifyReply): Grant | null => {
     const bearer = /^Bearer (\d+)\.(.+)$/.exec(String(headers.authorization ?? ''));
     const access = bearer ? tokens.read('etsy-access', bearer[2]!, clock.now()) : null;
-    if (!access) {
-      reply.code(401).send({ error: 'invalid_token', error_description: 'access token is expired' });
+    if (!access || Number(bearer![1]) !== userIdOf(Number(access.a))) {
+      void reply.code(401).send({ error: 'invalid_token', error_description: 'access token is expired' });
       return null;
     }
-    return Number(access.a);
+    return grantOf(access);
   };
 
+  // getMe: api_key and oauth2 `shops_r` (Etsy's OpenAPI document); `shop_id` is not required in its answer, and a
+  // user without a shop has none.
   app.get('/v3/application/users/me', async (request, reply) => {
     countCall(context, 'etsy', 'identity');
     if (await faults.apply('etsy', 'identity', reply, FAULT_ANSWERS.identity)) return reply;
-    const account = authorize(request.headers, reply);
-    if (account === null) return reply;
-    return reply.send({ user_id: 70_000_000 + account, shop_id: 80_000_000 + account });
+    if (!hasApiKey(request, reply)) return reply;
+    const grant = bearerGrant(request.headers, reply);
+    if (!grant) return reply;
+    if (!grant.scopes.split(' ').includes('shops_r')) {
+      // `insufficient_scope` as observed (etsy/open-api#598, 2022). ASSUMPTION: the 403 status (RFC 6750 §3.1) and a
+      // description naming the missing scope (the observed one said only "Insufficient scope").
+      return reply.code(403).send({ error: 'insufficient_scope', error_description: 'Insufficient scope: shops_r is required' });
+    }
+    const userId = userIdOf(grant.account);
+    return reply.send(grant.noShop ? { user_id: userId } : { user_id: userId, shop_id: shopIdOf(grant.account) });
   });
 
+  // getShop is public: Etsy's OpenAPI document gives it the api_key security only, no OAuth scope, so a bearer is
+  // neither needed nor read here.
   app.get('/v3/application/shops/:shopId', async (request, reply) => {
     countCall(context, 'etsy', 'shop');
-    const account = authorize(request.headers, reply);
-    if (account === null) return reply;
-    const shopId = Number((request.params as { shopId: string }).shopId);
-    if (shopId !== 80_000_000 + account) return reply.code(404).send({ error: 'Shop not found' });
-    return reply.send({ shop_id: shopId, shop_name: `Sandbox Etsy Shop ${account}`, user_id: 70_000_000 + account });
+    if (!hasApiKey(request, reply)) return reply;
+    const shopId = (request.params as { shopId: string }).shopId;
+    const account = /^[0-9]{1,9}$/.test(shopId) ? Number(shopId) - shopIdOf(0) : 0;
+    if (account < 1 || account > 999_999) return reply.code(404).send({ error: 'Shop not found' });
+    return reply.send({ shop_id: shopIdOf(account), shop_name: `Sandbox Etsy Shop ${account}`, user_id: userIdOf(account) });
   });
 }
