@@ -1,14 +1,17 @@
 /**
  * The TikTok Shop simulator (DESIGN §6): the service_id authorization page, GET token calls answering TikTok's
- * `{code, message, data, request_id}` envelope with absolute expiries, and Get Authorized Shops checking the request
- * signature, the timestamp window and the `x-tts-access-token` header.
+ * `{code, message, data, request_id}` envelope with absolute expiries, and Get Authorized Shops checking its query, the
+ * request signature (with the simulator's own signer), the timestamp window, the content type and the
+ * `x-tts-access-token` header, and answering every shop the seller authorized.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { firstValues } from '../../lib/params.js';
-import { renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { type ConsentOption, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
+import { ERRORS, type TikTokError, unexpectedParameter } from './errors.js';
+import { MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 
 type Params = Record<string, string | undefined>;
@@ -32,25 +35,27 @@ const SCOPES = [
   ['seller.fulfillment.basic', 'Fulfillment Basic'],
 ] as const;
 
-/**
- * Error codes. The Open API ones are TikTok's common errors (platforms.md §2.5). TikTok documents none for the token
- * calls, so those are UNCONFIRMED choices: 36004004 for an invalid or used auth code or refresh token (the 36004xxx
- * family is what real token calls are reported to answer), 36009004 for a wrong app_key or app_secret.
- */
-const ERRORS = {
-  invalidAuthCode: [36_004_004, 'The auth code is invalid, expired or already used'],
-  invalidRefreshToken: [36_004_004, 'The refresh token is invalid or expired'],
-  invalidGrantType: [36_009_003, 'grant_type is invalid'],
-  invalidCredentials: [36_009_004, 'Invalid credentials: app_key or app_secret'],
-  invalidTimestamp: [36_009_004, 'Invalid timestamp'],
-  invalidSign: [106_001, 'Invalid sign'],
-  invalidAccessToken: [105_002, 'Access token is expired or invalid, please refresh it'],
-  unexpectedParameter: [36_009_003, 'Invalid parameter'],
-  internal: [36_009_003, 'Internal error, please try again later'],
-  requestTimeout: [36_009_007, 'Request timeout'],
-  rateLimited: [36_009_002, 'Too many requests, please try again later'],
-  noAuthRecord: [36_004_005, 'can not find related auth record'],
-} as const;
+/** What an authorization carries from the consent page to every token issued for it. */
+interface Grant {
+  account: number;
+  /** How many shops the seller authorized (tokens from before the choice existed carry none: one). */
+  shops: number;
+}
+
+const grantOf = (claims: Record<string, unknown>): Grant => ({ account: Number(claims.a), shops: Number(claims.s ?? 1) });
+
+/** The query Get Authorized Shops takes: `app_key`, `sign` and `timestamp`, and no `shop_cipher` (platforms.md §2.6). */
+const SHOPS_QUERY: ReadonlySet<string> = new Set(['app_key', 'sign', 'timestamp']);
+
+/** The sandbox's choice of how many shops the seller authorizes; the field is optional and absent means one. */
+const SHOPS_OPTION: ConsentOption = {
+  name: 'shops',
+  label: 'Shops the sandbox seller authorizes',
+  values: Array.from({ length: MAX_SHOPS }, (_, index) => {
+    const count = String(index + 1);
+    return [count, index === 0 ? '1 shop' : `${count} shops, each in another country`] as const;
+  }),
+};
 
 /** The query string of a request URL exactly as sent, which is what the signature is checked against. */
 function rawQueryOf(url: string): string {
@@ -75,8 +80,8 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,
-    refused: endpoint === 'token' ? answer(ERRORS.noAuthRecord) : answer(ERRORS.invalidAccessToken),
-    misconfigured: answer(ERRORS.invalidCredentials),
+    refused: endpoint === 'token' ? answer(ERRORS.noAuthRecord) : answer(ERRORS.expiredAccessToken),
+    misconfigured: answer(ERRORS.invalidAppKey),
     passing: endpoint === 'token' ? answer(ERRORS.internal) : answer(ERRORS.requestTimeout),
     throttled: answer(ERRORS.rateLimited, 429),
   });
@@ -97,6 +102,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         access: SCOPES.map(([key, name]) => `${name} (${key})`),
         action: `/sandbox/${TRACK}/authorize`,
         params: query,
+        options: [SHOPS_OPTION],
       }),
     );
   });
@@ -105,22 +111,27 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     countCall(context, TRACK, 'consent');
     const form = firstValues(request.body);
     const choice = readConsent(form);
-    if (form.service_id !== CLIENT.serviceId || !choice) {
+    const shops = shopCountOf(form.shops);
+    if (form.service_id !== CLIENT.serviceId || !choice || shops === null) {
       return reply
         .code(400)
         .type('text/html')
-        .send(renderSandboxError('TikTok Shop', "service_id must be the app's, decision allow, deny or fail, and account a number."));
+        .send(
+          renderSandboxError(
+            'TikTok Shop',
+            `service_id must be the app's, decision allow, deny or fail, account a number, and shops 1 to ${MAX_SHOPS}.`,
+          ),
+        );
     }
-    const { account } = choice;
     const back = new URL(callback);
     // `state` is echoed only when the link carried one (App Store installs carry none).
     const state: Record<string, string> = form.state !== undefined ? { state: form.state } : {};
-    if (form.decision === 'deny') {
+    if (choice.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
       const code = tokens.issue(
         'tiktok-code',
-        { n: tokens.nonce(), a: account, f: form.decision === 'fail' },
+        { n: tokens.nonce(), a: choice.account, s: shops, f: choice.decision === 'fail' },
         new Date(clock.now().getTime() + CODE_TTL_MS),
       );
       back.search = new URLSearchParams({ code, ...state }).toString();
@@ -128,39 +139,47 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     return reply.redirect(back.toString(), 302);
   });
 
-  /** Both tokens for an account; the refresh token keeps the authorization's expiry across refreshes. */
-  const grant = (account: number, refreshExpiresAt: Date) => {
+  /** Both tokens for a grant; the refresh token keeps the authorization's expiry across refreshes. */
+  const issueTokens = (grant: Grant, refreshExpiresAt: Date) => {
     const now = clock.now();
     const accessExpiresAt = new Date(
       now.getTime() + (context.accessTokenTtlSeconds === null ? ACCESS_TTL_MS : context.accessTokenTtlSeconds * 1000),
     );
+    const claims = { a: grant.account, s: grant.shops };
     return envelope({
-      access_token: TOKEN_PREFIX + tokens.issue('tiktok-access', { a: account }, accessExpiresAt),
+      access_token: TOKEN_PREFIX + tokens.issue('tiktok-access', claims, accessExpiresAt),
       access_token_expire_in: Math.floor(accessExpiresAt.getTime() / 1000),
-      refresh_token: TOKEN_PREFIX + tokens.issue('tiktok-refresh', { a: account, n: tokens.nonce() }, refreshExpiresAt),
+      refresh_token: TOKEN_PREFIX + tokens.issue('tiktok-refresh', { ...claims, n: tokens.nonce() }, refreshExpiresAt),
       refresh_token_expire_in: Math.floor(refreshExpiresAt.getTime() / 1000),
-      open_id: `70107360${String(account).padStart(11, '0')}`,
-      seller_name: `Sandbox TikTok Seller ${account}`,
+      open_id: `70107360${String(grant.account).padStart(11, '0')}`,
+      seller_name: `Sandbox TikTok Seller ${grant.account}`,
       seller_base_region: 'GB',
       user_type: 0,
       granted_scopes: SCOPES.map(([key]) => key),
     });
   };
-  const readToken = (kind: string, raw: string | undefined) =>
-    raw?.startsWith(TOKEN_PREFIX) ? tokens.read(kind, raw.slice(TOKEN_PREFIX.length), clock.now()) : null;
-  const validClient = (query: Params) => query.app_key === CLIENT.appKey && query.app_secret === CLIENT.appSecret;
+  /** A genuine `TTP_` token of this kind, expired or not, so that an expired one can be told from a forged one; else null. */
+  const inspectToken = (kind: string, raw: string | undefined) => {
+    // Read as of the epoch: the signature is checked and the expiry passes, which is then compared with the clock.
+    const claims = raw?.startsWith(TOKEN_PREFIX) ? tokens.read(kind, raw.slice(TOKEN_PREFIX.length), new Date(0)) : null;
+    return claims && { grant: grantOf(claims), claims, expired: Number(claims.x) <= clock.now().getTime() };
+  };
+  const clientError = (query: Params): TikTokError | null => {
+    if (query.app_key !== CLIENT.appKey) return ERRORS.invalidAppKey;
+    return query.app_secret === CLIENT.appSecret ? null : ERRORS.invalidAppSecret;
+  };
 
   app.get('/api/v2/token/get', async (request, reply) => {
     countCall(context, TRACK, 'token');
     if (await faults.apply(TRACK, 'token', reply, faultAnswers('token'))) return reply;
     const query = firstValues(request.query);
-    if (!validClient(query)) return fail(reply, ERRORS.invalidCredentials);
-    if (query.grant_type !== 'authorized_code') return fail(reply, ERRORS.invalidGrantType);
+    const refused = clientError(query);
+    if (refused) return fail(reply, refused);
+    if (query.grant_type !== 'authorized_code') return fail(reply, ERRORS.invalidGrantType('authorized_code'));
     const now = clock.now();
     const code = tokens.read('tiktok-code', query.auth_code ?? '', now);
-    if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now) || code.f === true)
-      return fail(reply, ERRORS.invalidAuthCode);
-    return reply.send(grant(Number(code.a), new Date(now.getTime() + REFRESH_TTL_MS)));
+    if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now) || code.f === true) return fail(reply, ERRORS.noAuthRecord);
+    return reply.send(issueTokens(grantOf(code), new Date(now.getTime() + REFRESH_TTL_MS)));
   });
 
   // Whether a refresh rotates the refresh token is UNCONFIRMED (platforms.md §2.4): here each refresh issues a new
@@ -169,48 +188,59 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     countCall(context, TRACK, 'refresh');
     if (await faults.apply(TRACK, 'token', reply, faultAnswers('token'))) return reply;
     const query = firstValues(request.query);
-    if (!validClient(query)) return fail(reply, ERRORS.invalidCredentials);
-    if (query.grant_type !== 'refresh_token') return fail(reply, ERRORS.invalidGrantType);
-    const refresh = readToken('tiktok-refresh', query.refresh_token);
-    if (!refresh || isRevoked(context, TRACK, refresh.a)) return fail(reply, ERRORS.invalidRefreshToken);
-    return reply.send(grant(Number(refresh.a), new Date(Number(refresh.x))));
+    const refused = clientError(query);
+    if (refused) return fail(reply, refused);
+    if (query.grant_type !== 'refresh_token') return fail(reply, ERRORS.invalidGrantType('refresh_token'));
+    const refresh = inspectToken('tiktok-refresh', query.refresh_token);
+    if (!refresh || isRevoked(context, TRACK, refresh.grant.account)) return fail(reply, ERRORS.noAuthRecord);
+    if (refresh.expired) return fail(reply, ERRORS.refreshTokenExpired);
+    return reply.send(issueTokens(refresh.grant, new Date(Number(refresh.claims.x))));
   });
+
+  /** Why a Get Authorized Shops request is refused, or null: its query, its signature, then its content type. */
+  const shopsRequestError = (url: string, headers: Record<string, unknown>, query: Params): TikTokError | null => {
+    const unexpected = Object.keys(query).find((key) => !SHOPS_QUERY.has(key));
+    if (unexpected !== undefined) return unexpectedParameter(unexpected);
+    if (query.app_key !== CLIENT.appKey) return ERRORS.invalidAppKey;
+    if (!query.sign) return ERRORS.missingSign;
+    const timestampError = timestampErrorOf(query.timestamp, Math.floor(clock.now().getTime() / 1000));
+    if (timestampError) return timestampError;
+    const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
+    if (!hasValidSign({ path: SHOPS_PATH, rawQuery: rawQueryOf(url), body: '', contentType }, CLIENT.appSecret)) return ERRORS.invalidSign;
+    if (mediaTypeOf(contentType) !== 'application/json') return ERRORS.contentType;
+    return null;
+  };
 
   app.get(SHOPS_PATH, async (request, reply) => {
     countCall(context, TRACK, 'identity');
     if (await faults.apply(TRACK, 'identity', reply, faultAnswers('identity'))) return reply;
-    const query = firstValues(request.query);
-    const unexpected = Object.keys(query).filter((key) => !['app_key', 'timestamp', 'sign'].includes(key));
-    if (unexpected.length > 0)
-      return fail(reply, [
-        ERRORS.unexpectedParameter[0],
-        `${ERRORS.unexpectedParameter[1]}: ${unexpected.join(', ')} is not accepted by this API`,
-      ]);
-    if (query.app_key !== CLIENT.appKey) return fail(reply, ERRORS.invalidCredentials);
-    const nowS = Math.floor(clock.now().getTime() / 1000);
-    const timestamp = /^\d{1,12}$/.test(query.timestamp ?? '') ? Number(query.timestamp) : NaN;
-    if (!(timestamp >= nowS - TIMESTAMP_PAST_S && timestamp <= nowS + TIMESTAMP_FUTURE_S)) return fail(reply, ERRORS.invalidTimestamp);
-    const signed = { path: SHOPS_PATH, rawQuery: rawQueryOf(request.url), body: '', contentType: request.headers['content-type'] };
-    if (!hasValidSign(signed, CLIENT.appSecret)) return fail(reply, ERRORS.invalidSign);
-    const access = readToken('tiktok-access', String(request.headers['x-tts-access-token'] ?? ''));
+    const refused = shopsRequestError(request.url, request.headers, firstValues(request.query));
+    if (refused) return fail(reply, refused);
+    const header = request.headers['x-tts-access-token'];
+    const access = inspectToken('tiktok-access', typeof header === 'string' ? header : undefined);
     if (!access) return fail(reply, ERRORS.invalidAccessToken);
-    const account = Number(access.a);
-    return reply.send({
-      code: 0,
-      message: 'Success',
-      request_id: requestId(),
-      data: {
-        shops: [
-          {
-            id: String(7_000_714_532_000_000 + account),
-            name: `Sandbox TikTok Shop ${account}`,
-            region: 'GB',
-            seller_type: 'CROSS_BORDER',
-            cipher: `GCP_SANDBOX${String(account).padStart(6, '0')}`,
-            code: `GBSBX${String(account).padStart(6, '0')}`,
-          },
-        ],
-      },
-    });
+    if (access.expired) return fail(reply, ERRORS.expiredAccessToken);
+    const { account, shops } = access.grant;
+    return reply.send({ code: 0, message: 'Success', request_id: requestId(), data: { shops: sandboxShops(account, shops) } });
   });
+}
+
+/** The number of shops a consent form asks for: 1 when absent or empty, null for anything but 1 to MAX_SHOPS. */
+function shopCountOf(value: string | undefined): number | null {
+  if (value === undefined || value === '') return 1;
+  return /^[1-9]$/.test(value) && Number(value) <= MAX_SHOPS ? Number(value) : null;
+}
+
+/** A content type without its parameters, lower case: `application/json; charset=utf-8` is `application/json`. */
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The documented timestamp window: 10-digit Unix seconds, from 5 minutes before now to 30 seconds after. */
+function timestampErrorOf(value: string | undefined, nowS: number): TikTokError | null {
+  if (value !== undefined && /^-[0-9]+$/.test(value)) return ERRORS.timestampNegative;
+  if (value === undefined || !/^[0-9]{10}$/.test(value)) return ERRORS.timestampMissing;
+  const timestamp = Number(value);
+  if (timestamp < nowS - TIMESTAMP_PAST_S) return ERRORS.timestampTooOld;
+  return timestamp > nowS + TIMESTAMP_FUTURE_S ? ERRORS.timestampTooNew : null;
 }
