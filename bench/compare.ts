@@ -34,9 +34,15 @@ async function freshDatabase(kind: string): Promise<{ env: Record<string, string
   return { env: { DATABASE_URL: database.url }, remove: database.drop };
 }
 
-async function startSide(name: string, file: string, env: Record<string, string>) {
+/** A build to run: its bundle and the node flags it is deployed with. */
+export interface Build {
+  file: string;
+  nodeFlags: readonly string[];
+}
+
+async function startSide(name: string, build: Build, env: Record<string, string>) {
   const port = await freePort();
-  const server = await startServer(name, file, { ...env, APP_URL: `http://127.0.0.1:${port}` }, port);
+  const server = await startServer(name, build.file, { ...env, APP_URL: `http://127.0.0.1:${port}` }, port, build.nodeFlags);
   // Idle: started, migrated and listening, before any request.
   const idleRss = server.memory().rss;
   const user = await createBenchUser(server.url);
@@ -49,8 +55,8 @@ async function startSide(name: string, file: string, env: Record<string, string>
  * round make the medians comparable.
  */
 export async function compareBuilds(options: {
-  current: string;
-  baseline: string;
+  current: Build;
+  baseline: Build;
   env: Record<string, string>;
   rounds: number;
   duration: number;
@@ -63,15 +69,15 @@ export async function compareBuilds(options: {
     comparison.databases[kind] = figures;
     for (let round = 0; round < options.rounds; round++) {
       const builds = [
-        { key: 'current' as const, name: `this build (${kind})`, file: options.current },
-        { key: 'baseline' as const, name: `baseline (${kind})`, file: options.baseline },
+        { key: 'current' as const, name: `this build (${kind})`, build: options.current },
+        { key: 'baseline' as const, name: `baseline (${kind})`, build: options.baseline },
       ];
       if (round % 2 === 1) builds.reverse();
       for (const build of builds) {
         // One server alive at a time, as in the rest of the bench: an idle second server is not idle (its timers and,
         // on PGlite, its in-process database run on the same two CPUs), and skewed pairs by up to a third.
         const database = await freshDatabase(kind);
-        const side = await startSide(build.name, build.file, { ...options.env, ...database.env });
+        const side = await startSide(build.name, build.build, { ...options.env, ...database.env });
         try {
           const url = `${side.server.url}/api/v1/user`;
           if (options.warmup > 0) await runLoad(url, side.user.headers, options.warmup);
@@ -94,10 +100,10 @@ export async function compareBuilds(options: {
 }
 
 /** The comparison as a Markdown table: medians of the rounds, and this build's figure over the baseline's. */
-export function renderComparison(comparison: Comparison, baselinePath: string): string {
+export function renderComparison(comparison: Comparison, builds: string): string {
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
   const lines = [
-    `### This build against \`${baselinePath}\` (${comparison.rounds} rounds, fresh processes each, medians)`,
+    `### This build against ${builds} (${comparison.rounds} rounds, fresh processes each, medians)`,
     '',
     '| database | req/s this / baseline | ratio | p99 ms this / baseline | idle RSS MB this / baseline | peak RSS MB this / baseline | peak ratio |',
     '|---|---|---|---|---|---|---|',

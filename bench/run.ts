@@ -3,7 +3,8 @@
  * and the baseline a user would write (Express + passport-jwt + pg), the sandbox connect flow, growth to 1,000,000
  * PATs, and memory; prints the report and writes bench/results/latest.{md,json}.
  * `-- --short`: 2 s runs, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`: run length.
- * `-- --baseline <main.js>`: also this build against another build in alternating rounds (`--rounds`, default 3).
+ * `-- --baseline <main.js>`: also this build against another build in alternating rounds (`--rounds`, default 3); this
+ * build runs with the node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none).
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,7 @@ import { createPgliteDir, createPostgresDatabase } from './databases.js';
 import { type LoadResult, runLoad } from './load.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
-import { freePort, type ServerProcess, startServer } from './server-process.js';
+import { freePort, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
@@ -25,6 +26,7 @@ const { values: flags } = parseArgs({
     short: { type: 'boolean', default: false },
     duration: { type: 'string' },
     baseline: { type: 'string' },
+    'baseline-flags': { type: 'string', default: '' },
     rounds: { type: 'string' },
   },
 });
@@ -37,8 +39,9 @@ if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a
 const growthUsers = short ? 1_000 : 100_000;
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
-// What `npm start` runs: the bundle `npm run build:server` makes (the bench script builds it first).
+// What `npm start` runs: the bundle `npm run build:server` makes (the bench script builds it first), with its node flags.
 const STORELINK = here('../dist/server/main.js');
+const START_FLAGS = startScriptNodeFlags();
 const secrets = { APP_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
 
@@ -56,6 +59,7 @@ async function storelink(kind: 'PGlite' | 'PostgreSQL', database: Record<string,
     STORELINK,
     { ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` },
     port,
+    START_FLAGS,
   );
   cleanups.push(() => server.stop());
   return server;
@@ -178,8 +182,8 @@ async function main(): Promise<void> {
   };
   const comparison = flags.baseline
     ? await compareBuilds({
-        current: STORELINK,
-        baseline: flags.baseline,
+        current: { file: STORELINK, nodeFlags: START_FLAGS },
+        baseline: { file: flags.baseline, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) },
         env: { ...quiet, ...secrets },
         rounds,
         duration,
@@ -187,9 +191,17 @@ async function main(): Promise<void> {
         problems,
       })
     : null;
-  const markdown = renderReport(results) + (comparison ? `\n\n${renderComparison(comparison, flags.baseline!)}\n` : '');
+  const markdown =
+    renderReport(results) +
+    (comparison ? `\n\n${renderComparison(comparison, describeBuilds(flags.baseline!, flags['baseline-flags']!))}\n` : '');
   console.log(`\n${markdown}`);
   writeReport(results, markdown, new URL('results/', import.meta.url));
+}
+
+/** The comparison's title: which builds ran with which node flags. */
+function describeBuilds(baseline: string, baselineFlags: string): string {
+  const withFlags = (flagsText: string) => (flagsText.trim() ? ` (node ${flagsText.trim()})` : ' (no node flags)');
+  return `\`${baseline}\`${withFlags(baselineFlags)}; this build${withFlags(START_FLAGS.join(' '))}`;
 }
 
 function order<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {

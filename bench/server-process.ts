@@ -19,8 +19,25 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(name: string, file: string, env: Record<string, string>, port: number): Promise<ServerProcess> {
-  const child = spawn(process.execPath, file.endsWith('.ts') ? ['--import', 'tsx', file] : [file], {
+/**
+ * The node flags `npm start` runs the server with, read from package.json's start script (`node <flags> <file>`), so
+ * the bench measures the server as it is deployed.
+ */
+export function startScriptNodeFlags(): string[] {
+  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const words = packageJson.scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
+  return words.slice(1, -1);
+}
+
+export async function startServer(
+  name: string,
+  file: string,
+  env: Record<string, string>,
+  port: number,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, file.endsWith('.ts') ? ['--import', 'tsx', file] : [...nodeFlags, file], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
