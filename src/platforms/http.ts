@@ -2,12 +2,42 @@
 import type { Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
+/** A platform's answer: its status, its JSON body, and its `Retry-After` in milliseconds when it sent one. */
+export interface PlatformAnswer {
+  status: number;
+  body: unknown;
+  retryAfterMs?: number | null;
+}
+
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */
   request(
     url: string,
     init: { method: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> },
-  ): Promise<{ status: number; body: unknown }>;
+  ): Promise<PlatformAnswer>;
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (value === null || value.trim() === '') return null;
+  const text = value.trim();
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * Reads an answer with one of the pure parsers (`status`, `body` → value or PlatformError) and gives a passing failure
+ * the platform's `Retry-After`, so a retry waits at least as long as the platform asked.
+ */
+export function readAnswer<T>(answer: PlatformAnswer, parse: (status: number, body: unknown) => T): T {
+  try {
+    return parse(answer.status, answer.body);
+  } catch (error) {
+    if (error instanceof PlatformError && error.reason === 'unavailable' && answer.retryAfterMs != null && error.retryAfterMs === null)
+      throw new PlatformError('unavailable', error.message, answer.retryAfterMs);
+    throw error;
+  }
 }
 
 export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): PlatformHttp {
@@ -35,10 +65,11 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): P
         throw new PlatformError('unavailable', timedOut ? 'The platform did not answer in time' : 'The platform could not be reached');
       }
       if (response.status >= 300 && response.status < 400) throw new PlatformError('unavailable', 'The platform answered with a redirect');
+      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
       try {
-        return { status: response.status, body: JSON.parse(text) as unknown };
+        return { status: response.status, body: JSON.parse(text) as unknown, retryAfterMs };
       } catch {
-        throw new PlatformError('unavailable', `The platform answered with unreadable data (HTTP ${response.status})`);
+        throw new PlatformError('unavailable', `The platform answered with unreadable data (HTTP ${response.status})`, retryAfterMs);
       }
     },
   };

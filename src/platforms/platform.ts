@@ -1,5 +1,5 @@
 /** What platform adapters implement, by capability, so core never needs to know which platform it talks to. */
-import type { AdvertisingProfile, SitePlatform, Track } from '../domain/index.js';
+import type { AdvertisingProfile, AmazonRegion, SitePlatform, Track } from '../domain/index.js';
 
 /** Tokens as the service keeps them, whatever shape the platform sent them in. */
 export interface TokenSet {
@@ -15,22 +15,44 @@ export type CallbackResult =
   | { kind: 'denied'; message: string }
   | { kind: 'error'; message: string };
 
-/** The platform account a seller track connected: the site's external id and display name. */
+/**
+ * A platform account a seller track connected, which becomes a site: its external id, display name, and what later
+ * calls need to know of it that is not secret (TikTok Shop's shop cipher, Amazon's marketplaces and store name).
+ */
 export interface PlatformAccount {
   externalId: string;
   name: string;
+  data: Readonly<Record<string, unknown>>;
+  /** An id the same account was stored under before (TikTok Shop sites were keyed by their cipher until 2026-11). */
+  formerExternalId?: string;
+}
+
+/** What a grant was made for beyond its tokens: Amazon's region (null on the other platforms). */
+export interface GrantScope {
+  region: AmazonRegion | null;
 }
 
 /**
- * Why a platform call failed: `rejected` when the platform refused the code or credentials (its message is shown to
- * the user), `unavailable` when it could not be reached, timed out or answered with something unreadable.
+ * Who a failed platform call is for:
+ * - `rejected`: the seller's side. The platform says the code or the grant is gone (`invalid_grant`, TikTok's 36004xxx),
+ *   or the account cannot be connected (an Etsy user without a shop); the site must be reconnected, and the message is
+ *   shown to the user.
+ * - `misconfigured`: the operator's side. The platform refused Storelink's own app: a wrong client id or secret (Amazon
+ *   makes operators rotate the LWA secret every 180 days), a missing shared secret, an unauthorized client, TikTok's
+ *   36009004, or a request the platform calls malformed. No seller can fix it by reconnecting; sites stay connected and
+ *   recover when the configuration is fixed.
+ * - `unavailable`: passing. The platform could not be reached, timed out, was throttled or failed on its side
+ *   (`server_error`, `temporarily_unavailable`, TikTok's 36009003 and 36009007), or answered with something unreadable;
+ *   the call is tried again later, no earlier than `retryAfterMs` when the platform said so.
  */
-export type PlatformFailure = 'rejected' | 'unavailable';
+export type PlatformFailure = 'rejected' | 'misconfigured' | 'unavailable';
 
 export class PlatformError extends Error {
   constructor(
     readonly reason: PlatformFailure,
     message: string,
+    /** The platform's `Retry-After`, in milliseconds, on a passing failure that carried one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'PlatformError';
@@ -46,11 +68,19 @@ interface ConnectAdapterBase {
   readonly platformId: 1 | 4 | 5;
   /** True for platforms that take PKCE (S256) on the authorization request. */
   readonly usesPkce: boolean;
+  /** Whether the track has regions (Amazon): its connections pick one, and every later call goes to that region's hosts. */
+  readonly regional: boolean;
+  /**
+   * The OAuth scopes every connection asks for, and the subset Storelink's features need (a site granted fewer says
+   * which are missing); null for platforms whose scopes are set on the app, not per request.
+   */
+  readonly scopes: { readonly requested: readonly string[]; readonly needed: readonly string[] } | null;
   buildAuthorizationUrl(input: {
     state: string;
     redirectUri: string;
     codeChallenge: string | null;
     authorizationUrl: string | null;
+    grant: GrantScope;
   }): string;
   readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult;
   exchangeCode(input: {
@@ -58,21 +88,25 @@ interface ConnectAdapterBase {
     redirectUri: string;
     codeVerifier: string | null;
     params: Readonly<Record<string, string>>;
+    grant: GrantScope;
   }): Promise<TokenSet>;
-  refreshToken(refreshToken: string): Promise<TokenSet>;
+  refreshToken(refreshToken: string, grant: GrantScope): Promise<TokenSet>;
 }
 
-/** Connects a seller account, which becomes a site: the account is looked up once the tokens are in hand. */
+/**
+ * Connects seller accounts, each of which becomes a site: the accounts are looked up once the tokens are in hand. One
+ * authorization may cover several (a TikTok Shop seller authorizes every shop at once); there is always at least one.
+ */
 export interface SellerConnectAdapter extends ConnectAdapterBase {
   readonly kind: 'seller';
   readonly platform: SitePlatform;
-  fetchAccount(tokens: TokenSet, params: Readonly<Record<string, string>>): Promise<PlatformAccount>;
+  fetchAccounts(tokens: TokenSet, params: Readonly<Record<string, string>>, grant: GrantScope): Promise<PlatformAccount[]>;
 }
 
-/** Connects advertising to an existing seller site: the grant's profiles are looked up once the tokens are in hand. */
+/** Connects advertising to an existing seller site: the grant's profiles, in its region, are looked up once the tokens are in hand. */
 export interface AdvertisingConnectAdapter extends ConnectAdapterBase {
   readonly kind: 'advertising';
-  fetchProfiles(tokens: TokenSet): Promise<AdvertisingProfile[]>;
+  fetchProfiles(tokens: TokenSet, grant: GrantScope): Promise<AdvertisingProfile[]>;
 }
 
 /** The connect capability of one track: every track has it, and `kind` says which of the two it is. */

@@ -1,5 +1,5 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
-import type { Track } from '../domain/index.js';
+import { AMAZON_REGIONS, type AmazonRegion, type Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
@@ -35,8 +35,7 @@ export interface RegistryConfig {
   readonly platforms: {
     readonly etsy: EtsyConfig | null;
     readonly tiktokShop: TikTokShopConfig | null;
-    /** The Seller Central host rather than the consent URL, which is built from it. */
-    readonly amazonSeller: (Omit<AmazonSellerConfig, 'consentUrl'> & { sellerCentralUrl: string }) | null;
+    readonly amazonSeller: AmazonSellerConfig | null;
     readonly amazonAds: AmazonAdsConfig | null;
   };
 }
@@ -44,6 +43,16 @@ export interface RegistryConfig {
 /** Where the simulators are served: the browser opens their pages and the adapters call them at the same address. */
 export function sandboxBaseUrl(appUrl: string, track: Track): string {
   return `${appUrl}/sandbox/${track}`;
+}
+
+/** A simulated Amazon region's base: NA at the track's own base, the others under `/eu` and `/fe` (src/sandbox/amazon-*). */
+export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
+  return region === 'NA' ? base : `${base}/${region.toLowerCase()}`;
+}
+
+/** A value for each Amazon region. */
+function perRegion<T>(build: (region: AmazonRegion) => T): Record<AmazonRegion, T> {
+  return Object.fromEntries(AMAZON_REGIONS.map((region) => [region, build(region)])) as Record<AmazonRegion, T>;
 }
 
 /** Every track's connect adapter; `clients` are what the simulators accept (src/deps.ts passes SANDBOX_CLIENTS). */
@@ -69,22 +78,22 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
       authUrl: base,
       apiUrl: base,
     }));
-  const seller = platforms.amazonSeller;
-  const amazonSeller = seller
-    ? { ...seller, consentUrl: `${seller.sellerCentralUrl}/apps/authorize/consent` }
-    : simulated('amazon-seller', (base) => ({
-        ...clients.amazonSeller,
-        consentUrl: `${base}/authorize`,
-        lwaTokenUrl: `${base}/auth/o2/token`,
-        draft: false,
-      }));
+  const amazonSeller =
+    platforms.amazonSeller ??
+    simulated('amazon-seller', (base) => ({
+      ...clients.amazonSeller,
+      lwaTokenUrl: `${base}/auth/o2/token`,
+      draft: false,
+      regions: perRegion((region) => ({ sellerCentralUrl: sandboxRegionUrl(base, region), apiUrl: sandboxRegionUrl(base, region) })),
+    }));
   const amazonAds =
     platforms.amazonAds ??
     simulated('amazon-ads', (base) => ({
       ...clients.amazonAds,
-      authorizeUrl: `${base}/authorize`,
-      tokenUrl: `${base}/auth/o2/token`,
-      apiUrl: base,
+      regions: perRegion((region) => {
+        const regional = sandboxRegionUrl(base, region);
+        return { authorizeUrl: `${regional}/authorize`, tokenUrl: `${regional}/auth/o2/token`, apiUrl: regional };
+      }),
     }));
 
   return {

@@ -5,11 +5,11 @@ import { buildGrantUrl } from '../../src/platforms/amazon-ads/requests.js';
 import { parseProfiles, readCallback as readAdsCallback } from '../../src/platforms/amazon-ads/responses.js';
 import { createAmazonSellerConnectAdapter } from '../../src/platforms/amazon-seller/connect.js';
 import { buildConsentUrl } from '../../src/platforms/amazon-seller/requests.js';
-import { readCallback as readSellerCallback } from '../../src/platforms/amazon-seller/responses.js';
+import { parseMarketplaceParticipations, readCallback as readSellerCallback } from '../../src/platforms/amazon-seller/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from '../../src/platforms/lwa/requests.js';
 import { parseLwaTokenResponse } from '../../src/platforms/lwa/responses.js';
-import { PlatformError } from '../../src/platforms/platform.js';
+import { PlatformError, type PlatformFailure } from '../../src/platforms/platform.js';
 import { createManualClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -22,8 +22,48 @@ function fakeHttp(answer: { status: number; body: unknown }) {
   return { http, sent };
 }
 
-const rejects = (reason: 'rejected' | 'unavailable', message?: string) => (error: unknown) =>
-  error instanceof PlatformError && error.reason === reason && (message === undefined || error.message === message);
+const rejects = (reason: PlatformFailure, message?: string | RegExp) => (error: unknown) =>
+  error instanceof PlatformError &&
+  error.reason === reason &&
+  (message === undefined || (typeof message === 'string' ? error.message === message : message.test(error.message)));
+
+/** One region's hosts, the others elsewhere, so a test shows which region a call went to. */
+const SELLER_REGIONS = {
+  NA: { sellerCentralUrl: 'https://sc-na.example', apiUrl: 'https://sp-na.example' },
+  EU: { sellerCentralUrl: 'https://sc-eu.example', apiUrl: 'https://sp-eu.example' },
+  FE: { sellerCentralUrl: 'https://sc-fe.example', apiUrl: 'https://sp-fe.example' },
+};
+const SELLER_CONFIG = {
+  appId: 'a',
+  lwaClientId: 'c',
+  lwaClientSecret: 'x',
+  lwaTokenUrl: 'https://lwa.example/auth/o2/token',
+  draft: false,
+  regions: SELLER_REGIONS,
+};
+const ADS_CONFIG = {
+  clientId: 'c',
+  clientSecret: 'x',
+  regions: {
+    NA: { authorizeUrl: 'https://na.example/ap/oa', tokenUrl: 'https://lwa-na.example/auth/o2/token', apiUrl: 'https://ads-na.example' },
+    EU: { authorizeUrl: 'https://eu.example/ap/oa', tokenUrl: 'https://lwa-eu.example/auth/o2/token', apiUrl: 'https://ads-eu.example' },
+    FE: { authorizeUrl: 'https://fe.example/ap/oa', tokenUrl: 'https://lwa-fe.example/auth/o2/token', apiUrl: 'https://ads-fe.example' },
+  },
+};
+const PARTICIPATIONS = {
+  payload: [
+    {
+      marketplace: { id: 'A1F83G8C2ARO7P', countryCode: 'GB', name: 'Amazon.co.uk', defaultCurrencyCode: 'GBP' },
+      participation: { isParticipating: true, hasSuspendedListings: false },
+      storeName: 'Maomao UK',
+    },
+    {
+      marketplace: { id: 'A1PA6795UKMFR9', countryCode: 'DE', name: 'Amazon.de', defaultCurrencyCode: 'EUR' },
+      participation: { isParticipating: false, hasSuspendedListings: false },
+      storeName: 'Maomao UK',
+    },
+  ],
+};
 
 test('the seller consent URL carries application_id, state and redirect_uri, and no version for a published app', () => {
   const url = new URL(
@@ -149,18 +189,20 @@ test('a refresh keeps the submitted refresh token whether LWA repeats it or leav
   );
 });
 
-test("invalid_grant is Invalid credentials, another 4xx shows LWA's description, a 5xx is unavailable", () => {
-  assert.throws(
-    () =>
-      parseLwaTokenResponse(400, { error_description: 'The request has an invalid grant parameter : code', error: 'invalid_grant' }, NOW),
-    rejects('rejected', 'Invalid credentials'),
-  );
-  assert.throws(
-    () => parseLwaTokenResponse(401, { error_description: 'Client authentication failed', error: 'invalid_client' }, NOW),
-    rejects('rejected', 'Client authentication failed'),
-  );
-  assert.throws(() => parseLwaTokenResponse(500, { error: 'server_error' }, NOW), rejects('unavailable'));
-  assert.throws(() => parseLwaTokenResponse(200, { token_type: 'bearer' }, NOW), rejects('unavailable'));
+test("LWA errors: invalid_grant is the seller's, the client's credentials the operator's, server trouble passing", () => {
+  const lwa = (status: number, body: unknown) => () => parseLwaTokenResponse(status, body, NOW);
+  const grant = { error_description: 'The request has an invalid grant parameter : code', error: 'invalid_grant' };
+  assert.throws(lwa(400, grant), rejects('rejected', 'Invalid credentials'));
+  // The LWA secret must be rotated every 180 days; a stale one is invalid_client, and no seller can fix that.
+  const client = { error_description: 'Client authentication failed', error: 'invalid_client' };
+  assert.throws(lwa(401, client), rejects('misconfigured', /invalid_client: Client authentication failed/));
+  assert.throws(lwa(400, { error: 'unauthorized_client' }), rejects('misconfigured'));
+  assert.throws(lwa(400, { error: 'invalid_request', error_description: 'missing redirect_uri' }), rejects('misconfigured'));
+  assert.throws(lwa(400, { error: 'temporarily_unavailable' }), rejects('unavailable'));
+  assert.throws(lwa(400, { error: 'server_error' }), rejects('unavailable'));
+  assert.throws(lwa(500, { error: 'server_error' }), rejects('unavailable'));
+  assert.throws(lwa(429, {}), rejects('unavailable'));
+  assert.throws(lwa(200, { token_type: 'bearer' }), rejects('unavailable'));
 });
 
 test('profiles map to id, country code and account name', () => {
@@ -185,28 +227,56 @@ test('a profiles answer that is not a list is unavailable; 401 and 403 are rejec
   assert.throws(() => parseProfiles(200, [{ countryCode: 'US' }]), rejects('unavailable'));
   assert.throws(() => parseProfiles(401, { code: 'UNAUTHORIZED', details: 'Not authorized' }), rejects('rejected'));
   assert.throws(() => parseProfiles(403, {}), rejects('rejected'));
+  assert.throws(
+    () => parseProfiles(401, { code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' }),
+    rejects('misconfigured'),
+  );
+  assert.throws(() => parseProfiles(400, { code: 'BAD_REQUEST', details: 'x' }), rejects('misconfigured'));
   assert.throws(() => parseProfiles(503, {}), rejects('unavailable'));
 });
 
-test('the seller adapter names the account by its selling_partner_id without calling Amazon', async () => {
-  const { http, sent } = fakeHttp({ status: 500, body: {} });
-  const adapter = createAmazonSellerConnectAdapter(
-    {
-      appId: 'a',
-      lwaClientId: 'c',
-      lwaClientSecret: 'x',
-      consentUrl: 'https://sc.example/apps/authorize/consent',
-      lwaTokenUrl: 'https://lwa.example/auth/o2/token',
-      draft: false,
-    },
-    { http, clock: createManualClock(NOW) },
-  );
+test("the seller adapter checks the grant on its region's Sellers API and names the site after the store", async () => {
+  const { http, sent } = fakeHttp({ status: 200, body: PARTICIPATIONS });
+  const adapter = createAmazonSellerConnectAdapter(SELLER_CONFIG, { http, clock: createManualClock(NOW) });
   const tokens = { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: null, refreshExpiresAt: null };
-  assert.deepEqual(await adapter.fetchAccount(tokens, { selling_partner_id: 'A1B2C3' }), {
-    externalId: 'A1B2C3',
-    name: 'Amazon seller A1B2C3',
+  assert.deepEqual(await adapter.fetchAccounts(tokens, { selling_partner_id: 'A1B2C3' }, { region: 'EU' }), [
+    { externalId: 'A1B2C3', name: 'Maomao UK', data: { store_name: 'Maomao UK', marketplace_ids: ['A1F83G8C2ARO7P'] } },
+  ]);
+  assert.deepEqual(sent, [
+    {
+      url: 'https://sp-eu.example/sellers/v1/marketplaceParticipations',
+      init: { method: 'GET', headers: { 'x-amz-access-token': 'Atza|a' } },
+    },
+  ]);
+});
+
+test("the seller's consent goes to the region's Seller Central at /apps/authorize/consent; NA without a region", () => {
+  const adapter = createAmazonSellerConnectAdapter(SELLER_CONFIG, {
+    http: fakeHttp({ status: 500, body: {} }).http,
+    clock: createManualClock(NOW),
   });
-  assert.equal(sent.length, 0);
+  const consent = (region: 'NA' | 'EU' | 'FE' | null) =>
+    new URL(
+      adapter.buildAuthorizationUrl({ state: 's', redirectUri: CALLBACK, codeChallenge: null, authorizationUrl: null, grant: { region } }),
+    );
+  assert.equal(consent('FE').origin + consent('FE').pathname, 'https://sc-fe.example/apps/authorize/consent');
+  assert.equal(consent(null).origin, 'https://sc-na.example');
+});
+
+test("marketplace participations: a refused token is the seller's, a refused app the operator's, none participating a refusal", () => {
+  assert.deepEqual(parseMarketplaceParticipations(200, PARTICIPATIONS), { storeName: 'Maomao UK', marketplaceIds: ['A1F83G8C2ARO7P'] });
+  const errors = (code: string, message: string) => ({ errors: [{ code, message, details: '' }] });
+  assert.throws(
+    () => parseMarketplaceParticipations(403, errors('Unauthorized', 'The access token you provided is revoked, malformed or invalid.')),
+    rejects('rejected'),
+  );
+  assert.throws(
+    () => parseMarketplaceParticipations(403, errors('Unauthorized', 'Access to requested resource is denied.')),
+    rejects('misconfigured'),
+  );
+  assert.throws(() => parseMarketplaceParticipations(429, errors('QuotaExceeded', 'x')), rejects('unavailable'));
+  assert.throws(() => parseMarketplaceParticipations(200, { payload: [] }), rejects('rejected'));
+  assert.throws(() => parseMarketplaceParticipations(200, { payload: 'x' }), rejects('unavailable'));
 });
 
 test('the seller adapter exchanges the code with a form POST to the LWA token URL', async () => {
@@ -214,18 +284,14 @@ test('the seller adapter exchanges the code with a form POST to the LWA token UR
     status: 200,
     body: { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600, refresh_token: 'Atzr|r' },
   });
-  const adapter = createAmazonSellerConnectAdapter(
-    {
-      appId: 'a',
-      lwaClientId: 'c',
-      lwaClientSecret: 'x',
-      consentUrl: 'https://sc.example/c',
-      lwaTokenUrl: 'https://lwa.example/auth/o2/token',
-      draft: false,
-    },
-    { http, clock: createManualClock(NOW) },
-  );
-  await adapter.exchangeCode({ code: 'ANcode', redirectUri: CALLBACK, codeVerifier: null, params: { selling_partner_id: 'A1' } });
+  const adapter = createAmazonSellerConnectAdapter(SELLER_CONFIG, { http, clock: createManualClock(NOW) });
+  await adapter.exchangeCode({
+    code: 'ANcode',
+    redirectUri: CALLBACK,
+    codeVerifier: null,
+    params: { selling_partner_id: 'A1' },
+    grant: { region: 'EU' },
+  });
   assert.deepEqual(sent, [
     {
       url: 'https://lwa.example/auth/o2/token',
@@ -237,23 +303,36 @@ test('the seller adapter exchanges the code with a form POST to the LWA token UR
   ]);
 });
 
-test('the Ads adapter asks for profiles with the client id header and the bearer', async () => {
-  const { http, sent } = fakeHttp({ status: 200, body: [] });
-  const adapter = createAmazonAdsConnectAdapter(
-    {
-      clientId: 'c',
-      clientSecret: 'x',
-      authorizeUrl: 'https://www.amazon.com/ap/oa',
-      tokenUrl: 'https://api.amazon.com/auth/o2/token',
-      apiUrl: 'https://advertising-api.amazon.com',
-    },
-    { http, clock: createManualClock(NOW) },
+test("the Ads adapter asks the grant's region for profiles, with the client id header and the bearer", async () => {
+  const { http, sent } = fakeHttp({ status: 200, body: [{ profileId: 1, countryCode: 'UK' }] });
+  const adapter = createAmazonAdsConnectAdapter(ADS_CONFIG, { http, clock: createManualClock(NOW) });
+  await adapter.fetchProfiles(
+    { accessToken: 'Atza|a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null },
+    { region: 'EU' },
   );
-  await adapter.fetchProfiles({ accessToken: 'Atza|a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null });
   assert.deepEqual(sent, [
     {
-      url: 'https://advertising-api.amazon.com/v2/profiles',
+      url: 'https://ads-eu.example/v2/profiles',
       init: { method: 'GET', headers: { 'Amazon-Advertising-API-ClientId': 'c', authorization: 'Bearer Atza|a' } },
     },
   ]);
+});
+
+test("the Ads adapter's grant page and token URL are the region's", async () => {
+  const { http, sent } = fakeHttp({ status: 200, body: { access_token: 'Atza|a', token_type: 'bearer', expires_in: 3600 } });
+  const adapter = createAmazonAdsConnectAdapter(ADS_CONFIG, { http, clock: createManualClock(NOW) });
+  const url = adapter.buildAuthorizationUrl({
+    state: 's',
+    redirectUri: CALLBACK,
+    codeChallenge: null,
+    authorizationUrl: null,
+    grant: { region: 'FE' },
+  });
+  assert.match(url, /^https:\/\/fe\.example\/ap\/oa\?/);
+  await adapter.refreshToken('Atzr|r', { region: 'FE' });
+  assert.equal(sent[0]!.url, 'https://lwa-fe.example/auth/o2/token');
+});
+
+test('an empty profile list is a refusal naming the region, not "advertising connected"', () => {
+  assert.throws(() => parseProfiles(200, [], 'EU'), rejects('rejected', /no advertising profiles in the EU region/));
 });

@@ -4,7 +4,10 @@ import { createEtsyConnectAdapter, type EtsyConfig } from '../../src/platforms/e
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from '../../src/platforms/etsy/requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from '../../src/platforms/etsy/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
-import { PlatformError } from '../../src/platforms/platform.js';
+import { PlatformError, type PlatformFailure } from '../../src/platforms/platform.js';
+
+const NO_REGION = { region: null };
+
 import { createManualClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -28,7 +31,7 @@ const TOKEN_ANSWER = {
 const ME_ANSWER = { user_id: 456789, shop_id: 123456 };
 const SHOP_ANSWER = { shop_id: 123456, shop_name: 'Maomao Prints', user_id: 456789, currency_code: 'EUR', is_vacation: false };
 
-const rejects = (reason: 'rejected' | 'unavailable', message?: string) => (error: unknown) =>
+const rejects = (reason: PlatformFailure, message?: string) => (error: unknown) =>
   error instanceof PlatformError && error.reason === reason && (message === undefined || error.message === message);
 
 /** A PlatformHttp that answers each call with the next of `answers` and records what was sent. */
@@ -84,7 +87,13 @@ describe('Etsy authorization URL', () => {
   test("the adapter takes PKCE and passes the state's challenge and the callback through", () => {
     const adapter = createEtsyConnectAdapter(CONFIG, { http: fakeHttp().http, clock: createManualClock(NOW) });
     const url = new URL(
-      adapter.buildAuthorizationUrl({ state: 's', redirectUri: CALLBACK, codeChallenge: 'challenge', authorizationUrl: null }),
+      adapter.buildAuthorizationUrl({
+        state: 's',
+        redirectUri: CALLBACK,
+        codeChallenge: 'challenge',
+        authorizationUrl: null,
+        grant: NO_REGION,
+      }),
     );
     assert.equal(adapter.usesPkce, true);
     assert.equal(adapter.platformId, 1);
@@ -164,31 +173,37 @@ describe('Etsy token answer', () => {
     assert.equal(tokens.refreshToken, null);
   });
 
-  test('invalid_grant, invalid_client and any 401 are Invalid credentials', () => {
+  test("invalid_grant is the seller's: Invalid credentials", () => {
     const used = { error: 'invalid_grant', error_description: 'code has been used previously' };
     assert.throws(() => parseTokenResponse(400, used, NOW), rejects('rejected', 'Invalid credentials'));
     assert.throws(
       () => parseTokenResponse(400, { error: 'invalid_grant', error_description: 'refresh_token is revoked' }, NOW),
       rejects('rejected', 'Invalid credentials'),
     );
-    assert.throws(() => parseTokenResponse(401, { error: 'invalid_client' }, NOW), rejects('rejected', 'Invalid credentials'));
-    assert.throws(
-      () => parseTokenResponse(401, { error: 'something_else', error_description: 'No' }, NOW),
-      rejects('rejected', 'Invalid credentials'),
-    );
   });
 
-  test("another 4xx shows Etsy's description, else its error code, else Invalid credentials", () => {
+  test("a refused key or client is the operator's, with Etsy's words, never the seller's", () => {
     assert.throws(
-      () => parseTokenResponse(400, { error: 'invalid_request', error_description: 'code_verifier is invalid' }, NOW),
-      rejects('rejected', 'code_verifier is invalid'),
+      () => parseTokenResponse(403, { error: 'Shared secret is required in x-api-key header.' }, NOW),
+      rejects('misconfigured', "Etsy refused Storelink's app (HTTP 403, Shared secret is required in x-api-key header.)"),
     );
-    assert.throws(() => parseTokenResponse(400, { error: 'invalid_scope' }, NOW), rejects('rejected', 'invalid_scope'));
-    assert.throws(() => parseTokenResponse(400, 'Bad Request', NOW), rejects('rejected', 'Invalid credentials'));
+    assert.throws(
+      () => parseTokenResponse(401, { error: 'invalid_client', error_description: 'client_id is invalid' }, NOW),
+      rejects('misconfigured', "Etsy refused Storelink's app (HTTP 401, invalid_client: client_id is invalid)"),
+    );
+    assert.throws(() => parseTokenResponse(401, { error: 'something_else', error_description: 'No' }, NOW), rejects('misconfigured'));
+    // A malformed request is Storelink's, not the seller's: the site must not be asked to reconnect for it.
+    assert.throws(
+      () => parseTokenResponse(400, { error: 'invalid_request', error_description: 'code_verifier is required' }, NOW),
+      rejects('misconfigured'),
+    );
+    assert.throws(() => parseTokenResponse(400, 'Bad Request', NOW), rejects('misconfigured', "Etsy refused Storelink's app (HTTP 400)"));
+    assert.throws(() => parseTokenResponse(200, { error: 'invalid_request', error_description: 'Nope' }, NOW), rejects('misconfigured'));
   });
 
-  test('an error field is a refusal even with a 200', () => {
-    assert.throws(() => parseTokenResponse(200, { error: 'invalid_request', error_description: 'Nope' }, NOW), rejects('rejected', 'Nope'));
+  test('server_error and temporarily_unavailable are passing, whatever the status', () => {
+    assert.throws(() => parseTokenResponse(400, { error: 'temporarily_unavailable' }, NOW), rejects('unavailable'));
+    assert.throws(() => parseTokenResponse(400, { error: 'server_error' }, NOW), rejects('unavailable'));
   });
 
   test('a 5xx or throttling is unavailable, never a refused grant', () => {
@@ -222,25 +237,24 @@ describe('Etsy identity answers', () => {
     assert.deepEqual(parseMe(200, ME_ANSWER), { userId: '456789', shopId: '123456' });
   });
 
-  test('a user without a shop is unavailable', () => {
-    assert.throws(() => parseMe(200, { user_id: 456789 }), rejects('unavailable', 'Etsy answered the account lookup without a shop'));
-    assert.throws(
-      () => parseMe(200, { user_id: 456789, shop_id: null }),
-      rejects('unavailable', 'Etsy answered the account lookup without a shop'),
-    );
+  test('a user without a shop is a clear refusal, not an unreachable platform', () => {
+    const noShop = 'This Etsy account has no shop. Open a shop on Etsy, then connect again.';
+    assert.throws(() => parseMe(200, { user_id: 456789 }), rejects('rejected', noShop));
+    assert.throws(() => parseMe(200, { user_id: 456789, shop_id: null }), rejects('rejected', noShop));
+    assert.throws(() => parseMe(200, { shop_id: 1 }), rejects('unavailable'));
   });
 
-  test("a refused lookup is rejected with Etsy's error, and a 5xx is unavailable", () => {
+  test("a refused key is the operator's, a refused token the seller's, a 5xx passing", () => {
     assert.throws(
       () => parseMe(403, { error: 'Shared secret is required in x-api-key header.' }),
-      rejects('rejected', 'Shared secret is required in x-api-key header.'),
+      rejects('misconfigured', "Etsy refused Storelink's app (HTTP 403, Shared secret is required in x-api-key header.)"),
     );
     assert.throws(
       () => parseMe(401, { error: 'invalid_token', error_description: 'access token is expired' }),
       rejects('rejected', 'invalid_token'),
     );
     assert.throws(() => parseMe(404, 'Not Found'), rejects('rejected', 'Etsy refused the account lookup'));
-    assert.throws(() => parseMe(500, { error: 'Server Error' }), rejects('unavailable', 'Server Error'));
+    assert.throws(() => parseMe(500, { error: 'Server Error' }), rejects('unavailable', 'Etsy could not complete the request'));
   });
 
   test('the shop answer gives its name', () => {
@@ -251,7 +265,7 @@ describe('Etsy identity answers', () => {
     assert.throws(() => parseShop(200, { shop_id: 123456 }), rejects('unavailable', 'Etsy answered the shop lookup without a name'));
     assert.throws(() => parseShop(404, { error: 'Shop not found' }), rejects('rejected', 'Shop not found'));
     assert.throws(() => parseShop(404, {}), rejects('rejected', 'Etsy refused the shop lookup'));
-    assert.throws(() => parseShop(502, {}), rejects('unavailable', 'Etsy refused the shop lookup'));
+    assert.throws(() => parseShop(502, {}), rejects('unavailable', 'Etsy could not complete the request'));
   });
 });
 
@@ -259,13 +273,15 @@ describe('Etsy adapter I/O', () => {
   test('exchangeCode makes one form POST to the token endpoint and reads its answer', async () => {
     const { http, sent } = fakeHttp({ status: 200, body: TOKEN_ANSWER });
     const adapter = createEtsyConnectAdapter(CONFIG, { http, clock: createManualClock(NOW) });
-    const tokens = await adapter.exchangeCode({ code: 'c', redirectUri: CALLBACK, codeVerifier: 'v', params: {} });
+    const tokens = await adapter.exchangeCode({ code: 'c', redirectUri: CALLBACK, codeVerifier: 'v', params: {}, grant: NO_REGION });
     assert.deepEqual(sent, [
       {
         url: 'https://api.etsy.com/v3/public/oauth/token',
         init: {
           method: 'POST',
           form: { grant_type: 'authorization_code', client_id: CONFIG.clientId, redirect_uri: CALLBACK, code: 'c', code_verifier: 'v' },
+          // Etsy wants the key and shared secret on every v3 call, the token endpoint's included.
+          headers: { 'x-api-key': `${CONFIG.clientId}:shh` },
         },
       },
     ]);
@@ -279,11 +295,11 @@ describe('Etsy adapter I/O', () => {
     assert.deepEqual(sent[0]!.init.form, { grant_type: 'refresh_token', client_id: CONFIG.clientId, refresh_token: '12345678.old' });
   });
 
-  test('fetchAccount reads users/me, then the shop, with the API key and the bearer', async () => {
+  test('fetchAccounts reads users/me, then the shop, with the API key and the bearer', async () => {
     const { http, sent } = fakeHttp({ status: 200, body: ME_ANSWER }, { status: 200, body: SHOP_ANSWER });
     const adapter = createEtsyConnectAdapter(CONFIG, { http, clock: createManualClock(NOW) });
     const tokens = { accessToken: '456789.a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null };
-    assert.deepEqual(await adapter.fetchAccount(tokens), { externalId: '123456', name: 'Maomao Prints' });
+    assert.deepEqual(await adapter.fetchAccounts(tokens), [{ externalId: '123456', name: 'Maomao Prints', data: { user_id: '456789' } }]);
     const headers = { 'x-api-key': `${CONFIG.clientId}:shh`, authorization: 'Bearer 456789.a' };
     assert.deepEqual(sent, [
       { url: 'https://api.etsy.com/v3/application/users/me', init: { method: 'GET', headers } },

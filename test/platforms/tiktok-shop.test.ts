@@ -17,6 +17,7 @@ const AUTHORIZE = 'https://services.tiktokshop.com/open/authorize';
 const rejected = (message: string) => (error: unknown) =>
   error instanceof PlatformError && error.reason === 'rejected' && error.message === message;
 const unavailable = (error: unknown) => error instanceof PlatformError && error.reason === 'unavailable';
+const misconfigured = (error: unknown) => error instanceof PlatformError && error.reason === 'misconfigured';
 
 describe('TikTok Shop authorization URL', () => {
   test('without a caller URL it is the authorize page with service_id and state, and nothing else', () => {
@@ -47,7 +48,13 @@ describe('TikTok Shop authorization URL', () => {
       { http: { request: () => Promise.reject(new Error('no I/O')) }, clock: { now: () => new Date(0) } },
     );
     const url = new URL(
-      adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://app.example/cb', codeChallenge: 'c', authorizationUrl: null }),
+      adapter.buildAuthorizationUrl({
+        state: 's',
+        redirectUri: 'https://app.example/cb',
+        codeChallenge: 'c',
+        authorizationUrl: null,
+        grant: { region: null },
+      }),
     );
     assert.deepEqual([...url.searchParams.keys()], ['service_id', 'state']);
     assert.equal(adapter.usesPkce, false);
@@ -127,8 +134,8 @@ describe('TikTok Shop token calls', () => {
     });
   });
 
-  test('a refused auth code or refresh token is Invalid credentials', () => {
-    for (const code of [36004004, 36004005, 36004001, 36009004]) {
+  test("the 36004xxx auth-record family is the seller's: Invalid credentials", () => {
+    for (const code of [36004004, 36004005, 36004001]) {
       assert.throws(
         () => parseTokenResponse(200, { code, message: 'whatever', data: null, request_id: 'r' }),
         rejected('Invalid credentials'),
@@ -137,9 +144,20 @@ describe('TikTok Shop token calls', () => {
     }
   });
 
-  test("any other non-zero code is refused with TikTok's message, whatever the HTTP status", () => {
-    assert.throws(() => parseTokenResponse(200, { code: 36009001, message: 'Bad request', request_id: 'r' }), rejected('Bad request'));
-    assert.throws(() => parseTokenResponse(400, { code: 12345, message: 'Bad thing', request_id: 'r' }), rejected('Bad thing'));
+  test("36009004 (invalid app key or credentials), a bad sign and unknown codes are the operator's, whatever the HTTP status", () => {
+    for (const [status, code] of [
+      [200, 36009004],
+      [200, 106001],
+      [200, 36009001],
+      [400, 12345],
+    ]) {
+      assert.throws(() => parseTokenResponse(status!, { code, message: 'Bad thing', request_id: 'r' }), misconfigured, String(code));
+    }
+  });
+
+  test('36009003 (internal error) and 36009007 (request timeout) are passing', () => {
+    for (const code of [36009003, 36009007])
+      assert.throws(() => parseTokenResponse(200, { code, message: 'x', request_id: 'r' }), unavailable, String(code));
   });
 
   test('a 5xx, an answer without a code, or a success without a token is unavailable', () => {
@@ -210,9 +228,23 @@ describe('TikTok Shop authorized shops', () => {
     code: 'CNGBCBA4LLU8',
   };
 
-  test('the first shop gives the external id (its cipher) and the name', () => {
-    const body = { code: 0, message: 'Success', request_id: 'r', data: { shops: [shop, { ...shop, cipher: 'GCP_other', name: 'Other' }] } };
-    assert.deepEqual(parseShopsResponse(200, body), { externalId: 'GCP_XF90igAAAABh00qsWgtvOiGFNqyubMt3', name: 'Maomao beauty shop' });
+  test("every shop is an account: its id is the site's external id, its cipher kept as data and as the former id", () => {
+    const other = { ...shop, id: '7000714532876273421', cipher: 'GCP_other', name: 'Other', region: 'US' };
+    const body = { code: 0, message: 'Success', request_id: 'r', data: { shops: [shop, other] } };
+    const accounts = parseShopsResponse(200, body);
+    assert.deepEqual(
+      accounts.map((account) => [account.externalId, account.name, account.data.cipher, account.formerExternalId]),
+      [
+        [shop.id, 'Maomao beauty shop', 'GCP_XF90igAAAABh00qsWgtvOiGFNqyubMt3', 'GCP_XF90igAAAABh00qsWgtvOiGFNqyubMt3'],
+        ['7000714532876273421', 'Other', 'GCP_other', 'GCP_other'],
+      ],
+    );
+    assert.equal(accounts[1]!.data.region, 'US');
+  });
+
+  test('a shop without an id is an unreadable answer', () => {
+    const { id: _, ...withoutId } = shop;
+    assert.throws(() => parseShopsResponse(200, { code: 0, data: { shops: [withoutId] } }), unavailable);
   });
 
   test('no shop is refused', () => {
@@ -223,8 +255,12 @@ describe('TikTok Shop authorized shops', () => {
     assert.throws(() => parseShopsResponse(200, { code: 0, message: 'Success', data: {} }), rejected('No TikTok Shop was authorized'));
   });
 
-  test('an error envelope is refused with its message', () => {
-    assert.throws(() => parseShopsResponse(200, { code: 106001, message: 'Invalid sign', request_id: 'r' }), rejected('Invalid sign'));
+  test("an expired token is the seller's; a bad sign the operator's", () => {
+    assert.throws(
+      () => parseShopsResponse(200, { code: 105002, message: 'Access token is expired', request_id: 'r' }),
+      rejected('TikTok Shop no longer accepts this authorization; connect again.'),
+    );
+    assert.throws(() => parseShopsResponse(200, { code: 106001, message: 'Invalid sign', request_id: 'r' }), misconfigured);
   });
 });
 
@@ -260,7 +296,13 @@ describe('TikTok Shop adapter I/O', () => {
       },
       { http, clock: { now: () => new Date(0) } },
     );
-    const tokens = await adapter.exchangeCode({ code: 'abc', redirectUri: 'ignored', codeVerifier: null, params: {} });
+    const tokens = await adapter.exchangeCode({
+      code: 'abc',
+      redirectUri: 'ignored',
+      codeVerifier: null,
+      params: {},
+      grant: { region: null },
+    });
     assert.equal(seen.length, 1);
     assert.equal(seen[0]!.method, 'GET');
     assert.equal(

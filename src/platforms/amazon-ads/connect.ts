@@ -1,25 +1,37 @@
-/** Amazon Ads (platform 5 with site_id): an LWA grant with the campaign-management scope, then the account's profiles. */
+/** Amazon Ads (platform 5 with site_id): an LWA grant in the seller's region with the campaign-management scope, then its profiles. */
+import { type AmazonRegion, DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformHttp } from '../http.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import type { AdvertisingConnectAdapter } from '../platform.js';
+import type { AdvertisingConnectAdapter, GrantScope } from '../platform.js';
 import { buildGrantUrl, profilesHeaders } from './requests.js';
 import { parseProfiles, readCallback } from './responses.js';
+
+/** One region's hosts (platforms.md §4.1): its LWA grant page, its LWA token URL and its Ads API host. */
+export interface AmazonAdsRegion {
+  /** `https://www.amazon.com/ap/oa` for NA, or the sandbox's regional authorize page. */
+  authorizeUrl: string;
+  /** `https://api.amazon.com/auth/o2/token` for NA, or the sandbox's. */
+  tokenUrl: string;
+  /** `https://advertising-api.amazon.com` for NA, or the sandbox's regional base. */
+  apiUrl: string;
+}
 
 export interface AmazonAdsConfig {
   /** The LWA security profile's client id and secret. */
   clientId: string;
   clientSecret: string;
-  /** The region's grant URL (`https://www.amazon.com/ap/oa` for NA), or the sandbox's authorize page. */
-  authorizeUrl: string;
-  /** The region's LWA token URL, or the sandbox's. */
-  tokenUrl: string;
-  /** The region's Ads API host, or the sandbox's base. */
-  apiUrl: string;
+  regions: Readonly<Record<AmazonRegion, AmazonAdsRegion>>;
 }
 
 export function createAmazonAdsConnectAdapter(config: AmazonAdsConfig, deps: { http: PlatformHttp; clock: Clock }) {
-  const lwa = createLwaClient({ tokenUrl: config.tokenUrl, clientId: config.clientId, clientSecret: config.clientSecret }, deps);
+  const regionOf = (grant: GrantScope) => grant.region ?? DEFAULT_AMAZON_REGION;
+  // Codes and refresh tokens go to the token URL of the region they were granted in ("the LWA server for your region").
+  const lwa = (grant: GrantScope) =>
+    createLwaClient(
+      { tokenUrl: config.regions[regionOf(grant)].tokenUrl, clientId: config.clientId, clientSecret: config.clientSecret },
+      deps,
+    );
 
   return {
     kind: 'advertising',
@@ -27,19 +39,20 @@ export function createAmazonAdsConnectAdapter(config: AmazonAdsConfig, deps: { h
     platformId: 5,
     // LWA accepts PKCE but Ads apps are confidential clients and no source says they must use it (platforms.md §4.1).
     usesPkce: false,
-    buildAuthorizationUrl: ({ state, redirectUri }) =>
-      buildGrantUrl({ authorizeUrl: config.authorizeUrl, clientId: config.clientId, state, redirectUri }),
+    regional: true,
+    // The one scope Ads needs is part of every grant URL (requests.ts), not a setting.
+    scopes: null,
+    buildAuthorizationUrl: ({ state, redirectUri, grant }) =>
+      buildGrantUrl({ authorizeUrl: config.regions[regionOf(grant)].authorizeUrl, clientId: config.clientId, state, redirectUri }),
     readCallback,
-    exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
-    refreshToken: (refreshToken) => lwa.refreshToken(refreshToken),
-    /**
-     * The profiles of the configured region's host only: `/v2/profiles` answers per region (platforms.md §4.4), and one
-     * region is configured; covering all three would mean a token URL and API host per region.
-     */
-    async fetchProfiles(tokens) {
+    exchangeCode: ({ code, redirectUri, grant }) => lwa(grant).exchangeCode(code, redirectUri),
+    refreshToken: (refreshToken, grant) => lwa(grant).refreshToken(refreshToken),
+    /** The profiles of the grant's region: `/v2/profiles` answers for its own region's host only (platforms.md §4.4). */
+    async fetchProfiles(tokens, grant) {
+      const region = regionOf(grant);
       const headers = profilesHeaders({ clientId: config.clientId, accessToken: tokens.accessToken });
-      const { status, body } = await deps.http.request(`${config.apiUrl}/v2/profiles`, { method: 'GET', headers });
-      return parseProfiles(status, body);
+      const answer = await deps.http.request(`${config.regions[region].apiUrl}/v2/profiles`, { method: 'GET', headers });
+      return readAnswer(answer, (status, body) => parseProfiles(status, body, region));
     },
   } satisfies AdvertisingConnectAdapter;
 }

@@ -39,13 +39,27 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 
 /**
  * `GET /v2/profiles` → `[{profileId, countryCode, accountInfo: {name, …}}, …]`, one per marketplace the account
- * advertises in. Profile ids fit a double exactly (about 1.5e15), so JSON numbers are safe to read.
+ * advertises in, in the region of the host asked. Profile ids fit a double exactly (about 1.5e15), so JSON numbers are
+ * safe to read. An empty list is a refusal: the grant is of no use for advertising in that region.
+ * Errors (`{code, details}`): 401 or 403 naming the `Amazon-Advertising-API-ClientId` is the app's configuration, other
+ * 401 and 403 the seller's grant, 5xx and 429 passing, other 4xx the app's request.
  */
-export function parseProfiles(status: number, body: unknown): AdvertisingProfile[] {
+export function parseProfiles(status: number, body: unknown, region = 'NA'): AdvertisingProfile[] {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon Ads could not complete the profile lookup');
-  if (status >= 400) throw new PlatformError('rejected', parseBody(AdsError, body)?.details ?? 'Amazon Ads refused the profile lookup');
+  if (status >= 400) {
+    const details = parseBody(AdsError, body)?.details;
+    const operators = (status !== 401 && status !== 403) || /clientid/i.test(details ?? '');
+    if (operators)
+      throw new PlatformError('misconfigured', `Amazon Ads refused Storelink's app (HTTP ${status}${details ? `, ${details}` : ''})`);
+    throw new PlatformError('rejected', details ?? 'Amazon Ads refused the profile lookup');
+  }
   const entries = parseBody(ProfileList, body);
   if (!entries) throw new PlatformError('unavailable', 'Amazon Ads answered the profile lookup with something other than a list');
+  if (entries.length === 0)
+    throw new PlatformError(
+      'rejected',
+      `This Amazon account has no advertising profiles in the ${region} region. Set up Amazon Ads for it, or connect the region where it advertises.`,
+    );
   return entries.map(parseProfile);
 }
 

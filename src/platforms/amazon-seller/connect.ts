@@ -1,26 +1,38 @@
-/** Amazon seller (platform 5): SP-API website authorization, LWA tokens that do not rotate, the seller id from the redirect. */
+/**
+ * Amazon seller (platform 5): SP-API website authorization in the seller's region, LWA tokens that do not rotate, and
+ * the grant checked against the Sellers API, which names the store and its marketplaces.
+ */
+import { type AmazonRegion, DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformHttp } from '../http.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import { PlatformError, type SellerConnectAdapter } from '../platform.js';
-import { buildConsentUrl } from './requests.js';
-import { readCallback } from './responses.js';
+import { type GrantScope, PlatformError, type SellerConnectAdapter } from '../platform.js';
+import { buildConsentUrl, marketplaceParticipationsRequest } from './requests.js';
+import { parseMarketplaceParticipations, readCallback } from './responses.js';
+
+/** One region's hosts (platforms.md §3.1): its Seller Central, where sellers consent, and its SP-API endpoint. */
+export interface AmazonSellerRegion {
+  /** `https://sellercentral.amazon.com` for NA, or the sandbox's regional base; consent is at `/apps/authorize/consent`. */
+  sellerCentralUrl: string;
+  /** `https://sellingpartnerapi-na.amazon.com` for NA, or the sandbox's regional base. */
+  apiUrl: string;
+}
 
 export interface AmazonSellerConfig {
   /** The SP-API app id (`amzn1.sellerapps.app.…`), not the LWA client id. */
   appId: string;
   lwaClientId: string;
   lwaClientSecret: string;
-  /** `${sellerCentralUrl}/apps/authorize/consent`, or the sandbox's authorize page. */
-  consentUrl: string;
-  /** `https://api.amazon.com/auth/o2/token`, or the sandbox's. */
+  /** `https://api.amazon.com/auth/o2/token` (one host for every region, platforms.md §3.3), or the sandbox's. */
   lwaTokenUrl: string;
   /** The app is in Draft: the consent URL carries `version=beta`. */
   draft: boolean;
+  regions: Readonly<Record<AmazonRegion, AmazonSellerRegion>>;
 }
 
 export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const lwa = createLwaClient({ tokenUrl: config.lwaTokenUrl, clientId: config.lwaClientId, clientSecret: config.lwaClientSecret }, deps);
+  const regionOf = (grant: GrantScope) => config.regions[grant.region ?? DEFAULT_AMAZON_REGION];
 
   return {
     kind: 'seller',
@@ -28,19 +40,39 @@ export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, dep
     platform: 'amazon-seller',
     platformId: 5,
     usesPkce: false,
-    buildAuthorizationUrl: ({ state, redirectUri }) =>
-      buildConsentUrl({ consentUrl: config.consentUrl, appId: config.appId, state, redirectUri, draft: config.draft }),
+    regional: true,
+    // The app's roles, set in the developer profile, decide what it may do; the consent URL carries no scope.
+    scopes: null,
+    buildAuthorizationUrl: ({ state, redirectUri, grant }) =>
+      buildConsentUrl({
+        consentUrl: `${regionOf(grant).sellerCentralUrl}/apps/authorize/consent`,
+        appId: config.appId,
+        state,
+        redirectUri,
+        draft: config.draft,
+      }),
     readCallback,
     exchangeCode: ({ code, redirectUri }) => lwa.exchangeCode(code, redirectUri),
     refreshToken: (refreshToken) => lwa.refreshToken(refreshToken),
     /**
-     * The seller is named by the redirect's `selling_partner_id`, so no call is made. The store name would need an
-     * SP-API call (Sellers API, getMarketplaceParticipations) and the app roles behind it, beyond what connecting needs.
+     * The selling partner id comes from the redirect, which the user's browser carries and could change: no SP-API call
+     * answers with the id a token belongs to. So the grant is checked where the API can check it: the Sellers API,
+     * on the region's host, answers with the grant's marketplaces and store name (a token of another region, or one
+     * without access, is refused there), and core refuses a callback whose store differs from the site it would update
+     * (docs/decisions.md, "Amazon seller identity").
      */
-    async fetchAccount(_tokens, params) {
+    async fetchAccounts(tokens, params, grant) {
       const sellerId = params.selling_partner_id;
       if (!sellerId) throw new PlatformError('unavailable', 'Amazon sent no selling partner id');
-      return { externalId: sellerId, name: `Amazon seller ${sellerId}` };
+      const { url, headers } = marketplaceParticipationsRequest({ apiUrl: regionOf(grant).apiUrl, accessToken: tokens.accessToken });
+      const store = readAnswer(await deps.http.request(url, { method: 'GET', headers }), parseMarketplaceParticipations);
+      return [
+        {
+          externalId: sellerId,
+          name: store.storeName || `Amazon seller ${sellerId}`,
+          data: { store_name: store.storeName, marketplace_ids: store.marketplaceIds },
+        },
+      ];
     },
   } satisfies SellerConnectAdapter;
 }

@@ -10,3 +10,14 @@ export function buildConsentUrl(input: { consentUrl: string; appId: string; stat
   if (input.draft) params.set('version', 'beta');
   return `${input.consentUrl}?${params.toString()}`;
 }
+
+/**
+ * Sellers API `getMarketplaceParticipations`: `GET {region's SP-API host}/sellers/v1/marketplaceParticipations` with the
+ * LWA access token in `x-amz-access-token` (selling-partner-api-models, sellers.json; platforms.md §3.3).
+ */
+export function marketplaceParticipationsRequest(input: { apiUrl: string; accessToken: string }): {
+  url: string;
+  headers: Record<string, string>;
+} {
+  return { url: `${input.apiUrl}/sellers/v1/marketplaceParticipations`, headers: { 'x-amz-access-token': input.accessToken } };
+}

@@ -1,10 +1,13 @@
-/** Amazon SP-API's redirect back, read without I/O (platforms.md §3.2). Token answers are LWA's (../lwa/responses.ts). */
-import type { CallbackResult } from '../platform.js';
+/** Amazon SP-API answers, read without I/O (platforms.md §3.2). Token answers are LWA's (../lwa/responses.ts). */
+import Type from 'typebox';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { parseBody } from '../parse.js';
+import { type CallbackResult, PlatformError } from '../platform.js';
 
 /**
  * `?state=…&selling_partner_id=…&spapi_oauth_code=…` (and `mws_auth_token` for legacy hybrid apps, which is ignored).
- * Amazon does not document what its Cancel button sends back (UNCONFIRMED, platforms.md §3.2); an RFC 6749 §4.1.2.1
- * `error=access_denied`, which is what the simulator sends on Deny, is read as a refusal, and any other `error` as a failure.
+ * Amazon does not document what its Cancel button sends back (UNCONFIRMED, platforms.md §3.2): the simulator's
+ * `error=access_denied` on Deny is an ASSUMPTION, read as a refusal, and any other `error` as a failure.
  */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
   if (query.error)
@@ -14,4 +17,45 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
   if (!query.spapi_oauth_code) return { kind: 'error', message: 'Amazon sent no authorization code' };
   if (!query.selling_partner_id) return { kind: 'error', message: 'Amazon sent no selling partner id' };
   return { kind: 'code', code: query.spapi_oauth_code, params: { selling_partner_id: query.selling_partner_id } };
+}
+
+/** SP-API's error answer: `{errors: [{code, message, details}]}`. */
+const SpApiErrors = Type.Object({
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) }), { minItems: 1 }),
+});
+
+/** `getMarketplaceParticipations`' answer; only the marketplace id, the participation and the store name are read. */
+const Participations = Type.Object({
+  payload: Type.Array(
+    Type.Object({
+      marketplace: Type.Object({ id: Type.String({ minLength: 1 }) }),
+      participation: Type.Object({ isParticipating: Type.Boolean() }),
+      storeName: Type.Optional(Type.String()),
+    }),
+  ),
+});
+
+/**
+ * The grant's store: the marketplaces it participates in and its store name. A 401 or a 403 about the access token
+ * is the seller's grant; any other 403 (`Unauthorized`: "Access to requested resource is denied.") is the app lacking
+ * access, the operator's; 5xx and 429 are passing. A grant with no marketplace at all cannot sell: refused.
+ */
+export function parseMarketplaceParticipations(status: number, body: unknown): { storeName: string; marketplaceIds: string[] } {
+  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon could not complete the seller lookup');
+  if (status >= 400) {
+    const error = parseBody(SpApiErrors, body)?.errors[0];
+    const said = error ? `${error.code}${error.message ? `: ${error.message}` : ''}` : `HTTP ${status}`;
+    if (status === 401 || (status === 403 && /access token/i.test(error?.message ?? '')))
+      throw new PlatformError('rejected', `Amazon refused the authorization (${said})`);
+    throw new PlatformError('misconfigured', `Amazon refused Storelink's app the seller lookup (HTTP ${status}, ${said})`);
+  }
+  const answer = parseBody(Participations, body);
+  if (!answer) throw new PlatformError('unavailable', 'Amazon answered the seller lookup without marketplaces');
+  const participating = answer.payload.filter((entry) => entry.participation.isParticipating);
+  if (participating.length === 0)
+    throw new PlatformError('rejected', 'This Amazon account sells in no marketplace of the region it was authorized in');
+  return {
+    storeName: participating.find((entry) => entry.storeName)?.storeName ?? '',
+    marketplaceIds: participating.map((entry) => entry.marketplace.id),
+  };
 }

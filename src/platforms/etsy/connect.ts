@@ -1,8 +1,16 @@
 /** Etsy (platform 1): authorization code with PKCE, rotating refresh tokens, shop identity from users/me. */
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformHttp } from '../http.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
 import type { SellerConnectAdapter } from '../platform.js';
-import { apiHeaders, apiKey, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from './requests.js';
+import {
+  apiHeaders,
+  apiKey,
+  buildCodeGrant,
+  buildConnectUrl,
+  buildRefreshGrant,
+  NEEDED_ETSY_SCOPES,
+  requestedEtsyScopes,
+} from './requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from './responses.js';
 
 export interface EtsyConfig {
@@ -17,11 +25,12 @@ export interface EtsyConfig {
 
 export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const tokenUrl = `${config.apiUrl}/v3/public/oauth/token`;
+  const scopes = { requested: requestedEtsyScopes(config.scopes), needed: NEEDED_ETSY_SCOPES };
   // Every v3 call carries the key and shared secret, the token endpoint's included (platforms.md §1.4).
   const keyHeader = { 'x-api-key': apiKey(config) };
   const requestToken = async (form: Record<string, string>) => {
-    const { status, body } = await deps.http.request(tokenUrl, { method: 'POST', form, headers: keyHeader });
-    return parseTokenResponse(status, body, deps.clock.now());
+    const answer = await deps.http.request(tokenUrl, { method: 'POST', form, headers: keyHeader });
+    return readAnswer(answer, (status, body) => parseTokenResponse(status, body, deps.clock.now()));
   };
 
   return {
@@ -30,12 +39,14 @@ export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: Platf
     platform: 'etsy',
     platformId: 1,
     usesPkce: true,
+    regional: false,
+    scopes,
     buildAuthorizationUrl: ({ state, redirectUri, codeChallenge }) =>
       buildConnectUrl({
         connectUrl: config.connectUrl,
         clientId: config.clientId,
         redirectUri,
-        scopes: config.scopes,
+        scopes: scopes.requested,
         state,
         codeChallenge: codeChallenge ?? '',
       }),
@@ -43,15 +54,15 @@ export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: Platf
     exchangeCode: ({ code, redirectUri, codeVerifier }) =>
       requestToken(buildCodeGrant({ clientId: config.clientId, redirectUri, code, codeVerifier: codeVerifier ?? '' })),
     refreshToken: (refreshToken) => requestToken(buildRefreshGrant({ clientId: config.clientId, refreshToken })),
-    async fetchAccount(tokens) {
+    async fetchAccounts(tokens) {
       const headers = apiHeaders({ clientId: config.clientId, sharedSecret: config.sharedSecret, accessToken: tokens.accessToken });
       const me = await deps.http.request(`${config.apiUrl}/v3/application/users/me`, { method: 'GET', headers });
-      const { shopId } = parseMe(me.status, me.body);
+      const { userId, shopId } = readAnswer(me, parseMe);
       const shop = await deps.http.request(`${config.apiUrl}/v3/application/shops/${encodeURIComponent(shopId)}`, {
         method: 'GET',
         headers,
       });
-      return { externalId: shopId, name: parseShop(shop.status, shop.body).name };
+      return [{ externalId: shopId, name: readAnswer(shop, parseShop).name, data: { user_id: userId } }];
     },
   } satisfies SellerConnectAdapter;
 }

@@ -1,10 +1,18 @@
 /** Etsy Open API v3 requests, built without I/O (platforms.md §1). */
 
 /**
- * The scopes asked for unless ETSY_SCOPES says otherwise (src/config.ts), and always of the simulator: the shop, its
- * listings read and written, and its orders read (platforms.md §1.2).
+ * What Storelink's features need (platforms.md §1.2, listings.md §1): the shop read (`getMe` needs `shops_r`) and
+ * written (shipping and return profiles need `shops_w`), listings read, written and deleted (`listings_d`).
  */
-export const DEFAULT_ETSY_SCOPES: readonly string[] = Object.freeze(['shops_r', 'listings_r', 'listings_w', 'transactions_r']);
+export const NEEDED_ETSY_SCOPES: readonly string[] = Object.freeze(['shops_r', 'shops_w', 'listings_r', 'listings_w', 'listings_d']);
+
+/** The scopes asked for unless ETSY_SCOPES says otherwise (src/config.ts), and always of the simulator: the needed ones and orders read. */
+export const DEFAULT_ETSY_SCOPES: readonly string[] = Object.freeze([...NEEDED_ETSY_SCOPES, 'transactions_r']);
+
+/** The scopes a connection asks for: the configured ones, always with `shops_r`, without which no shop can be looked up. */
+export function requestedEtsyScopes(configured: readonly string[]): readonly string[] {
+  return Object.freeze(configured.includes('shops_r') ? [...configured] : ['shops_r', ...configured]);
+}
 
 /** The connect URL, with PKCE S256: https://developers.etsy.com/documentation/essentials/authentication */
 export function buildConnectUrl(input: {

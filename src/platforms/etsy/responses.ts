@@ -1,7 +1,7 @@
 /** Etsy answers, parsed without I/O (platforms.md §1.3–1.5). */
 import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
-import { OAuthErrorAnswer, OAuthTokenAnswer } from '../oauth-answers.js';
+import { OAuthErrorAnswer, OAuthTokenAnswer, tokenRequestFailure } from '../oauth-answers.js';
 import { parseBody } from '../parse.js';
 import { type CallbackResult, PlatformError, type TokenSet } from '../platform.js';
 
@@ -10,8 +10,8 @@ const REFRESH_TOKEN_LIFETIME_MS = 90 * 24 * 3600 * 1000;
 /** The `{error}` of a refused v3 API call. */
 const ApiError = Type.Object({ error: Type.String() });
 
-/** `GET /v3/application/users/me`: both ids are integers in Etsy's OpenAPI document (platforms.md §1.5). */
-const Me = Type.Object({ user_id: Type.Integer(), shop_id: Type.Integer() });
+/** `GET /v3/application/users/me`: both ids are integers in Etsy's OpenAPI document, and neither is required (platforms.md §1.5). */
+const Me = Type.Object({ user_id: Type.Integer(), shop_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])) });
 
 /** `GET /v3/application/shops/{shop_id}`: only the name is read. */
 const Shop = Type.Object({ shop_name: Type.String() });
@@ -28,17 +28,12 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 
 /**
  * The token answer: `expires_in` seconds for the access token; the refresh token lives 90 days and rotates on every
- * refresh. A 4xx `{error, error_description}` means the code or refresh token was refused.
+ * refresh. A 4xx `{error, error_description}` is read by tokenRequestFailure: `invalid_grant` is the seller's, a refused
+ * key (401, 403 `Shared secret is required in x-api-key header.`, `invalid_client`) the operator's.
  */
 export function parseTokenResponse(status: number, body: unknown, now: Date): TokenSet {
-  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Etsy could not complete the request');
   const failure = parseBody(OAuthErrorAnswer, body);
-  if (status >= 400 || failure?.error) {
-    const error = failure?.error;
-    if (status === 401 || error === 'invalid_grant' || error === 'invalid_client')
-      throw new PlatformError('rejected', 'Invalid credentials');
-    throw new PlatformError('rejected', failure?.error_description ?? error ?? 'Invalid credentials');
-  }
+  if (status >= 400 || failure?.error) throw tokenRequestFailure('Etsy', status, failure);
   const answer = parseBody(OAuthTokenAnswer, body);
   if (!answer) throw new PlatformError('unavailable', 'Etsy answered without an access token');
   return {
@@ -49,16 +44,25 @@ export function parseTokenResponse(status: number, body: unknown, now: Date): To
   };
 }
 
-/** A refused lookup: a passing failure is `unavailable`, any other 4xx `rejected` with Etsy's `error` when it sent one. */
+/**
+ * A refused lookup: passing failures are `unavailable`; 401 (`invalid_token`: the token just issued is refused) is the
+ * seller's grant; 403 is Etsy refusing the app's key or its scopes, the operator's; 404 and other 4xx say the account
+ * cannot be read, shown as Etsy's `error`.
+ */
 function lookupFailure(status: number, body: unknown, fallback: string): PlatformError {
-  return new PlatformError(isPassingFailure(status) ? 'unavailable' : 'rejected', parseBody(ApiError, body)?.error ?? fallback);
+  const said = parseBody(ApiError, body)?.error;
+  if (isPassingFailure(status)) return new PlatformError('unavailable', 'Etsy could not complete the request');
+  if (status === 403) return new PlatformError('misconfigured', `Etsy refused Storelink's app (HTTP 403${said ? `, ${said}` : ''})`);
+  return new PlatformError('rejected', said ?? fallback);
 }
 
-/** `GET /v3/application/users/me` → `{user_id, shop_id}`. */
+/** `GET /v3/application/users/me` → `{user_id, shop_id}`; `shop_id` is optional in Etsy's schema: a buyer has none. */
 export function parseMe(status: number, body: unknown): { userId: string; shopId: string } {
   if (status >= 400) throw lookupFailure(status, body, 'Etsy refused the account lookup');
   const me = parseBody(Me, body);
-  if (!me) throw new PlatformError('unavailable', 'Etsy answered the account lookup without a shop');
+  if (!me) throw new PlatformError('unavailable', 'Etsy answered the account lookup without a user id');
+  if (me.shop_id === undefined || me.shop_id === null)
+    throw new PlatformError('rejected', 'This Etsy account has no shop. Open a shop on Etsy, then connect again.');
   return { userId: String(me.user_id), shopId: String(me.shop_id) };
 }
 

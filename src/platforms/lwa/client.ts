@@ -1,6 +1,6 @@
 /** The thin I/O half of Login with Amazon: both Amazon adapters exchange and refresh through it. */
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformHttp } from '../http.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
 import type { TokenSet } from '../platform.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from './requests.js';
 import { parseLwaTokenResponse } from './responses.js';
@@ -19,12 +19,12 @@ export function createLwaClient(
   const post = (form: Record<string, string>) => deps.http.request(config.tokenUrl, { method: 'POST', form });
   return {
     async exchangeCode(code, redirectUri) {
-      const { status, body } = await post(buildLwaCodeGrant({ ...client, code, redirectUri }));
-      return parseLwaTokenResponse(status, body, deps.clock.now());
+      const answer = await post(buildLwaCodeGrant({ ...client, code, redirectUri }));
+      return readAnswer(answer, (status, body) => parseLwaTokenResponse(status, body, deps.clock.now()));
     },
     async refreshToken(refreshToken) {
-      const { status, body } = await post(buildLwaRefreshGrant({ ...client, refreshToken }));
-      return parseLwaTokenResponse(status, body, deps.clock.now(), refreshToken);
+      const answer = await post(buildLwaRefreshGrant({ ...client, refreshToken }));
+      return readAnswer(answer, (status, body) => parseLwaTokenResponse(status, body, deps.clock.now(), refreshToken));
     },
   };
 }

@@ -1,6 +1,5 @@
 /** Login with Amazon token answers, parsed without I/O (platforms.md §3.3, §4.3; RFC 6749 §5.1–5.2). */
-import { isPassingFailure } from '../../lib/outbound-http.js';
-import { OAuthErrorAnswer, OAuthTokenAnswer } from '../oauth-answers.js';
+import { OAuthErrorAnswer, OAuthTokenAnswer, tokenRequestFailure } from '../oauth-answers.js';
 import { parseBody } from '../parse.js';
 import { PlatformError, type TokenSet } from '../platform.js';
 
@@ -8,16 +7,14 @@ import { PlatformError, type TokenSet } from '../platform.js';
  * `{access_token, token_type, expires_in, refresh_token}` → tokens. The access token lives `expires_in` seconds (3600);
  * the refresh token is long-lived with no stated expiry, and a refresh grant answers with "the LWA refresh token that
  * you submitted", so it does not rotate: `submittedRefreshToken` is kept when the answer repeats or omits it.
- * `{error, error_description}`: `invalid_grant` (a bad, used or expired code or refresh token) is `Invalid credentials`;
- * other 4xx show LWA's description; 5xx and throttling (429) mean LWA is unavailable.
+ * `{error, error_description}` is read by tokenRequestFailure: `invalid_grant` (a bad, used or expired code or refresh
+ * token) is the seller's; `invalid_client` (a wrong or expired client secret: LWA secrets must be rotated every 180
+ * days, and refresh tokens stay valid across a rotation) and `unauthorized_client` the operator's; `server_error`,
+ * `temporarily_unavailable`, 5xx and 429 passing.
  */
 export function parseLwaTokenResponse(status: number, body: unknown, now: Date, submittedRefreshToken: string | null = null): TokenSet {
-  if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon could not complete the request');
   const failure = parseBody(OAuthErrorAnswer, body);
-  if (status >= 400 || failure?.error) {
-    if (failure?.error === 'invalid_grant') throw new PlatformError('rejected', 'Invalid credentials');
-    throw new PlatformError('rejected', failure?.error_description ?? failure?.error ?? 'Invalid credentials');
-  }
+  if (status >= 400 || failure?.error) throw tokenRequestFailure('Amazon', status, failure);
   const answer = parseBody(OAuthTokenAnswer, body);
   if (!answer) throw new PlatformError('unavailable', 'Amazon answered without an access token');
   return {

@@ -1,6 +1,6 @@
 /** TikTok Shop (platform 4): service_id authorization link, GET token calls with absolute expiries, signed shop lookup. */
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformHttp } from '../http.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
 import type { SellerConnectAdapter } from '../platform.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from './responses.js';
@@ -18,10 +18,7 @@ export interface TikTokShopConfig {
 }
 
 export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
-  const requestToken = async (url: string) => {
-    const { status, body } = await deps.http.request(url, { method: 'GET' });
-    return parseTokenResponse(status, body);
-  };
+  const requestToken = async (url: string) => readAnswer(await deps.http.request(url, { method: 'GET' }), parseTokenResponse);
   const credentials = { authUrl: config.authUrl, appKey: config.appKey, appSecret: config.appSecret };
 
   return {
@@ -30,13 +27,16 @@ export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: {
     platform: 'tiktok-shop',
     platformId: 4,
     usesPkce: false,
+    regional: false,
+    // Scopes are the app's, chosen in Partner Center; the authorization link carries none.
+    scopes: null,
     // No redirect_uri: TikTok sends the user back to the Redirect URL configured for the app in Partner Center.
     buildAuthorizationUrl: ({ state, authorizationUrl }) =>
       buildAuthorizeUrl({ authorizeUrl: config.authorizeUrl, serviceId: config.serviceId, authorizationUrl, state }),
     readCallback,
     exchangeCode: ({ code }) => requestToken(buildTokenGetUrl({ ...credentials, authCode: code })),
     refreshToken: (refreshToken) => requestToken(buildTokenRefreshUrl({ ...credentials, refreshToken })),
-    async fetchAccount(tokens) {
+    async fetchAccounts(tokens) {
       const { url, headers } = buildShopsRequest({
         apiUrl: config.apiUrl,
         appKey: config.appKey,
@@ -44,8 +44,7 @@ export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: {
         accessToken: tokens.accessToken,
         now: deps.clock.now(),
       });
-      const { status, body } = await deps.http.request(url, { method: 'GET', headers });
-      return parseShopsResponse(status, body);
+      return readAnswer(await deps.http.request(url, { method: 'GET', headers }), parseShopsResponse);
     },
   } satisfies SellerConnectAdapter;
 }

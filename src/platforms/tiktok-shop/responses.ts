@@ -21,8 +21,18 @@ const TokenData = Type.Object({
 /** Get Authorized Shops' `data`. TikTok does not say how it sends no shops: an absent or null list reads as empty. */
 const ShopsData = Type.Object({ shops: Type.Optional(Type.Union([Type.Array(Type.Unknown()), Type.Null()])) });
 
-/** One authorized shop; `id`, `region`, `seller_type` and `code` are not read (§2.6). */
-const Shop = Type.Object({ cipher: Type.String({ minLength: 1 }), name: Type.String() });
+/**
+ * One authorized shop (§2.6): `id` identifies the shop (webhooks name it as `shop_id`), `cipher` is what shop-scoped
+ * calls take as `shop_cipher`; `region`, `seller_type` and `code` are kept as the site's data.
+ */
+const Shop = Type.Object({
+  id: Type.String({ minLength: 1 }),
+  cipher: Type.String({ minLength: 1 }),
+  name: Type.String(),
+  region: Type.Optional(Type.String()),
+  seller_type: Type.Optional(Type.String()),
+  code: Type.Optional(Type.String()),
+});
 
 const DENIALS = new Set(['auth_denied', 'access_denied']);
 const ACCESS_DENIED: CallbackResult = { kind: 'denied', message: 'Access denied' };
@@ -39,23 +49,25 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * Codes of the token calls that mean the code, refresh token or app credentials were refused. TikTok lists no errors
- * for these calls (UNCONFIRMED, platforms.md §2.5): 36004xxx is the auth-record family seen in practice (36004001
- * "rt has expired", 36004005 "can not find related auth record": EcomPHP/tiktokshop-php#15), 36009004 the common
- * "invalid credentials" error.
+ * Whose problem a result code is (platforms.md §2.5; common errors: https://partner.tiktokshop.com/docv2/page/678e3a45786253031531b942).
+ * The grant is gone only for the 36004xxx auth-record family the token calls answer in practice (36004001 "rt has
+ * expired", 36004005 "can not find related auth record": EcomPHP/tiktokshop-php#15) and 105002 (expired access token)
+ * on API calls. Passing: 36009002 rate limited, 36009003 internal error, 36009007 request timeout. Everything else,
+ * 36009004 (invalid app key or credentials) and 106001 (invalid sign) first, is the app's configuration or request.
  */
-function refusesCredentials(code: number): boolean {
-  return (code >= 36_004_000 && code < 36_005_000) || code === 36_009_004;
+function failureOf(code: number, message: string, refused: string): PlatformError {
+  if (code === 36_009_002) return new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
+  if (code === 36_009_003 || code === 36_009_007) return new PlatformError('unavailable', 'TikTok Shop could not complete the request');
+  if ((code >= 36_004_000 && code < 36_005_000) || code === 105_002) return new PlatformError('rejected', refused);
+  return new PlatformError('misconfigured', `TikTok Shop refused Storelink's app (code ${code}${message ? `, ${message}` : ''})`);
 }
 
-/** The `data` of an envelope with code 0; other codes go to `refused`. */
-function envelopeData(status: number, body: unknown, refused: (code: number, message: string) => PlatformError): unknown {
+/** The `data` of an envelope with code 0; other codes are read by failureOf, `refused` being the seller-facing message. */
+function envelopeData(status: number, body: unknown, refused: string): unknown {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'TikTok Shop could not complete the request');
   const envelope = parseBody(Envelope, body);
   if (!envelope) throw new PlatformError('unavailable', `TikTok Shop answered without a result code (HTTP ${status})`);
-  // 36009002: rate limited (platforms.md §2.5), a passing failure whatever the endpoint.
-  if (envelope.code === 36_009_002) throw new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
-  if (envelope.code !== 0) throw refused(envelope.code, envelope.message ?? '');
+  if (envelope.code !== 0) throw failureOf(envelope.code, envelope.message ?? '', refused);
   if (!parseBody(Data, envelope.data)) throw new PlatformError('unavailable', 'TikTok Shop answered without data');
   return envelope.data;
 }
@@ -70,12 +82,7 @@ function fromUnixSeconds(value: number | undefined): Date | null {
  * `refresh_token_expire_in` as absolute Unix timestamps (platforms.md §2.3).
  */
 export function parseTokenResponse(status: number, body: unknown): TokenSet {
-  const data = envelopeData(
-    status,
-    body,
-    (code, message) =>
-      new PlatformError('rejected', refusesCredentials(code) ? 'Invalid credentials' : message || 'TikTok Shop refused the request'),
-  );
+  const data = envelopeData(status, body, 'Invalid credentials');
   const token = parseBody(TokenData, data);
   if (!token) throw new PlatformError('unavailable', 'TikTok Shop answered without an access token');
   return {
@@ -87,19 +94,19 @@ export function parseTokenResponse(status: number, body: unknown): TokenSet {
 }
 
 /**
- * Get Authorized Shops → the first shop: its `cipher` (what later shop-scoped calls take as `shop_cipher`) and its
- * name (platforms.md §2.6).
+ * Get Authorized Shops → every shop the seller authorized, one site each as TikTok's "Connecting shops" guide says to
+ * store them (one row per shop; platforms.md §2.6): the shop `id` is the site's external id, and the
+ * cipher, region, seller type and code are its data. A site stored under its cipher before is found again by it.
  */
-export function parseShopsResponse(status: number, body: unknown): PlatformAccount {
-  const data = envelopeData(
-    status,
-    body,
-    (_code, message) => new PlatformError('rejected', message || 'TikTok Shop refused the shop lookup'),
-  );
+export function parseShopsResponse(status: number, body: unknown): PlatformAccount[] {
+  const data = envelopeData(status, body, 'TikTok Shop no longer accepts this authorization; connect again.');
   const shops = parseBody(ShopsData, data);
   if (!shops) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop list');
   if (!shops.shops?.length) throw new PlatformError('rejected', 'No TikTok Shop was authorized');
-  const first = parseBody(Shop, shops.shops[0]);
-  if (!first) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup without a shop cipher or name');
-  return { externalId: first.cipher, name: first.name };
+  return shops.shops.map((entry) => {
+    const shop = parseBody(Shop, entry);
+    if (!shop) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup with a shop without an id, cipher or name');
+    const data = { cipher: shop.cipher, region: shop.region ?? null, seller_type: shop.seller_type ?? null, code: shop.code ?? null };
+    return { externalId: shop.id, name: shop.name, data, formerExternalId: shop.cipher };
+  });
 }
