@@ -1,5 +1,8 @@
 /** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
 
+import { AMAZON_REGIONS, type AmazonRegion } from './domain/index.js';
+import type { AmazonAdsConfig } from './platforms/amazon-ads/connect.js';
+import type { AmazonSellerConfig } from './platforms/amazon-seller/connect.js';
 import type { EtsyConfig } from './platforms/etsy/connect.js';
 import { DEFAULT_ETSY_SCOPES } from './platforms/etsy/requests.js';
 import type { TikTokShopConfig } from './platforms/tiktok-shop/connect.js';
@@ -46,15 +49,8 @@ export interface PlatformsConfig {
   readonly tiktokShop: TikTokShopConfig | null;
   /** Hosts a caller's TikTok Shop `authorization_url` may point at (the sandbox's own host is added when it runs). */
   readonly tiktokAuthorizationHosts: readonly string[];
-  readonly amazonSeller: {
-    appId: string;
-    lwaClientId: string;
-    lwaClientSecret: string;
-    sellerCentralUrl: string;
-    lwaTokenUrl: string;
-    draft: boolean;
-  } | null;
-  readonly amazonAds: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; apiUrl: string } | null;
+  readonly amazonSeller: AmazonSellerConfig | null;
+  readonly amazonAds: AmazonAdsConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +182,7 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
     etsy: etsy && {
       clientId: etsy[0]!,
       sharedSecret: etsy[1]!,
+      // shops_r is added to whatever is set here (platforms/etsy/requests.ts): no shop can be looked up without it.
       scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), DEFAULT_ETSY_SCOPES),
       connectUrl: url('ETSY_CONNECT_URL', 'https://www.etsy.com/oauth/connect'),
       apiUrl: url('ETSY_API_URL', 'https://api.etsy.com'),
@@ -203,18 +200,62 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
       appId: seller[0]!,
       lwaClientId: seller[1]!,
       lwaClientSecret: seller[2]!,
-      sellerCentralUrl: url('AMAZON_SELLER_CENTRAL_URL', 'https://sellercentral.amazon.com'),
       lwaTokenUrl: url('AMAZON_LWA_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
       draft: read('AMAZON_SP_APP_DRAFT', boolean, false),
+      regions: perRegion((region) => ({
+        sellerCentralUrl: url(regional('AMAZON_SELLER_CENTRAL_URL', region), AMAZON_HOSTS[region].sellerCentral),
+        apiUrl: url(regional('AMAZON_SP_API_URL', region), AMAZON_HOSTS[region].spApi),
+      })),
     },
     amazonAds: ads && {
       clientId: ads[0]!,
       clientSecret: ads[1]!,
-      authorizeUrl: url('AMAZON_ADS_AUTHORIZE_URL', 'https://www.amazon.com/ap/oa'),
-      tokenUrl: url('AMAZON_ADS_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
-      apiUrl: url('AMAZON_ADS_API_URL', 'https://advertising-api.amazon.com'),
+      regions: perRegion((region) => ({
+        authorizeUrl: url(regional('AMAZON_ADS_AUTHORIZE_URL', region), AMAZON_HOSTS[region].adsAuthorize),
+        tokenUrl: url(regional('AMAZON_ADS_TOKEN_URL', region), AMAZON_HOSTS[region].adsToken),
+        apiUrl: url(regional('AMAZON_ADS_API_URL', region), AMAZON_HOSTS[region].adsApi),
+      })),
     },
   });
+}
+
+/**
+ * Each Amazon region's hosts (platforms.md §3.1 and §4.1): the Seller Central where sellers consent (the region's main
+ * one), the SP-API endpoint, and the Ads grant page, LWA token URL and API host.
+ */
+const AMAZON_HOSTS: Readonly<
+  Record<AmazonRegion, { sellerCentral: string; spApi: string; adsAuthorize: string; adsToken: string; adsApi: string }>
+> = {
+  NA: {
+    sellerCentral: 'https://sellercentral.amazon.com',
+    spApi: 'https://sellingpartnerapi-na.amazon.com',
+    adsAuthorize: 'https://www.amazon.com/ap/oa',
+    adsToken: 'https://api.amazon.com/auth/o2/token',
+    adsApi: 'https://advertising-api.amazon.com',
+  },
+  EU: {
+    sellerCentral: 'https://sellercentral-europe.amazon.com',
+    spApi: 'https://sellingpartnerapi-eu.amazon.com',
+    adsAuthorize: 'https://eu.account.amazon.com/ap/oa',
+    adsToken: 'https://api.amazon.co.uk/auth/o2/token',
+    adsApi: 'https://advertising-api-eu.amazon.com',
+  },
+  FE: {
+    sellerCentral: 'https://sellercentral.amazon.co.jp',
+    spApi: 'https://sellingpartnerapi-fe.amazon.com',
+    adsAuthorize: 'https://apac.account.amazon.com/ap/oa',
+    adsToken: 'https://api.amazon.co.jp/auth/o2/token',
+    adsApi: 'https://advertising-api-fe.amazon.com',
+  },
+};
+
+/** A region's variant of a URL override: the plain name is NA's (as before regions), `_EU` and `_FE` the others'. */
+function regional(name: string, region: AmazonRegion): string {
+  return region === 'NA' ? name : `${name}_${region}`;
+}
+
+function perRegion<T>(build: (region: AmazonRegion) => T): Record<AmazonRegion, T> {
+  return Object.fromEntries(AMAZON_REGIONS.map((region) => [region, build(region)])) as Record<AmazonRegion, T>;
 }
 
 /** 32 bytes from 64 hex characters or from base64 (standard or url-safe); null when it is neither. */

@@ -12,6 +12,7 @@ import { createProductsService, type ProductsService } from './core/catalog/prod
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
+import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
 import { createSitesService, type SitesService } from './core/sites/sites.service.js';
 import { createTokenRefresh, OVERDUE_QUEUE, REFRESH_QUEUE, type TokenRefresh } from './core/sites/token-refresh.js';
@@ -54,6 +55,8 @@ export interface Deps {
   /** Platform tokens: renewals on the job engine, and `accessTokenFor` for any caller that needs a valid one. */
   readonly tokenRefresh: TokenRefresh;
   readonly refreshPolicy: RefreshPolicy;
+  /** Platforms that refused this instance's app configuration, for GET /health. */
+  readonly platformHealth: PlatformHealth;
   readonly webhooks: WebhooksService;
   readonly adapters: Adapters;
   readonly cipher: CredentialsCipher;
@@ -115,7 +118,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     onError: (error) => logger.error({ err: describeError(error) }, 'the job engine reported an error'),
   });
   const outbox = createOutbox(jobs);
+  const health = createPlatformHealth({ clock, log: logger });
   const tokenRefresh = createTokenRefresh({
+    health,
     db,
     clock,
     cipher,
@@ -131,6 +136,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   jobs.define(createDeliveryQueue({ db, clock, cipher, outbox, fetch, timeoutMs: config.outboundTimeoutMs }));
 
   const connect = createConnectService({
+    health,
     db,
     clock,
     cipher,
@@ -165,10 +171,11 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accounts: createAccountsService({ db, tokens, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
     products: createProductsService({ db }),
     connect,
-    sites: createSitesService({ db, clock, outbox }),
+    sites: createSitesService({ db, clock, outbox, adapters }),
     jobs,
     tokenRefresh,
     refreshPolicy,
+    platformHealth: health,
     webhooks: createWebhooksService({ db, clock, cipher, outbox, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     adapters,
     cipher,

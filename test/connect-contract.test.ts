@@ -51,8 +51,8 @@ export const CONTRACTS: TrackContract[] = [
     body: () => ({ platform_id: 5, redirect_url: CUSTOM }),
     success: (siteId) => withParams(CUSTOM, { platform: 'marketplace', site_id: siteId }),
     failure: (message, code) => withParams(CUSTOM, { platform: 'marketplace', code, message }),
-    // The seller is named by the redirect's selling_partner_id: no call follows the token exchange.
-    identityCall: false,
+    // The redirect names the seller; the Sellers API confirms the grant and names the store.
+    identityCall: true,
   },
   {
     track: 'amazon-ads',

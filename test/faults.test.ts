@@ -24,7 +24,7 @@ const ATTEMPT_ACCOUNT = '2';
 
 const ALL_TRACKS: readonly Track[] = ['etsy', 'tiktok-shop', 'amazon-seller', 'amazon-ads'];
 // Amazon's seller track learns the account from the callback's selling_partner_id: it has no identity call to fail.
-const IDENTITY_TRACKS: readonly Track[] = ['etsy', 'tiktok-shop', 'amazon-ads'];
+const IDENTITY_TRACKS: readonly Track[] = ['etsy', 'tiktok-shop', 'amazon-seller', 'amazon-ads'];
 
 interface Scenario {
   name: string;
@@ -74,10 +74,10 @@ const SCENARIOS: Scenario[] = [
     endpoint: 'identity',
     fault: 'error',
     tracks: IDENTITY_TRACKS,
-    // Etsy's account lookup shows the error text of Etsy's own body; the others name the platform.
     message: byTrack({
-      etsy: 'Server Error',
+      etsy: 'Etsy could not complete the request',
       'tiktok-shop': 'TikTok Shop could not complete the request',
+      'amazon-seller': 'Amazon could not complete the seller lookup',
       'amazon-ads': 'Amazon Ads could not complete the profile lookup',
     }),
   },

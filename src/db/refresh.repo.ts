@@ -3,8 +3,8 @@
  * `version`, so a renewal whose credentials were replaced meanwhile (a reconnection, another renewal) changes nothing.
  * The service owns the transactions.
  */
-import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
-import type { GrantKind, SitePlatform, SiteStatus } from '../domain/index.js';
+import { and, asc, eq, isNotNull, lt, sql } from 'drizzle-orm';
+import type { AmazonRegion, GrantKind, SitePlatform, SiteStatus } from '../domain/index.js';
 import type { Db } from './client.js';
 import { siteCredentials, sites } from './schema.js';
 import type { SealedCredentials } from './sites.repo.js';
@@ -15,6 +15,8 @@ export interface GrantCredentials {
   workspaceId: number;
   platform: SitePlatform;
   siteStatus: SiteStatus;
+  /** Amazon: the region the grant was made in (the site's for the seller grant, advertising's own for that one). */
+  region: AmazonRegion | null;
   keyId: string;
   ciphertext: string;
   accessExpiresAt: Date | null;
@@ -34,6 +36,7 @@ export async function findGrant(db: Db, siteId: number, grant: GrantKind): Promi
       workspaceId: sites.workspaceId,
       platform: sites.platform,
       siteStatus: sites.status,
+      region: sql<AmazonRegion | null>`case when ${siteCredentials.grantKind} = 'advertising' then ${sites.advertisingRegion} else ${sites.region} end`,
       keyId: siteCredentials.keyId,
       ciphertext: siteCredentials.ciphertext,
       accessExpiresAt: siteCredentials.accessExpiresAt,

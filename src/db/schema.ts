@@ -1,8 +1,23 @@
 /** The one schema, for PGlite and PostgreSQL alike; `npm run db:generate` turns changes into a checked-in migration. */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import {
   type AdvertisingProfile,
+  AMAZON_REGIONS,
+  type AmazonRegion,
   type AuditAction,
   type AuditSubject,
   type DeliveryStatus,
@@ -119,12 +134,23 @@ export const sites = pgTable(
     statusReason: text('status_reason'),
     tracking: jsonb('tracking').$type<Record<string, string>>().notNull().default({}),
     advertisingProfiles: jsonb('advertising_profiles').$type<AdvertisingProfile[]>(),
+    /** Amazon: the region the seller connected in, whose hosts every call of the site goes to; null elsewhere. */
+    region: text('region').$type<AmazonRegion>(),
+    /** Amazon: the region advertising was granted in, whose profiles the site has; null without advertising. */
+    advertisingRegion: text('advertising_region').$type<AmazonRegion>(),
+    /** The OAuth scopes the connection was granted, where the platform takes scopes per connection (Etsy); else null. */
+    grantedScopes: jsonb('granted_scopes').$type<string[]>(),
+    /** What later calls need of the account that is not secret: TikTok Shop's shop cipher, Amazon's store and marketplaces. */
+    platformData: jsonb('platform_data').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },
   (t) => [
-    // One site per platform account and workspace: reconnecting the same account updates it and keeps its id.
-    uniqueIndex('sites_account_key').on(t.workspaceId, t.platform, t.externalId),
+    // One site per platform account (and Amazon region) and workspace: reconnecting the same account updates it and
+    // keeps its id. An Amazon seller selling in two regions authorizes each separately: two sites.
+    unique('sites_account_key').on(t.workspaceId, t.platform, t.externalId, t.region).nullsNotDistinct(),
     check('sites_status_check', oneOf(t.status, SITE_STATUSES)),
+    check('sites_region_check', oneOf(t.region, AMAZON_REGIONS)),
+    check('sites_advertising_region_check', oneOf(t.advertisingRegion, AMAZON_REGIONS)),
   ],
 );
 
@@ -176,6 +202,8 @@ export const oauthStates = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     siteId: integer('site_id').references(() => sites.id, { onDelete: 'cascade' }),
     redirectUrl: text('redirect_url').notNull().default(''),
+    /** Amazon: the region the connection was started in; its callback exchanges the code there. */
+    region: text('region').$type<AmazonRegion>(),
     codeVerifierKeyId: text('code_verifier_key_id'),
     codeVerifier: text('code_verifier'),
     tracking: jsonb('tracking').$type<Record<string, string>>().notNull().default({}),

@@ -1,6 +1,6 @@
 /** Connected sites and their sealed credentials. */
-import { and, asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { AdvertisingProfile, GrantKind, SitePlatform } from '../domain/index.js';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import type { AdvertisingProfile, AmazonRegion, GrantKind, SitePlatform } from '../domain/index.js';
 import type { Db } from './client.js';
 import { siteCredentials, sites } from './schema.js';
 
@@ -47,56 +47,88 @@ export async function findSite(db: Db, workspaceId: number, siteId: number): Pro
   return row ?? null;
 }
 
-/** The status of the workspace's site for a platform account, or null when there is none yet. */
-export async function siteStatusOfAccount(
+/** The workspace's site for a platform account, as much as connecting needs to know of it. */
+export type AccountSite = Pick<typeof sites.$inferSelect, 'id' | 'name' | 'platform' | 'externalId' | 'status' | 'platformData'>;
+
+/**
+ * The workspace's site for a platform account (in an Amazon region), found by its external id or, for a site stored
+ * under an id the platform used before (TikTok Shop's cipher), by that one; null when there is none yet.
+ */
+export async function findAccountSite(
   db: Db,
-  input: { workspaceId: number; platform: SitePlatform; externalId: string },
-): Promise<SiteRow['status'] | null> {
-  const [row] = await db
-    .select({ status: sites.status })
+  input: { workspaceId: number; platform: SitePlatform; region: AmazonRegion | null; externalId: string; formerExternalId?: string },
+): Promise<AccountSite | null> {
+  const ids = input.formerExternalId ? [input.externalId, input.formerExternalId] : [input.externalId];
+  const rows = await db
+    .select({
+      id: sites.id,
+      name: sites.name,
+      platform: sites.platform,
+      externalId: sites.externalId,
+      status: sites.status,
+      platformData: sites.platformData,
+    })
     .from(sites)
-    .where(and(eq(sites.workspaceId, input.workspaceId), eq(sites.platform, input.platform), eq(sites.externalId, input.externalId)));
-  return row?.status ?? null;
+    .where(
+      and(
+        eq(sites.workspaceId, input.workspaceId),
+        eq(sites.platform, input.platform),
+        inArray(sites.externalId, ids),
+        input.region === null ? isNull(sites.region) : eq(sites.region, input.region),
+      ),
+    );
+  return rows.find((row) => row.externalId === input.externalId) ?? rows[0] ?? null;
+}
+
+export interface SiteAccount {
+  workspaceId: number;
+  platformId: number;
+  platform: SitePlatform;
+  region: AmazonRegion | null;
+  name: string;
+  externalId: string;
+  /** Replaces the site's tracking pairs when given. */
+  tracking: Record<string, string> | null;
+  grantedScopes: string[] | null;
+  platformData: Readonly<Record<string, unknown>>;
+  now: Date;
 }
 
 /**
- * Creates the site, or, when the same platform account is already a site of the workspace, brings it back to
- * `connected` under its old id; the site's tracking pairs are replaced when new ones are given.
+ * Creates the site, or brings the workspace's existing site for the account (`siteId`, from findAccountSite) back to
+ * `connected` under its old id, with the account's current name, id, scopes and data. A site created meanwhile by a
+ * concurrent callback for the same account is updated the same way, never duplicated.
  */
 export async function upsertSite(
   db: Db,
-  input: {
-    workspaceId: number;
-    platformId: number;
-    platform: SitePlatform;
-    name: string;
-    externalId: string;
-    tracking: Record<string, string> | null;
-    now: Date;
-  },
+  input: SiteAccount & { siteId: number | null },
 ): Promise<typeof sites.$inferSelect & { inserted: boolean }> {
+  const changes = {
+    name: input.name,
+    externalId: input.externalId,
+    status: 'connected' as const,
+    statusReason: null,
+    grantedScopes: input.grantedScopes,
+    platformData: { ...input.platformData },
+    updatedAt: input.now,
+    ...(input.tracking ? { tracking: input.tracking } : {}),
+  };
+  if (input.siteId !== null) {
+    const [row] = await db.update(sites).set(changes).where(eq(sites.id, input.siteId)).returning();
+    return { ...row!, inserted: false };
+  }
   const [row] = await db
     .insert(sites)
     .values({
       workspaceId: input.workspaceId,
       platformId: input.platformId,
       platform: input.platform,
-      name: input.name,
-      externalId: input.externalId,
+      region: input.region,
+      ...changes,
       tracking: input.tracking ?? {},
       createdAt: input.now,
-      updatedAt: input.now,
     })
-    .onConflictDoUpdate({
-      target: [sites.workspaceId, sites.platform, sites.externalId],
-      set: {
-        name: input.name,
-        status: 'connected',
-        statusReason: null,
-        updatedAt: input.now,
-        ...(input.tracking ? { tracking: input.tracking } : {}),
-      },
-    })
+    .onConflictDoUpdate({ target: [sites.workspaceId, sites.platform, sites.externalId, sites.region], set: changes })
     // xmax is 0 on a row this statement inserted, and set on one it updated: PostgreSQL's (and PGlite's) way to tell.
     .returning({ ...getTableColumns(sites), inserted: sql<boolean>`(xmax = 0)` });
   return row!;
@@ -131,13 +163,19 @@ export async function markReauthorizationRequired(
   return row ?? null;
 }
 
+/** The site's advertising profiles and the region they were granted in; null for both once advertising is gone. */
 export async function setAdvertisingProfiles(
   db: Db,
   siteId: number,
   profiles: AdvertisingProfile[] | null,
+  region: AmazonRegion | null,
   now: Date,
 ): Promise<typeof sites.$inferSelect> {
-  const [row] = await db.update(sites).set({ advertisingProfiles: profiles, updatedAt: now }).where(eq(sites.id, siteId)).returning();
+  const [row] = await db
+    .update(sites)
+    .set({ advertisingProfiles: profiles, advertisingRegion: profiles === null ? null : region, updatedAt: now })
+    .where(eq(sites.id, siteId))
+    .returning();
   return row!;
 }
 
@@ -146,7 +184,7 @@ export async function disconnectSite(db: Db, siteId: number, now: Date): Promise
   await db.delete(siteCredentials).where(eq(siteCredentials.siteId, siteId));
   const [row] = await db
     .update(sites)
-    .set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, updatedAt: now })
+    .set({ status: 'disconnected', statusReason: null, advertisingProfiles: null, advertisingRegion: null, updatedAt: now })
     .where(eq(sites.id, siteId))
     .returning();
   return { ...row!, refreshedAt: null, nextRefreshAt: null };

@@ -39,3 +39,11 @@ export function trackOfGrant(platform: SitePlatform, grant: GrantKind): Track {
 export function callbackPath(track: Track): string {
   return `/oauth/callback/${track}`;
 }
+
+/**
+ * Amazon's regions (platforms.md §3.1, §4.1): an authorization is regional, and each region has its own Seller Central
+ * consent host, SP-API host and Ads grant, token and API hosts. A connection picks one at POST /authenticate-site.
+ */
+export const AMAZON_REGIONS = ['NA', 'EU', 'FE'] as const;
+export type AmazonRegion = (typeof AMAZON_REGIONS)[number];
+export const DEFAULT_AMAZON_REGION: AmazonRegion = 'NA';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
 import type { Deps } from '../deps.js';
-import { callbackPath, PLATFORM_IDS, TRACKS } from '../domain/index.js';
+import { AMAZON_REGIONS, callbackPath, PLATFORM_IDS, TRACKS } from '../domain/index.js';
 import { firstValues } from '../lib/params.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { renderRetryPage } from './retry-page.js';
@@ -21,6 +21,13 @@ const AuthenticateSiteBody = Type.Object({
     Type.String({ maxLength: 4096, description: 'Platform 4: URL;key=value;key=value, the redirect and tracking pairs' }),
   ),
   site_id: Type.Optional(Id),
+  region: Type.Optional(
+    Type.String({
+      maxLength: 16,
+      examples: ['EU'],
+      description: `Platform 5 only: the Amazon region to connect in, ${AMAZON_REGIONS.join(', ')} (default NA; advertising defaults to the seller site's region). Ignored for other platforms`,
+    }),
+  ),
 });
 
 function wantsJson(request: FastifyRequest): boolean {

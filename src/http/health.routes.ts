@@ -1,9 +1,10 @@
 /** GET /health (liveness and database readiness) and GET /openapi.json. */
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
+import { TRACKS } from '../domain/index.js';
 import { AppError } from '../errors.js';
 import type { App } from './access.js';
-import { Ok, ok } from './schemas.js';
+import { Ok, OneOf, ok, Timestamp } from './schemas.js';
 
 const PING_TIMEOUT_MS = 2_000;
 
@@ -14,8 +15,28 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       config: { access: 'public' },
       schema: {
         summary: 'Liveness and database readiness; 503 when the database does not answer',
+        description:
+          "`degraded` (still 200: the instance serves requests) when a platform refused this server's own app " +
+          'configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site ' +
+          'is asked to reconnect, and each recovers once a call to that platform succeeds again.',
         tags: ['meta'],
-        response: { 200: Ok(Type.Object({ status: Type.Literal('ok'), database: Type.Literal('ok') })) },
+        response: {
+          200: Ok(
+            Type.Object({
+              status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+              database: Type.Literal('ok'),
+              platforms: Type.Array(
+                Type.Object({
+                  platform: OneOf(TRACKS),
+                  status: Type.Literal('misconfigured'),
+                  message: Type.String({ description: "The platform's own words, with its status or code" }),
+                  since: Timestamp,
+                }),
+                { description: 'Platforms that refused this instance’s app configuration; empty when none did' },
+              ),
+            }),
+          ),
+        },
       },
     },
     async () => {
@@ -30,7 +51,13 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       } finally {
         clearTimeout(timer);
       }
-      return ok({ status: 'ok' as const, database: 'ok' as const });
+      const platforms = deps.platformHealth.problems().map((problem) => ({
+        platform: problem.track,
+        status: 'misconfigured' as const,
+        message: problem.message,
+        since: problem.since.toISOString(),
+      }));
+      return ok({ status: platforms.length > 0 ? ('degraded' as const) : ('ok' as const), database: 'ok' as const, platforms });
     },
   );
 

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import type { Site } from '../core/sites/sites.service.js';
 import type { Deps } from '../deps.js';
-import { SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
+import { AMAZON_REGIONS, SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { Id, iso, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
@@ -11,7 +11,13 @@ export const SiteSchema = Type.Object({
   platform_id: Type.Integer(),
   platform: OneOf(SITE_PLATFORMS),
   name: Type.String(),
-  external_id: Type.String({ description: 'Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon)' }),
+  external_id: Type.String({ description: 'Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon)' }),
+  region: Type.Union([OneOf(AMAZON_REGIONS), Type.Null()], {
+    description: 'Amazon: the region the seller connected in; null for other platforms',
+  }),
+  missing_scopes: Type.Array(Type.String(), {
+    description: 'Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id',
+  }),
   status: OneOf(SITE_STATUSES),
   status_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the site needs reauthorization, when it does' }),
   last_refreshed_at: Type.Union([Timestamp, Type.Null()], { description: 'When its access token was last renewed' }),
@@ -20,6 +26,7 @@ export const SiteSchema = Type.Object({
     [
       Type.Object({
         connected: Type.Boolean(),
+        region: Type.Union([OneOf(AMAZON_REGIONS), Type.Null()], { description: 'The region advertising was granted in' }),
         profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })),
       }),
       Type.Null(),
@@ -38,12 +45,16 @@ export function presentSite(site: Site) {
     platform: site.platform,
     name: site.name,
     external_id: site.externalId,
+    region: site.region,
+    missing_scopes: site.missingScopes,
     status: site.status,
     status_reason: site.statusReason,
     last_refreshed_at: iso(site.refreshedAt),
     next_refresh_at: iso(site.nextRefreshAt),
     advertising:
-      site.platform === 'amazon-seller' ? { connected: site.advertisingProfiles !== null, profiles: site.advertisingProfiles ?? [] } : null,
+      site.platform === 'amazon-seller'
+        ? { connected: site.advertisingProfiles !== null, region: site.advertisingRegion, profiles: site.advertisingProfiles ?? [] }
+        : null,
     tracking: site.tracking,
     created_at: iso(site.createdAt),
     updated_at: iso(site.updatedAt),

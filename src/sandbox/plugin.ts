@@ -1,9 +1,9 @@
 /** Serves every simulator under /sandbox/{track}, with form bodies accepted there only (the API stays JSON-only). */
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import { TRACKS, type Track } from '../domain/index.js';
-import { registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
-import { registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
+import { AMAZON_REGIONS, TRACKS, type Track } from '../domain/index.js';
+import { createAmazonAdsLwa, registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
+import { createAmazonSellerLwa, registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
 import type { SandboxContext } from './context.js';
 import { registerEtsySimulator } from './etsy/simulator.js';
 import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint } from './faults.js';
@@ -56,8 +56,17 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       // What the simulated platforms were asked, per `track:endpoint` (for example `etsy:token`).
       sandbox.get('/calls', async () => Object.fromEntries(context.calls));
       await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });
-      await sandbox.register(async (amazonSeller) => registerAmazonSellerSimulator(amazonSeller, context), { prefix: '/amazon-seller' });
-      await sandbox.register(async (amazonAds) => registerAmazonAdsSimulator(amazonAds, context), { prefix: '/amazon-ads' });
+      // Amazon's regions: NA at the track's own base, EU and FE under /eu and /fe of it (platforms/registry.ts).
+      const sellerLwa = createAmazonSellerLwa(context);
+      const adsLwa = createAmazonAdsLwa(context);
+      await sandbox.register(async (lwa) => sellerLwa.registerTokenEndpoint(lwa, null), { prefix: '/amazon-seller' });
+      for (const region of AMAZON_REGIONS) {
+        const suffix = region === 'NA' ? '' : `/${region.toLowerCase()}`;
+        await sandbox.register(async (seller) => registerAmazonSellerSimulator(seller, context, region, sellerLwa), {
+          prefix: `/amazon-seller${suffix}`,
+        });
+        await sandbox.register(async (ads) => registerAmazonAdsSimulator(ads, context, region, adsLwa), { prefix: `/amazon-ads${suffix}` });
+      }
       await sandbox.register(async (tiktokShop) => registerTikTokShopSimulator(tiktokShop, context), { prefix: '/tiktok-shop' });
     },
     { prefix: '/sandbox' },

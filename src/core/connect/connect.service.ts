@@ -3,13 +3,23 @@
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import { callbackPath, type GrantKind, type PlatformId, type Track, trackOf } from '../../domain/index.js';
+import {
+  AMAZON_REGIONS,
+  type AmazonRegion,
+  callbackPath,
+  DEFAULT_AMAZON_REGION,
+  type GrantKind,
+  type PlatformId,
+  type Track,
+  trackOf,
+} from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { type ConnectAdapter, PlatformError, type TokenSet } from '../../platforms/platform.js';
+import { type ConnectAdapter, type PlatformAccount, PlatformError, type TokenSet } from '../../platforms/platform.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { sealTokens } from '../sites/credentials.js';
+import type { PlatformHealth } from '../sites/platform-health.js';
 import type { RefreshPolicy } from '../sites/refresh-policy.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import { type Outbox, siteEventData } from '../webhooks/outbox.js';
@@ -30,9 +40,13 @@ export interface AuthenticateSiteInput {
   authorization_url?: string;
   custom_field_value?: string;
   site_id?: number;
+  region?: string;
 }
 
 export type ConnectService = ReturnType<typeof createConnectService>;
+
+/** What a user is told when the platform refused this server's own app: nothing they can fix by trying again now. */
+const MISCONFIGURED_MESSAGE = "This platform refused Storelink's app configuration. The operator has been told; please try again later.";
 
 export function createConnectService(deps: {
   db: Db;
@@ -45,6 +59,7 @@ export function createConnectService(deps: {
   /** Queues the first renewal of new credentials, in the transaction that stores them. */
   refresh: Pick<TokenRefresh, 'schedule'>;
   outbox: Outbox;
+  health: PlatformHealth;
   appUrl: string;
   apiUrl: string;
   /** Whether a caller's TikTok Shop authorization_url may be used: https on an allowed host, or the sandbox's own page. */
@@ -64,6 +79,7 @@ export function createConnectService(deps: {
       redirectUrl: string;
       tracking: Record<string, string>;
       authorizationUrl: string | null;
+      region: AmazonRegion | null;
     },
   ) {
     const { state, codeChallenge } = await states.create({
@@ -77,6 +93,7 @@ export function createConnectService(deps: {
       redirectUri: callbackUrl(adapter.track),
       codeChallenge,
       authorizationUrl: input.authorizationUrl,
+      grant: { region: input.region },
     });
   }
 
@@ -118,13 +135,22 @@ export function createConnectService(deps: {
       }
       if (input.authorization_url !== undefined) fail('authorization_url', 'The authorization url field is only allowed with platform 4.');
     }
+    let sellerSiteRegion: AmazonRegion | null = null;
     if (input.site_id !== undefined) {
       if (platformId !== 5) fail('site_id', 'The site id field is only allowed with platform 5.');
       else {
         const site = await sitesRepo.findSite(db, actor.workspaceId, input.site_id);
         if (!site || site.platform !== 'amazon-seller' || site.status !== 'connected')
           fail('site_id', 'The selected site id is invalid: it must be a connected Amazon seller site of this workspace.');
+        else sellerSiteRegion = site.region;
       }
+    }
+    // Amazon's region; ignored for the other platforms. Advertising defaults to the seller site's own region.
+    let region: AmazonRegion | null = null;
+    if (platformId === 5) {
+      if (input.region === undefined) region = sellerSiteRegion ?? DEFAULT_AMAZON_REGION;
+      else if ((AMAZON_REGIONS as readonly string[]).includes(input.region)) region = input.region as AmazonRegion;
+      else fail('region', `The region must be one of ${AMAZON_REGIONS.join(', ')}.`);
     }
     if (Object.keys(errors).length > 0 || !adapter) throw new AppError('validation_failed', { fields: errors });
 
@@ -135,6 +161,7 @@ export function createConnectService(deps: {
       redirectUrl,
       tracking,
       authorizationUrl: platformId === 4 ? (input.authorization_url ?? null) : null,
+      region,
     });
     return { url };
   }
@@ -154,7 +181,26 @@ export function createConnectService(deps: {
     await deps.refresh.schedule(tx, { siteId, grant, version }, sealed.nextRefreshAt);
   }
 
-  /** Exchanges the code, looks up the account, and stores site and credentials in one transaction; returns the site id. */
+  /**
+   * Amazon's selling partner id comes from the browser's redirect, which no SP-API call confirms: a callback naming an
+   * account already connected here must bring that account's store, or it would put another account's tokens under
+   * that site (docs/decisions.md, "Amazon seller identity").
+   */
+  function checkSameAccount(existing: sitesRepo.AccountSite | null, account: PlatformAccount): void {
+    if (existing === null || existing.platform !== 'amazon-seller') return;
+    const before = existing.platformData.store_name;
+    const now = account.data.store_name;
+    if (typeof before === 'string' && before !== '' && before !== now)
+      throw new PlatformError(
+        'rejected',
+        `This authorization is for a different Amazon store than the site "${existing.name}" (${existing.externalId}). Sign in to Seller Central with that account and connect again.`,
+      );
+  }
+
+  /**
+   * Exchanges the code, looks up the accounts, and stores each as a site with its credentials in one transaction;
+   * returns the first site's id (an authorization covering several TikTok shops connects each of them).
+   */
   async function connect(
     adapter: ConnectAdapter,
     state: ConsumedState,
@@ -170,45 +216,60 @@ export function createConnectService(deps: {
       ipAddress,
       details: { platform: adapter.track },
     });
+    const grant = { region: state.region };
     // No platform call for a seller site that was disconnected while the user was away.
     if (adapter.kind === 'advertising') await connectedSellerSite(db, state);
-    const tokens = await adapter.exchangeCode({ code, redirectUri: callbackUrl(adapter.track), codeVerifier: state.codeVerifier, params });
+    const tokens = await adapter.exchangeCode({
+      code,
+      redirectUri: callbackUrl(adapter.track),
+      codeVerifier: state.codeVerifier,
+      params,
+      grant,
+    });
     if (adapter.kind === 'seller') {
-      const account = await adapter.fetchAccount(tokens, params);
+      const accounts = await adapter.fetchAccounts(tokens, params, grant);
       return db.transaction(async (tx) => {
         const now = clock.now();
-        const before = await sitesRepo.siteStatusOfAccount(tx, {
-          workspaceId: state.workspaceId,
-          platform: adapter.platform,
-          externalId: account.externalId,
-        });
-        const site = await sitesRepo.upsertSite(tx, {
-          workspaceId: state.workspaceId,
-          platformId: adapter.platformId,
-          platform: adapter.platform,
-          name: account.name,
-          externalId: account.externalId,
-          tracking: adapter.track === 'tiktok-shop' ? state.tracking : null,
-          now,
-        });
-        await deps.outbox.emit(
-          tx,
-          state.workspaceId,
-          before === 'reauthorization_required' ? 'site.recovered' : 'site.connected',
-          siteEventData(site),
-          now,
-        );
-        await storeGrant(tx, site.id, 'seller', tokens, now);
-        await auditRepo.recordAudit(tx, [state.workspaceId], audit(site.inserted ? 'site.connected' : 'site.reconnected', site.id), now);
-        return site.id;
+        const siteIds: number[] = [];
+        for (const account of accounts) {
+          const key = { workspaceId: state.workspaceId, platform: adapter.platform, region: state.region };
+          const existing = await sitesRepo.findAccountSite(tx, {
+            ...key,
+            externalId: account.externalId,
+            formerExternalId: account.formerExternalId,
+          });
+          checkSameAccount(existing, account);
+          const site = await sitesRepo.upsertSite(tx, {
+            ...key,
+            siteId: existing?.id ?? null,
+            platformId: adapter.platformId,
+            name: account.name,
+            externalId: account.externalId,
+            tracking: adapter.track === 'tiktok-shop' ? state.tracking : null,
+            grantedScopes: adapter.scopes ? [...adapter.scopes.requested] : null,
+            platformData: account.data,
+            now,
+          });
+          await deps.outbox.emit(
+            tx,
+            state.workspaceId,
+            existing?.status === 'reauthorization_required' ? 'site.recovered' : 'site.connected',
+            siteEventData(site),
+            now,
+          );
+          await storeGrant(tx, site.id, 'seller', tokens, now);
+          await auditRepo.recordAudit(tx, [state.workspaceId], audit(existing ? 'site.reconnected' : 'site.connected', site.id), now);
+          siteIds.push(site.id);
+        }
+        return siteIds[0]!;
       });
     }
-    const profiles = await adapter.fetchProfiles(tokens);
+    const profiles = await adapter.fetchProfiles(tokens, grant);
     return db.transaction(async (tx) => {
       const now = clock.now();
       const site = await connectedSellerSite(tx, state);
       await storeGrant(tx, site.id, 'advertising', tokens, now);
-      await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, now);
+      await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, state.region, now);
       await deps.outbox.emit(tx, state.workspaceId, 'advertising.connected', { ...siteEventData(site), profiles }, now);
       await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site.id), now);
       return site.id;
@@ -236,10 +297,15 @@ export function createConnectService(deps: {
       else {
         try {
           const siteId = await connect(adapter, state, result.code, result.params, ipAddress);
+          deps.health.succeeded(track);
           return successOutcome(track, state, siteId, deps.appUrl);
         } catch (error) {
-          if (error instanceof PlatformError) failure = { reason: error.reason, message: error.message };
-          else {
+          if (error instanceof PlatformError) {
+            const { reason, message } = error;
+            // The operator's to fix: logged and shown on GET /health; the user is told it is not theirs.
+            if (reason === 'misconfigured') deps.health.misconfigured(track, message);
+            failure = reason === 'misconfigured' ? { reason: 'internal', message: MISCONFIGURED_MESSAGE } : { reason, message };
+          } else {
             deps.onInternalError(error);
             failure = { reason: 'internal', message: 'Something went wrong while connecting. Please try again.' };
           }
@@ -256,6 +322,7 @@ export function createConnectService(deps: {
             redirectUrl: state.redirectUrl,
             tracking: {},
             authorizationUrl: null,
+            region: state.region,
           })
         : null;
     return failureOutcome(track, state, failure, deps.appUrl, retryUrl);

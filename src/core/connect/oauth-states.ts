@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import * as statesRepo from '../../db/oauth-states.repo.js';
-import type { PlatformId, Track } from '../../domain/index.js';
+import type { AmazonRegion, PlatformId, Track } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { type JwtCodec, JwtError } from '../auth/jwt.js';
@@ -18,6 +18,8 @@ export interface StateInput {
   /** The effective custom redirect, '' when none. */
   redirectUrl: string;
   tracking: Record<string, string>;
+  /** Amazon: the region the connection is made in; null elsewhere. */
+  region: AmazonRegion | null;
   usesPkce: boolean;
 }
 
@@ -29,6 +31,7 @@ export interface ConsumedState {
   siteId: number | null;
   redirectUrl: string;
   tracking: Record<string, string>;
+  region: AmazonRegion | null;
   codeVerifier: string | null;
 }
 
@@ -61,6 +64,7 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
         siteId: input.siteId,
         redirectUrl: input.redirectUrl,
         tracking: input.tracking,
+        region: input.region,
         codeVerifierKeyId: sealed?.keyId ?? null,
         codeVerifier: sealed?.ciphertext ?? null,
         createdAt: now,
@@ -110,6 +114,7 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
           siteId: row.siteId,
           redirectUrl: row.redirectUrl,
           tracking: row.tracking,
+          region: row.region,
           codeVerifier,
         },
       };

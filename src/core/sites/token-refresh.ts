@@ -17,6 +17,7 @@ import { PlatformError } from '../../platforms/platform.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import { openTokens, sealTokens } from './credentials.js';
+import type { PlatformHealth } from './platform-health.js';
 import { type RefreshPolicy, retryDelayMs } from './refresh-policy.js';
 
 export const REFRESH_QUEUE = 'token-refresh';
@@ -38,6 +39,8 @@ const FRESH_MARGIN_MS = 60_000;
 /** A renewal this late means its job was lost, or no worker ran: the overdue check queues it again. */
 const OVERDUE_AFTER_MS = 2 * 60_000;
 const WAIT_STEP_MS = 200;
+/** A platform's `Retry-After` is honoured up to a day: a longer one is more likely a mistake than a plan. */
+const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 
 export interface TokenRefresh {
   readonly queues: readonly QueueDefinition<object>[];
@@ -60,6 +63,7 @@ export function createTokenRefresh(deps: {
   policy: RefreshPolicy;
   jobs: Jobs;
   outbox: Outbox;
+  health: PlatformHealth;
   /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
@@ -80,7 +84,7 @@ export function createTokenRefresh(deps: {
     return db.transaction(async (tx) => {
       if (row.grant === 'advertising') {
         if (!(await refreshRepo.deleteGrant(tx, row.siteId, row.grant, row.version))) return 'skipped';
-        await sitesRepo.setAdvertisingProfiles(tx, row.siteId, null, now);
+        await sitesRepo.setAdvertisingProfiles(tx, row.siteId, null, null, now);
         return 'reauthorization_required';
       }
       if (!(await refreshRepo.stopRefreshing(tx, row.siteId, row.grant, now, row.version))) return 'skipped';
@@ -90,11 +94,14 @@ export function createTokenRefresh(deps: {
     });
   }
 
-  /** A passing failure (5xx, 429, timeout): the connection stays as it is and the renewal is tried again after a back-off. */
-  async function backOff(row: refreshRepo.GrantCredentials): Promise<RefreshResult> {
+  /**
+   * A failure that is not the seller's (a passing one, or the operator's configuration): the connection stays as it is
+   * and the renewal is tried again after a back-off, no sooner than the platform's `Retry-After`.
+   */
+  async function backOff(row: refreshRepo.GrantCredentials, retryAfterMs: number | null): Promise<RefreshResult> {
     const now = clock.now();
     const failures = row.refreshFailures + 1;
-    const retryAt = new Date(now.getTime() + retryDelayMs(failures));
+    const retryAt = new Date(now.getTime() + Math.max(retryDelayMs(failures), Math.min(retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)));
     await db.transaction(async (tx) => {
       if (await refreshRepo.recordRefreshFailure(tx, row.siteId, row.grant, failures, retryAt, now, row.version))
         await schedule(tx, row, retryAt);
@@ -108,10 +115,12 @@ export function createTokenRefresh(deps: {
     if (!job.force && row.nextRefreshAt > clock.now()) return 'skipped';
     const { refreshToken } = openTokens(cipher, row);
     if (!refreshToken) return giveUp(row, 'The platform gave no refresh token; reconnect the site.', clock.now());
-    const adapter = deps.adapters[trackOfGrant(row.platform, row.grant)];
+    const track = trackOfGrant(row.platform, row.grant);
+    const adapter = deps.adapters[track];
     try {
       if (!adapter) throw new PlatformError('unavailable', 'This platform is no longer configured');
-      const tokens = await adapter.refreshToken(refreshToken);
+      const tokens = await adapter.refreshToken(refreshToken, { region: row.region });
+      deps.health.succeeded(track);
       const now = clock.now();
       // A platform that does not rotate may omit the refresh token: the one we hold stays the valid one.
       const sealed = sealTokens(
@@ -129,11 +138,15 @@ export function createTokenRefresh(deps: {
         return 'refreshed';
       });
     } catch (error) {
-      if (error instanceof PlatformError && error.reason === 'rejected') {
-        return giveUp(row, `The platform refused to renew access (${error.message}); reconnect the site.`, clock.now());
+      if (!(error instanceof PlatformError)) {
+        deps.onError(error, { siteId: row.siteId });
+        return backOff(row, null);
       }
-      if (!(error instanceof PlatformError)) deps.onError(error, { siteId: row.siteId });
-      return backOff(row);
+      if (error.reason === 'rejected')
+        return giveUp(row, `The platform refused to renew access (${error.message}); reconnect the site.`, clock.now());
+      // The operator's configuration: every site of the platform would fail alike, and none is asked to reconnect.
+      if (error.reason === 'misconfigured') deps.health.misconfigured(track, error.message);
+      return backOff(row, error.retryAfterMs);
     }
   }
 

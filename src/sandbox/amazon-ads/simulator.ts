@@ -1,29 +1,49 @@
 /**
- * The Amazon Ads simulator: LWA's grant page and redirect back, LWA's token endpoint, and `GET /v2/profiles`
- * (platforms.md §4, DESIGN §6).
+ * The Amazon Ads simulator (platforms.md §4, DESIGN §6), one instance per region as Amazon has (§4.1): LWA's grant
+ * page and redirect back, LWA's token endpoint, and `GET /v2/profiles` answering with the region's profiles only. A
+ * code or token is good only in the region it was granted in. NA is served at `/sandbox/amazon-ads`, EU and FE under
+ * `/eu` and `/fe` of it.
  */
 import type { FastifyInstance } from 'fastify';
+import { AMAZON_REGIONS, type AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
 import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
-import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonAds;
 const NAME = 'Amazon Ads';
 const KNOWN_SCOPES = ['advertising::campaign_management', 'advertising::test:create_account', 'profile'];
 
-/** The marketplaces a sandbox account advertises in: odd account numbers have two profiles (US and CA), even ones one. */
-const MARKETPLACES = [
-  { countryCode: 'US', currencyCode: 'USD', timezone: 'America/Los_Angeles', marketplaceStringId: 'ATVPDKIKX0DER' },
-  { countryCode: 'CA', currencyCode: 'CAD', timezone: 'America/Los_Angeles', marketplaceStringId: 'A2EUQ1WTGCTBG2' },
-] as const;
+/** The marketplaces a sandbox account advertises in, per region: odd account numbers have two profiles, even ones one. */
+const MARKETPLACES: Readonly<
+  Record<AmazonRegion, readonly { countryCode: string; currencyCode: string; timezone: string; marketplaceStringId: string }[]>
+> = {
+  NA: [
+    { countryCode: 'US', currencyCode: 'USD', timezone: 'America/Los_Angeles', marketplaceStringId: 'ATVPDKIKX0DER' },
+    { countryCode: 'CA', currencyCode: 'CAD', timezone: 'America/Los_Angeles', marketplaceStringId: 'A2EUQ1WTGCTBG2' },
+  ],
+  EU: [
+    { countryCode: 'UK', currencyCode: 'GBP', timezone: 'Europe/London', marketplaceStringId: 'A1F83G8C2ARO7P' },
+    { countryCode: 'DE', currencyCode: 'EUR', timezone: 'Europe/Paris', marketplaceStringId: 'A1PA6795UKMFR9' },
+  ],
+  FE: [
+    { countryCode: 'JP', currencyCode: 'JPY', timezone: 'Asia/Tokyo', marketplaceStringId: 'A1VC38T7YXB528' },
+    { countryCode: 'AU', currencyCode: 'AUD', timezone: 'Australia/Sydney', marketplaceStringId: 'A39IBJ37TRP1C6' },
+  ],
+};
 
-/** The profiles of a sandbox account, in the shape of `GET /v2/profiles` (platforms.md §4.4). */
-export function sandboxProfiles(account: number) {
-  return MARKETPLACES.slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
-    profileId: 1_400_000_000_000_000 + account * 10 + index,
+/**
+ * The profiles of a sandbox account in a region, in the shape of `GET /v2/profiles` (platforms.md §4.4). An account
+ * granted with `profiles=none` on the consent form advertises nowhere: an empty list.
+ */
+export function sandboxProfiles(account: number, region: AmazonRegion = 'NA', withProfiles = true) {
+  if (!withProfiles) return [];
+  const regionIndex = AMAZON_REGIONS.indexOf(region);
+  return MARKETPLACES[region].slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
+    profileId: 1_400_000_000_000_000 + account * 100 + regionIndex * 10 + index,
     countryCode: marketplace.countryCode,
     currencyCode: marketplace.currencyCode,
     dailyBudget: 100,
@@ -38,9 +58,9 @@ export function sandboxProfiles(account: number) {
   }));
 }
 
-export function registerAmazonAdsSimulator(app: FastifyInstance, context: SandboxContext) {
-  const lwa = createLwaSimulator(context, { track: 'amazon-ads', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
+export function registerAmazonAdsSimulator(app: FastifyInstance, context: SandboxContext, region: AmazonRegion, lwa: LwaSimulator) {
   const registered = context.callbackUrl('amazon-ads');
+  const base = `/sandbox/amazon-ads${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
 
   /** An unknown client or a return URL not on the Allowed Return URLs list gets an error page, never a redirect (RFC 6749 §4.1.2.1). */
   const pageProblem = (p: Params) => {
@@ -71,7 +91,7 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
         platformName: NAME,
         appName: 'Storelink',
         access: query.scope!.split(' ').filter(Boolean),
-        action: '/sandbox/amazon-ads/authorize',
+        action: `${base}/authorize`,
         params,
       }),
     );
@@ -86,11 +106,17 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
     const refused = redirectedProblem(form);
     if (refused) return reply.redirect(redirectBack(form.redirect_uri!, refused), 302);
     if (form.decision === 'deny') return reply.redirect(redirectBack(form.redirect_uri!, deniedParams(form.state)), 302);
-    const code = lwa.issueCode({ account, redirectUri: form.redirect_uri!, fail: form.decision === 'fail' });
+    const code = lwa.issueCode({
+      account,
+      redirectUri: form.redirect_uri!,
+      fail: form.decision === 'fail',
+      region,
+      claims: { profiles: form.profiles !== 'none' },
+    });
     return reply.redirect(redirectBack(form.redirect_uri!, { code, scope: form.scope, state: form.state }), 302);
   });
 
-  lwa.registerTokenEndpoint(app);
+  lwa.registerTokenEndpoint(app, region);
 
   /** The error classes a test can ask for (src/sandbox/faults.ts), in the Ads API's `{code, details}` (UNCONFIRMED, below). */
   const PROFILE_FAULT_ANSWERS: FaultAnswers = {
@@ -107,8 +133,14 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
     if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId)
       return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
     const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''));
-    const account = bearer ? lwa.readAccessToken(bearer[1]!) : null;
-    if (account === null) return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' });
-    return reply.send(sandboxProfiles(account));
+    const grant = bearer ? lwa.readAccessToken(bearer[1]!) : null;
+    if (grant === null || grant.region !== region)
+      return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' });
+    return reply.send(sandboxProfiles(grant.account, region, grant.claims.profiles !== false));
   });
+}
+
+/** One LWA for the three regions: a code or token carries the region it was granted in, and each region's endpoints check it. */
+export function createAmazonAdsLwa(context: SandboxContext): LwaSimulator {
+  return createLwaSimulator(context, { track: 'amazon-ads', clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret });
 }

@@ -1,58 +1,137 @@
 /**
- * The Amazon seller simulator: SP-API website authorization's consent page and redirect back, and LWA's token
- * endpoint (platforms.md §3, DESIGN §6).
+ * The Amazon seller simulator (platforms.md §3, DESIGN §6), one instance per region: Seller Central's consent page at
+ * its real path `/apps/authorize/consent` (and at `/authorize`, DESIGN §6's contract) with the redirect back, the
+ * Sellers API's `getMarketplaceParticipations` on the region's SP-API host, and (NA's instance only) LWA's token
+ * endpoint, which serves every region as `api.amazon.com` does. NA is served at `/sandbox/amazon-seller`, EU and FE
+ * under `/eu` and `/fe` of it.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
 import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
-import { createLwaSimulator, deniedParams, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import type { FaultAnswers } from '../faults.js';
+import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
 const NAME = 'Amazon Seller Central';
 
-export function registerAmazonSellerSimulator(app: FastifyInstance, context: SandboxContext) {
-  const lwa = createLwaSimulator(context, { track: 'amazon-seller', clientId: CLIENT.lwaClientId, clientSecret: CLIENT.lwaClientSecret });
-  const registered = context.callbackUrl('amazon-seller');
+/** The marketplaces a sandbox seller sells in, per region (ids from the SP-API marketplace table). */
+const MARKETPLACES: Readonly<Record<AmazonRegion, readonly { id: string; countryCode: string; name: string; currency: string }[]>> = {
+  NA: [
+    { id: 'ATVPDKIKX0DER', countryCode: 'US', name: 'Amazon.com', currency: 'USD' },
+    { id: 'A2EUQ1WTGCTBG2', countryCode: 'CA', name: 'Amazon.ca', currency: 'CAD' },
+  ],
+  EU: [
+    { id: 'A1F83G8C2ARO7P', countryCode: 'GB', name: 'Amazon.co.uk', currency: 'GBP' },
+    { id: 'A1PA6795UKMFR9', countryCode: 'DE', name: 'Amazon.de', currency: 'EUR' },
+  ],
+  FE: [
+    { id: 'A1VC38T7YXB528', countryCode: 'JP', name: 'Amazon.co.jp', currency: 'JPY' },
+    { id: 'A39IBJ37TRP1C6', countryCode: 'AU', name: 'Amazon.com.au', currency: 'AUD' },
+  ],
+};
 
-  /** Seller Central shows an error page and never redirects for an unknown app or redirect URI. The sandbox app is published. */
+/** The store name of a sandbox seller account. */
+export function sandboxStoreName(account: number): string {
+  return `Sandbox Amazon Store ${account}`;
+}
+
+/** SP-API's error answer (`{errors: [{code, message, details}]}`). */
+const spApiError = (code: string, message: string) => ({ errors: [{ code, message, details: '' }] });
+
+/** The error classes a test can ask for on the Sellers API (src/sandbox/faults.ts), in SP-API's error shape. */
+const IDENTITY_FAULT_ANSWERS: FaultAnswers = {
+  error: spApiError('InternalFailure', 'We encountered an internal error. Please try again.'),
+  refused: { status: 403, body: spApiError('Unauthorized', 'The access token you provided is revoked, malformed or invalid.') },
+  misconfigured: { status: 403, body: spApiError('Unauthorized', 'Access to requested resource is denied.') },
+  passing: { status: 503, body: spApiError('ServiceUnavailable', 'Service temporarily unavailable.') },
+  throttled: { status: 429, body: spApiError('QuotaExceeded', 'You exceeded your quota for the requested resource.') },
+};
+
+/** The region's simulator; `lwa` is shared by the three, so a code from any region's consent is redeemed at one token URL. */
+export function registerAmazonSellerSimulator(app: FastifyInstance, context: SandboxContext, region: AmazonRegion, lwa: LwaSimulator) {
+  const registered = context.callbackUrl('amazon-seller');
+  const base = `/sandbox/amazon-seller${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
+
+  /**
+   * Seller Central shows an error page and never redirects for an unknown app or redirect URI. The sandbox app is
+   * published: `version=beta` is for Draft apps only (platforms.md §3.1); what Amazon does with it on a published app
+   * is not documented, and the simulator refusing it is an ASSUMPTION.
+   */
   const requestProblem = (p: Params) => {
     if (p.application_id !== CLIENT.appId) return 'Unknown application_id.';
     // An omitted redirect_uri means the first registered one (platforms.md §3.1).
     if (p.redirect_uri !== undefined && p.redirect_uri !== registered)
       return 'MD5101: the redirect_uri does not match a registered redirect URI.';
-    if (p.version !== undefined && p.version !== 'beta') return 'version must be beta, or left out.';
+    if (p.version !== undefined) return 'version=beta is only for apps in Draft; this app is published.';
+    if (!p.state) return 'state is required.';
     return null;
   };
 
-  app.get('/authorize', async (request, reply) => {
+  const consentPage = (path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     countCall(context, 'amazon-seller', 'authorize');
     const query = request.query as Params;
     const problem = requestProblem(query);
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem));
     const params = firstValues(query);
-    const access = ['Selling Partner API access to your seller account, for the roles the app is registered with'];
+    const access = [`Selling Partner API access to your seller account in the ${region} region, for the roles the app is registered with`];
     return reply
       .type('text/html')
-      .send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access, action: '/sandbox/amazon-seller/authorize', params }));
-  });
+      .send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access, action: `${base}${path}`, params }));
+  };
 
-  app.post('/authorize', async (request, reply) => {
+  const consent = async (request: FastifyRequest, reply: FastifyReply) => {
     countCall(context, 'amazon-seller', 'consent');
     const form = (request.body ?? {}) as Params;
     const choice = consentChoice(reply, NAME, form, requestProblem(form));
     if (!choice) return reply;
     const { account } = choice;
     const redirectUri = form.redirect_uri ?? registered;
+    // ASSUMPTION: Amazon does not document what Cancel sends back (platforms.md §3.2); the simulator sends RFC 6749's refusal.
     if (form.decision === 'deny') return reply.redirect(redirectBack(redirectUri, deniedParams(form.state)), 302);
     // Not a hybrid (MWS) app, so no mws_auth_token.
-    const code = lwa.issueCode({ account, redirectUri, fail: form.decision === 'fail' });
+    const code = lwa.issueCode({ account, redirectUri, fail: form.decision === 'fail', region });
     return reply.redirect(
       redirectBack(redirectUri, { state: form.state, selling_partner_id: sandboxSellerId(account), spapi_oauth_code: code }),
       302,
     );
-  });
+  };
 
-  lwa.registerTokenEndpoint(app);
+  for (const path of ['/apps/authorize/consent', '/authorize']) {
+    app.get(path, consentPage(path));
+    app.post(path, consent);
+  }
+
+  /**
+   * Sellers API getMarketplaceParticipations: the access token in `x-amz-access-token`; a token granted in another
+   * region is refused, as the regional endpoints each serve their own region's authorizations.
+   */
+  app.get('/sellers/v1/marketplaceParticipations', async (request, reply) => {
+    countCall(context, 'amazon-seller', 'identity');
+    if (await context.faults.apply('amazon-seller', 'identity', reply, IDENTITY_FAULT_ANSWERS)) return reply;
+    const grant = lwa.readAccessToken(String(request.headers['x-amz-access-token'] ?? ''));
+    if (!grant || grant.region !== region)
+      return reply.code(403).send(spApiError('Unauthorized', 'The access token you provided is revoked, malformed or invalid.'));
+    return reply.send({
+      payload: MARKETPLACES[region].map((marketplace) => ({
+        marketplace: {
+          id: marketplace.id,
+          countryCode: marketplace.countryCode,
+          name: marketplace.name,
+          defaultCurrencyCode: marketplace.currency,
+          defaultLanguageCode: 'en_US',
+          domainName: `www.${marketplace.name.toLowerCase()}`,
+        },
+        participation: { isParticipating: true, hasSuspendedListings: false },
+        storeName: sandboxStoreName(grant.account),
+      })),
+    });
+  });
+}
+
+/** The LWA half every region shares: one token endpoint for all, at NA's base. */
+export function createAmazonSellerLwa(context: SandboxContext): LwaSimulator {
+  return createLwaSimulator(context, { track: 'amazon-seller', clientId: CLIENT.lwaClientId, clientSecret: CLIENT.lwaClientSecret });
 }

@@ -55,58 +55,106 @@ export function deniedParams(state: string | undefined): Params {
 
 export type LwaSimulator = ReturnType<typeof createLwaSimulator>;
 
+/** What a code or token says beyond its account: the region it was granted in (null where the track has one host), and extra claims. */
+export interface Grant {
+  account: number;
+  region: string | null;
+  claims: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The client credentials of a token request: in the body (`client_id`, `client_secret`) or in HTTP Basic, which LWA
+ * accepts as RFC 6749 §2.3.1 allows; both at once is refused (one method per request).
+ */
+function clientCredentials(form: Params, authorization: string | undefined): { id?: string; secret?: string } | 'both' {
+  const basic = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
+  if (!basic) return { id: form.client_id, secret: form.client_secret };
+  if (form.client_secret !== undefined) return 'both';
+  const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon === -1) return {};
+  // RFC 6749 §2.3.1: both halves are form-urlencoded before they are joined.
+  const part = (text: string) => decodeURIComponent(text.replaceAll('+', ' '));
+  try {
+    return { id: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+  } catch {
+    return {};
+  }
+}
+
 export function createLwaSimulator(context: SandboxContext, client: { track: AmazonTrack; clientId: string; clientSecret: string }) {
   const { tokens, clock, faults } = context;
   const { track } = client;
   const kind = (what: 'code' | 'access' | 'refresh') => `${track}-${what}`;
+  const grantOf = (claims: Record<string, unknown>): Grant => ({
+    account: Number(claims.a),
+    region: typeof claims.r === 'string' ? claims.r : null,
+    claims: (claims.c as Record<string, unknown> | undefined) ?? {},
+  });
+  /** A grant of another region is refused where regions have their own token URL ("the LWA server for your region"). */
+  const inRegion = (grant: Grant, region: string | null) => region === null || grant.region === region;
 
-  /** The account behind a code, or the parameter LWA refuses. Codes work once; a `fail` code never works. */
-  const redeemCode = (form: Params, now: Date): { account: number } | { refused: string } => {
+  /** The grant behind a code, or the parameter LWA refuses. Codes work once; a `fail` code never works. */
+  const redeemCode = (form: Params, now: Date, region: string | null): Grant | { refused: string } => {
     const code = tokens.read(kind('code'), form.code ?? '', now);
     if (!code || !tokens.useOnce(String(code.n), new Date(Number(code.x)), now) || code.f === true) return { refused: 'code' };
-    // The SP-API docs' own example leaves redirect_uri out, so only a different one is refused (the error text is UNCONFIRMED).
-    if (form.redirect_uri !== undefined && form.redirect_uri !== code.ru) return { refused: 'redirect_uri' };
-    return { account: Number(code.a) };
+    if (form.redirect_uri !== code.ru) return { refused: 'redirect_uri' };
+    const grant = grantOf(code);
+    return inRegion(grant, region) ? grant : { refused: 'code' };
   };
 
-  const readRefresh = (refreshToken: string, now: Date): { account: number } | { refused: string } => {
+  const readRefresh = (refreshToken: string, now: Date, region: string | null): Grant | { refused: string } => {
     const claims = refreshToken.startsWith(REFRESH_PREFIX)
       ? tokens.read(kind('refresh'), refreshToken.slice(REFRESH_PREFIX.length), now)
       : null;
-    return claims && !isRevoked(context, track, claims.a) ? { account: Number(claims.a) } : { refused: 'refresh_token' };
+    if (!claims || isRevoked(context, track, claims.a)) return { refused: 'refresh_token' };
+    const grant = grantOf(claims);
+    return inRegion(grant, region) ? grant : { refused: 'refresh_token' };
   };
 
   const accessTtlSeconds = context.accessTokenTtlSeconds ?? ACCESS_TTL_S;
+  const grantClaims = (grant: Grant) => ({ a: grant.account, r: grant.region, c: grant.claims, n: tokens.nonce() });
   /** LWA's token answer; a refresh grant answers with the refresh token it was given. */
-  const tokenAnswer = (account: number, now: Date, refreshToken: string | null) => ({
-    access_token: `${ACCESS_PREFIX}${tokens.issue(kind('access'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + accessTtlSeconds * 1000))}`,
+  const tokenAnswer = (grant: Grant, now: Date, refreshToken: string | null) => ({
+    access_token: `${ACCESS_PREFIX}${tokens.issue(kind('access'), grantClaims(grant), new Date(now.getTime() + accessTtlSeconds * 1000))}`,
     refresh_token:
-      refreshToken ??
-      `${REFRESH_PREFIX}${tokens.issue(kind('refresh'), { a: account, n: tokens.nonce() }, new Date(now.getTime() + REFRESH_TTL_MS))}`,
+      refreshToken ?? `${REFRESH_PREFIX}${tokens.issue(kind('refresh'), grantClaims(grant), new Date(now.getTime() + REFRESH_TTL_MS))}`,
     token_type: 'bearer',
     expires_in: accessTtlSeconds,
   });
 
   return {
-    /** A 5-minute authorization code for `account`; a `fail` code is one the token endpoint will refuse. */
-    issueCode(input: { account: number; redirectUri: string; fail: boolean }): string {
-      const claims = { n: tokens.nonce(), a: input.account, ru: input.redirectUri, f: input.fail };
+    /** A 5-minute authorization code; a `fail` code is one the token endpoint will refuse. */
+    issueCode(input: {
+      account: number;
+      redirectUri: string;
+      fail: boolean;
+      region: string | null;
+      claims?: Record<string, unknown>;
+    }): string {
+      const claims = { n: tokens.nonce(), a: input.account, r: input.region, c: input.claims ?? {}, ru: input.redirectUri, f: input.fail };
       return tokens.issue(kind('code'), claims, new Date(clock.now().getTime() + CODE_TTL_MS));
     },
 
-    /** The account behind a genuine, unexpired access token of this track; null otherwise. */
-    readAccessToken(token: string): number | null {
+    /** The grant behind a genuine, unexpired access token of this track; null otherwise. */
+    readAccessToken(token: string): Grant | null {
       const claims = token.startsWith(ACCESS_PREFIX) ? tokens.read(kind('access'), token.slice(ACCESS_PREFIX.length), clock.now()) : null;
-      return claims ? Number(claims.a) : null;
+      return claims ? grantOf(claims) : null;
     },
 
-    /** `POST /auth/o2/token`: form-encoded, client credentials in the body (platforms.md §3.3). */
-    registerTokenEndpoint(app: FastifyInstance): void {
+    /**
+     * `POST /auth/o2/token`: form-encoded, client credentials in the body or in HTTP Basic (platforms.md §3.3). `region`
+     * is the region whose token URL this is; null where one token URL serves every region (SP-API's).
+     */
+    registerTokenEndpoint(app: FastifyInstance, region: string | null): void {
       app.post('/auth/o2/token', async (request, reply) => {
         countCall(context, track, 'token');
         if (await faults.apply(track, 'token', reply, LWA_FAULT_ANSWERS)) return reply;
         const form = (request.body ?? {}) as Params;
-        if (form.client_id !== client.clientId || form.client_secret !== client.clientSecret) {
+        const credentials = clientCredentials(form, request.headers.authorization);
+        if (credentials === 'both')
+          return reply.code(400).send({ error_description: 'Only one client authentication method may be used', error: 'invalid_request' });
+        if (credentials.id !== client.clientId || credentials.secret !== client.clientSecret) {
           return reply.code(401).send({ error_description: 'Client authentication failed', error: 'invalid_client' });
         }
         const now = clock.now();
@@ -117,9 +165,15 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
           });
         }
         const refresh = form.grant_type === 'refresh_token';
-        const result = refresh ? readRefresh(form.refresh_token ?? '', now) : redeemCode(form, now);
+        // RFC 6749 §4.1.3: required when the authorization request had one, as every Storelink request does. The SP-API
+        // docs' example body leaves it out; what LWA answers then is UNCONFIRMED (the simulator is strict).
+        if (!refresh && !form.redirect_uri)
+          return reply
+            .code(400)
+            .send({ error_description: 'The request is missing a required parameter : redirect_uri', error: 'invalid_request' });
+        const result = refresh ? readRefresh(form.refresh_token ?? '', now, region) : redeemCode(form, now, region);
         if ('refused' in result) return reply.code(400).send(invalidGrantBody(result.refused));
-        return reply.send(tokenAnswer(result.account, now, refresh ? form.refresh_token! : null));
+        return reply.send(tokenAnswer(result, now, refresh ? form.refresh_token! : null));
       });
     },
   };
