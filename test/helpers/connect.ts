@@ -17,13 +17,26 @@ export async function authorizationUrl(t: TestApp, actor: Actor, body: Record<st
   return response.json().data.url as string;
 }
 
-/** Opens the consent page and submits `decision`; returns where the simulator sends the browser (the service's callback). */
-export async function consent(url: string, decision: 'allow' | 'deny' | 'fail', account = '1'): Promise<string> {
+/**
+ * Opens the consent page and submits `decision` (and any further `choices` the simulator's page offers, such as
+ * TikTok Shop's `shops`); returns where the simulator sends the browser (the service's callback).
+ */
+export async function consent(
+  url: string,
+  decision: 'allow' | 'deny' | 'fail',
+  account = '1',
+  choices: Record<string, string> = {},
+): Promise<string> {
   const page = await fetch(url);
   const html = await page.text();
   assert.equal(page.status, 200, `consent page: ${html}`);
   assert.match(html, /Sandbox/);
-  const form = new URLSearchParams([...new URL(url).searchParams, ['decision', decision], ['account', account]]);
+  const form = new URLSearchParams([
+    ...new URL(url).searchParams,
+    ['decision', decision],
+    ['account', account],
+    ...Object.entries(choices),
+  ]);
   const posted = await fetch(url.split('?')[0]!, { method: 'POST', body: form, redirect: 'manual' });
   assert.equal(posted.status, 302, `consent POST answered ${posted.status}`);
   return posted.headers.get('location')!;
@@ -41,8 +54,9 @@ export async function connectThroughSandbox(
   body: Record<string, unknown>,
   decision: 'allow' | 'deny' | 'fail' = 'allow',
   account = '1',
+  choices: Record<string, string> = {},
 ): Promise<Response> {
-  return openCallback(await consent(await authorizationUrl(t, actor, body), decision, account));
+  return openCallback(await consent(await authorizationUrl(t, actor, body), decision, account, choices));
 }
 
 /** The Location of a 302, asserting it is one. */

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AMAZON_REGIONS, type AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
-import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
@@ -58,6 +58,16 @@ export function sandboxProfiles(account: number, region: AmazonRegion = 'NA', wi
   }));
 }
 
+/** An account that advertises nowhere in the region: its profile list is empty. */
+const PROFILES_OPTION: ConsentOption = {
+  name: 'profiles',
+  label: 'Advertising profiles',
+  values: [
+    ['', "The account's profiles in this region"],
+    ['none', 'None: the account does not advertise in this region'],
+  ],
+};
+
 export function registerAmazonAdsSimulator(app: FastifyInstance, context: SandboxContext, region: AmazonRegion, lwa: LwaSimulator) {
   const registered = context.callbackUrl('amazon-ads');
   const base = `/sandbox/amazon-ads${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
@@ -93,6 +103,7 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
         access: query.scope!.split(' ').filter(Boolean),
         action: `${base}/authorize`,
         params,
+        options: [PROFILES_OPTION],
       }),
     );
   });
