@@ -183,8 +183,9 @@ describe('the dashboard in a browser', () => {
     noConsoleErrors();
   });
 
-  test('an Amazon seller account, then its advertising, are connected through the sandbox', async () => {
+  test('an Amazon seller account in Europe, then its advertising, are connected through the sandbox', async () => {
     await page.goto(dashboardUrl());
+    await page.getByLabel('Connect Amazon: region').selectOption('EU');
     await throughConsent('Connect Amazon', 'Allow');
     await page.goto(dashboardUrl());
     const row = page.getByRole('row').filter({ hasText: 'Amazon' });
@@ -195,6 +196,9 @@ describe('the dashboard in a browser', () => {
       (await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('row').count()) > 1,
       'the advertising profiles are listed',
     );
+    // Advertising was granted in the seller's region: Europe's profiles.
+    await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('cell', { name: 'UK', exact: true }).waitFor();
+    await page.getByRole('definition').filter({ hasText: /^EU$/ }).waitFor();
     await shot('site-listings-amazon-advertising');
     await page.goto(dashboardUrl());
     await shot('workspace-dashboard-connected');

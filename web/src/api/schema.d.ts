@@ -7,7 +7,10 @@
 
 export interface paths {
   "/api/v1/health": {
-    /** Liveness and database readiness; 503 when the database does not answer */
+    /**
+     * Liveness and database readiness; 503 when the database does not answer
+     * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again.
+     */
     get: {
       responses: {
         /** @description Default Response */
@@ -17,10 +20,19 @@ export interface paths {
               /** @enum {boolean} */
               success: true;
               data: {
-                /** @enum {string} */
-                status: "ok";
+                status: "ok" | "degraded";
                 /** @enum {string} */
                 database: "ok";
+                /** @description Platforms that refused this instance’s app configuration; empty when none did */
+                platforms: ({
+                    platform: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
+                    /** @enum {string} */
+                    status: "misconfigured";
+                    /** @description The platform's own words, with its status or code */
+                    message: string;
+                    /** Format: date-time */
+                    since: string;
+                  })[];
               };
             };
           };
@@ -1878,6 +1890,8 @@ export interface paths {
             /** @description Platform 4: URL;key=value;key=value, the redirect and tracking pairs */
             custom_field_value?: string;
             site_id?: number;
+            /** @description Platform 5 only: the Amazon region to connect in, NA, EU, FE (default NA; advertising defaults to the seller site's region). Ignored for other platforms */
+            region?: string;
           };
         };
       };
@@ -2690,8 +2704,12 @@ export interface paths {
                   platform_id: number;
                   platform: "etsy" | "tiktok-shop" | "amazon-seller";
                   name: string;
-                  /** @description Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon) */
+                  /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
                   external_id: string;
+                  /** @description Amazon: the region the seller connected in; null for other platforms */
+                  region: ("NA" | "EU" | "FE") | null;
+                  /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
+                  missing_scopes: string[];
                   status: "connected" | "reauthorization_required" | "disconnected";
                   /** @description Why the site needs reauthorization, when it does */
                   status_reason: string | null;
@@ -2700,14 +2718,16 @@ export interface paths {
                   /** @description When its access token will next be renewed */
                   next_refresh_at: string | null;
                   /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                  advertising: {
+                  advertising: ({
                     connected: boolean;
+                    /** @description The region advertising was granted in */
+                    region: ("NA" | "EU" | "FE") | null;
                     profiles: {
                         id: string;
                         country_code: string;
                         name: string;
                       }[];
-                  } | null;
+                  }) | null;
                   /** @description TikTok Shop custom_field_value's tracking pairs */
                   tracking: {
                     [key: string]: string;
@@ -2912,8 +2932,12 @@ export interface paths {
                 platform_id: number;
                 platform: "etsy" | "tiktok-shop" | "amazon-seller";
                 name: string;
-                /** @description Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon) */
+                /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
                 external_id: string;
+                /** @description Amazon: the region the seller connected in; null for other platforms */
+                region: ("NA" | "EU" | "FE") | null;
+                /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
+                missing_scopes: string[];
                 status: "connected" | "reauthorization_required" | "disconnected";
                 /** @description Why the site needs reauthorization, when it does */
                 status_reason: string | null;
@@ -2922,14 +2946,16 @@ export interface paths {
                 /** @description When its access token will next be renewed */
                 next_refresh_at: string | null;
                 /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                advertising: {
+                advertising: ({
                   connected: boolean;
+                  /** @description The region advertising was granted in */
+                  region: ("NA" | "EU" | "FE") | null;
                   profiles: {
                       id: string;
                       country_code: string;
                       name: string;
                     }[];
-                } | null;
+                }) | null;
                 /** @description TikTok Shop custom_field_value's tracking pairs */
                 tracking: {
                   [key: string]: string;
@@ -3127,8 +3153,12 @@ export interface paths {
                 platform_id: number;
                 platform: "etsy" | "tiktok-shop" | "amazon-seller";
                 name: string;
-                /** @description Shop id (Etsy), shop cipher (TikTok Shop) or selling_partner_id (Amazon) */
+                /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
                 external_id: string;
+                /** @description Amazon: the region the seller connected in; null for other platforms */
+                region: ("NA" | "EU" | "FE") | null;
+                /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
+                missing_scopes: string[];
                 status: "connected" | "reauthorization_required" | "disconnected";
                 /** @description Why the site needs reauthorization, when it does */
                 status_reason: string | null;
@@ -3137,14 +3167,16 @@ export interface paths {
                 /** @description When its access token will next be renewed */
                 next_refresh_at: string | null;
                 /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                advertising: {
+                advertising: ({
                   connected: boolean;
+                  /** @description The region advertising was granted in */
+                  region: ("NA" | "EU" | "FE") | null;
                   profiles: {
                       id: string;
                       country_code: string;
                       name: string;
                     }[];
-                } | null;
+                }) | null;
                 /** @description TikTok Shop custom_field_value's tracking pairs */
                 tracking: {
                   [key: string]: string;

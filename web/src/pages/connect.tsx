@@ -3,25 +3,43 @@ import { useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Notice } from '../ui';
 
-/** Asks authenticate-site for the platform's authorization URL (no custom redirect) and sends the browser there. */
+/** Amazon's regions, each authorized apart (a seller selling in two regions connects two sites). */
+const AMAZON_REGIONS = [
+  ['NA', 'North America'],
+  ['EU', 'Europe'],
+  ['FE', 'Far East'],
+] as const;
+type Region = (typeof AMAZON_REGIONS)[number][0];
+
+/**
+ * Asks authenticate-site for the platform's authorization URL (no custom redirect) and sends the browser there. With
+ * `chooseRegion` (a new Amazon seller connection), a select picks the Amazon region first.
+ */
 export function ConnectButton({
   workspaceId,
   platformId,
   siteId,
   label,
+  chooseRegion = false,
 }: {
   workspaceId: string;
   platformId: 1 | 4 | 5;
   siteId?: number;
   label: string;
+  chooseRegion?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const [region, setRegion] = useState<Region>('NA');
   async function connect() {
     setBusy(true);
     setError(null);
     try {
-      const body = siteId === undefined ? { platform_id: platformId } : { platform_id: platformId, site_id: siteId };
+      const body = {
+        platform_id: platformId,
+        ...(siteId === undefined ? {} : { site_id: siteId }),
+        ...(chooseRegion ? { region } : {}),
+      };
       const { url } = unwrap(await api.POST('/api/v1/authenticate-site', { params: { header: inWorkspace(workspaceId) }, body })).data;
       window.location.assign(url);
     } catch (caught) {
@@ -31,6 +49,15 @@ export function ConnectButton({
   }
   return (
     <span className="connect">
+      {chooseRegion && (
+        <select aria-label={`${label}: region`} value={region} onChange={(event) => setRegion(event.target.value as Region)}>
+          {AMAZON_REGIONS.map(([value, name]) => (
+            <option key={value} value={value}>
+              {name}
+            </option>
+          ))}
+        </select>
+      )}
       <button type="button" onClick={() => void connect()} disabled={busy}>
         {busy ? 'Opening…' : label}
       </button>

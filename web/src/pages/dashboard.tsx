@@ -61,7 +61,7 @@ export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: strin
         <h2 id="connect-heading">Connect a platform</h2>
         <div className="button-row">
           {PLATFORMS.map((p) => (
-            <ConnectButton key={p.id} workspaceId={workspaceId} platformId={p.id} label={`Connect ${p.name}`} />
+            <ConnectButton key={p.id} workspaceId={workspaceId} platformId={p.id} label={`Connect ${p.name}`} chooseRegion={p.id === 5} />
           ))}
         </div>
       </section>

@@ -2,7 +2,18 @@
 import { useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
-import { ErrorMessage, Frame, formatDate, Loading, lastWorkspace, loadWorkspaces, platformName, STATUS_LABEL, useRequest } from '../ui';
+import {
+  ErrorMessage,
+  Frame,
+  formatDate,
+  Loading,
+  lastWorkspace,
+  loadWorkspaces,
+  Notice,
+  platformName,
+  STATUS_LABEL,
+  useRequest,
+} from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
 
 /** The workspace the dashboard was last on, if the user still has it, else their first. */
@@ -73,6 +84,12 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           <dd>
             <code>{site.external_id}</code>
           </dd>
+          {site.region !== null && (
+            <>
+              <dt>Region</dt>
+              <dd>{site.region}</dd>
+            </>
+          )}
           <dt>Connected</dt>
           <dd>{formatDate(site.created_at)}</dd>
           <dt>Updated</dt>
@@ -80,6 +97,15 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           <dt>Last renewed</dt>
           <dd>{formatDate(site.last_refreshed_at, 'Not yet')}</dd>
         </dl>
+        {site.missing_scopes.length > 0 && site.status === 'connected' && (
+          <Notice>
+            <p>
+              This connection was made before Storelink needed some permissions ({site.missing_scopes.join(', ')}). Connect it again to
+              grant them; the site keeps its id and everything attached to it.
+            </p>
+            <ConnectButton workspaceId={workspaceId} platformId={site.platform_id as 1 | 4 | 5} label="Connect again" />
+          </Notice>
+        )}
         {site.status !== 'disconnected' && !confirming && (
           <button type="button" className="danger" onClick={() => setConfirming(true)}>
             Disconnect…
