@@ -23,8 +23,6 @@ interface TrackContract {
   success(siteId: number): string;
   /** Where a failure with `message` and status `code` lands, the message last; null for the advertising track's retry page. */
   failure(message: string, code: number): string | null;
-  /** Whether the platform has an identity call after the token exchange. */
-  identityCall: boolean;
 }
 
 const withParams = (base: string, params: Record<string, string | number>) =>
@@ -36,7 +34,6 @@ export const CONTRACTS: TrackContract[] = [
     body: () => ({ platform_id: 1, redirect_url: CUSTOM }),
     success: () => CUSTOM,
     failure: (message) => withParams(CUSTOM, { authorization_error: message }),
-    identityCall: true,
   },
   {
     track: 'tiktok-shop',
@@ -44,15 +41,12 @@ export const CONTRACTS: TrackContract[] = [
     body: () => ({ platform_id: 4, custom_field_value: `${CUSTOM};utm_source=contract`, redirect_url: 'https://ignored.example/' }),
     success: () => CUSTOM,
     failure: (message) => withParams(CUSTOM, { authorization_error: message }),
-    identityCall: true,
   },
   {
     track: 'amazon-seller',
     body: () => ({ platform_id: 5, redirect_url: CUSTOM }),
     success: (siteId) => withParams(CUSTOM, { platform: 'marketplace', site_id: siteId }),
     failure: (message, code) => withParams(CUSTOM, { platform: 'marketplace', code, message }),
-    // The redirect names the seller; the Sellers API confirms the grant and names the store.
-    identityCall: true,
   },
   {
     track: 'amazon-ads',
@@ -60,7 +54,6 @@ export const CONTRACTS: TrackContract[] = [
     needsSellerSite: true,
     success: (siteId) => withParams(CUSTOM, { platform: 'marketplace', site_id: siteId, segment: 'advertising' }),
     failure: () => null,
-    identityCall: true,
   },
 ];
 
@@ -215,21 +208,20 @@ for (const kind of databaseKinds()) {
         }
       });
 
-      // Amazon's seller track learns the account from the callback itself, so it has no identity call to fail.
-      if (contract.identityCall)
-        test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
-          const before = await counts();
-          t.deps.sandbox.faults.set(contract.track, 'identity', 'error');
-          try {
-            const response = await connectThroughSandbox(t, actor, body(), 'allow', '10');
-            if (contract.failure('x', 502) === null) assert.equal(response.status, 502);
-            else assert.equal(response.status, 302);
-            assert.deepEqual(await counts(), before);
-            assert.equal(t.deps.sandbox.calls.get(`${contract.track}:token`)! > 0, true);
-          } finally {
-            t.deps.sandbox.faults.clear();
-          }
-        });
+      // Every track looks the account up after the token exchange (Amazon's seller track on the Sellers API).
+      test('an identity call failing after a good token exchange leaves no site and no credentials', async () => {
+        const before = await counts();
+        t.deps.sandbox.faults.set(contract.track, 'identity', 'error');
+        try {
+          const response = await connectThroughSandbox(t, actor, body(), 'allow', '10');
+          if (contract.failure('x', 502) === null) assert.equal(response.status, 502);
+          else assert.equal(response.status, 302);
+          assert.deepEqual(await counts(), before);
+          assert.equal(t.deps.sandbox.calls.get(`${contract.track}:token`)! > 0, true);
+        } finally {
+          t.deps.sandbox.faults.clear();
+        }
+      });
     });
   }
 }
