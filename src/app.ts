@@ -6,6 +6,7 @@ import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
+import { createClientErrorHandler } from './http/client-errors.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { handleError } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
@@ -24,10 +25,19 @@ import { registerDashboard } from './web/dashboard.routes.js';
 export async function buildApp(deps: Deps): Promise<App> {
   const { config } = deps;
   const requestLogs = deps.logger.isLevelEnabled('info');
+  const limits = config.server;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
+    // Set deliberately (README, Configuration): Fastify leaves the request timeout off, so a body sent a byte at a time
+    // would hold its connection forever. Node checks these every connectionsCheckingInterval (30 s by default): once a
+    // second enforces them to within a second.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
+    clientErrorHandler: createClientErrorHandler(deps.logger as FastifyBaseLogger),
     // Errors Fastify meets before routing (a path it cannot decode) get the seed's shape too.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
     // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)

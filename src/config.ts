@@ -32,6 +32,8 @@ export interface Config {
   readonly loginRateLimit: { readonly perAddress: number; readonly perEmail: number };
   /** Deadline of every call to a platform (DESIGN §8). */
   readonly outboundTimeoutMs: number;
+  /** What the HTTP server allows a client (the README gives each default's reason). */
+  readonly server: ServerLimits;
   /** Whether platforms without credentials run against the built-in simulators: always outside production, with SANDBOX=true in it. */
   readonly sandbox: boolean;
   /** Access-token lifetime the simulators grant, to watch renewals happen; null for each platform's real lifetime. */
@@ -42,6 +44,17 @@ export interface Config {
   readonly refresh: { readonly worker: boolean; readonly pollMs: number; readonly marginMs: number };
   /** Whether this instance sends webhook deliveries, and whether endpoints may be loopback or private addresses. */
   readonly webhooks: { readonly worker: boolean; readonly allowPrivateTargets: boolean };
+}
+
+export interface ServerLimits {
+  /** A whole request, headers and body, must arrive within this (408 and the connection closed otherwise). */
+  readonly requestTimeoutMs: number;
+  /** The request line and headers must arrive within this; at most `requestTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  readonly keepAliveTimeoutMs: number;
+  /** A connection on which nothing moves either way for this long is closed (a client that stops reading an answer). */
+  readonly connectionTimeoutMs: number;
 }
 
 export interface PlatformsConfig {
@@ -101,6 +114,7 @@ export function loadConfig(env: Env): Config {
   const perEmail = read('LOGIN_RATE_LIMIT_PER_EMAIL', (v) => integerIn(v, 1, 100_000), 5);
 
   const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
+  const server = readServerLimits(read, problems);
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const platforms = readPlatforms(env, read, problems);
@@ -138,6 +152,7 @@ export function loadConfig(env: Env): Config {
     bodyLimitBytes,
     loginRateLimit: Object.freeze({ perAddress, perEmail }),
     outboundTimeoutMs,
+    server,
     sandbox,
     sandboxAccessTokenTtlSeconds,
     platforms,
@@ -147,6 +162,22 @@ export function loadConfig(env: Env): Config {
 }
 
 type Reader = <T>(name: string, parse: (raw: string) => T, fallback: T) => T;
+
+/**
+ * The HTTP server's limits. Without them a client sending its body one byte every few seconds holds a connection
+ * forever (Fastify leaves Node's request timeout off); the defaults and their reasons are in the README.
+ */
+function readServerLimits(read: Reader, problems: string[]): ServerLimits {
+  const ms = (name: string, fallback: number) => read(name, (v) => integerIn(v, 1_000, 3_600_000), fallback);
+  const requestTimeoutMs = ms('REQUEST_TIMEOUT_MS', 30_000);
+  const headersTimeoutMs = ms('HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs));
+  // Node refuses a headers timeout longer than the request timeout: it could never apply.
+  if (headersTimeoutMs > requestTimeoutMs)
+    problems.push(`HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (${headersTimeoutMs} > ${requestTimeoutMs})`);
+  const keepAliveTimeoutMs = ms('KEEP_ALIVE_TIMEOUT_MS', 72_000);
+  const connectionTimeoutMs = ms('CONNECTION_TIMEOUT_MS', 120_000);
+  return Object.freeze({ requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, connectionTimeoutMs });
+}
 
 /**
  * Each platform is configured by all of its credentials or none; a partial set is a problem, not a silent sandbox.
