@@ -2,6 +2,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
@@ -22,6 +23,16 @@ import { registerWorkspaceRoutes } from './http/workspaces.routes.js';
 import { registerSandbox } from './sandbox/plugin.js';
 import { registerDashboard } from './web/dashboard.routes.js';
 
+/**
+ * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function of the hop: Fastify 5.12 trusts no hop at all
+ * for a bare number, since a client reaching the server directly can still forge one (docs/decisions.md, "Client
+ * addresses"). A list is copied, Fastify taking a mutable one.
+ */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
+
 export async function buildApp(deps: Deps): Promise<App> {
   const { config } = deps;
   const requestLogs = deps.logger.isLevelEnabled('info');
@@ -29,7 +40,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // Set deliberately (README, Configuration): Fastify leaves the request timeout off, so a body sent a byte at a time
     // would hold its connection forever. Node checks these every connectionsCheckingInterval (30 s by default): once a
     // second enforces them to within a second.

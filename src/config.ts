@@ -1,5 +1,6 @@
 /** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
 
+import { isIP } from 'node:net';
 import { AMAZON_REGIONS, type AmazonRegion } from './domain/index.js';
 import type { AmazonAdsConfig } from './platforms/amazon-ads/connect.js';
 import type { AmazonSellerConfig } from './platforms/amazon-seller/connect.js';
@@ -26,7 +27,11 @@ export interface Config {
   readonly encryptionKey: Buffer | null;
   readonly allowSignup: boolean;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  readonly trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For is believed: none (false), a number of hops, a list of proxy addresses or ranges,
+   * or every hop (true: any client-supplied address is believed; only behind a proxy that overwrites the header).
+   */
+  readonly trustProxy: TrustProxy;
   readonly bodyLimitBytes: number;
   /** Login attempts allowed per client address and per email, each per minute. */
   readonly loginRateLimit: { readonly perAddress: number; readonly perEmail: number };
@@ -56,6 +61,8 @@ export interface ServerLimits {
   /** A connection on which nothing moves either way for this long is closed (a client that stops reading an answer). */
   readonly connectionTimeoutMs: number;
 }
+
+export type TrustProxy = boolean | number | readonly string[];
 
 export interface PlatformsConfig {
   readonly etsy: EtsyConfig | null;
@@ -108,7 +115,7 @@ export function loadConfig(env: Env): Config {
   );
   const allowSignup = read('ALLOW_SIGNUP', boolean, true);
   const logLevel = read<Config['logLevel']>('LOG_LEVEL', (v) => oneOf(v, LOG_LEVELS), 'info');
-  const trustProxy = read('TRUST_PROXY', boolean, false);
+  const trustProxy = read<TrustProxy>('TRUST_PROXY', trustedProxies, false);
   const bodyLimitBytes = read('BODY_LIMIT_BYTES', (v) => integerIn(v, 1024, 10 * 1024 * 1024), 64 * 1024);
   const perAddress = read('LOGIN_RATE_LIMIT_PER_ADDRESS', (v) => integerIn(v, 1, 100_000), 20);
   const perEmail = read('LOGIN_RATE_LIMIT_PER_EMAIL', (v) => integerIn(v, 1, 100_000), 5);
@@ -320,6 +327,36 @@ function boolean(value: string): boolean {
   if (['true', '1', 'yes'].includes(value.toLowerCase())) return true;
   if (['false', '0', 'no'].includes(value.toLowerCase())) return false;
   return invalid(`must be true or false (got "${value}")`);
+}
+
+/** proxy-addr's names for the loopback, link-local and unique-local ranges (Fastify's trustProxy accepts them). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: true or false (also yes/no), a number of proxy hops (0 is false), or a comma-separated list of proxy
+ * addresses, CIDR ranges and proxy-addr's range names.
+ */
+function trustedProxies(value: string): TrustProxy {
+  const lower = value.trim().toLowerCase();
+  if (lower === 'true' || lower === 'yes') return true;
+  if (lower === 'false' || lower === 'no') return false;
+  if (/^[0-9]{1,3}$/.test(lower)) return Number(lower) === 0 ? false : Number(lower);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length > 0 && entries.every(isProxyAddress)) return Object.freeze(entries);
+  return invalid(
+    `must be true, false, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges (got "${value}")`,
+  );
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 function httpUrl(value: string): string {
