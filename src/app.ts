@@ -14,6 +14,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProductRoutes } from './http/products.routes.js';
+import { addSecurityEvents } from './http/security-events.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { registerSiteRoutes } from './http/sites.routes.js';
 import { registerTokenRoutes } from './http/tokens.routes.js';
@@ -65,6 +66,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app, config.appUrl);
   addAuthentication(app, deps.tokens);
+  addSecurityEvents(app, deps.security);
 
   await app.register(
     async (api: App) => {

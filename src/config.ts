@@ -35,6 +35,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Login attempts allowed per client address and per email, each per minute. */
   readonly loginRateLimit: { readonly perAddress: number; readonly perEmail: number };
+  /** Sign-ups allowed per client address per minute (each costs a password hash). */
+  readonly signupRateLimit: { readonly perAddress: number };
   /** Deadline of every call to a platform (DESIGN §8). */
   readonly outboundTimeoutMs: number;
   /** What the HTTP server allows a client (the README gives each default's reason). */
@@ -119,6 +121,7 @@ export function loadConfig(env: Env): Config {
   const bodyLimitBytes = read('BODY_LIMIT_BYTES', (v) => integerIn(v, 1024, 10 * 1024 * 1024), 64 * 1024);
   const perAddress = read('LOGIN_RATE_LIMIT_PER_ADDRESS', (v) => integerIn(v, 1, 100_000), 20);
   const perEmail = read('LOGIN_RATE_LIMIT_PER_EMAIL', (v) => integerIn(v, 1, 100_000), 5);
+  const signupsPerAddress = read('SIGNUP_RATE_LIMIT_PER_ADDRESS', (v) => integerIn(v, 1, 1_000_000), 5);
 
   const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
   const server = readServerLimits(read, problems);
@@ -158,6 +161,7 @@ export function loadConfig(env: Env): Config {
     trustProxy,
     bodyLimitBytes,
     loginRateLimit: Object.freeze({ perAddress, perEmail }),
+    signupRateLimit: Object.freeze({ perAddress: signupsPerAddress }),
     outboundTimeoutMs,
     server,
     sandbox,

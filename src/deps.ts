@@ -6,6 +6,7 @@ import { AUTH_CHANNEL, authChangeHandlers } from './core/auth/auth-changes.js';
 import { createJwtCodec } from './core/auth/jwt.js';
 import { createKeyring } from './core/auth/keys.js';
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, type ScryptParams, verifyPassword } from './core/auth/passwords.js';
+import { createSecurityEvents, type SecurityEvents } from './core/auth/security-events.js';
 import { createUsageRecorder, type UsageRecorder } from './core/auth/token-usage.js';
 import { createTokensService, type TokensService } from './core/auth/tokens.service.js';
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
@@ -47,6 +48,8 @@ export interface Deps {
    */
   watchAuthChanges(): Promise<void>;
   readonly accounts: AccountsService;
+  /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
+  readonly security: SecurityEvents;
   readonly products: ProductsService;
   readonly connect: ConnectService;
   readonly sites: SitesService;
@@ -102,6 +105,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const authCache = createAuthCache({ maxEntries: AUTH_CACHE_ENTRIES });
   const tokens = createTokensService({ db, jwt, clock, usage, cache: authCache });
+  const security = createSecurityEvents({ db, clock, logger });
   let stopWatching: (() => Promise<void>) | null = null;
   const watchAuthChanges = async () => {
     stopWatching ??= await database.subscribe(AUTH_CHANNEL, authChangeHandlers(authCache, logger));
@@ -168,7 +172,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     usage,
     tokens,
     watchAuthChanges,
-    accounts: createAccountsService({ db, tokens, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
+    accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
+    security,
     products: createProductsService({ db }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),

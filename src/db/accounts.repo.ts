@@ -33,6 +33,25 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return row ?? null;
 }
 
+/**
+ * The account an e-mail names for a login, and the key its attempts are counted under: the e-mail as the database's
+ * `lower()` folds it, the same fold the lookup (and the unique index) uses, so every spelling that reaches one account
+ * shares one key, whether or not the account exists (`kİt@…` and `kit@…` alike on a database whose lower() folds İ).
+ */
+export async function findLoginAccount(db: Db, email: string): Promise<{ key: string; user: UserRow | null }> {
+  const result = (await db.execute(sql`
+    select k.key, u.id, u.email, u.name, u.password_hash
+    from (select lower(${email}::text) as key) k
+    left join ${users} u on lower(u.email) = k.key`)) as unknown as {
+    rows: Array<{ key: string; id: number | null; email: string; name: string; password_hash: string }>;
+  };
+  const row = result.rows[0]!;
+  return {
+    key: row.key,
+    user: row.id === null ? null : { id: row.id, email: row.email, name: row.name, passwordHash: row.password_hash },
+  };
+}
+
 /** Creates the user, a workspace named after them, and their owner membership; run it in a transaction. */
 export async function insertUserWithWorkspace(
   tx: Db,

@@ -1,13 +1,13 @@
 /** The audit log of a workspace. */
-import { count, desc, eq, inArray } from 'drizzle-orm';
-import type { AuditAction } from '../domain/index.js';
+import { count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AuditAction, AuditSubject } from '../domain/index.js';
 import type { Db } from './client.js';
-import { auditEvents, memberships, users } from './schema.js';
+import { auditEvents, memberships, users, workspaces } from './schema.js';
 
 export interface AuditEntry {
   action: AuditAction;
   actorUserId: number | null;
-  subjectType: 'site' | 'token' | 'webhook';
+  subjectType: AuditSubject;
   subjectId: number;
   ipAddress: string | null;
   details?: Record<string, string | number | null>;
@@ -18,6 +18,18 @@ export async function recordAudit(db: Db, workspaceIds: readonly number[], entry
   await db
     .insert(auditEvents)
     .values(workspaceIds.map((workspaceId) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
+}
+
+/**
+ * One entry in a workspace named by a caller, written only if that workspace exists: one statement either way, so how
+ * long it takes tells nothing of which workspace ids exist.
+ */
+export async function recordAuditIfWorkspaceExists(db: Db, workspaceId: number, entry: AuditEntry, at: Date): Promise<void> {
+  await db.execute(sql`
+    insert into ${auditEvents} (workspace_id, actor_user_id, action, subject_type, subject_id, ip_address, details, created_at)
+    select ${workspaceId}::integer, ${entry.actorUserId}::integer, ${entry.action}::text, ${entry.subjectType}::text,
+      ${entry.subjectId}::integer, ${entry.ipAddress}::text, ${JSON.stringify(entry.details ?? {})}::jsonb, ${at.toISOString()}::timestamptz
+    where exists (select 1 from ${workspaces} where ${workspaces.id} = ${workspaceId})`);
 }
 
 /** The workspaces a user belongs to: a personal access token reaches all of them, so each logs its creation. */

@@ -21,8 +21,11 @@ export const AUDIT_ACTIONS = [
   'token.revoked',
   'webhook.created',
   'webhook.deleted',
+  // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
+  'auth.login_failed',
+  'authz.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook'] as const;
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

@@ -1,16 +1,16 @@
 /** GET /audit-events: who connected, reconnected or disconnected a site, or created or revoked a token; newest first. */
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
-import { AUDIT_ACTIONS, type AuditAction } from '../domain/index.js';
+import { AUDIT_ACTIONS, AUDIT_SUBJECTS, type AuditAction } from '../domain/index.js';
 import { AppError } from '../errors.js';
 import { type App, workspaceOf } from './access.js';
-import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
+import { Id, iso, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
 
 const AuditEventSchema = Type.Object({
   id: Id,
   action: Type.Unsafe<AuditAction>({ type: 'string', enum: [...AUDIT_ACTIONS] }),
   actor: Type.Union([UserSchema, Type.Null()], { description: 'Who did it; null once that user is deleted' }),
-  subject: Type.Object({ type: Type.Union([Type.Literal('site'), Type.Literal('token'), Type.Literal('webhook')]), id: Id }),
+  subject: Type.Object({ type: OneOf(AUDIT_SUBJECTS), id: Id }),
   ip_address: Type.Union([Type.String(), Type.Null()]),
   details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
   created_at: Timestamp,

@@ -1,4 +1,5 @@
 /** POST /auth/register, /auth/login, /auth/logout (DESIGN §3). */
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
@@ -10,6 +11,15 @@ const Session = Type.Object({
   expires_at: Timestamp,
 });
 
+type Limiter = ReturnType<App['createRateLimit']>;
+
+/** Counts the request against `limit`; over it, 429 with Retry-After. */
+async function enforce(limit: Limiter, request: FastifyRequest): Promise<void> {
+  const result = await limit(request);
+  if (!result.isAllowed && result.isExceeded)
+    throw new AppError('rate_limited', { headers: { 'retry-after': String(result.ttlInSeconds) } });
+}
+
 export function registerAuthRoutes(app: App, deps: Deps) {
   const { accounts, tokens, config } = deps;
   const window = 60_000;
@@ -18,13 +28,18 @@ export function registerAuthRoutes(app: App, deps: Deps) {
     timeWindow: window,
     keyGenerator: (req) => `login:address:${req.ip}`,
   });
+  // Keyed on the e-mail as the account lookup folds it (accounts.login hands it over), so no spelling of an account
+  // (case, or a character the database folds, such as İ) opens a bucket of its own.
+  const loginKeys = new WeakMap<FastifyRequest, string>();
   const perEmail = app.createRateLimit({
     max: config.loginRateLimit.perEmail,
     timeWindow: window,
-    keyGenerator: (req) =>
-      `login:email:${String((req.body as { email?: unknown } | undefined)?.email ?? '')
-        .trim()
-        .toLowerCase()}`,
+    keyGenerator: (req) => `login:email:${loginKeys.get(req) ?? ''}`,
+  });
+  const signupsPerAddress = app.createRateLimit({
+    max: config.signupRateLimit.perAddress,
+    timeWindow: window,
+    keyGenerator: (req) => `signup:address:${req.ip}`,
   });
 
   app.post(
@@ -35,11 +50,20 @@ export function registerAuthRoutes(app: App, deps: Deps) {
         summary: 'Create an account with a workspace of its own, and a session',
         tags: ['auth'],
         body: Type.Object({ email: EmailField, password: PasswordField, name: NameField }),
-        response: { 201: Ok(Type.Object({ user: UserSchema, workspace: WorkspaceSchema, ...Session.properties })), 403: ErrorBody },
+        description: `Rate limited to ${config.signupRateLimit.perAddress} sign-ups a minute per client address.`,
+        response: {
+          201: Ok(Type.Object({ user: UserSchema, workspace: WorkspaceSchema, ...Session.properties })),
+          403: ErrorBody,
+          429: ErrorBody,
+        },
+      },
+      // Each sign-up costs a password hash: counted per address before any is computed (red-team M5).
+      preHandler: async (request) => {
+        if (!config.allowSignup) throw new AppError('forbidden', { message: 'Sign-up is disabled' });
+        await enforce(signupsPerAddress, request);
       },
     },
     async (request, reply) => {
-      if (!config.allowSignup) throw new AppError('forbidden', { message: 'Sign-up is disabled' });
       const { user, workspace, session } = await accounts.register(request.body);
       return reply.code(201).send(ok({ user, workspace, token: session.token, expires_at: iso(session.record.expiresAt!) }));
     },
@@ -57,18 +81,18 @@ export function registerAuthRoutes(app: App, deps: Deps) {
           email: Type.String({ minLength: 1, maxLength: 254 }),
           password: Type.String({ minLength: 1, maxLength: 256 }),
         }),
-        response: { 200: Ok(Session), 401: ErrorBody },
+        response: { 200: Ok(Session), 401: ErrorBody, 429: ErrorBody },
       },
-      preHandler: async (request) => {
-        for (const limit of [perAddress, perEmail]) {
-          const result = await limit(request);
-          if (!result.isAllowed && result.isExceeded)
-            throw new AppError('rate_limited', { headers: { 'retry-after': String(result.ttlInSeconds) } });
-        }
-      },
+      preHandler: (request) => enforce(perAddress, request),
     },
     async (request) => {
-      const session = await accounts.login(request.body);
+      const session = await accounts.login(request.body, {
+        ipAddress: request.ip,
+        beforeVerify: (key) => {
+          loginKeys.set(request, key);
+          return enforce(perEmail, request);
+        },
+      });
       return ok({ token: session.token, expires_at: iso(session.record.expiresAt!) });
     },
   );

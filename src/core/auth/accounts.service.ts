@@ -3,6 +3,7 @@
 import * as accountsRepo from '../../db/accounts.repo.js';
 import type { Db } from '../../db/client.js';
 import { AppError, invalidField } from '../../errors.js';
+import type { SecurityEvents } from './security-events.js';
 import type { TokensService } from './tokens.service.js';
 
 export interface PasswordHasher {
@@ -12,8 +13,13 @@ export interface PasswordHasher {
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService(deps: { db: Db; passwords: PasswordHasher; tokens: TokensService }) {
-  const { db, passwords, tokens } = deps;
+export function createAccountsService(deps: {
+  db: Db;
+  passwords: PasswordHasher;
+  tokens: TokensService;
+  security: Pick<SecurityEvents, 'loginFailed'>;
+}) {
+  const { db, passwords, tokens, security } = deps;
   // Compared against when the email is unknown, so a login takes as long for a missing account as for a wrong password.
   let decoyHash: Promise<string> | null = null;
 
@@ -40,15 +46,28 @@ export function createAccountsService(deps: { db: Db; passwords: PasswordHasher;
       return { ...created, session };
     },
 
-    /** A new session for the right email and password; 401 otherwise, alike for an unknown email. */
-    async login(input: { email: string; password: string }) {
-      const user = await accountsRepo.findUserByEmail(db, input.email.trim());
+    /**
+     * A new session for the right email and password; 401 otherwise, alike for an unknown email, and a security event.
+     * `beforeVerify` is given the attempt's key (the e-mail as the lookup folds it, so per-e-mail limits count every
+     * spelling of one account together) before any password is checked, and may refuse by throwing.
+     */
+    async login(
+      input: { email: string; password: string },
+      context: { ipAddress?: string | null; beforeVerify?: (key: string) => Promise<void> } = {},
+    ) {
+      const { key, user } = await accountsRepo.findLoginAccount(db, input.email.trim());
+      await context.beforeVerify?.(key);
+      const ipAddress = context.ipAddress ?? null;
       if (!user) {
         decoyHash ??= passwords.hash('decoy password');
         await passwords.verify(input.password, await decoyHash);
+        security.loginFailed({ userId: null, ipAddress });
         throw new AppError('unauthenticated');
       }
-      if (!(await passwords.verify(input.password, user.passwordHash))) throw new AppError('unauthenticated');
+      if (!(await passwords.verify(input.password, user.passwordHash))) {
+        security.loginFailed({ userId: user.id, ipAddress });
+        throw new AppError('unauthenticated');
+      }
       return tokens.issueSession(user.id);
     },
 

@@ -9,6 +9,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { AuthCache } from './auth-cache.js';
 import type { JwtCodec } from './jwt.js';
 import type { Principal } from './principal.js';
+import { workspaceDenied } from './security-events.js';
 import type { UsageRecorder } from './token-usage.js';
 
 /** A token's record: never its value. */
@@ -143,7 +144,7 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
     ) {
       throw new AppError('unauthenticated');
     }
-    if (needsWorkspace && !context.workspace) throw new AppError('forbidden');
+    if (needsWorkspace && !context.workspace) throw workspaceDenied(context.userId);
     const principal: Principal = {
       kind,
       tokenId: context.tokenId,

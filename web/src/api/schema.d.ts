@@ -169,7 +169,10 @@ export interface paths {
     };
   };
   "/api/v1/auth/register": {
-    /** Create an account with a workspace of its own, and a session */
+    /**
+     * Create an account with a workspace of its own, and a session
+     * @description Rate limited to 5 sign-ups a minute per client address.
+     */
     post: {
       requestBody: {
         content: {
@@ -3375,7 +3378,7 @@ export interface paths {
               data: ({
                   id: number;
                   /** @enum {string} */
-                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted";
+                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "auth.login_failed" | "authz.denied";
                   /** @description Who did it; null once that user is deleted */
                   actor: {
                     id: number;
@@ -3383,7 +3386,7 @@ export interface paths {
                     name: string;
                   } | null;
                   subject: {
-                    type: "site" | "token" | "webhook";
+                    type: "site" | "token" | "webhook" | "user";
                     id: number;
                   };
                   ip_address: string | null;
