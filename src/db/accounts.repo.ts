@@ -52,6 +52,16 @@ export async function findLoginAccount(db: Db, email: string): Promise<{ key: st
   };
 }
 
+/** Holds the user's row until the transaction ends, so checks of what they hold and the write after them are not raced. */
+export async function lockUser(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select 1 from ${users} where ${users.id} = ${userId} for no key update`);
+}
+
+/** Holds the workspace's row until the transaction ends (not its key: rows referencing it can still be written). */
+export async function lockWorkspace(tx: Db, workspaceId: number): Promise<void> {
+  await tx.execute(sql`select 1 from ${workspaces} where ${workspaces.id} = ${workspaceId} for no key update`);
+}
+
 /** Creates the user, a workspace named after them, and their owner membership; run it in a transaction. */
 export async function insertUserWithWorkspace(
   tx: Db,

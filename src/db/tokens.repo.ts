@@ -1,5 +1,5 @@
 /** Records of issued session and personal access tokens, keyed by `jti`. */
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Role, TokenKind } from '../domain/index.js';
 import type { Db } from './client.js';
 import { accessTokens, memberships, users, workspaces } from './schema.js';
@@ -76,6 +76,22 @@ export async function listPersonalTokens(
     db.select({ total: count() }).from(accessTokens).where(where),
   ]);
   return { rows, total: totals?.total ?? 0 };
+}
+
+/** How many personal access tokens of the user are neither revoked nor expired at `now`. */
+export async function countActivePersonalTokens(db: Db, userId: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(accessTokens)
+    .where(
+      and(
+        eq(accessTokens.userId, userId),
+        eq(accessTokens.kind, 'pat'),
+        isNull(accessTokens.revokedAt),
+        or(isNull(accessTokens.expiresAt), gt(accessTokens.expiresAt, now)),
+      ),
+    );
+  return row?.total ?? 0;
 }
 
 /** Revokes one token of the user's of the given kind (by id, or by jti); false when there is no such live token. */

@@ -126,3 +126,33 @@ export async function finishDelivery(
 ): Promise<void> {
   await db.update(webhookDeliveries).set(update).where(eq(webhookDeliveries.id, id));
 }
+
+/** How many endpoints the workspace has. */
+export async function countEndpoints(db: Db, workspaceId: number): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.workspaceId, workspaceId));
+  return row?.total ?? 0;
+}
+
+/**
+ * The redeliveries of a delivery's message to its endpoint made after `since` (every row of the message but its first),
+ * and when the oldest of them was made.
+ */
+export async function recentRedeliveries(
+  db: Db,
+  endpointId: number,
+  deliveryId: number,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  const result = (await db.execute(sql`
+    with message as (
+      select d.id, d.created_at from ${webhookDeliveries} d
+      where d.endpoint_id = ${endpointId}
+        and d.message_id = (select message_id from ${webhookDeliveries} where endpoint_id = ${endpointId} and id = ${deliveryId})
+    )
+    select count(*)::int as count, (extract(epoch from min(created_at)) * 1000)::float8 as oldest_ms from message
+    where created_at > ${since.toISOString()}::timestamptz and id > (select min(id) from message)`)) as unknown as {
+    rows: Array<{ count: number; oldest_ms: number | null }>;
+  };
+  const row = result.rows[0];
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest_ms == null ? null : new Date(Number(row.oldest_ms)) };
+}

@@ -1,10 +1,11 @@
 /** Sessions and personal access tokens: issue, list, revoke, and authenticate a bearer (DESIGN §3, §7). */
 import { randomBytes } from 'node:crypto';
+import { lockUser } from '../../db/accounts.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as tokensRepo from '../../db/tokens.repo.js';
-import type { TokenKind } from '../../domain/index.js';
-import { AppError } from '../../errors.js';
+import { MAX_ACTIVE_PATS_PER_USER, type TokenKind } from '../../domain/index.js';
+import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuthCache } from './auth-cache.js';
 import type { JwtCodec } from './jwt.js';
@@ -46,6 +47,7 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
     const createdAt = clock.now();
     const expiresAt = lifetimeMs === null ? null : new Date(createdAt.getTime() + lifetimeMs);
     const record = await db.transaction(async (tx) => {
+      if (kind === 'pat') await checkPatRoom(tx, userId, createdAt);
       const inserted = await tokensRepo.insertToken(tx, { userId, kind, name, jti, createdAt, expiresAt });
       if (kind === 'pat') {
         const audit = {
@@ -62,6 +64,16 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
     });
     const token = await jwt.sign(kind, { sub: String(userId), jti }, expiresAt);
     return { token, record };
+  }
+
+  /** A user holds at most MAX_ACTIVE_PATS_PER_USER live PATs (docs/decisions.md, "Abuse limits"); their row is held till commit. */
+  async function checkPatRoom(tx: Db, userId: number, now: Date): Promise<void> {
+    await lockUser(tx, userId);
+    if ((await tokensRepo.countActivePersonalTokens(tx, userId, now)) < MAX_ACTIVE_PATS_PER_USER) return;
+    throw invalidField(
+      'personal_access_tokens',
+      `You already have ${MAX_ACTIVE_PATS_PER_USER} active personal access tokens, the most allowed: revoke one you no longer use first.`,
+    );
   }
 
   return {

@@ -8,6 +8,7 @@ import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { isValidRedirectUrl } from '../connect/redirects.js';
+import { checkEndpointRoom, checkRedeliveryRoom } from './caps.js';
 import type { Outbox } from './outbox.js';
 import { generateWebhookSecret, isPublicHost } from './signature.js';
 
@@ -44,6 +45,7 @@ export function createWebhooksService(deps: {
       const sealed = cipher.seal(secret, secretContext(workspaceId));
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
+        await checkEndpointRoom(tx, workspaceId);
         const inserted = await webhooksRepo.insertEndpoint(tx, {
           workspaceId,
           url: input.url,
@@ -77,7 +79,9 @@ export function createWebhooksService(deps: {
     async redeliver(workspaceId: number, id: number, deliveryId: number) {
       const endpointId = (await endpoint(workspaceId, id)).id;
       return db.transaction(async (tx) => {
-        const delivery = await webhooksRepo.redeliver(tx, endpointId, deliveryId, clock.now());
+        const now = clock.now();
+        await checkRedeliveryRoom(tx, endpointId, deliveryId, now);
+        const delivery = await webhooksRepo.redeliver(tx, endpointId, deliveryId, now);
         if (!delivery) throw new AppError('not_found');
         await deps.outbox.schedule(tx, delivery);
         return delivery;
