@@ -207,10 +207,19 @@ export const oauthStates = pgTable(
     codeVerifierKeyId: text('code_verifier_key_id'),
     codeVerifier: text('code_verifier'),
     tracking: jsonb('tracking').$type<Record<string, string>>().notNull().default({}),
+    /**
+     * The `jti` of the session or PAT that asked for the state: once it is revoked the state is refused (null for
+     * states stored before this column, and checked by membership only).
+     */
+    tokenJti: text('token_jti'),
     createdAt: timestamps.createdAt,
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('oauth_states_expires_idx').on(t.expiresAt)],
+  (t) => [
+    index('oauth_states_expires_idx').on(t.expiresAt),
+    // The pending states of a workspace are counted at every authenticate-site (docs/decisions.md, "Abuse limits").
+    index('oauth_states_workspace_expires_idx').on(t.workspaceId, t.expiresAt),
+  ],
 );
 
 /** Who did what to a workspace, when, and from which address; written in the same transaction as the change itself. */

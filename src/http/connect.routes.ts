@@ -57,10 +57,12 @@ export function registerConnectRoutes(app: App, deps: Deps) {
         response: { 200: Ok(Type.Object({ url: Type.String() })) },
       },
     },
-    async (request) =>
-      ok(
-        await deps.connect.startAuthorization({ userId: principalOf(request).user.id, workspaceId: workspaceOf(request).id }, request.body),
-      ),
+    async (request) => {
+      const { user, jti } = principalOf(request);
+      return ok(
+        await deps.connect.startAuthorization({ userId: user.id, workspaceId: workspaceOf(request).id, tokenJti: jti }, request.body),
+      );
+    },
   );
 
   for (const track of TRACKS) {

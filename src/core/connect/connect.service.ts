@@ -75,6 +75,7 @@ export function createConnectService(deps: {
     input: {
       userId: number;
       workspaceId: number;
+      tokenJti: string | null;
       siteId: number | null;
       redirectUrl: string;
       tracking: Record<string, string>;
@@ -99,7 +100,7 @@ export function createConnectService(deps: {
 
   /** Validates every field at once (422 with all problems), then answers with the authorization URL. */
   async function startAuthorization(
-    actor: { userId: number; workspaceId: number },
+    actor: { userId: number; workspaceId: number; tokenJti: string },
     input: AuthenticateSiteInput,
   ): Promise<{ url: string }> {
     const errors: FieldErrors = {};
@@ -157,6 +158,7 @@ export function createConnectService(deps: {
     const url = await authorizationUrl(adapter, {
       userId: actor.userId,
       workspaceId: actor.workspaceId,
+      tokenJti: actor.tokenJti,
       siteId: input.site_id ?? null,
       redirectUrl,
       tracking,
@@ -312,17 +314,22 @@ export function createConnectService(deps: {
         }
       }
     }
-    // A failed advertising connection offers a fresh authorization for the same site instead of an error redirect.
+    // A failed advertising connection offers a fresh authorization for the same site instead of an error redirect, on
+    // behalf of the same token (revoking it cancels this one too); none while the workspace has too many in progress.
     const retryUrl =
       track === 'amazon-ads' && adapter
         ? await authorizationUrl(adapter, {
             userId: state.userId,
             workspaceId: state.workspaceId,
+            tokenJti: state.tokenJti,
             siteId: state.siteId,
             redirectUrl: state.redirectUrl,
             tracking: {},
             authorizationUrl: null,
             region: state.region,
+          }).catch((error: unknown) => {
+            if (error instanceof AppError && error.code === 'rate_limited') return null;
+            throw error;
           })
         : null;
     return failureOutcome(track, state, failure, deps.appUrl, retryUrl);
