@@ -41,6 +41,8 @@ export interface Config {
   readonly outboundTimeoutMs: number;
   /** What the HTTP server allows a client (the README gives each default's reason). */
   readonly server: ServerLimits;
+  /** How long SIGINT/SIGTERM may take in all: work in flight is cut short to end within it, and the process exits at it. */
+  readonly shutdownTimeoutMs: number;
   /** Whether platforms without credentials run against the built-in simulators: always outside production, with SANDBOX=true in it. */
   readonly sandbox: boolean;
   /** Access-token lifetime the simulators grant, to watch renewals happen; null for each platform's real lifetime. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env): Config {
 
   const outboundTimeoutMs = read('OUTBOUND_TIMEOUT_MS', (v) => integerIn(v, 50, 120_000), 10_000);
   const server = readServerLimits(read, problems);
+  const shutdownTimeoutMs = read('SHUTDOWN_TIMEOUT_MS', (v) => integerIn(v, 3_000, 600_000), 9_000);
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const platforms = readPlatforms(env, read, problems);
@@ -164,6 +167,7 @@ export function loadConfig(env: Env): Config {
     signupRateLimit: Object.freeze({ perAddress: signupsPerAddress }),
     outboundTimeoutMs,
     server,
+    shutdownTimeoutMs,
     sandbox,
     sandboxAccessTokenTtlSeconds,
     platforms,

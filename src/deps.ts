@@ -69,7 +69,13 @@ export interface Deps {
   start(): Promise<void>;
   /** Starts this instance's workers: token renewals unless REFRESH_WORKER=false, webhook deliveries unless WEBHOOK_WORKER=false. */
   startWorkers(): Promise<void>;
-  /** Stops the workers (waiting at most `shutdownMs` for jobs in flight) and flushes pending writes; the database is closed by whoever opened it. */
+  /**
+   * Stops this instance's workers at once: webhook deliveries in flight are abandoned and queued again, platform calls
+   * get until a second before `shutdownMs` runs out, and jobs still running then are left to be retried. Called at the
+   * signal, beside the HTTP server's close; close() calls it too.
+   */
+  stopWork(): Promise<void>;
+  /** stopWork(), then flushes pending writes; the database is closed by whoever opened it. */
   close(): Promise<void>;
 }
 
@@ -84,7 +90,7 @@ export interface DepsOptions {
   fetch?: Fetch;
   /** Replaces the adapters built from config, for tests. */
   adapters?: Adapters;
-  /** How long close() waits for jobs in flight (default 8 s, so SIGTERM ends within 10 s). */
+  /** How long stopWork() waits for jobs in flight (default: a second less than SHUTDOWN_TIMEOUT_MS, 8 s). */
   shutdownMs?: number;
 }
 
@@ -96,6 +102,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const logger = options.logger ?? createLogger(config);
   const { database } = options;
   const db = database.db;
+  // A second of SHUTDOWN_TIMEOUT_MS is left for closing the database and exiting.
+  const shutdownMs = options.shutdownMs ?? config.shutdownTimeoutMs - 1_000;
   const scrypt = options.scryptParams ?? DEFAULT_SCRYPT_PARAMS;
   const jwt = createJwtCodec(createKeyring(config.appSecret, config.previousAppSecrets), clock);
   const usage = createUsageRecorder({
@@ -113,14 +121,15 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
 
   const cipher = createCredentialsCipher(config.encryptionKey);
   const fetch = options.fetch ?? globalThis.fetch;
-  const http = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs });
-  const apiUrl = `${config.appUrl}/api/v1`;
-  const adapters = options.adapters ?? createAdapters(config, { http, clock }, SANDBOX_CLIENTS);
-  const refreshPolicy = { ...DEFAULT_REFRESH_POLICY, marginMs: config.refresh.marginMs };
   const jobs = createJobs({
     connection: database.jobsConnection,
     onError: (error) => logger.error({ err: describeError(error) }, 'the job engine reported an error'),
   });
+  // Platform calls still in flight as the engine's wait for jobs ends are cut then, leaving time to record a retry.
+  const http = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs, stop: jobs.stopDeadline });
+  const apiUrl = `${config.appUrl}/api/v1`;
+  const adapters = options.adapters ?? createAdapters(config, { http, clock }, SANDBOX_CLIENTS);
+  const refreshPolicy = { ...DEFAULT_REFRESH_POLICY, marginMs: config.refresh.marginMs };
   const outbox = createOutbox(jobs);
   const health = createPlatformHealth({ clock, log: logger });
   const tokenRefresh = createTokenRefresh({
@@ -137,7 +146,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
   });
   for (const queue of tokenRefresh.queues) jobs.define(queue);
-  jobs.define(createDeliveryQueue({ db, clock, cipher, outbox, fetch, timeoutMs: config.outboundTimeoutMs }));
+  jobs.define(createDeliveryQueue({ db, clock, cipher, outbox, stopping: jobs.stopping, fetch, timeoutMs: config.outboundTimeoutMs }));
 
   const connect = createConnectService({
     health,
@@ -193,10 +202,11 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
       }
       if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
     },
+    stopWork: () => jobs.stop(shutdownMs),
     close: async () => {
       await stopWatching?.();
       authCache.deactivate();
-      await jobs.stop(options.shutdownMs ?? 8_000);
+      await jobs.stop(shutdownMs);
       await usage.close();
     },
   };

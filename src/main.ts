@@ -1,4 +1,8 @@
-/** The server: reads the environment, opens and migrates the database, listens, and closes cleanly on SIGINT/SIGTERM. */
+/**
+ * The server: reads the environment, opens and migrates the database, listens, and on SIGINT/SIGTERM closes within
+ * SHUTDOWN_TIMEOUT_MS (docs/background-jobs.md, "Shutdown").
+ */
+import { describeError } from './logger.js';
 import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 
 const { config, logger } = configOrExit(process.env);
@@ -10,16 +14,42 @@ const app = await buildApp(deps);
 await deps.watchAuthChanges();
 await deps.start();
 
+/**
+ * Stops accepting connections and waits for the requests in flight. Node closes only the connections idle when close()
+ * is called: a keep-alive connection whose request was in flight would stay open once answered, holding close() up
+ * for KEEP_ALIVE_TIMEOUT_MS, so idle ones are closed again until none is left.
+ */
+async function closeHttp(): Promise<void> {
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(reaper);
+  }
+}
+
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'shutting down');
-    // Jobs still running after deps.close()'s wait are left to expire and run again elsewhere: nothing accepted is lost.
-    await app.close();
-    await deps.close();
-    await database.close();
+    // The bound of last resort: what still runs then is cut off. Jobs not recorded as done are retried, so nothing
+    // accepted is lost; an HTTP request still in flight loses its answer.
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    try {
+      // The workers stop, and abort their calls, at the signal: beside the HTTP drain, not after it.
+      await Promise.all([closeHttp(), deps.stopWork()]);
+      await deps.close();
+      await database.close();
+    } catch (error) {
+      logger.error({ err: describeError(error) }, 'shutdown failed');
+      process.exit(1);
+    }
     process.exit(0);
   });
 }

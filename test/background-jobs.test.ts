@@ -1,11 +1,13 @@
 /**
  * The job engine (pg-boss) across process death, in real server processes: a webhook delivery or a token renewal in
- * flight when its instance is killed -9 is taken over by the restarted instance; SIGTERM ends a process within 10 s
- * however long its deliveries hang; and on PostgreSQL two instances renewing short-lived Etsy tokens never present a
+ * flight when its instance is killed -9 is taken over by the restarted instance; SIGTERM aborts deliveries in flight,
+ * starts none, and ends the process within 10 s (a platform call a request waits on included), the deliveries being
+ * sent after the restart; and on PostgreSQL two instances renewing short-lived Etsy tokens never present a
  * rotated refresh token twice. PGlite restarts on the same DATA_DIR, PostgreSQL on the same database, both on one port.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -139,6 +141,48 @@ function stageTest(kind: DatabaseKind, name: string, timeout: number, body: (sta
   });
 }
 
+/**
+ * A webhook receiver that holds every request open, noting when the sender gives up on each, until answer() makes it
+ * answer 200 (to every request from then on, and to none held before).
+ */
+async function startHoldingReceiver() {
+  const held: { path: string; webhookId: string; abandonedAt: number | null }[] = [];
+  const delivered = new Set<string>();
+  let answering = false;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const request = { path: req.url ?? '', webhookId: String(req.headers['webhook-id']) };
+      if (answering) {
+        delivered.add(`${request.path} ${request.webhookId}`);
+        res.writeHead(200).end();
+        return;
+      }
+      const entry = { ...request, abandonedAt: null as number | null };
+      held.push(entry);
+      res.on('close', () => (entry.abandonedAt ??= performance.now()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    held,
+    delivered,
+    answer: () => void (answering = true),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Sends SIGTERM; resolves with how long the process took to exit (measured up to 20 s, beyond the 10 s promised). */
+async function terminate(server: ServerProcess): Promise<number> {
+  process.kill(server.pid, 'SIGTERM');
+  const since = performance.now();
+  return within(20_000, async () => server.exited(), { since, pollMs: 20 }).catch(() => performance.now() - since);
+}
+
 /** Prints a measurement to the test report. */
 const report = (kind: DatabaseKind, text: string) => process.stdout.write(`[${kind}] ${text}\n`);
 
@@ -196,21 +240,92 @@ for (const kind of databaseKinds()) {
       report(kind, `the restarted instance renewed the token ${Math.round(takeover)} ms after the kill`);
     });
 
-    stageTest(kind, 'SIGTERM ends the process within 10 s while deliveries hang', 120_000, async (stage) => {
-      const receiver = await startReceiver('all');
+    const sigtermTest =
+      'SIGTERM aborts the deliveries in flight at once, starts no other, exits 0, and the restarted instance sends them all';
+    stageTest(kind, sigtermTest, 120_000, async (stage) => {
+      const receiver = await startHoldingReceiver();
       try {
-        const a = await stage.start('A');
-        const actor = await owner(a, receiver.url);
+        const port = await freePort();
+        const a = await stage.start('A', {}, port);
+        const actor = await owner(a);
+        const webhooks: number[] = [];
+        for (const path of ['/one', '/two']) {
+          const hook = await api(a, 'POST', '/webhooks', {
+            ...as(actor),
+            body: { url: `${receiver.url}${path}`, events: ['site.connected'] },
+          });
+          assert.equal(hook.status, 201, JSON.stringify(hook.json));
+          webhooks.push(hook.json.data.id);
+        }
+        // Six deliveries: two endpoints, each taking two at a time, so four hang and two wait in the queue.
         for (const account of ['1', '2', '3']) await connectEtsy(a, actor, account);
-        await within(15_000, async () => receiver.received.length >= 1, { pollMs: 20 });
+        await within(15_000, async () => receiver.held.length >= 4, { pollMs: 20 });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const heldAtSignal = receiver.held.length;
 
-        process.kill(a.pid, 'SIGTERM');
-        const since = performance.now();
-        // Waited for longer than the promise, so a slow exit is measured rather than cut short by the test.
-        const took = await within(20_000, async () => a.exited(), { since, pollMs: 20 }).catch(() => performance.now() - since);
-        report(kind, `exited ${Math.round(took)} ms after SIGTERM with ${receiver.received.length} deliveries hanging`);
+        const signalledAt = performance.now();
+        const took = await terminate(a);
+        const abandoned = receiver.held.map((request) =>
+          request.abandonedAt === null ? null : Math.round(request.abandonedAt - signalledAt),
+        );
+        report(
+          kind,
+          `exited ${Math.round(took)} ms after SIGTERM; the ${heldAtSignal} deliveries in flight were abandoned after ${abandoned.join(', ')} ms`,
+        );
         assert.ok(took < 10_000, `still running ${Math.round(took)} ms after SIGTERM`);
         assert.deepEqual(a.exitStatus(), { code: 0, signal: null });
+        assert.ok(
+          abandoned.every((ms) => ms !== null && ms < 2_000),
+          `deliveries in flight were abandoned ${abandoned.join(', ')} ms after SIGTERM`,
+        );
+        assert.equal(receiver.held.length, heldAtSignal, 'an attempt started after SIGTERM');
+
+        receiver.answer();
+        const restarted = await stage.start("A'", {}, port);
+        const sent = await within(30_000, async () => receiver.delivered.size >= 6, { pollMs: POLL_MS });
+        report(kind, `the restarted instance sent all 6 deliveries ${Math.round(sent)} ms after it was ready`);
+        for (const webhook of webhooks) {
+          const deliveries = await api(restarted, 'GET', `/webhooks/${webhook}/deliveries`, as(actor));
+          const seen = deliveries.json.data.map((d: any) => [d.status, d.attempts, d.last_error]);
+          // The abandoned attempt is not held against the receiver: one attempt, the one that was answered.
+          assert.deepEqual(seen, Array(3).fill(['delivered', 1, null]), JSON.stringify(deliveries.json.data));
+        }
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    const drainTest = 'SIGTERM while a request waits on a platform that never answers exits 0 within 10 s, the request answered';
+    stageTest(kind, drainTest, 120_000, async (stage) => {
+      const receiver = await startHoldingReceiver();
+      try {
+        const a = await stage.start('A');
+        const actor = await owner(a);
+        const hook = await api(a, 'POST', '/webhooks', {
+          ...as(actor),
+          body: { url: `${receiver.url}/hooks`, events: ['site.connected'] },
+        });
+        assert.equal(hook.status, 201, JSON.stringify(hook.json));
+        await connectEtsy(a, actor, '1');
+        await within(15_000, async () => receiver.held.length >= 1, { pollMs: 20 });
+
+        // The next connection's code exchange never gets an answer: its callback request is in flight at the signal.
+        const started = await api(a, 'POST', '/authenticate-site', { ...as(actor), body: { platform_id: 1 } });
+        const callbackUrl = await consent(started.json.data.url, 'allow', '2');
+        const tokenCalls = (await sandboxCalls(a))['etsy:token'] ?? 0;
+        await setFault(a, { track: 'etsy', endpoint: 'token', fault: 'timeout' });
+        const callback = openCallback(callbackUrl).then(
+          (response) => response.status,
+          (error: Error) => error.message,
+        );
+        await within(5_000, async () => ((await sandboxCalls(a))['etsy:token'] ?? 0) > tokenCalls, { pollMs: 20 });
+
+        const took = await terminate(a);
+        const answer = await callback;
+        report(kind, `exited ${Math.round(took)} ms after SIGTERM with a platform call and a delivery hanging; the callback got ${answer}`);
+        assert.ok(took < 10_000, `still running ${Math.round(took)} ms after SIGTERM`);
+        assert.deepEqual(a.exitStatus(), { code: 0, signal: null });
+        assert.equal(answer, 302, 'the callback request was not answered');
       } finally {
         await receiver.close();
       }

@@ -43,7 +43,21 @@ export interface Jobs {
    * handler the workers use; returns their results. For the operator and for tests that drive time by hand.
    */
   runReady(name: string, limit?: number): Promise<string[]>;
-  /** Stops the workers, waits up to `timeoutMs` for jobs in flight (those still running are run again after they expire). */
+  /**
+   * Aborted when stop() begins. A handler then starts no outbound call, and abandons one in flight that is safe to make
+   * again later (a webhook POST: receivers deduplicate by webhook-id), leaving its job to be retried.
+   */
+  readonly stopping: AbortSignal;
+  /**
+   * Aborted a second before stop()'s wait for jobs in flight runs out: a call that may not be safe to repeat (a token
+   * renewal, whose answer may carry the only copy of a rotated refresh token) gets as long as the shutdown allows, then
+   * ends in time for its job to record a retry.
+   */
+  readonly stopDeadline: AbortSignal;
+  /**
+   * Stops fetching jobs, aborts `stopping` at once and `stopDeadline` a second before `timeoutMs`, and waits up to
+   * `timeoutMs` for jobs in flight (pg-boss fails those still running, to be retried). Later calls share the first one.
+   */
   stop(timeoutMs: number): Promise<void>;
 }
 
@@ -60,6 +74,12 @@ export interface JobsOptions {
 export function expiryAfterDeadlines(timeoutMs: number): number {
   return Math.max(10, Math.ceil((3 * timeoutMs) / 1000));
 }
+
+/** What a job's handler gets between `stopDeadline` and the end of stop()'s wait: time to record a retry. */
+const RECORD_MS = 1_000;
+
+/** The reason `stopping` and `stopDeadline` are aborted with: an AbortError, as fetch reports any abort. */
+const shuttingDown = () => new DOMException('The service is shutting down', 'AbortError');
 
 export function createJobs(options: JobsOptions): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
@@ -78,6 +98,9 @@ export function createJobs(options: JobsOptions): Jobs {
   });
   boss.on('error', options.onError);
   let started = false;
+  const stopping = new AbortController();
+  const stopDeadline = new AbortController();
+  let stopped: Promise<void> | null = null;
 
   const definition = (name: string) => {
     const queue = queues.get(name);
@@ -116,6 +139,8 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     async runReady(name, limit = 100) {
       const queue = definition(name);
+      // A stopping engine starts nothing more, here as in its workers; what is ready is left to the next instance.
+      if (stopping.signal.aborted) return [];
       const results: string[] = [];
       const jobs = await boss.fetch<object>(name, { batchSize: limit, includeMetadata: true });
       // One after another in the order they were sent, as a single worker would meet them.
@@ -132,10 +157,18 @@ export function createJobs(options: JobsOptions): Jobs {
       }
       return results;
     },
-    async stop(timeoutMs) {
-      if (!started) return;
-      started = false;
-      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    stopping: stopping.signal,
+    stopDeadline: stopDeadline.signal,
+    stop(timeoutMs) {
+      stopped ??= (async () => {
+        stopping.abort(shuttingDown());
+        // Left to run after pg-boss has stopped: platform calls made by requests still draining get the same deadline.
+        setTimeout(() => stopDeadline.abort(shuttingDown()), Math.max(0, timeoutMs - RECORD_MS)).unref();
+        if (!started) return;
+        started = false;
+        await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+      })();
+      return stopped;
     },
   };
 }

@@ -1,5 +1,5 @@
 /** Outbound calls to platforms: a deadline on every call, redirects never followed, answers read as JSON (DESIGN §8). */
-import type { Fetch } from '../lib/outbound-http.js';
+import { deadlineSignal, type Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
 /** A platform's answer: its status, its JSON body, and its `Retry-After` in milliseconds when it sent one. */
@@ -40,7 +40,11 @@ export function readAnswer<T>(answer: PlatformAnswer, parse: (status: number, bo
   }
 }
 
-export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): PlatformHttp {
+/**
+ * `stop`, when given, ends every call still in flight when it aborts (the service shutting down): the call fails as
+ * `unavailable`, so a renewal is retried rather than counted against the seller.
+ */
+export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop?: AbortSignal }): PlatformHttp {
   return {
     async request(url, init) {
       const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
@@ -57,10 +61,11 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number }): P
           headers,
           body,
           redirect: 'manual',
-          signal: AbortSignal.timeout(deps.timeoutMs),
+          signal: deps.stop ? deadlineSignal(deps.timeoutMs, deps.stop) : AbortSignal.timeout(deps.timeoutMs),
         });
         text = await response.text();
       } catch (error) {
+        if (deps.stop?.aborted) throw new PlatformError('unavailable', 'The call was cut short: the service is shutting down');
         const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
         throw new PlatformError('unavailable', timedOut ? 'The platform did not answer in time' : 'The platform could not be reached');
       }

@@ -39,6 +39,16 @@ describe('server limits configuration', () => {
   });
 });
 
+describe('shutdown configuration', () => {
+  test('SIGTERM may take 9 s by default, so the process ends within 10 s', () => {
+    assert.equal(loadConfig({}).shutdownTimeoutMs, 9_000);
+  });
+
+  test('a shutdown budget under 3 s is refused: the platform calls need their grace', () => {
+    assert.deepEqual(problemsOf({ SHUTDOWN_TIMEOUT_MS: '2000' }), ['SHUTDOWN_TIMEOUT_MS: must be between 3000 and 600000 (got 2000)']);
+  });
+});
+
 describe('client error answers', () => {
   test('a request that did not arrive in time is a 408 in the seed shape that closes the connection', () => {
     const answer = buildClientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT');

@@ -8,7 +8,7 @@ import * as webhooksRepo from '../../db/webhooks.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { expiryAfterDeadlines, type QueueDefinition } from '../../lib/jobs.js';
-import { type Fetch, isPassingFailure } from '../../lib/outbound-http.js';
+import { deadlineSignal, type Fetch, isPassingFailure } from '../../lib/outbound-http.js';
 import { retryDelayMs } from '../sites/refresh-policy.js';
 import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
 import { signWebhook } from './signature.js';
@@ -16,7 +16,7 @@ import { secretContext } from './webhooks.service.js';
 
 export const RETRY_WINDOW_MS = 24 * 3600_000;
 
-export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'skipped';
+export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'skipped' | 'interrupted';
 
 export function createDeliveryQueue(deps: {
   db: Db;
@@ -25,6 +25,8 @@ export function createDeliveryQueue(deps: {
   outbox: Outbox;
   fetch: Fetch;
   timeoutMs: number;
+  /** Aborted when the job engine stops: an attempt in flight is abandoned and queued again, and none starts after it. */
+  stopping: AbortSignal;
 }): QueueDefinition<DeliveryJob> {
   const { db, clock, cipher } = deps;
 
@@ -40,7 +42,7 @@ export function createDeliveryQueue(deps: {
         headers,
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(deps.timeoutMs),
+        signal: deadlineSignal(deps.timeoutMs, deps.stopping),
       });
       await response.body?.cancel();
       return { status: response.status, error: null };
@@ -52,11 +54,21 @@ export function createDeliveryQueue(deps: {
     }
   }
 
+  /** Queues the row's attempt again, due now, recording nothing: the shutdown stopped it, not the receiver. */
+  async function sendAgain(row: webhooksRepo.DeliveryToSend): Promise<DeliveryResult> {
+    await deps.outbox.schedule(db, { id: row.id, endpointId: row.endpointId });
+    return 'interrupted';
+  }
+
   async function deliver({ deliveryId }: DeliveryJob): Promise<DeliveryResult> {
     const row = await webhooksRepo.findDeliveryToSend(db, deliveryId);
     // Sent already (a job run again after its instance died mid-way), ended, or its endpoint was deleted.
     if (!row || row.status !== 'pending') return 'skipped';
+    // Claimed as the engine stopped (its fetch was in flight): the attempt is left to the next instance.
+    if (deps.stopping.aborted) return sendAgain(row);
     const { status, error } = await post(row);
+    // Cut short by the shutdown, not by the receiver: nothing is held against it.
+    if (status === null && deps.stopping.aborted) return sendAgain(row);
     const attempts = row.attempts + 1;
     const now = clock.now();
     if (status !== null && status >= 200 && status < 300) {
