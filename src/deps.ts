@@ -27,6 +27,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { type CredentialsCipher, createCredentialsCipher } from './lib/credentials-cipher.js';
 import { createJobs, type Jobs } from './lib/jobs.js';
 import type { Fetch } from './lib/outbound-http.js';
+import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
 import { type Adapters, createAdapters } from './platforms/registry.js';
@@ -86,8 +87,10 @@ export interface DepsOptions {
   scryptParams?: ScryptParams;
   /** How often last-used times are written (default 10 s). */
   usageFlushIntervalMs?: number;
-  /** What platform calls and webhook deliveries go through (default: the global fetch). */
+  /** What platform calls go through (default: the global fetch); webhook deliveries connect to checked addresses instead. */
   fetch?: Fetch;
+  /** How webhook hosts are resolved, at creation and for each delivery (default: the system's resolver). */
+  resolveHost?: ResolveHost;
   /** Replaces the adapters built from config, for tests. */
   adapters?: Adapters;
   /** How long stopWork() waits for jobs in flight (default: a second less than SHUTDOWN_TIMEOUT_MS, 8 s). */
@@ -146,7 +149,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
   });
   for (const queue of tokenRefresh.queues) jobs.define(queue);
-  jobs.define(createDeliveryQueue({ db, clock, cipher, outbox, stopping: jobs.stopping, fetch, timeoutMs: config.outboundTimeoutMs }));
+  const resolveHost = options.resolveHost ?? systemResolveHost;
+  const { allowPrivateTargets } = config.webhooks;
+  jobs.define(
+    createDeliveryQueue({
+      db,
+      clock,
+      cipher,
+      outbox,
+      stopping: jobs.stopping,
+      resolveHost,
+      allowPrivateTargets,
+      timeoutMs: config.outboundTimeoutMs,
+    }),
+  );
 
   const connect = createConnectService({
     health,
@@ -190,7 +206,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     tokenRefresh,
     refreshPolicy,
     platformHealth: health,
-    webhooks: createWebhooksService({ db, clock, cipher, outbox, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    webhooks: createWebhooksService({ db, clock, cipher, outbox, allowPrivateTargets, resolveHost, timeoutMs: config.outboundTimeoutMs }),
     adapters,
     cipher,
     sandbox,

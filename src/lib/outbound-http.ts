@@ -1,4 +1,7 @@
 /** What every outbound call shares, to platforms and webhook receivers alike (DESIGN §8). */
+import type { LookupFunction } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { ResolvedAddress } from './public-address.js';
 
 export type Fetch = typeof globalThis.fetch;
 
@@ -31,4 +34,44 @@ export function deadlineSignal(timeoutMs: number, stop: AbortSignal): AbortSigna
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
   return controller.signal;
+}
+
+/**
+ * POSTs to `url` connecting only to `addresses`, the ones already resolved and checked for its host: the agent's
+ * lookup hands them back instead of asking DNS again, so a rebinding answer cannot move the connection. TLS SNI and
+ * the Host header stay the URL's name; a redirect is answered as it is, never followed. Returns the status; the body
+ * is discarded.
+ */
+export async function postPinned(
+  url: URL,
+  init: { addresses: ResolvedAddress[]; headers: Record<string, string>; body: string; signal: AbortSignal },
+): Promise<number> {
+  // One agent per call: no pooled connection outlives the addresses checked for it.
+  const agent = new Agent({ connect: { lookup: pinnedLookup(init.addresses) } });
+  try {
+    const response = await undiciFetch(url, {
+      method: 'POST',
+      headers: init.headers,
+      body: init.body,
+      redirect: 'manual',
+      signal: init.signal,
+      dispatcher: agent,
+    });
+    await response.body?.cancel();
+    return response.status;
+  } finally {
+    await agent.destroy();
+  }
+}
+
+/** A `lookup` for net/tls.connect that answers `addresses` (of the family asked for, if one is) and never resolves. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 4 || options.family === 'IPv4' ? 4 : options.family === 6 || options.family === 'IPv6' ? 6 : 0;
+    const usable = family === 0 ? addresses : addresses.filter((a) => a.family === family);
+    const [first] = usable;
+    if (!first) return callback(Object.assign(new Error(`no checked IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
 }

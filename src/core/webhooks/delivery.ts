@@ -1,14 +1,16 @@
 /**
- * Sends one webhook delivery, the `webhook-delivery` job: signed, with a deadline, never following redirects. 5xx,
- * 429, timeouts and network errors are tried again with exponential back-off for 24 hours (the next attempt is a job
- * of its own, queued with the row's update); any other answer ends the delivery.
+ * Sends one webhook delivery, the `webhook-delivery` job: signed, with a deadline, never following redirects, to an
+ * address resolved and checked for this attempt (DESIGN §8). 5xx, 429, timeouts and network errors are tried again
+ * with exponential back-off for 24 hours (the next attempt is a job of its own, queued with the row's update); any
+ * other answer, or a host that is not public while private targets are refused, ends the delivery.
  */
 import type { Db } from '../../db/client.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { expiryAfterDeadlines, type QueueDefinition } from '../../lib/jobs.js';
-import { deadlineSignal, type Fetch, isPassingFailure } from '../../lib/outbound-http.js';
+import { deadlineSignal, isPassingFailure, postPinned } from '../../lib/outbound-http.js';
+import { type ResolveHost, resolveTarget } from '../../lib/public-address.js';
 import { retryDelayMs } from '../sites/refresh-policy.js';
 import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
 import { signWebhook } from './signature.js';
@@ -18,34 +20,42 @@ export const RETRY_WINDOW_MS = 24 * 3600_000;
 
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'skipped' | 'interrupted';
 
+/** Why an attempt was refused before connecting; final, as a redirect is: the endpoint's host must change. */
+export const REFUSED_TARGET = 'refused: the host resolves to an address that is not public';
+
+type Attempt = { status: number | null; error: string | null; final?: boolean };
+
 export function createDeliveryQueue(deps: {
   db: Db;
   clock: Clock;
   cipher: CredentialsCipher;
   outbox: Outbox;
-  fetch: Fetch;
+  resolveHost: ResolveHost;
+  allowPrivateTargets: boolean;
   timeoutMs: number;
   /** Aborted when the job engine stops: an attempt in flight is abandoned and queued again, and none starts after it. */
   stopping: AbortSignal;
 }): QueueDefinition<DeliveryJob> {
   const { db, clock, cipher } = deps;
 
-  /** One POST; the status it answered, or why there was none. */
-  async function post(row: webhooksRepo.DeliveryToSend): Promise<{ status: number | null; error: string | null }> {
+  /**
+   * One POST, to the addresses its host resolves to now (an endpoint stored under another configuration is checked
+   * too); the status it answered, or why there was none. Resolving and sending share the one deadline.
+   */
+  async function post(row: webhooksRepo.DeliveryToSend): Promise<Attempt> {
     const secret = cipher.open({ keyId: row.secretKeyId, ciphertext: row.secretCiphertext }, secretContext(row.workspaceId));
     const body = JSON.stringify(row.payload);
     const signature = signWebhook(secret, row.messageId, Math.floor(clock.now().getTime() / 1000), body);
     const headers = { 'content-type': 'application/json', 'user-agent': 'Storelink-Webhooks', ...signature };
+    const url = new URL(row.url);
+    const signal = deadlineSignal(deps.timeoutMs, deps.stopping);
+    const target = await resolveTarget(url.hostname, { resolve: deps.resolveHost, allowPrivate: deps.allowPrivateTargets, signal });
+    if (!target.ok)
+      return target.reason === 'not_public'
+        ? { status: null, error: REFUSED_TARGET, final: true }
+        : { status: null, error: signal.aborted ? 'timed out' : 'could not resolve the host' };
     try {
-      const response = await deps.fetch(row.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: deadlineSignal(deps.timeoutMs, deps.stopping),
-      });
-      await response.body?.cancel();
-      return { status: response.status, error: null };
+      return { status: await postPinned(url, { addresses: target.addresses, headers, body, signal }), error: null };
     } catch (e) {
       return {
         status: null,
@@ -66,7 +76,7 @@ export function createDeliveryQueue(deps: {
     if (!row || row.status !== 'pending') return 'skipped';
     // Claimed as the engine stopped (its fetch was in flight): the attempt is left to the next instance.
     if (deps.stopping.aborted) return sendAgain(row);
-    const { status, error } = await post(row);
+    const { status, error, final } = await post(row);
     // Cut short by the shutdown, not by the receiver: nothing is held against it.
     if (status === null && deps.stopping.aborted) return sendAgain(row);
     const attempts = row.attempts + 1;
@@ -83,7 +93,7 @@ export function createDeliveryQueue(deps: {
       return 'delivered';
     }
     const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
-    const retryable = status === null || isPassingFailure(status);
+    const retryable = !final && (status === null || isPassingFailure(status));
     if (retryable && retryAt.getTime() <= row.createdAt.getTime() + RETRY_WINDOW_MS) {
       await db.transaction(async (tx) => {
         await webhooksRepo.finishDelivery(tx, row.id, { attempts, lastStatusCode: status, lastError: error, nextAttemptAt: retryAt });

@@ -7,10 +7,11 @@ import type { WebhookEvent } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
+import { type ResolveHost, resolveTarget } from '../../lib/public-address.js';
 import { isValidRedirectUrl } from '../connect/redirects.js';
 import { checkEndpointRoom, checkRedeliveryRoom } from './caps.js';
 import type { Outbox } from './outbox.js';
-import { generateWebhookSecret, isPublicHost } from './signature.js';
+import { generateWebhookSecret } from './signature.js';
 
 export type Endpoint = webhooksRepo.EndpointRow;
 export type Delivery = webhooksRepo.DeliveryRow;
@@ -26,6 +27,9 @@ export function createWebhooksService(deps: {
   cipher: CredentialsCipher;
   outbox: Outbox;
   allowPrivateTargets: boolean;
+  resolveHost: ResolveHost;
+  /** How long the check of a new endpoint's host may wait for its resolution. */
+  timeoutMs: number;
 }) {
   const { db, clock, cipher } = deps;
 
@@ -35,12 +39,31 @@ export function createWebhooksService(deps: {
     return row;
   }
 
+  /**
+   * Unless private targets are allowed, the host must resolve, and only to globally routable addresses (DESIGN §8);
+   * every delivery checks again, since what a name resolves to can change.
+   */
+  async function checkTarget(url: string) {
+    if (deps.allowPrivateTargets) return;
+    const target = await resolveTarget(new URL(url).hostname, {
+      resolve: deps.resolveHost,
+      allowPrivate: false,
+      signal: AbortSignal.timeout(deps.timeoutMs),
+    });
+    if (target.ok) return;
+    throw invalidField(
+      'url',
+      target.reason === 'unresolved'
+        ? "The url's host could not be resolved."
+        : 'The url must not point at a loopback, private or other non-public address.',
+    );
+  }
+
   return {
     /** The endpoint and its signing secret, which is returned this once. */
     async create(workspaceId: number, input: { url: string; events: WebhookEvent[] }, actor: Actor) {
       if (!isValidRedirectUrl(input.url)) throw invalidField('url', 'The url must be a valid http or https URL without the | character.');
-      if (!deps.allowPrivateTargets && !isPublicHost(new URL(input.url).hostname))
-        throw invalidField('url', 'The url must not point at a loopback or private address.');
+      await checkTarget(input.url);
       const secret = generateWebhookSecret();
       const sealed = cipher.seal(secret, secretContext(workspaceId));
       const now = clock.now();
