@@ -6,13 +6,13 @@ import { createServer, type ServerResponse } from 'node:http';
  * 'all' holds every request.
  */
 export async function startReceiver(hang: 'none' | 'first' | 'all') {
-  const received: { webhookId: string; type: string }[] = [];
+  const received: { webhookId: string; type: string; host: string | undefined }[] = [];
   const open = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      received.push({ webhookId: String(req.headers['webhook-id']), type: JSON.parse(body).type });
+      received.push({ webhookId: String(req.headers['webhook-id']), type: JSON.parse(body).type, host: req.headers.host });
       if (hang === 'all' || (hang === 'first' && received.length === 1)) open.add(res);
       else res.writeHead(200).end();
     });

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/access.js';
+import type { ResolveHost } from '../../src/lib/public-address.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createManualClock } from './clock.js';
@@ -34,15 +35,17 @@ export interface TestApp {
 
 /**
  * `listen: true` serves the app on a free loopback port with APP_URL pointing at it, so platform adapters reach the
- * simulators over real HTTP (timeouts and connection resets included).
+ * simulators over real HTTP (timeouts and connection resets included). `database` runs the app on an existing
+ * database, which close() then leaves open (its statements are not counted); `resolveHost` replaces DNS for webhook
+ * hosts.
  */
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean } = {},
+  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean; database?: TestDatabase; resolveHost?: ResolveHost } = {},
 ): Promise<TestApp> {
   const queries = { count: 0 };
   const logs: string[] = [];
-  const database = await createTestDatabase(kind, { onQuery: () => void queries.count++ });
+  const database = options.database ?? (await createTestDatabase(kind, { onQuery: () => void queries.count++ }));
   const port = options.listen ? await freePort() : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
   const config = loadConfig({
@@ -56,7 +59,14 @@ export async function createTestApp(
   // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
   const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
-  const deps = createDeps(config, { database, clock, logger, scryptParams: TEST_SCRYPT, usageFlushIntervalMs: 3_600_000 });
+  const deps = createDeps(config, {
+    database,
+    clock,
+    logger,
+    scryptParams: TEST_SCRYPT,
+    usageFlushIntervalMs: 3_600_000,
+    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+  });
   const app = await buildApp(deps);
   await deps.watchAuthChanges();
   await deps.start();
@@ -75,7 +85,7 @@ export async function createTestApp(
       app.server.closeAllConnections();
       await app.close();
       await deps.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }
