@@ -4,7 +4,8 @@
  * PATs, and memory; prints the report and writes bench/results/latest.{md,json}.
  * `-- --short`: 2 s runs, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`: run length.
  * `-- --baseline <main.js>`: also this build against another build in alternating rounds (`--rounds`, default 3); this
- * build runs with the node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none).
+ * build runs with the node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none);
+ * `--compare-only` runs that comparison alone.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -27,6 +28,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     baseline: { type: 'string' },
     'baseline-flags': { type: 'string', default: '' },
+    'compare-only': { type: 'boolean', default: false },
     rounds: { type: 'string' },
   },
 });
@@ -133,7 +135,26 @@ async function storelinkOn(
   await server.stop();
 }
 
+/** The comparison of this build with `--baseline`, in alternating rounds. */
+function compare() {
+  return compareBuilds({
+    current: { file: STORELINK, nodeFlags: START_FLAGS },
+    baseline: { file: flags.baseline!, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) },
+    env: { ...quiet, ...secrets },
+    rounds,
+    duration,
+    warmup,
+    problems,
+  });
+}
+
 async function main(): Promise<void> {
+  if (flags['compare-only']) {
+    if (!flags.baseline) throw new Error('--compare-only needs --baseline <main.js>');
+    const markdown = renderComparison(await compare(), describeBuilds(flags.baseline, flags['baseline-flags']!));
+    console.log(`\n${markdown}`);
+    return;
+  }
   const postgres = await createPostgresDatabase();
   cleanups.push(() => postgres.drop());
   await storelinkOn('PostgreSQL', 'postgres', { DATABASE_URL: postgres.url }, { kind: 'postgres', url: postgres.url }, async (user) => {
@@ -180,17 +201,7 @@ async function main(): Promise<void> {
     flows,
     memory,
   };
-  const comparison = flags.baseline
-    ? await compareBuilds({
-        current: { file: STORELINK, nodeFlags: START_FLAGS },
-        baseline: { file: flags.baseline, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) },
-        env: { ...quiet, ...secrets },
-        rounds,
-        duration,
-        warmup,
-        problems,
-      })
-    : null;
+  const comparison = flags.baseline ? await compare() : null;
   const markdown =
     renderReport(results) +
     (comparison ? `\n\n${renderComparison(comparison, describeBuilds(flags.baseline!, flags['baseline-flags']!))}\n` : '');
