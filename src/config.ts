@@ -19,6 +19,8 @@ export interface Config {
   /** PostgreSQL when set; otherwise PGlite in `dataDir`. */
   readonly databaseUrl: string | null;
   readonly dataDir: string;
+  /** PostgreSQL: the longest wait for a pooled connection, and for any one statement, before a request gets a 503. */
+  readonly databaseTimeoutMs: number;
   /** Null when unset: outside production a generated secret kept in `dataDir` stands in (see secrets.ts). */
   readonly appSecret: string | null;
   /** Earlier APP_SECRET values, still accepted when verifying tokens so a rotation logs nobody out. */
@@ -110,6 +112,7 @@ export function loadConfig(env: Env): Config {
   const appUrl = read('APP_URL', httpUrl, `http://localhost:${port}`);
   const databaseUrl = read<string | null>('DATABASE_URL', postgresUrl, null);
   const dataDir = read('DATA_DIR', (v) => v, './data');
+  const databaseTimeoutMs = read('DATABASE_TIMEOUT_MS', (v) => integerIn(v, 100, 600_000), 5_000);
   const appSecret = read<string | null>('APP_SECRET', secret, null);
   const previousAppSecrets = read<string[]>('APP_SECRET_PREVIOUS', secretList, []);
   const encryptionKey = read<Buffer | null>(
@@ -156,6 +159,7 @@ export function loadConfig(env: Env): Config {
     appUrl,
     databaseUrl,
     dataDir,
+    databaseTimeoutMs,
     appSecret,
     previousAppSecrets: Object.freeze(previousAppSecrets),
     encryptionKey,

@@ -8,7 +8,7 @@ import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 const { config, logger } = configOrExit(process.env);
 // Loaded after the configuration is known good, so a bad setting is reported at once.
 const [{ buildApp }, { createDeps }] = await Promise.all([import('./app.js'), import('./deps.js')]);
-const database = await migratedDatabaseOrExit(config);
+const database = await migratedDatabaseOrExit(config, logger);
 const deps = createDeps(config, { database, logger });
 const app = await buildApp(deps);
 await deps.watchAuthChanges();

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
-import { createLogger } from './logger.js';
+import { createLogger, describeError } from './logger.js';
 import { type ResolvedConfig, resolveSecrets } from './secrets.js';
 
 export function fail(lines: readonly string[]): never {
@@ -32,10 +32,13 @@ export function databaseTarget(config: Config): DatabaseTarget {
 }
 
 /** The database, migrated; exits 1 naming DATABASE_URL (without its password) when it cannot be reached. */
-export async function migratedDatabaseOrExit(config: Config): Promise<Database> {
+export async function migratedDatabaseOrExit(config: Config, logger?: Logger): Promise<Database> {
   let database: Database;
   try {
-    database = await openDatabase(databaseTarget(config));
+    database = await openDatabase(databaseTarget(config), {
+      timeoutMs: config.databaseTimeoutMs,
+      warn: (message, error) => logger?.warn(error === undefined ? {} : { err: describeError(error) }, message),
+    });
   } catch (error) {
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     fail([

@@ -18,7 +18,7 @@ const output: Output = {
 export async function runCommand(command: CommandName, options: Readonly<Record<string, string>>, env: NodeJS.ProcessEnv): Promise<void> {
   const { config, logger } = configOrExit(env, { createLogger: stderrLogger(env) });
   const run = await prepare(command, options);
-  const database = await migratedDatabaseOrExit(config);
+  const database = await migratedDatabaseOrExit(config, logger);
   const deps = createDeps(config, { database, logger });
   try {
     await run(deps);

@@ -12,46 +12,83 @@ export type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger, Schema
 export interface DatabaseOptions {
   /** Called once per statement sent, so tests and metrics can count round trips. */
   onQuery?: () => void;
+  /**
+   * PostgreSQL: the longest a statement may run, or wait on a lock, before it fails (then a request answers 503), and
+   * the longest wait for a pooled connection (at least 5 s when unset). Unset: statements are not limited, for scripts
+   * that run long ones; the server passes DATABASE_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
+  /** Where a lost PostgreSQL connection is reported. */
+  warn?: (message: string, error?: unknown) => void;
 }
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any constant works; it only has to be the same for every instance of this service.
 const MIGRATION_LOCK_ID = 0x5703_e11c;
+const CONNECT_TIMEOUT_MS = 5_000;
+// node-postgres's own deadline for an answer, past the server's statement_timeout: a backstop for a server that no
+// longer answers at all (a network partition), which statement_timeout cannot end.
+const QUERY_TIMEOUT_GRACE_MS = 2_000;
 
 /** Connects to the target; for PostgreSQL, fails when the server cannot be reached. */
 export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
   const logger = options.onQuery ? { logQuery: options.onQuery } : false;
-  if (target.kind === 'postgres') return openPostgres(target.url, logger);
+  if (target.kind === 'postgres') return openPostgres(target.url, logger, options);
   // Loaded only when chosen: the embedded database's modules cost a server on PostgreSQL 5 MB of memory for nothing.
   const { openPglite } = await import('./pglite.js');
   return openPglite(target.dataDir, logger, MIGRATIONS);
 }
 
-async function openPostgres(url: string, logger: QueryLogger): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process; the next query reports the outage.
+async function openPostgres(url: string, logger: QueryLogger, options: DatabaseOptions): Promise<Database> {
+  const { timeoutMs, warn = () => {} } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: timeoutMs ?? CONNECT_TIMEOUT_MS,
+    ...(timeoutMs ? { statement_timeout: timeoutMs, query_timeout: timeoutMs + QUERY_TIMEOUT_GRACE_MS } : {}),
+  });
+  // pg-pool listens for a client's 'error' only while the client is idle in the pool. A connection lost while a
+  // client is checked out (a transaction between two statements) would emit 'error' with no listener, an uncaught
+  // exception that ends the process; the statement in flight fails by itself, and the pool drops the client on release.
+  pool.on('connect', (client) => {
+    let reported = false;
+    client.on('error', (error) => {
+      if (!reported) warn('a database connection was lost', error);
+      reported = true;
+    });
+  });
+  // An idle client losing its connection: pg-pool has already dropped it, and the next query reports the outage.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema, logger });
   await pool.query('select 1');
   return {
     kind: 'postgres',
     db: db as unknown as Db,
-    migrate: async () => {
-      const client = await pool.connect();
-      try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-        await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS });
-      } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
-        client.release();
-      }
-    },
+    migrate: () => migratePostgres(url),
     ping: async () => void (await db.execute(sql`select 1`)),
     subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
     // Workers hold a connection only while they fetch or settle a job; a few are enough beside the API's ten.
     jobsConnection: { connectionString: url, max: 2 },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Applies the migrations on a connection of its own, outside the pool's statement limits: a migration, or the wait for
+ * another instance's migrations, may take longer than any request may.
+ */
+async function migratePostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A lost connection fails the statement in flight; without a listener it would also end the process.
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS });
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 const RELISTEN_DELAY_MS = 1_000;

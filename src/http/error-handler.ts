@@ -12,20 +12,29 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'bad_request',
 };
 
-// Driver codes for a database that cannot be reached or is shutting down: the request may succeed later.
+// What a database error says when the request may well succeed later, so it is answered 503 with Retry-After rather
+// than 500: SQLSTATE classes 08 (connection exception) and 53 (insufficient resources: disk_full, out_of_memory,
+// too_many_connections) whole; shutdowns and terminated sessions (57P01–57P03, 57P05), statement_timeout or a cancel
+// (57014), lock_timeout (55P03); and the errno of a lost or refused connection, or of a full disk (ENOSPC).
+const UNAVAILABLE_CLASSES = ['08', '53'];
 const UNAVAILABLE_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P05',
+  '57014',
+  '55P03',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
+  'ENOSPC',
 ]);
+// node-postgres and PGlite say so in words alone for a lost, refused or closed connection, a pool with no connection
+// free within its connectionTimeoutMillis, and a server that did not answer within query_timeout.
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end|timeout exceeded when trying to connect|Query read timeout|PGlite is closed/i;
+const RETRY_AFTER_SECONDS = '5';
 
 /** Maps anything thrown in a request to an AppError. */
 export function toAppError(error: unknown): AppError {
@@ -37,7 +46,7 @@ export function toAppError(error: unknown): AppError {
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped === 'bad_request') return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
   if (mapped) return new AppError(mapped);
-  if (isDatabaseUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': '5' } });
+  if (isDatabaseUnavailable(error)) return new AppError('unavailable', { headers: { 'retry-after': RETRY_AFTER_SECONDS }, cause: error });
   if (error instanceof SyntaxError && fastifyError.statusCode === 400)
     return new AppError('bad_request', { message: 'The request body is not valid JSON.' });
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500)
@@ -45,17 +54,13 @@ export function toAppError(error: unknown): AppError {
   return new AppError('internal', { cause: error });
 }
 
+/** Whether the error, or one of its causes (Drizzle wraps the driver's), is a database that cannot serve now. */
 function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
-    // node-postgres and PGlite say so in words for a lost, refused or already closed connection.
-    if (
-      /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|PGlite is closed/i.test(
-        e.message,
-      )
-    )
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || (code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2)))))
       return true;
+    if (UNAVAILABLE_MESSAGES.test(e.message)) return true;
   }
   return false;
 }
