@@ -35,27 +35,35 @@ export interface TestApp {
 
 /**
  * `listen: true` serves the app on a free loopback port with APP_URL pointing at it, so platform adapters reach the
- * simulators over real HTTP (timeouts and connection resets included). `database` runs the app on an existing
- * database, which close() then leaves open (its statements are not counted); `resolveHost` replaces DNS for webhook
- * hosts.
+ * simulators over real HTTP (timeouts and connection resets included). `env` may be a function of the app's URL, for
+ * variables that point at the app itself (a platform's hosts set to its simulators). `database` runs the app on an
+ * existing database, which close() then leaves open (its statements are not counted); `resolveHost` replaces DNS for
+ * webhook hosts.
  */
 export async function createTestApp(
   kind: DatabaseKind,
-  options: { env?: Record<string, string>; listen?: boolean; workers?: boolean; database?: TestDatabase; resolveHost?: ResolveHost } = {},
+  options: {
+    env?: Record<string, string> | ((appUrl: string) => Record<string, string>);
+    listen?: boolean;
+    workers?: boolean;
+    database?: TestDatabase;
+    resolveHost?: ResolveHost;
+  } = {},
 ): Promise<TestApp> {
   const queries = { count: 0 };
   const logs: string[] = [];
   const database = options.database ?? (await createTestDatabase(kind, { onQuery: () => void queries.count++ }));
   const port = options.listen ? await freePort() : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
-  const config = loadConfig({
+  const baseEnv = {
     APP_SECRET: TEST_APP_SECRET,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: 'info',
     SIGNUP_RATE_LIMIT_PER_ADDRESS: TEST_SIGNUP_LIMIT,
     ...listenEnv,
-    ...options.env,
-  }) as ResolvedConfig;
+  };
+  const env = typeof options.env === 'function' ? options.env(loadConfig(baseEnv).appUrl) : options.env;
+  const config = loadConfig({ ...baseEnv, ...env }) as ResolvedConfig;
   // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
   const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
   const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
