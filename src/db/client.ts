@@ -4,8 +4,9 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger } from './database.js';
+import { type ChannelHandlers, type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
 import * as schema from './schema.js';
+import { createStorageHealth } from './storage-health.js';
 
 export type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger, Schema } from './database.js';
 
@@ -48,6 +49,7 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
     connectionTimeoutMillis: timeoutMs ?? CONNECT_TIMEOUT_MS,
     ...(timeoutMs ? { statement_timeout: timeoutMs, query_timeout: timeoutMs + QUERY_TIMEOUT_GRACE_MS } : {}),
   });
+  const storage = createStorageHealth(() => probeWrite(pool));
   // pg-pool listens for a client's 'error' only while the client is idle in the pool. A connection lost while a
   // client is checked out (a transaction between two statements) would emit 'error' with no listener, an uncaught
   // exception that ends the process; the statement in flight fails by itself, and the pool drops the client on release.
@@ -57,6 +59,7 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
       if (!reported) warn('a database connection was lost', error);
       reported = true;
     });
+    observeFailures(client, storage.observe);
   });
   // An idle client losing its connection: pg-pool has already dropped it, and the next query reports the outage.
   pool.on('error', () => {});
@@ -67,6 +70,7 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
     db: db as unknown as Db,
     migrate: () => migratePostgres(url),
     ping: async () => void (await db.execute(sql`select 1`)),
+    storage,
     subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
     // Workers hold a connection only while they fetch or settle a job; a few are enough beside the API's ten.
     jobsConnection: { connectionString: url, max: 2 },
@@ -88,6 +92,40 @@ async function migratePostgres(url: string): Promise<void> {
     await migratePg(drizzlePg({ client, schema }), { migrationsFolder: MIGRATIONS });
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/** Lets `observe` see the error of every statement that fails on `client`, in either of node-postgres's calling styles. */
+function observeFailures(client: pg.PoolClient, observe: (error: unknown) => void): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const observed = (...args: unknown[]) => {
+    const callback = args.at(-1);
+    if (typeof callback === 'function') {
+      args[args.length - 1] = (error: unknown, result: unknown) => {
+        if (error) observe(error);
+        callback(error, result);
+      };
+    }
+    const result = query(...args);
+    // A side branch: the caller still gets, and handles, the same rejection.
+    if (result instanceof Promise) result.catch(observe);
+    return result;
+  };
+  Object.assign(client, { query: observed });
+}
+
+/** The storage probe (database.ts), on a pooled connection, rolled back. */
+async function probeWrite(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query(`begin; ${STORAGE_PROBE}`);
+  } catch (error) {
+    failed = true;
+    throw error;
+  } finally {
+    await client.query('rollback').catch(() => (failed = true));
+    client.release(failed);
   }
 }
 

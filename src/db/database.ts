@@ -2,6 +2,7 @@
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { ConstructorOptions } from 'pg-boss';
 import type * as schema from './schema.js';
+import type { StorageHealth } from './storage-health.js';
 
 export type Schema = typeof schema;
 /** The Drizzle handle both drivers share; repositories take it (or a transaction) as their first parameter. */
@@ -16,6 +17,8 @@ export interface Database {
   migrate(): Promise<void>;
   /** One round trip, for readiness checks; rejects when the database cannot answer. */
   ping(): Promise<void>;
+  /** Whether the database can write: marked full by a statement refused for lack of space, until a probe write succeeds. */
+  readonly storage: StorageHealth;
   /**
    * Listens to a notification channel until the returned function is called. `up` is called each time the listener
    * is connected and `down` each time it is lost (PostgreSQL reconnects every second): notifications sent while it
@@ -32,5 +35,12 @@ export interface ChannelHandlers {
   up(): void;
   down(): void;
 }
+
+/**
+ * The storage probe (storage-health.ts), run in a transaction that is rolled back: one row in a new temporary relation
+ * needs a new page on disk at once, as the next row of a full table does, and leaves nothing behind.
+ */
+export const STORAGE_PROBE =
+  "create temp table storelink_storage_probe (filler text) on commit drop; insert into storelink_storage_probe values (repeat('x', 100))";
 
 export type QueryLogger = false | { logQuery: () => void };

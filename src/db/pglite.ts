@@ -7,8 +7,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
-import type { Database, Db, QueryLogger } from './database.js';
+import { type Database, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
 import * as schema from './schema.js';
+import { createStorageHealth } from './storage-health.js';
 
 // PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
 const PGLITE_SETTING = 'shared_buffers = 16MB';
@@ -17,12 +18,15 @@ export async function openPglite(dataDir: string | null, logger: QueryLogger, mi
   if (dataDir) await preparePgliteDataDir(dataDir);
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   await client.waitReady;
+  const storage = createStorageHealth(() => probeWrite(client));
+  observeFailures(client, storage.observe);
   const db = drizzlePglite({ client, schema, logger });
   return {
     kind: 'pglite',
     db: db as unknown as Db,
     migrate: () => migratePglite(db, { migrationsFolder }),
     ping: async () => void (await client.query('select 1')),
+    storage,
     // One process owns an embedded database, so the listener is never disconnected.
     subscribe: async (channel, handlers) => {
       const unlisten = await client.listen(channel, handlers.notify);
@@ -33,6 +37,28 @@ export async function openPglite(dataDir: string | null, logger: QueryLogger, mi
     jobsConnection: { db: fromPglite(client), backend: 'pglite' },
     close: () => client.close(),
   };
+}
+
+/** Lets `observe` see the error of every statement that fails, whoever sent it (Drizzle, a transaction, pg-boss). */
+function observeFailures(client: PGlite, observe: (error: unknown) => void): void {
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(client, {
+      [method]: (...args: unknown[]) =>
+        original(...args).catch((error: unknown) => {
+          observe(error);
+          throw error;
+        }),
+    });
+  }
+}
+
+/** A row in a new relation, rolled back: the smallest write that needs new space on disk, as a row in a full table would. */
+async function probeWrite(client: PGlite): Promise<void> {
+  await client.transaction(async (tx) => {
+    await tx.exec(STORAGE_PROBE);
+    await tx.rollback();
+  });
 }
 
 /**

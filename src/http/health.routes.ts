@@ -7,6 +7,7 @@ import type { App } from './access.js';
 import { Ok, OneOf, ok, Timestamp } from './schemas.js';
 
 const PING_TIMEOUT_MS = 2_000;
+const STORAGE_FULL_MESSAGE = 'Service unavailable: the database has no space left to write';
 
 export function registerHealthRoutes(app: App, deps: Deps) {
   app.get(
@@ -44,13 +45,17 @@ export function registerHealthRoutes(app: App, deps: Deps) {
       const timeout = new Promise<never>(
         (_, reject) => (timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS)),
       );
+      let storageFull = false;
       try {
         await Promise.race([deps.database.ping(), timeout]);
+        // A full disk leaves `select 1` answering: readiness must fail while writes do.
+        storageFull = (await Promise.race([deps.database.storage.check(), timeout])) !== null;
       } catch {
         throw new AppError('unavailable', { headers: { 'retry-after': '5' } });
       } finally {
         clearTimeout(timer);
       }
+      if (storageFull) throw new AppError('unavailable', { message: STORAGE_FULL_MESSAGE, headers: { 'retry-after': '30' } });
       const platforms = deps.platformHealth.problems().map((problem) => ({
         platform: problem.track,
         status: 'misconfigured' as const,
