@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Database, type DatabaseTarget, openDatabase } from './db/client.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
 import { createLogger, describeError } from './logger.js';
 import { type ResolvedConfig, resolveSecrets } from './secrets.js';
 
@@ -31,7 +32,10 @@ export function databaseTarget(config: Config): DatabaseTarget {
   return config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir };
 }
 
-/** The database, migrated; exits 1 naming DATABASE_URL (without its password) when it cannot be reached. */
+/**
+ * The database, migrated; exits 1 naming DATABASE_URL (without its password) when it cannot be reached, or naming
+ * DATA_DIR when another process holds the embedded database.
+ */
 export async function migratedDatabaseOrExit(config: Config, logger?: Logger): Promise<Database> {
   let database: Database;
   try {
@@ -40,6 +44,7 @@ export async function migratedDatabaseOrExit(config: Config, logger?: Logger): P
       warn: (message, error) => logger?.warn(error === undefined ? {} : { err: describeError(error) }, message),
     });
   } catch (error) {
+    if (error instanceof DataDirInUseError) fail([error.message]);
     const reason = (error as { code?: string }).code ?? (error as Error).message;
     fail([
       config.databaseUrl

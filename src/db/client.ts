@@ -19,7 +19,7 @@ export interface DatabaseOptions {
    * that run long ones; the server passes DATABASE_TIMEOUT_MS.
    */
   timeoutMs?: number;
-  /** Where a lost PostgreSQL connection is reported. */
+  /** Where a lost PostgreSQL connection and a taken-over PGlite lock are reported. */
   warn?: (message: string, error?: unknown) => void;
 }
 
@@ -37,7 +37,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   if (target.kind === 'postgres') return openPostgres(target.url, logger, options);
   // Loaded only when chosen: the embedded database's modules cost a server on PostgreSQL 5 MB of memory for nothing.
   const { openPglite } = await import('./pglite.js');
-  return openPglite(target.dataDir, logger, MIGRATIONS);
+  return openPglite(target.dataDir, logger, MIGRATIONS, { warn: options.warn });
 }
 
 async function openPostgres(url: string, logger: QueryLogger, options: DatabaseOptions): Promise<Database> {

@@ -7,6 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
+import { lockDataDir } from './data-dir-lock.js';
 import { type Database, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
@@ -14,10 +15,23 @@ import { createStorageHealth } from './storage-health.js';
 // PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
 const PGLITE_SETTING = 'shared_buffers = 16MB';
 
-export async function openPglite(dataDir: string | null, logger: QueryLogger, migrationsFolder: string): Promise<Database> {
-  if (dataDir) await preparePgliteDataDir(dataDir);
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  await client.waitReady;
+/** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
+export async function openPglite(
+  dataDir: string | null,
+  logger: QueryLogger,
+  migrationsFolder: string,
+  options: { warn?: (message: string) => void } = {},
+): Promise<Database> {
+  const lock = dataDir ? lockDataDir(dataDir, options) : null;
+  let client: PGlite;
+  try {
+    if (dataDir) await preparePgliteDataDir(dataDir);
+    client = dataDir ? new PGlite(dataDir) : new PGlite();
+    await client.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const storage = createStorageHealth(() => probeWrite(client));
   observeFailures(client, storage.observe);
   const db = drizzlePglite({ client, schema, logger });
@@ -35,7 +49,13 @@ export async function openPglite(dataDir: string | null, logger: QueryLogger, mi
       return async () => void (client.closed || (await unlisten()));
     },
     jobsConnection: { db: fromPglite(client), backend: 'pglite' },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 
