@@ -20,7 +20,10 @@ test('an answer without an expiry gets the default lifetime, never "never refres
 test('a token already inside its margin is refreshed soon but not in a tight loop', () => {
   assert.deepEqual(nextRefreshAt(at(5 * 60_000), now), at(30_000));
   assert.deepEqual(nextRefreshAt(at(20_000), now), at(10_000));
-  assert.deepEqual(nextRefreshAt(at(-1000), now), now);
+  assert.deepEqual(nextRefreshAt(at(1000), now), at(1000), 'at least a second away');
+  // Already expired when it arrived: renewing at once would give the same, at every poll.
+  assert.deepEqual(nextRefreshAt(at(-1000), now), at(30_000));
+  assert.deepEqual(nextRefreshAt(new Date(604_800_000), now), at(30_000), 'a duration misread as a 1970 timestamp');
 });
 
 test('retries back off exponentially up to an hour', () => {

@@ -12,14 +12,19 @@ export interface RefreshPolicy {
 export const DEFAULT_REFRESH_POLICY: RefreshPolicy = { marginMs: 10 * 60_000, maxIntervalMs: 24 * 3600_000, defaultLifetimeMs: 3600_000 };
 
 const MIN_DELAY_MS = 30_000;
+const MIN_GAP_MS = 1000;
 const MAX_RETRY_DELAY_MS = 3600_000;
 
 /** The next refresh for a token issued `now` that expires at `accessExpiresAt` (null: the platform gave no expiry). */
 export function nextRefreshAt(accessExpiresAt: Date | null, now: Date, policy: RefreshPolicy = DEFAULT_REFRESH_POLICY): Date {
   const expiresAt = accessExpiresAt?.getTime() ?? now.getTime() + policy.defaultLifetimeMs;
   const due = Math.min(expiresAt - policy.marginMs, now.getTime() + policy.maxIntervalMs);
-  // A token already inside its margin is refreshed soon, but not in a tight loop.
-  return new Date(Math.max(due, now.getTime() + Math.min(MIN_DELAY_MS, Math.max(0, expiresAt - now.getTime()) / 2)));
+  // A token already inside its margin is refreshed soon (halfway to its expiry, at least a second away), but not in a
+  // tight loop; one that arrived already expired (a platform's mistake, or a misread expiry) waits the full 30 s, as a
+  // renewal giving another such token would otherwise run at every poll.
+  const left = expiresAt - now.getTime();
+  const soonest = left > 0 ? Math.max(MIN_GAP_MS, Math.min(MIN_DELAY_MS, left / 2)) : MIN_DELAY_MS;
+  return new Date(Math.max(due, now.getTime() + soonest));
 }
 
 /** Exponential back-off after `failures` failed tries in a row: 30 s, 1 min, 2 min … at most an hour. */
