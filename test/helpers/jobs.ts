@@ -22,7 +22,8 @@ export async function storeRevoked(t: TestApp, siteId: number, refreshToken: str
     now,
     t.deps.refreshPolicy,
   );
-  const version = await saveCredentials(t.database.db, siteId, 'seller', revoked, now);
+  // Due now, not 30 s on as a token that arrives expired would be (refresh-policy.ts): the test wants the renewal at once.
+  const version = await saveCredentials(t.database.db, siteId, 'seller', { ...revoked, nextRefreshAt: now }, now);
   await t.deps.tokenRefresh.schedule(t.database.db, { siteId, grant: 'seller', version }, now);
 }
 
