@@ -1,6 +1,5 @@
 /** What every outbound call shares, to platforms and webhook receivers alike (DESIGN §8). */
 import type { LookupFunction } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
 import type { ResolvedAddress } from './public-address.js';
 
 export type Fetch = typeof globalThis.fetch;
@@ -46,6 +45,8 @@ export async function postPinned(
   url: URL,
   init: { addresses: ResolvedAddress[]; headers: Record<string, string>; body: string; signal: AbortSignal },
 ): Promise<number> {
+  // Loaded at the first delivery, not at start: undici's modules cost a server that sends no webhook 20 MB of memory.
+  const { Agent, fetch: undiciFetch } = await import('undici');
   // One agent per call: no pooled connection outlives the addresses checked for it.
   const agent = new Agent({ connect: { lookup: pinnedLookup(init.addresses) } });
   try {
