@@ -1,19 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { problemsOf } from './helpers/config.js';
 
 const HEX_KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
-
-/** The problems of a configuration that must not load. */
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  assert.fail(`expected a ConfigError for ${JSON.stringify(env)}`);
-}
 
 describe('loadConfig', () => {
   test('an empty environment gives the documented defaults', () => {

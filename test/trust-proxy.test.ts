@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config.js';
+import { problemsOf } from './helpers/config.js';
 import { databaseKinds } from './helpers/database.js';
 import { call, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -30,16 +31,6 @@ async function auditedAddress(t: TestApp, remoteAddress: string, forwarded?: str
   const [entry] = (await call(t, 'GET', '/audit-events?per_page=1', { token: session, workspace: workspace.id })).json().data;
   assert.equal(entry.action, 'token.created');
   return entry.ip_address;
-}
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  assert.fail(`expected a ConfigError for ${JSON.stringify(env)}`);
 }
 
 describe('TRUST_PROXY values', () => {

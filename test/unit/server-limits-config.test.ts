@@ -1,18 +1,9 @@
 /** The HTTP server's limits and the shutdown budget as the environment sets them, and the 408 answer's bytes. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
 import { buildClientErrorAnswer } from '../../src/http/client-errors.js';
-
-function problemsOf(env: Record<string, string>): readonly string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  assert.fail(`expected a ConfigError for ${JSON.stringify(env)}`);
-}
+import { problemsOf } from '../helpers/config.js';
 
 describe('server limits configuration', () => {
   test('an empty environment gives the documented defaults', () => {
