@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createTestApp, injectForm, type TestApp } from './helpers/test-app.js';
 
 const SELLER = SANDBOX_CLIENTS.amazonSeller;
 const ADS = SANDBOX_CLIENTS.amazonAds;
@@ -18,13 +18,7 @@ before(async () => {
 after(() => t.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
+const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) => injectForm(t, url, form, headers);
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 describe('Amazon seller simulator', () => {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
 import { expectedSign } from '../src/sandbox/tiktok-shop/signature.js';
-import { createTestApp, type TestApp } from './helpers/test-app.js';
+import { createTestApp, injectForm, type TestApp } from './helpers/test-app.js';
 
 const DAY_MS = 24 * 3600_000;
 const ETSY = SANDBOX_CLIENTS.etsy;
@@ -29,13 +29,7 @@ after(() => t.close());
 
 const query = (params: Record<string, string>) => new URLSearchParams(params).toString().replaceAll('+', '%20');
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
-const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    payload: new URLSearchParams(form).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-  });
+const postForm = (url: string, form: Record<string, string>, headers: Record<string, string> = {}) => injectForm(t, url, form, headers);
 
 describe('Etsy simulator', () => {
   const authorizeParams = (overrides: Record<string, string> = {}) => ({

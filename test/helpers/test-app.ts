@@ -200,3 +200,13 @@ export async function within(
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 20));
   }
 }
+
+/** A form-encoded POST through app.inject, as a platform client (or a consent page) posts to a simulator. */
+export function injectForm(t: TestApp, url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}
