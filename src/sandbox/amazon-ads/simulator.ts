@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AMAZON_REGIONS, type AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
+import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
@@ -17,24 +18,6 @@ const CLIENT = SANDBOX_CLIENTS.amazonAds;
 const NAME = 'Amazon Ads';
 const KNOWN_SCOPES = ['advertising::campaign_management', 'advertising::test:create_account', 'profile'];
 
-/** The marketplaces a sandbox account advertises in, per region: odd account numbers have two profiles, even ones one. */
-const MARKETPLACES: Readonly<
-  Record<AmazonRegion, readonly { countryCode: string; currencyCode: string; timezone: string; marketplaceStringId: string }[]>
-> = {
-  NA: [
-    { countryCode: 'US', currencyCode: 'USD', timezone: 'America/Los_Angeles', marketplaceStringId: 'ATVPDKIKX0DER' },
-    { countryCode: 'CA', currencyCode: 'CAD', timezone: 'America/Los_Angeles', marketplaceStringId: 'A2EUQ1WTGCTBG2' },
-  ],
-  EU: [
-    { countryCode: 'UK', currencyCode: 'GBP', timezone: 'Europe/London', marketplaceStringId: 'A1F83G8C2ARO7P' },
-    { countryCode: 'DE', currencyCode: 'EUR', timezone: 'Europe/Paris', marketplaceStringId: 'A1PA6795UKMFR9' },
-  ],
-  FE: [
-    { countryCode: 'JP', currencyCode: 'JPY', timezone: 'Asia/Tokyo', marketplaceStringId: 'A1VC38T7YXB528' },
-    { countryCode: 'AU', currencyCode: 'AUD', timezone: 'Australia/Sydney', marketplaceStringId: 'A39IBJ37TRP1C6' },
-  ],
-};
-
 /**
  * The profiles of a sandbox account in a region, in the shape of `GET /v2/profiles` (platforms.md §4.4). An account
  * granted with `profiles=none` on the consent form advertises nowhere: an empty list.
@@ -42,14 +25,15 @@ const MARKETPLACES: Readonly<
 export function sandboxProfiles(account: number, region: AmazonRegion = 'NA', withProfiles = true) {
   if (!withProfiles) return [];
   const regionIndex = AMAZON_REGIONS.indexOf(region);
-  return MARKETPLACES[region].slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
+  // Odd account numbers advertise in both of the region's marketplaces, even ones in the first.
+  return SANDBOX_MARKETPLACES[region].slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
     profileId: 1_400_000_000_000_000 + account * 100 + regionIndex * 10 + index,
-    countryCode: marketplace.countryCode,
-    currencyCode: marketplace.currencyCode,
+    countryCode: marketplace.adsCountryCode,
+    currencyCode: marketplace.currency,
     dailyBudget: 100,
     timezone: marketplace.timezone,
     accountInfo: {
-      marketplaceStringId: marketplace.marketplaceStringId,
+      marketplaceStringId: marketplace.id,
       id: sandboxSellerId(account),
       type: 'seller',
       name: `Sandbox Amazon Seller ${account}`,

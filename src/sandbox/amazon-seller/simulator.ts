@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
+import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
@@ -16,22 +17,6 @@ import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sand
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
 const NAME = 'Amazon Seller Central';
-
-/** The marketplaces a sandbox seller sells in, per region (ids from the SP-API marketplace table). */
-const MARKETPLACES: Readonly<Record<AmazonRegion, readonly { id: string; countryCode: string; name: string; currency: string }[]>> = {
-  NA: [
-    { id: 'ATVPDKIKX0DER', countryCode: 'US', name: 'Amazon.com', currency: 'USD' },
-    { id: 'A2EUQ1WTGCTBG2', countryCode: 'CA', name: 'Amazon.ca', currency: 'CAD' },
-  ],
-  EU: [
-    { id: 'A1F83G8C2ARO7P', countryCode: 'GB', name: 'Amazon.co.uk', currency: 'GBP' },
-    { id: 'A1PA6795UKMFR9', countryCode: 'DE', name: 'Amazon.de', currency: 'EUR' },
-  ],
-  FE: [
-    { id: 'A1VC38T7YXB528', countryCode: 'JP', name: 'Amazon.co.jp', currency: 'JPY' },
-    { id: 'A39IBJ37TRP1C6', countryCode: 'AU', name: 'Amazon.com.au', currency: 'AUD' },
-  ],
-};
 
 /** The store name of a sandbox seller account. */
 export function sandboxStoreName(account: number): string {
@@ -115,7 +100,7 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     if (!grant || grant.region !== region)
       return reply.code(403).send(spApiError('Unauthorized', 'The access token you provided is revoked, malformed or invalid.'));
     return reply.send({
-      payload: MARKETPLACES[region].map((marketplace) => ({
+      payload: SANDBOX_MARKETPLACES[region].map((marketplace) => ({
         marketplace: {
           id: marketplace.id,
           countryCode: marketplace.countryCode,
