@@ -1,7 +1,7 @@
 /** Reads the environment once into a frozen, typed configuration; a bad value is reported per field (DESIGN §1). */
 
 import { isIP } from 'node:net';
-import { AMAZON_REGIONS, type AmazonRegion } from './domain/index.js';
+import { type AmazonRegion, perAmazonRegion } from './domain/index.js';
 import type { AmazonAdsConfig } from './platforms/amazon-ads/connect.js';
 import type { AmazonSellerConfig } from './platforms/amazon-seller/connect.js';
 import type { EtsyConfig } from './platforms/etsy/connect.js';
@@ -252,7 +252,7 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
       lwaClientSecret: seller[2]!,
       lwaTokenUrl: url('AMAZON_LWA_TOKEN_URL', 'https://api.amazon.com/auth/o2/token'),
       draft: read('AMAZON_SP_APP_DRAFT', boolean, false),
-      regions: perRegion((region) => ({
+      regions: perAmazonRegion((region) => ({
         sellerCentralUrl: url(regional('AMAZON_SELLER_CENTRAL_URL', region), AMAZON_HOSTS[region].sellerCentral),
         apiUrl: url(regional('AMAZON_SP_API_URL', region), AMAZON_HOSTS[region].spApi),
       })),
@@ -260,7 +260,7 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
     amazonAds: ads && {
       clientId: ads[0]!,
       clientSecret: ads[1]!,
-      regions: perRegion((region) => ({
+      regions: perAmazonRegion((region) => ({
         authorizeUrl: url(regional('AMAZON_ADS_AUTHORIZE_URL', region), AMAZON_HOSTS[region].adsAuthorize),
         tokenUrl: url(regional('AMAZON_ADS_TOKEN_URL', region), AMAZON_HOSTS[region].adsToken),
         apiUrl: url(regional('AMAZON_ADS_API_URL', region), AMAZON_HOSTS[region].adsApi),
@@ -302,10 +302,6 @@ const AMAZON_HOSTS: Readonly<
 /** A region's variant of a URL override: the plain name is NA's (as before regions), `_EU` and `_FE` the others'. */
 function regional(name: string, region: AmazonRegion): string {
   return region === 'NA' ? name : `${name}_${region}`;
-}
-
-function perRegion<T>(build: (region: AmazonRegion) => T): Record<AmazonRegion, T> {
-  return Object.fromEntries(AMAZON_REGIONS.map((region) => [region, build(region)])) as Record<AmazonRegion, T>;
 }
 
 /** 32 bytes from 64 hex characters or from base64 (standard or url-safe); null when it is neither. */

@@ -47,3 +47,8 @@ export function callbackPath(track: Track): string {
 export const AMAZON_REGIONS = ['NA', 'EU', 'FE'] as const;
 export type AmazonRegion = (typeof AMAZON_REGIONS)[number];
 export const DEFAULT_AMAZON_REGION: AmazonRegion = 'NA';
+
+/** A value for each Amazon region. */
+export function perAmazonRegion<T>(build: (region: AmazonRegion) => T): Record<AmazonRegion, T> {
+  return Object.fromEntries(AMAZON_REGIONS.map((region) => [region, build(region)])) as Record<AmazonRegion, T>;
+}

@@ -1,5 +1,5 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
-import { AMAZON_REGIONS, type AmazonRegion, type Track } from '../domain/index.js';
+import { type AmazonRegion, perAmazonRegion, type Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
@@ -50,11 +50,6 @@ export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
   return region === 'NA' ? base : `${base}/${region.toLowerCase()}`;
 }
 
-/** A value for each Amazon region. */
-function perRegion<T>(build: (region: AmazonRegion) => T): Record<AmazonRegion, T> {
-  return Object.fromEntries(AMAZON_REGIONS.map((region) => [region, build(region)])) as Record<AmazonRegion, T>;
-}
-
 /** Every track's connect adapter; `clients` are what the simulators accept (src/deps.ts passes SANDBOX_CLIENTS). */
 export function createAdapters(config: RegistryConfig, deps: { http: PlatformHttp; clock: Clock }, clients: SandboxClients): Adapters {
   const { platforms } = config;
@@ -84,13 +79,13 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
       ...clients.amazonSeller,
       lwaTokenUrl: `${base}/auth/o2/token`,
       draft: false,
-      regions: perRegion((region) => ({ sellerCentralUrl: sandboxRegionUrl(base, region), apiUrl: sandboxRegionUrl(base, region) })),
+      regions: perAmazonRegion((region) => ({ sellerCentralUrl: sandboxRegionUrl(base, region), apiUrl: sandboxRegionUrl(base, region) })),
     }));
   const amazonAds =
     platforms.amazonAds ??
     simulated('amazon-ads', (base) => ({
       ...clients.amazonAds,
-      regions: perRegion((region) => {
+      regions: perAmazonRegion((region) => {
         const regional = sandboxRegionUrl(base, region);
         return { authorizeUrl: `${regional}/authorize`, tokenUrl: `${regional}/auth/o2/token`, apiUrl: regional };
       }),
