@@ -3,26 +3,30 @@
  * same load, in rounds that alternate which goes first, so a change is judged by ratios from one run rather than by
  * figures from different days. Each build runs on a fresh database of its own, PostgreSQL then PGlite.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createPgliteDir, createPostgresDatabase } from './databases.js';
-import { runLoad } from './load.js';
+import { measureServer, median } from './measure.js';
 import { freePort, startServer } from './server-process.js';
 import { createBenchUser } from './storelink-api.js';
 
 export interface BuildFigures {
   rps: number[];
+  cpuMicrosPerRequest: number[];
   p99: number[];
   idleRss: number[];
+  /** RSS after `settle` seconds alone after start (empty when settle is 0). */
+  settledRss: number[];
   peakRss: number[];
 }
 
 export interface Comparison {
   rounds: number;
+  settle: number;
   /** Per database: this build's figures and the baseline's, one entry per round. */
   databases: Record<string, { current: BuildFigures; baseline: BuildFigures }>;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const emptyFigures = (): BuildFigures => ({ rps: [], p99: [], idleRss: [], peakRss: [] });
+const emptyFigures = (): BuildFigures => ({ rps: [], cpuMicrosPerRequest: [], p99: [], idleRss: [], settledRss: [], peakRss: [] });
 
 /** A fresh database of the kind, and how to remove it. */
 async function freshDatabase(kind: string): Promise<{ env: Record<string, string>; remove: () => Promise<void> | void }> {
@@ -61,9 +65,11 @@ export async function compareBuilds(options: {
   rounds: number;
   duration: number;
   warmup: number;
+  /** Seconds each server is left alone after start before its settled idle memory is read; 0: not read. */
+  settle: number;
   problems: string[];
 }): Promise<Comparison> {
-  const comparison: Comparison = { rounds: options.rounds, databases: {} };
+  const comparison: Comparison = { rounds: options.rounds, settle: options.settle, databases: {} };
   for (const kind of ['PostgreSQL', 'PGlite']) {
     const figures = { current: emptyFigures(), baseline: emptyFigures() };
     comparison.databases[kind] = figures;
@@ -79,16 +85,21 @@ export async function compareBuilds(options: {
         const database = await freshDatabase(kind);
         const side = await startSide(build.name, build.build, { ...options.env, ...database.env });
         try {
-          const url = `${side.server.url}/api/v1/user`;
-          if (options.warmup > 0) await runLoad(url, side.user.headers, options.warmup);
-          const result = await runLoad(url, side.user.headers, options.duration);
-          if (result.failures > 0) options.problems.push(`${build.name}: ${result.failures} non-2xx answers or errors under load`);
           const target = figures[build.key];
+          if (options.settle > 0) {
+            await sleep(options.settle * 1000);
+            target.settledRss.push(side.server.memory().rss);
+          }
+          const result = await measureServer(side.server, '/api/v1/user', side.user.headers, options);
+          if (result.failures > 0) options.problems.push(`${build.name}: ${result.failures} non-2xx answers or errors under load`);
           target.rps.push(result.rps);
+          target.cpuMicrosPerRequest.push(result.cpuMicrosPerRequest);
           target.p99.push(result.p99);
           target.idleRss.push(side.idleRss);
           target.peakRss.push(side.server.memory().peak);
-          console.log(`${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms`);
+          console.log(
+            `${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms`,
+          );
         } finally {
           await side.server.stop();
           await database.remove();
@@ -102,19 +113,21 @@ export async function compareBuilds(options: {
 /** The comparison as a Markdown table: medians of the rounds, and this build's figure over the baseline's. */
 export function renderComparison(comparison: Comparison, builds: string): string {
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  const pair = (values: [number, number], show: (n: number) => string) => `${show(values[0])} / ${show(values[1])}`;
+  const settled = comparison.settle > 0;
   const lines = [
     `### This build against ${builds} (${comparison.rounds} rounds, fresh processes each, medians)`,
     '',
-    '| database | req/s this / baseline | ratio | p99 ms this / baseline | idle RSS MB this / baseline | peak RSS MB this / baseline | peak ratio |',
-    '|---|---|---|---|---|---|---|',
+    `| database | req/s this / baseline | ratio | CPU µs/request this / baseline | ratio | p99 ms this / baseline | RSS MB after start this / baseline |${settled ? ` idle MB settled (${comparison.settle} s) this / baseline |` : ''} peak RSS MB this / baseline |`,
+    `|---|---|---|---|---|---|---|${settled ? '---|' : ''}---|`,
   ];
   for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {
-    const rps = [median(current.rps), median(baseline.rps)];
-    const idle = [median(current.idleRss), median(baseline.idleRss)];
-    const peak = [median(current.peakRss), median(baseline.peakRss)];
+    const of = (field: keyof BuildFigures): [number, number] => [median(current[field]), median(baseline[field])];
+    const rps = of('rps');
+    const cpu = of('cpuMicrosPerRequest');
     lines.push(
-      `| ${kind} | ${Math.round(rps[0]!)} / ${Math.round(rps[1]!)} | ${(rps[0]! / rps[1]!).toFixed(2)} | ${median(current.p99)} / ${median(baseline.p99)} | ` +
-        `${mb(idle[0]!)} / ${mb(idle[1]!)} | ${mb(peak[0]!)} / ${mb(peak[1]!)} | ${(peak[0]! / peak[1]!).toFixed(2)} |`,
+      `| ${kind} | ${pair(rps, (n) => String(Math.round(n)))} | ${(rps[0] / rps[1]).toFixed(2)} | ${pair(cpu, (n) => n.toFixed(1))} | ${(cpu[0] / cpu[1]).toFixed(2)} | ` +
+        `${pair(of('p99'), String)} | ${pair(of('idleRss'), mb)} |${settled ? ` ${pair(of('settledRss'), mb)} |` : ''} ${pair(of('peakRss'), mb)} |`,
     );
   }
   return lines.join('\n');

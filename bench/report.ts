@@ -4,19 +4,26 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FlowResult } from './connect-flow.js';
-import type { LoadResult } from './load.js';
+import type { Measurement } from './measure.js';
 
 export interface BenchResults {
   readonly date: string;
   readonly command: string;
   readonly short: boolean;
   readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  readonly rounds: number;
+  /** How long a fresh server was left alone before its settled idle memory was read; 0: not read. */
+  readonly settleSeconds: number;
   readonly growthPats: number;
   readonly machine: Readonly<Record<string, string>>;
-  /** Keyed by run: a, b-pglite, b-postgres, c, e-postgres-grown, e-pglite-grown. */
-  readonly runs: Readonly<Record<string, LoadResult>>;
+  /** Medians over the rounds, keyed by run: a, a-headers, b-postgres, b-pglite, c, e-postgres-grown, e-pglite-grown. */
+  readonly runs: Readonly<Record<string, Measurement>>;
+  /** The same runs round by round, in the order the rounds ran. */
+  readonly perRound: Readonly<Record<string, readonly { rps: number; cpuMicrosPerRequest: number }[]>>;
   readonly flows: Readonly<Record<string, FlowResult>>;
-  readonly memory: Readonly<Record<string, { idle: number; peak: number }>>;
+  /** Per database, in bytes: RSS right after start and during (b) (medians), and after `settleSeconds` alone. */
+  readonly memory: Readonly<Record<string, { idle: number; settled: number; peak: number }>>;
 }
 
 interface Check {
@@ -28,8 +35,10 @@ interface Check {
 }
 
 const MB = 1024 * 1024;
+const ORDER = ['a', 'a-headers', 'b-postgres', 'b-pglite', 'c', 'e-postgres-grown', 'e-pglite-grown'];
 const LABELS: Record<string, string> = {
   a: '(a) bare node:http, no checks',
+  'a-headers': "(a) bare node:http with Storelink's response headers",
   'b-pglite': '(b) Storelink, PGlite',
   'b-postgres': '(b) Storelink, PostgreSQL (= e, bench PATs only)',
   c: '(c) Express 5 + passport-jwt + pg',
@@ -45,11 +54,20 @@ export function checksOf(results: BenchResults): Check[] {
     const bottom = runs[under];
     if (top && bottom) checks.push({ name, value: top.rps / bottom.rps, target: `>= ${min}`, met: top.rps / bottom.rps >= min, unit: '' });
   };
-  ratio('b/a (PostgreSQL)', 'b-postgres', 'a', 0.7);
-  ratio('b/a (PGlite)', 'b-pglite', 'a', 0.7);
-  ratio('b/c (PostgreSQL)', 'b-postgres', 'c', 20);
-  ratio(`e(${growthLabel(results.growthPats)})/e(10) (PostgreSQL)`, 'e-postgres-grown', 'b-postgres', 0.9);
-  ratio(`e(${growthLabel(results.growthPats)})/e(10) (PGlite)`, 'e-pglite-grown', 'b-pglite', 0.9);
+  const cpu = (name: string, over: string, under: string, max: number) => {
+    const top = runs[over];
+    const bottom = runs[under];
+    if (!top || !bottom) return;
+    const value = top.cpuMicrosPerRequest / bottom.cpuMicrosPerRequest;
+    checks.push({ name, value, target: `<= ${max}`, met: value <= max, unit: '' });
+  };
+  ratio('b/a req/s (PostgreSQL)', 'b-postgres', 'a', 0.7);
+  ratio('b/a req/s (PGlite)', 'b-pglite', 'a', 0.7);
+  cpu('b/a CPU per request (PostgreSQL)', 'b-postgres', 'a', 1.5);
+  cpu('b/a CPU per request (PGlite)', 'b-pglite', 'a', 1.5);
+  ratio('b/c req/s (PostgreSQL)', 'b-postgres', 'c', 20);
+  ratio(`e(${growthLabel(results.growthPats)})/e(10) req/s (PostgreSQL)`, 'e-postgres-grown', 'b-postgres', 0.9);
+  ratio(`e(${growthLabel(results.growthPats)})/e(10) req/s (PGlite)`, 'e-pglite-grown', 'b-pglite', 0.9);
   for (const [kind, m] of Object.entries(memory)) {
     checks.push({ name: `peak RSS during (b), ${kind}`, value: m.peak / MB, target: '<= 150 MB', met: m.peak <= 150 * MB, unit: ' MB' });
   }
@@ -57,19 +75,30 @@ export function checksOf(results: BenchResults): Check[] {
 }
 
 export function renderReport(results: BenchResults): string {
+  const keys = ORDER.filter((key) => key in results.runs);
   const lines = [
     `## ${results.date.slice(0, 10)}${results.short ? ' (short mode: proves the bench works, not a measurement)' : ''}`,
     '',
     `- command: \`${results.command}\``,
     ...Object.entries(results.machine).map(([k, v]) => `- ${k}: ${v}`),
-    `- load: autocannon, 100 connections, pipelining 10, ${results.durationSeconds} s per run${results.short ? ', no warm-up' : ' after a warm-up run of the same shape'}`,
+    `- load: autocannon, 100 connections, pipelining 10, ${results.durationSeconds} s per run${results.warmupSeconds > 0 ? ` after a ${results.warmupSeconds} s warm-up of the same shape` : ', no warm-up'}`,
+    `- ${results.rounds} round${results.rounds === 1 ? '' : 's'}: each round starts every server anew and measures it alone, in an order that rotates from round to round; figures are medians over the rounds`,
+    "- CPU per request: the server process's user and system time (all its threads, from /proc) during the measured run, over its requests",
     `- growth: ${results.growthPats.toLocaleString('en-US')} PATs in ${(results.growthPats / 10).toLocaleString('en-US')} workspaces`,
     '- every server runs with LOG_LEVEL=warn: request logging is not one of the checks, and the baseline does not log either',
     '',
-    '| run | req/s | p50 ms | p99 ms | requests | non-2xx + errors |',
-    '|---|---:|---:|---:|---:|---:|',
-    ...Object.entries(results.runs).map(
-      ([key, r]) => `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${r.p50} | ${r.p99} | ${r.requests} | ${r.failures} |`,
+    '| run | req/s | CPU µs/request | p50 ms | p99 ms | requests | non-2xx + errors |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...keys.map((key) => {
+      const r = results.runs[key]!;
+      return `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${fmt(r.cpuMicrosPerRequest, 1)} | ${r.p50} | ${r.p99} | ${fmt(r.requests, 0)} | ${r.failures} |`;
+    }),
+    '',
+    `| run, round by round: req/s (CPU µs/request) | ${Array.from({ length: results.rounds }, (_, i) => `round ${i + 1}`).join(' | ')} |`,
+    `|---|${'---:|'.repeat(results.rounds)}`,
+    ...keys.map(
+      (key) =>
+        `| ${LABELS[key] ?? key} | ${(results.perRound[key] ?? []).map((r) => `${fmt(r.rps, 0)} (${fmt(r.cpuMicrosPerRequest, 1)})`).join(' | ')} |`,
     ),
     '',
     '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
@@ -78,9 +107,12 @@ export function renderReport(results: BenchResults): string {
       ([kind, f]) => `| ${kind} | ${fmt(f.flowsPerSecond, 1)} | ${f.flows} | ${f.failures} | ${f.sitesStored} |`,
     ),
     '',
-    '| memory (f) | idle after start | peak during (b) |',
-    '|---|---:|---:|',
-    ...Object.entries(results.memory).map(([kind, m]) => `| ${kind} | ${fmt(m.idle / MB, 1)} MB | ${fmt(m.peak / MB, 1)} MB |`),
+    `| memory (f) | RSS right after start | idle, settled (${results.settleSeconds} s alone after start) | peak during (b) |`,
+    '|---|---:|---:|---:|',
+    ...Object.entries(results.memory).map(
+      ([kind, m]) =>
+        `| ${kind} | ${fmt(m.idle / MB, 1)} MB | ${Number.isNaN(m.settled) ? 'not read' : `${fmt(m.settled / MB, 1)} MB`} | ${fmt(m.peak / MB, 1)} MB |`,
+    ),
     '',
     '| figure | value | target | met |',
     '|---|---:|---|---|',

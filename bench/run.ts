@@ -2,22 +2,27 @@
  * `npm run bench`: measures Storelink's authenticated GET /api/v1/user against the limit (a bare node:http server)
  * and the baseline a user would write (Express + passport-jwt + pg), the sandbox connect flow, growth to 1,000,000
  * PATs, and memory; prints the report and writes bench/results/latest.{md,json}.
- * `-- --short`: 2 s runs, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`: run length.
- * `-- --baseline <main.js>`: also this build against another build in alternating rounds (`--rounds`, default 3); this
- * build runs with the node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none);
- * `--compare-only` runs that comparison alone.
+ * Every load figure comes from interleaved rounds: each round starts every server anew, in an order that rotates from
+ * round to round, warms each up the same way and measures it; the report gives the medians, throughput beside the
+ * server's CPU time per request. The server runs pinned to one CPU and the load generator to the others.
+ * `-- --short`: 2 s runs, one round, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`:
+ * run length. `-- --rounds <n>`: rounds (default 3). `-- --no-pin`: no CPU pinning.
+ * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs with the
+ * node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none); `--compare-only`
+ * runs that comparison alone.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
-import { createPgliteDir, createPostgresDatabase } from './databases.js';
-import { type LoadResult, runLoad } from './load.js';
+import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
+import { cpuPins, type Measurement, measureServer, median, medianOf } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
-import { freePort, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
+import { freePort, pinCpus, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
@@ -30,6 +35,7 @@ const { values: flags } = parseArgs({
     'baseline-flags': { type: 'string', default: '' },
     'compare-only': { type: 'boolean', default: false },
     rounds: { type: 'string' },
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 const short = flags.short!;
@@ -37,6 +43,8 @@ const duration = Number(flags.duration ?? (short ? 2 : 10));
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${flags.duration})`);
 const warmup = short ? 0 : 3;
 const rounds = Number(flags.rounds ?? (short ? 1 : 3));
+// Seconds a fresh Storelink is left alone before its settled idle memory is read (V8 gives memory back after ~10 s).
+const settle = short ? 0 : 25;
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number (got ${flags.rounds})`);
 const growthUsers = short ? 1_000 : 100_000;
 
@@ -47,14 +55,17 @@ const START_FLAGS = startScriptNodeFlags();
 const secrets = { APP_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
 
-const runs: Record<string, LoadResult> = {};
+const measurements: Record<string, Measurement[]> = {};
 const flows: Record<string, FlowResult> = {};
-const memory: Record<string, { idle: number; peak: number }> = {};
+const memory: Record<string, { idle: number[]; settled: number; peak: number[] }> = {};
 const problems: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
-let reference: { contentType: string; body: string } | null = null;
+/** What the first Storelink answered to GET /user, checked for its content: every server must answer exactly this. */
+let reference: { contentType: string; body: string; headers: Record<string, string> } | null = null;
 
-async function storelink(kind: 'PGlite' | 'PostgreSQL', database: Record<string, string>): Promise<ServerProcess> {
+type Kind = 'PGlite' | 'PostgreSQL';
+
+async function storelink(kind: Kind, database: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const server = await startServer(
     `Storelink (${kind})`,
@@ -74,7 +85,7 @@ async function checkBody(server: ServerProcess, user: BenchUser): Promise<void> 
     const data = answer.status === 200 ? JSON.parse(answer.body).data : null;
     if (data?.email !== 'bench@example.com' || data?.workspace?.id !== user.workspaceId)
       throw new Error(`${server.name}: GET /api/v1/user answered ${answer.status} ${answer.body}`);
-    reference = { contentType: answer.contentType, body: answer.body };
+    reference = { contentType: answer.contentType, body: answer.body, headers: answer.headers };
   }
   if (answer.status !== 200 || answer.body !== reference.body || answer.contentType !== reference.contentType) {
     throw new Error(
@@ -83,56 +94,102 @@ async function checkBody(server: ServerProcess, user: BenchUser): Promise<void> 
   }
 }
 
-async function measure(key: string, server: ServerProcess, user: BenchUser): Promise<void> {
-  await checkBody(server, user);
-  const url = `${server.url}/api/v1/user`;
-  const warm = warmup > 0 ? await runLoad(url, user.headers, warmup) : null;
-  const result = await runLoad(url, user.headers, duration);
-  runs[key] = result;
-  const failures = result.failures + (warm?.failures ?? 0);
-  if (failures > 0) problems.push(`${server.name}: ${failures} non-2xx answers or errors under load`);
-  if (result.requests === 0) problems.push(`${server.name}: no request completed under load`);
-  console.log(
-    `${key.padEnd(18)} ${Math.round(result.rps).toString().padStart(7)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  failures ${failures}`,
-  );
+/** A server of the rounds: how to start it, and, for Storelink, which memory figures it adds to. */
+interface Contender {
+  readonly key: string;
+  readonly start: () => Promise<ServerProcess>;
+  /** Whose PAT the load sends: the user of the contender's database (any user for a bare server). */
+  readonly user: BenchUser;
+  readonly memoryOf?: Kind;
 }
 
-async function connectFlows(kind: string, server: ServerProcess, user: BenchUser): Promise<void> {
-  const result = await runConnectFlows(server.url, user, duration);
-  flows[kind] = result;
-  if (result.failures > 0 || result.flows === 0)
-    problems.push(`connect flow on ${kind}: ${result.failures} failed (${result.firstFailure}), ${result.flows} completed`);
-  if (result.sitesStored !== result.flows)
-    problems.push(`connect flow on ${kind}: ${result.flows} flows but ${result.sitesStored} sites stored`);
-  console.log(
-    `d ${kind.padEnd(16)} ${result.flowsPerSecond.toFixed(1).padStart(7)} flows/s  (${result.flows} flows, ${result.failures} failed)`,
-  );
+/** A Storelink database of the bench: its environment, and the user made through the API on first start. */
+interface BenchDatabase {
+  readonly kind: Kind;
+  readonly env: Record<string, string>;
+  readonly target: Parameters<typeof seedGrowth>[0];
+  user?: BenchUser;
 }
 
-/** (b) then (d) on one database, (f) around them; then (e): seed, restart, (b) again. `between` runs on the same database before the seeding. */
-async function storelinkOn(
-  kind: 'PGlite' | 'PostgreSQL',
-  key: string,
-  database: Record<string, string>,
-  target: Parameters<typeof seedGrowth>[0],
-  between?: (user: BenchUser) => Promise<void>,
-): Promise<void> {
-  let server = await storelink(kind, database);
-  const idle = server.memory().rss;
-  const user = await createBenchUser(server.url);
-  await measure(`b-${key}`, server, user);
-  memory[kind] = { idle, peak: server.memory().peak };
-  await connectFlows(kind, server, user);
-  await server.stop();
-  await between?.(user);
-  const started = Date.now();
-  await seedGrowth(target, growthUsers);
-  console.log(
-    `e ${kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-  server = await storelink(kind, database);
-  await measure(`e-${key}-grown`, server, user);
-  await server.stop();
+async function openDatabases(): Promise<{ postgres: FreshPostgres; small: BenchDatabase[]; grown: BenchDatabase[] }> {
+  const make = async (): Promise<[FreshPostgres, BenchDatabase, BenchDatabase]> => {
+    const postgres = await createPostgresDatabase();
+    cleanups.push(() => postgres.drop());
+    const pglite = createPgliteDir();
+    cleanups.push(() => pglite.remove());
+    return [
+      postgres,
+      { kind: 'PostgreSQL', env: { DATABASE_URL: postgres.url }, target: { kind: 'postgres', url: postgres.url } },
+      { kind: 'PGlite', env: { DATA_DIR: pglite.dir }, target: { kind: 'pglite', dataDir: pglite.dir } },
+    ];
+  };
+  const [postgres, ...small] = await make();
+  const [, ...grown] = await make();
+  return { postgres, small, grown };
+}
+
+/**
+ * Starts Storelink on the database once, alone: its settled idle memory (small databases only), the bench user, and
+ * the reference answer. The grown databases are then seeded while no server holds them.
+ */
+async function prepare(database: BenchDatabase, readSettled: boolean): Promise<void> {
+  const server = await storelink(database.kind, database.env);
+  try {
+    if (readSettled && settle > 0) {
+      await sleep(settle * 1000);
+      memory[database.kind] = { idle: [], peak: [], settled: server.memory().rss };
+    }
+    database.user = await createBenchUser(server.url);
+    await checkBody(server, database.user);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Every contender in every round, each alone and started anew, in an order that rotates from round to round. */
+async function runRounds(contenders: readonly Contender[]): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
+    for (const contender of order) {
+      const server = await contender.start();
+      try {
+        const idle = server.memory().rss;
+        await checkBody(server, contender.user);
+        const result = await measureServer(server, '/api/v1/user', contender.user.headers, { warmup, duration });
+        (measurements[contender.key] ??= []).push(result);
+        if (contender.memoryOf) {
+          const figures = (memory[contender.memoryOf] ??= { idle: [], peak: [], settled: Number.NaN });
+          figures.idle.push(idle);
+          figures.peak.push(server.memory().peak);
+        }
+        if (result.failures > 0) problems.push(`${server.name}: ${result.failures} non-2xx answers or errors under load`);
+        if (result.requests === 0) problems.push(`${server.name}: no request completed under load`);
+        console.log(
+          `round ${round + 1} ${contender.key.padEnd(18)} ${Math.round(result.rps).toString().padStart(7)} req/s  ` +
+            `${result.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs CPU/request  p99 ${result.p99} ms  failures ${result.failures}`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+}
+
+async function connectFlows(database: BenchDatabase): Promise<void> {
+  const server = await storelink(database.kind, database.env);
+  try {
+    const result = await runConnectFlows(server.url, database.user!, duration);
+    flows[database.kind] = result;
+    if (result.failures > 0 || result.flows === 0)
+      problems.push(`connect flow on ${database.kind}: ${result.failures} failed (${result.firstFailure}), ${result.flows} completed`);
+    if (result.sitesStored !== result.flows)
+      problems.push(`connect flow on ${database.kind}: ${result.flows} flows but ${result.sitesStored} sites stored`);
+    console.log(
+      `d ${database.kind.padEnd(16)} ${result.flowsPerSecond.toFixed(1).padStart(7)} flows/s  (${result.flows} flows, ${result.failures} failed)`,
+    );
+  } finally {
+    await server.stop();
+  }
 }
 
 /** The comparison of this build with `--baseline`, in alternating rounds. */
@@ -144,6 +201,7 @@ function compare() {
     rounds,
     duration,
     warmup,
+    settle,
     problems,
   });
 }
@@ -155,51 +213,82 @@ async function main(): Promise<void> {
     console.log(`\n${markdown}`);
     return;
   }
-  const postgres = await createPostgresDatabase();
-  cleanups.push(() => postgres.drop());
-  await storelinkOn('PostgreSQL', 'postgres', { DATABASE_URL: postgres.url }, { kind: 'postgres', url: postgres.url }, async (user) => {
-    const port = await freePort();
-    const bare = await startServer(
-      'bare node:http',
-      here('bare-server.ts'),
-      { BENCH_BODY: reference!.body, BENCH_CONTENT_TYPE: reference!.contentType },
-      port,
+  const { postgres, small, grown } = await openDatabases();
+  for (const database of small) await prepare(database, true);
+  // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
+  for (const database of grown) {
+    await prepare(database, false);
+    const seeding = Date.now();
+    await seedGrowth(database.target, growthUsers);
+    console.log(
+      `e ${database.kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
     );
-    cleanups.push(() => bare.stop());
-    await measure('a', bare, user);
-    await bare.stop();
-    const baseline = await startServer(
-      'Express baseline',
-      here('baseline-express.ts'),
-      { DATABASE_URL: postgres.url, APP_SECRET: secrets.APP_SECRET },
-      await freePort(),
-    );
-    cleanups.push(() => baseline.stop());
-    await measure('c', baseline, user);
-    await baseline.stop();
+  }
+  // Every database starts empty, so the bench user has the same ids, and the same answer, on each (checkBody).
+  const [postgresSmall, pgliteSmall] = small as [BenchDatabase, BenchDatabase];
+  const [postgresGrown, pgliteGrown] = grown as [BenchDatabase, BenchDatabase];
+  const on = (key: string, database: BenchDatabase): Contender => ({
+    key,
+    start: () => storelink(database.kind, database.env),
+    user: database.user!,
+    memoryOf: key.startsWith('b-') ? database.kind : undefined,
   });
-  const pglite = createPgliteDir();
-  cleanups.push(() => pglite.remove());
-  await storelinkOn('PGlite', 'pglite', { DATA_DIR: pglite.dir }, { kind: 'pglite', dataDir: pglite.dir });
+  const bare = (key: string, headers: Record<string, string> | null): Contender => ({
+    key,
+    user: postgresSmall.user!,
+    start: async () => {
+      const env: Record<string, string> = { BENCH_BODY: reference!.body };
+      env.BENCH_HEADERS = JSON.stringify(headers ?? { 'content-type': reference!.contentType });
+      return startServer(`bare node:http${headers ? ' + headers' : ''}`, here('bare-server.ts'), env, await freePort());
+    },
+  });
+  await runRounds([
+    bare('a', null),
+    on('b-postgres', postgresSmall),
+    bare('a-headers', reference!.headers),
+    on('b-pglite', pgliteSmall),
+    {
+      key: 'c',
+      // The Express baseline reads the users table Storelink wrote and verifies Storelink's PATs.
+      start: async () =>
+        startServer(
+          'Express baseline',
+          here('baseline-express.ts'),
+          { DATABASE_URL: postgres.url, APP_SECRET: secrets.APP_SECRET },
+          await freePort(),
+        ),
+      user: postgresSmall.user!,
+    },
+    on('e-postgres-grown', postgresGrown),
+    on('e-pglite-grown', pgliteGrown),
+  ]);
+  for (const database of small) await connectFlows(database);
 
   const results: BenchResults = {
     date: new Date().toISOString(),
     command: `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
     short,
     durationSeconds: duration,
+    warmupSeconds: warmup,
+    rounds,
+    settleSeconds: settle,
     growthPats: growthUsers * PATS_PER_USER,
     machine: {
-      cpu: `${os.cpus()[0]?.model ?? 'unknown'} x ${os.availableParallelism()}`,
+      cpu: `${os.cpus()[0]?.model ?? 'unknown'} x ${os.cpus().length}`,
       memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
       os: `${os.type()} ${os.release()}`,
       node: process.version,
       postgresql: postgres.version,
-      // Load generator, servers and PostgreSQL share this machine; other work on it moves every figure.
+      // The server under test and the load generator are pinned apart; PostgreSQL shares the machine with both.
+      'CPU pinning': pins ? `server on CPU ${pins.server}, load generator on CPU ${pins.load}` : 'none',
       'load average at start (1, 5, 15 min)': loadAtStart,
     },
-    runs: order(runs, ['a', 'b-pglite', 'b-postgres', 'c', 'e-postgres-grown', 'e-pglite-grown']),
+    perRound: roundsOf(measurements),
+    runs: Object.fromEntries(Object.entries(measurements).map(([key, list]) => [key, medianOf(list)])),
     flows,
-    memory,
+    memory: Object.fromEntries(
+      Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
+    ),
   };
   const comparison = flags.baseline ? await compare() : null;
   const markdown =
@@ -209,16 +298,21 @@ async function main(): Promise<void> {
   writeReport(results, markdown, new URL('results/', import.meta.url));
 }
 
+/** Each contender's throughput and CPU time per request, round by round, for the report. */
+function roundsOf(all: Record<string, Measurement[]>): BenchResults['perRound'] {
+  return Object.fromEntries(
+    Object.entries(all).map(([key, list]) => [key, list.map((m) => ({ rps: m.rps, cpuMicrosPerRequest: m.cpuMicrosPerRequest }))]),
+  );
+}
+
 /** The comparison's title: which builds ran with which node flags. */
 function describeBuilds(baseline: string, baselineFlags: string): string {
   const withFlags = (flagsText: string) => (flagsText.trim() ? ` (node ${flagsText.trim()})` : ' (no node flags)');
   return `\`${baseline}\`${withFlags(baselineFlags)}; this build${withFlags(START_FLAGS.join(' '))}`;
 }
 
-function order<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {
-  return Object.fromEntries(keys.filter((k) => k in record).map((k) => [k, record[k]!]));
-}
-
+const pins = flags['no-pin'] ? null : cpuPins();
+pinCpus(pins);
 const started = Date.now();
 const loadAtStart = os
   .loadavg()

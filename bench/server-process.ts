@@ -3,7 +3,7 @@
  * <file>.js`, or `node --import tsx <file>.ts`), never `npm start` or the tsx CLI, which would put the server in a
  * grandchild and the measured pid would be the wrong process.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -15,6 +15,8 @@ export interface ServerProcess {
   readonly url: string;
   /** Resident memory now and its high-water mark since start, in bytes (from /proc/<pid>/status). */
   memory(): { rss: number; peak: number };
+  /** CPU time the process (all its threads) has used since start, user and system, in microseconds (/proc/<pid>/stat). */
+  cpuMicros(): number;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
   stop(): Promise<void>;
 }
@@ -30,6 +32,18 @@ export function startScriptNodeFlags(): string[] {
   return words.slice(1, -1);
 }
 
+let serverCpus: string | null = null;
+
+/**
+ * Runs every server started from now on the given CPUs (a taskset list such as "1"), or anywhere (null); and this
+ * process, the load generator, with all its threads, on `load`. Pinned apart, the two do not take turns on one core,
+ * and a server's figures no longer depend on where the scheduler happened to put it.
+ */
+export function pinCpus(pins: { server: string; load: string } | null): void {
+  serverCpus = pins?.server ?? null;
+  if (pins) execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', pins.load, String(process.pid)], { stdio: 'ignore' });
+}
+
 export async function startServer(
   name: string,
   file: string,
@@ -37,10 +51,16 @@ export async function startServer(
   port: number,
   nodeFlags: readonly string[] = [],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, file.endsWith('.ts') ? ['--import', 'tsx', file] : [...nodeFlags, file], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const nodeArgs = file.endsWith('.ts') ? ['--import', 'tsx', file] : [...nodeFlags, file];
+  // taskset execs node in place: the child's pid stays the server's.
+  const child = spawn(
+    serverCpus ? 'taskset' : process.execPath,
+    serverCpus ? ['--cpu-list', serverCpus, process.execPath, ...nodeArgs] : nodeArgs,
+    {
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Kept so a start-up failure can say why; LOG_LEVEL=warn keeps it small during the load.
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
@@ -59,6 +79,7 @@ export async function startServer(
     pid: child.pid!,
     url,
     memory: () => readMemory(child.pid!),
+    cpuMicros: () => readCpuMicros(child.pid!),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -88,4 +109,14 @@ function readMemory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture Node runs on. */
+const USER_HZ = 100;
+
+function readCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / USER_HZ;
 }

@@ -37,11 +37,18 @@ export async function createBenchUser(baseUrl: string): Promise<BenchUser> {
   return { pat: pats[0]!, workspaceId, headers: { authorization: `Bearer ${pats[0]}`, 'x-workspace-id': String(workspaceId) } };
 }
 
-/** GET /api/v1/user once: status, content-type and the exact body bytes. */
+/** Headers of an answer that belong to the connection or the moment, not to the answer: not compared, not copied. */
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** GET /api/v1/user once: status, content-type, the exact body bytes, and the answer's own headers. */
 export async function readUser(
   baseUrl: string,
   headers: Record<string, string>,
-): Promise<{ status: number; contentType: string; body: string }> {
+): Promise<{ status: number; contentType: string; body: string; headers: Record<string, string> }> {
   const response = await fetch(`${baseUrl}/api/v1/user`, { headers });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
+  const own: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!CONNECTION_HEADERS.has(name)) own[name] = value;
+  });
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text(), headers: own };
 }

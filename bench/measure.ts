@@ -1,0 +1,75 @@
+/**
+ * One load run of a server as every figure of the bench is measured: the same warm-up for every server, then the
+ * measured run, with the server's own CPU time per request beside its throughput (CPU time moves far less than
+ * throughput on a shared machine); and the medians of several such runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { type LoadResult, runLoad } from './load.js';
+import type { ServerProcess } from './server-process.js';
+
+export interface Measurement extends LoadResult {
+  /** The server process's CPU time (user and system, all threads) during the measured run, over its requests. */
+  readonly cpuMicrosPerRequest: number;
+}
+
+export async function measureServer(
+  server: ServerProcess,
+  path: string,
+  headers: Record<string, string>,
+  options: { warmup: number; duration: number },
+): Promise<Measurement> {
+  const url = `${server.url}${path}`;
+  const warm = options.warmup > 0 ? await runLoad(url, headers, options.warmup) : null;
+  const cpuBefore = server.cpuMicros();
+  const result = await runLoad(url, headers, options.duration);
+  const cpu = server.cpuMicros() - cpuBefore;
+  return {
+    ...result,
+    failures: result.failures + (warm?.failures ?? 0),
+    cpuMicrosPerRequest: result.requests > 0 ? cpu / result.requests : Number.NaN,
+  };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Each figure's median over the rounds; failures are summed, since any one of them fails the bench. */
+export function medianOf(rounds: readonly Measurement[]): Measurement {
+  const of = (field: Exclude<keyof Measurement, 'failures'>) => median(rounds.map((r) => r[field]));
+  return {
+    rps: of('rps'),
+    p50: of('p50'),
+    p99: of('p99'),
+    requests: of('requests'),
+    cpuMicrosPerRequest: of('cpuMicrosPerRequest'),
+    failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+/**
+ * Where to pin, among the CPUs this process may use: the server under test on the last, the load generator on the
+ * others; null (no pinning) with a single CPU or without taskset.
+ */
+export function cpuPins(): { server: string; load: string } | null {
+  let allowed: number[];
+  try {
+    // "pid 123's current affinity list: 0-3,6"
+    const answer = execFileSync('taskset', ['--cpu-list', '--pid', String(process.pid)], { encoding: 'utf8' });
+    allowed = answer
+      .slice(answer.lastIndexOf(':') + 1)
+      .trim()
+      .split(',')
+      .flatMap((part) => {
+        const [first, last = first] = part.split('-').map(Number);
+        return Array.from({ length: last! - first! + 1 }, (_, i) => first! + i);
+      });
+  } catch {
+    return null;
+  }
+  if (allowed.length < 2) return null;
+  return { server: String(allowed.at(-1)), load: allowed.slice(0, -1).join(',') };
+}
