@@ -55,6 +55,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)
     // would only cost time; its errors are logged by the service's logger instead.
     childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
+    // Below `info` the two request lines Fastify logs are dropped anyway: not even their arguments are built.
+    disableRequestLogging: !requestLogs,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -62,7 +64,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   addNotFoundHandler(app);
-  addSecurityHeaders(app);
+  addSecurityHeaders(app, API_PREFIX);
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app, config.appUrl);
   addAuthentication(app, deps.tokens);

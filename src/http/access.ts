@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { Principal } from '../core/auth/principal.js';
 import { AppError } from '../errors.js';
 
@@ -37,28 +37,41 @@ export interface Authenticator {
   ): Principal | Promise<Principal>;
 }
 
-/** Adds the authentication hook: every route with access other than `public` gets its principal or an error. */
+/**
+ * Adds the authentication hook to every route with access other than `public`: a route-level hook, so a public route
+ * pays nothing and an authenticated one does not look its options up on every request (Fastify builds
+ * `request.routeOptions` anew each time it is read).
+ */
 export function addAuthentication(app: App, authenticator: Authenticator): void {
   app.decorateRequest('principal', null);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access || access === 'public') return;
+    const hooks = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [authenticationHook(access, authenticator), ...hooks];
+  });
+}
+
+type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+
+function authenticationHook(access: Exclude<Access, 'public'>, authenticator: Authenticator): OnRequestHook {
+  const needsWorkspace = access === 'workspace';
   // A callback hook, not an async one: a bearer answered from the cache is admitted without a promise or a tick.
-  app.addHook('onRequest', (request, reply, done) => {
-    const access = request.routeOptions.config.access;
-    if (request.url.startsWith(API_PREFIX)) reply.header('cache-control', 'no-store');
-    if (!access || access === 'public') return done();
-    const workspaceHeader = request.headers['x-workspace-id'];
+  return (request, _reply, done) => {
     const admit = (principal: Principal) => {
       request.principal = principal;
       done(access === 'session' && principal.kind !== 'session' ? new AppError('forbidden') : undefined);
     };
     try {
+      const workspaceHeader = request.headers['x-workspace-id'];
       const header = Array.isArray(workspaceHeader) ? workspaceHeader.join(',') : workspaceHeader;
-      const principal = authenticator.authenticate(request.headers.authorization, header, access === 'workspace');
+      const principal = authenticator.authenticate(request.headers.authorization, header, needsWorkspace);
       if (principal instanceof Promise) principal.then(admit, done);
       else admit(principal);
     } catch (error) {
       done(error as Error);
     }
-  });
+  };
 }
 
 /** The principal of a route declared with access other than `public`; set by the onRequest hook before any handler runs. */

@@ -1,4 +1,4 @@
-/** helmet's security headers, set on every answer. */
+/** helmet's security headers, set on every answer; the API's answers are never stored by a cache. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { App } from './access.js';
@@ -20,10 +20,12 @@ export function securityHeaders(): Record<string, string> {
   return headers;
 }
 
-export function addSecurityHeaders(app: App): void {
+/** Sets helmet's headers on every answer, and `cache-control: no-store` on every answer of the API (`apiPrefix`). */
+export function addSecurityHeaders(app: App, apiPrefix: string): void {
   const headers = securityHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith(apiPrefix) ? apiHeaders : headers);
     done();
   });
 }

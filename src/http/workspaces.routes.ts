@@ -34,7 +34,7 @@ export function registerWorkspaceRoutes(app: App, deps: Deps) {
     },
     async (request) => {
       const { user } = principalOf(request);
-      return ok({ ...user, workspace: workspaceOf(request) });
+      return ok({ id: user.id, email: user.email, name: user.name, workspace: workspaceOf(request) });
     },
   );
 }

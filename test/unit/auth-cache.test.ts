@@ -25,44 +25,44 @@ function liveCache(maxEntries = 10) {
 describe('auth cache', () => {
   test('keeps nothing until the change feed is live', () => {
     const cache = createAuthCache({ maxEntries: 10 });
-    cache.set('a', principal(1), null, cache.generation());
-    assert.equal(cache.get('a', NOW), undefined);
+    cache.set('a', null, principal(1), null, cache.generation());
+    assert.equal(cache.get('a', null, NOW), undefined);
   });
 
   test('answers a cached bearer until its token expires', () => {
     const cache = liveCache();
-    cache.set('a', principal(1), LATER, cache.generation());
-    assert.equal(cache.get('a', NOW)?.user.id, 1);
-    assert.equal(cache.get('a', LATER), undefined);
+    cache.set('a', null, principal(1), LATER, cache.generation());
+    assert.equal(cache.get('a', null, NOW)?.user.id, 1);
+    assert.equal(cache.get('a', null, LATER), undefined);
   });
 
   test('does not store a read that raced with a change', () => {
     const cache = liveCache();
     const generation = cache.generation();
     cache.invalidate({ userId: 99 });
-    cache.set('a', principal(1), null, generation);
-    assert.equal(cache.get('a', NOW), undefined);
+    cache.set('a', null, principal(1), null, generation);
+    assert.equal(cache.get('a', null, NOW), undefined);
   });
 
   test('a user change drops only that user, a workspace change only that workspace', () => {
     const cache = liveCache();
-    cache.set('u1', principal(1), null, cache.generation());
-    cache.set('u2-w7', principal(2, 7), null, cache.generation());
-    cache.set('u3-w8', principal(3, 8), null, cache.generation());
+    cache.set('u1', null, principal(1), null, cache.generation());
+    cache.set('u2', '7', principal(2, 7), null, cache.generation());
+    cache.set('u3', '8', principal(3, 8), null, cache.generation());
     cache.invalidate({ userId: 1 });
     cache.invalidate({ workspaceId: 7 });
     assert.deepEqual(
-      ['u1', 'u2-w7', 'u3-w8'].map((key) => cache.get(key, NOW)?.user.id),
+      [cache.get('u1', null, NOW), cache.get('u2', '7', NOW), cache.get('u3', '8', NOW)].map((p) => p?.user.id),
       [undefined, undefined, 3],
     );
   });
 
   test('losing the feed empties the cache and stops caching; reconnecting starts empty', () => {
     const cache = liveCache();
-    cache.set('a', principal(1), null, cache.generation());
+    cache.set('a', null, principal(1), null, cache.generation());
     cache.deactivate();
-    assert.equal(cache.get('a', NOW), undefined);
-    cache.set('b', principal(2), null, cache.generation());
+    assert.equal(cache.get('a', null, NOW), undefined);
+    cache.set('b', null, principal(2), null, cache.generation());
     assert.equal(cache.size, 0);
     cache.activate();
     assert.equal(cache.size, 0);
@@ -70,10 +70,24 @@ describe('auth cache', () => {
 
   test('holds at most maxEntries, dropping the oldest', () => {
     const cache = liveCache(2);
-    for (const key of ['a', 'b', 'c']) cache.set(key, principal(1), null, cache.generation());
+    for (const key of ['a', 'b', 'c']) cache.set(key, null, principal(1), null, cache.generation());
     assert.equal(cache.size, 2);
-    assert.equal(cache.get('a', NOW), undefined);
-    assert.ok(cache.get('c', NOW));
+    assert.equal(cache.get('a', null, NOW), undefined);
+    assert.ok(cache.get('c', null, NOW));
+  });
+
+  test('answers only the exact headers it was given: bearers ending alike, or another workspace header, are misses', () => {
+    const cache = liveCache();
+    const signature = 'S'.repeat(43);
+    cache.set(`Bearer aaa.bbb.${signature}`, '7', principal(1, 7), null, cache.generation());
+    assert.equal(cache.get(`Bearer aaa.bbb.${signature}`, '7', NOW)?.user.id, 1);
+    assert.equal(cache.get(`Bearer aaa.ccc.${signature}`, '7', NOW), undefined);
+    assert.equal(cache.get(`Bearer aaa.bbb.${signature}`, '8', NOW), undefined);
+    assert.equal(cache.get(`Bearer aaa.bbb.${signature}`, null, NOW), undefined);
+    // The other bearer takes the shared slot; the first is then a miss, never the other's principal.
+    cache.set(`Bearer aaa.ccc.${signature}`, '7', principal(2, 7), null, cache.generation());
+    assert.equal(cache.get(`Bearer aaa.ccc.${signature}`, '7', NOW)?.user.id, 2);
+    assert.equal(cache.get(`Bearer aaa.bbb.${signature}`, '7', NOW), undefined);
   });
 
   test('reads the payloads the database triggers send, and nothing else', () => {

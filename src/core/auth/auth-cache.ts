@@ -11,11 +11,15 @@ import type { Principal } from './principal.js';
 export type AuthChange = { userId: number } | { workspaceId: number };
 
 export interface AuthCache {
-  /** The principal cached for a bearer and workspace header, when the cache is live and the token has not expired. */
-  get(key: string, now: Date): Principal | undefined;
+  /**
+   * The principal cached for these exact request headers (`authorization`, and `workspace`: the X-Workspace-Id header
+   * of a route that needs one, null for a route that does not), when the cache is live and the token has not expired.
+   */
+  get(authorization: string, workspace: string | null, now: Date): Principal | undefined;
   /** The cache's generation now: pass it back to `set` so a read that raced with a change is not stored. */
   generation(): number;
-  set(key: string, principal: Principal, expiresAt: Date | null, generation: number): void;
+  /** Caches what these headers were verified to be: the same header values are the same bearer and workspace. */
+  set(authorization: string, workspace: string | null, principal: Principal, expiresAt: Date | null, generation: number): void;
   invalidate(change: AuthChange): void;
   /** The change feed is connected: start caching. */
   activate(): void;
@@ -25,8 +29,22 @@ export interface AuthCache {
 }
 
 interface Entry {
+  authorization: string;
+  workspace: string | null;
   principal: Principal;
   expiresAtMs: number;
+}
+
+/**
+ * Entries are found by the end of the authorization header, the token's signature, and the workspace header, then the
+ * whole header is compared: hashing a whole bearer (about 300 characters, a new string on every request) cost more than
+ * the rest of a cached request's authentication. Two bearers ending alike only share a slot, each replacing the other.
+ */
+const SIGNATURE_TAIL = 32;
+
+function slotOf(authorization: string, workspace: string | null): string {
+  const tail = authorization.slice(-SIGNATURE_TAIL);
+  return workspace === null ? tail : `${tail} ${workspace}`;
 }
 
 /** The payload of a `storelink_auth` notification (`u:<user id>` or `w:<workspace id>`), or null for anything else. */
@@ -49,20 +67,22 @@ export function createAuthCache(options: { maxEntries: number }): AuthCache {
   };
 
   return {
-    get(key, now) {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
+    get(authorization, workspace, now) {
+      const slot = slotOf(authorization, workspace);
+      const entry = entries.get(slot);
+      if (!entry || entry.authorization !== authorization || entry.workspace !== workspace) return undefined;
       if (entry.expiresAtMs <= now.getTime()) {
-        entries.delete(key);
+        entries.delete(slot);
         return undefined;
       }
       return entry.principal;
     },
     generation: () => generation,
-    set(key, principal, expiresAt, atGeneration) {
+    set(authorization, workspace, principal, expiresAt, atGeneration) {
       if (!live || atGeneration !== generation) return;
-      if (entries.size >= options.maxEntries && !entries.has(key)) entries.delete(entries.keys().next().value!);
-      entries.set(key, { principal, expiresAtMs: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY });
+      const slot = slotOf(authorization, workspace);
+      if (entries.size >= options.maxEntries && !entries.has(slot)) entries.delete(entries.keys().next().value!);
+      entries.set(slot, { authorization, workspace, principal, expiresAtMs: expiresAt?.getTime() ?? Number.POSITIVE_INFINITY });
     },
     invalidate(change) {
       generation += 1;

@@ -114,20 +114,22 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
       workspaceHeader: string | undefined,
       needsWorkspace: boolean,
     ): Principal | Promise<Principal> {
-      const token = parseBearer(authorization);
-      if (!token) throw new AppError('unauthenticated');
-      const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
-      // A bearer token never holds a space, so the key cannot collide; a missing workspace is never cached.
-      const key = workspaceId !== null ? `${token} ${workspaceId}` : needsWorkspace ? null : token;
+      if (authorization === undefined) throw new AppError('unauthenticated');
       const now = clock.now();
-      const cached = key === null ? undefined : cache.get(key, now);
+      // The same header values as a bearer verified before are the same bearer: answered without parsing them again.
+      const workspaceKey = needsWorkspace ? (workspaceHeader ?? '') : null;
+      const cached = cache.get(authorization, workspaceKey, now);
       if (cached) {
         usage.touch(cached.tokenId, now);
         return cached;
       }
+      const token = parseBearer(authorization);
+      if (!token) throw new AppError('unauthenticated');
+      const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
       const generation = cache.generation();
       return verifyBearer(token, workspaceId, needsWorkspace, now).then(({ principal, expiresAt }) => {
-        if (key !== null) cache.set(key, principal, expiresAt, generation);
+        // A missing or malformed workspace header never gets this far (verifyBearer refuses it), so is never cached.
+        cache.set(authorization, workspaceKey, principal, expiresAt, generation);
         usage.touch(principal.tokenId, now);
         return principal;
       });
