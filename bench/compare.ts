@@ -3,9 +3,8 @@
  * same load, in rounds that alternate which goes first, so a change is judged by ratios from one run rather than by
  * figures from different days. Each build runs on a fresh database of its own, PostgreSQL then PGlite.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createPgliteDir, createPostgresDatabase } from './databases.js';
-import { measureServer, median } from './measure.js';
+import { measureServer, median, settledRss } from './measure.js';
 import { freePort, startServer } from './server-process.js';
 import { createBenchUser } from './storelink-api.js';
 
@@ -14,7 +13,7 @@ export interface BuildFigures {
   cpuMicrosPerRequest: number[];
   p99: number[];
   idleRss: number[];
-  /** RSS after `settle` seconds alone after start (empty when settle is 0). */
+  /** The lowest RSS over `settle` seconds alone after start, once per database (empty when settle is 0). */
   settledRss: number[];
   peakRss: number[];
 }
@@ -53,6 +52,27 @@ async function startSide(name: string, build: Build, env: Record<string, string>
   return { server, user, idleRss };
 }
 
+/** Starts a build on a fresh database of the kind, runs `use`, and stops and removes both. */
+async function withSide(
+  kind: string,
+  name: string,
+  build: Build,
+  env: Record<string, string>,
+  use: (side: Awaited<ReturnType<typeof startSide>>) => Promise<void>,
+): Promise<void> {
+  const database = await freshDatabase(kind);
+  try {
+    const side = await startSide(name, build, { ...env, ...database.env });
+    try {
+      await use(side);
+    } finally {
+      await side.server.stop();
+    }
+  } finally {
+    await database.remove();
+  }
+}
+
 /**
  * Every round starts each build anew on a fresh database, alone, in alternating order: on this VM one server process
  * can run a third faster or slower than another for its whole life, whatever its build, so only new processes per
@@ -65,7 +85,7 @@ export async function compareBuilds(options: {
   rounds: number;
   duration: number;
   warmup: number;
-  /** Seconds each server is left alone after start before its settled idle memory is read; 0: not read. */
+  /** Seconds each build is left alone, once per database, while its settled idle memory is read; 0: not read. */
   settle: number;
   problems: string[];
 }): Promise<Comparison> {
@@ -73,23 +93,26 @@ export async function compareBuilds(options: {
   for (const kind of ['PostgreSQL', 'PGlite']) {
     const figures = { current: emptyFigures(), baseline: emptyFigures() };
     comparison.databases[kind] = figures;
-    for (let round = 0; round < options.rounds; round++) {
-      const builds = [
-        { key: 'current' as const, name: `this build (${kind})`, build: options.current },
-        { key: 'baseline' as const, name: `baseline (${kind})`, build: options.baseline },
-      ];
-      if (round % 2 === 1) builds.reverse();
+    const builds = [
+      { key: 'current' as const, name: `this build (${kind})`, build: options.current },
+      { key: 'baseline' as const, name: `baseline (${kind})`, build: options.baseline },
+    ];
+    // Settled idle memory: each build once, alone, on a fresh database, before the rounds (a settled server is one that
+    // has given memory back, which is not the state the rounds measure under load).
+    if (options.settle > 0) {
       for (const build of builds) {
+        await withSide(kind, build.name, build.build, options.env, async (side) => {
+          figures[build.key].settledRss.push(await settledRss(side.server, options.settle));
+        });
+      }
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      const order = round % 2 === 1 ? [...builds].reverse() : builds;
+      for (const build of order) {
         // One server alive at a time, as in the rest of the bench: an idle second server is not idle (its timers and,
         // on PGlite, its in-process database run on the same two CPUs), and skewed pairs by up to a third.
-        const database = await freshDatabase(kind);
-        const side = await startSide(build.name, build.build, { ...options.env, ...database.env });
-        try {
+        await withSide(kind, build.name, build.build, options.env, async (side) => {
           const target = figures[build.key];
-          if (options.settle > 0) {
-            await sleep(options.settle * 1000);
-            target.settledRss.push(side.server.memory().rss);
-          }
           const result = await measureServer(side.server, '/api/v1/user', side.user.headers, options);
           if (result.failures > 0) options.problems.push(`${build.name}: ${result.failures} non-2xx answers or errors under load`);
           target.rps.push(result.rps);
@@ -100,10 +123,7 @@ export async function compareBuilds(options: {
           console.log(
             `${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms`,
           );
-        } finally {
-          await side.server.stop();
-          await database.remove();
-        }
+        });
       }
     }
   }
@@ -118,7 +138,7 @@ export function renderComparison(comparison: Comparison, builds: string): string
   const lines = [
     `### This build against ${builds} (${comparison.rounds} rounds, fresh processes each, medians)`,
     '',
-    `| database | req/s this / baseline | ratio | CPU µs/request this / baseline | ratio | p99 ms this / baseline | RSS MB after start this / baseline |${settled ? ` idle MB settled (${comparison.settle} s) this / baseline |` : ''} peak RSS MB this / baseline |`,
+    `| database | req/s this / baseline | ratio | CPU µs/request this / baseline | ratio | p99 ms this / baseline | RSS MB after start this / baseline |${settled ? ` idle MB settled (lowest over ${comparison.settle} s) this / baseline |` : ''} peak RSS MB this / baseline |`,
     `|---|---|---|---|---|---|---|${settled ? '---|' : ''}---|`,
   ];
   for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {

@@ -4,6 +4,7 @@
  * throughput on a shared machine); and the medians of several such runs.
  */
 import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type LoadResult, runLoad } from './load.js';
 import type { ServerProcess } from './server-process.js';
 
@@ -28,6 +29,19 @@ export async function measureServer(
     failures: result.failures + (warm?.failures ?? 0),
     cpuMicrosPerRequest: result.requests > 0 ? cpu / result.requests : Number.NaN,
   };
+}
+
+/**
+ * A server's idle memory once settled: the lowest RSS over `seconds` alone, read every second. V8 gives back the young
+ * generation grown during start-up, and start-up garbage, only once it sees the process idle (10 to 30 s here).
+ */
+export async function settledRss(server: ServerProcess, seconds: number): Promise<number> {
+  let lowest = server.memory().rss;
+  for (let i = 0; i < seconds; i++) {
+    await sleep(1000);
+    lowest = Math.min(lowest, server.memory().rss);
+  }
+  return lowest;
 }
 
 export function median(values: readonly number[]): number {

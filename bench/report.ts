@@ -13,7 +13,7 @@ export interface BenchResults {
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   readonly rounds: number;
-  /** How long a fresh server was left alone before its settled idle memory was read; 0: not read. */
+  /** How long a fresh server was left alone while its settled idle memory was read (the lowest RSS); 0: not read. */
   readonly settleSeconds: number;
   readonly growthPats: number;
   readonly machine: Readonly<Record<string, string>>;
@@ -107,7 +107,7 @@ export function renderReport(results: BenchResults): string {
       ([kind, f]) => `| ${kind} | ${fmt(f.flowsPerSecond, 1)} | ${f.flows} | ${f.failures} | ${f.sitesStored} |`,
     ),
     '',
-    `| memory (f) | RSS right after start | idle, settled (${results.settleSeconds} s alone after start) | peak during (b) |`,
+    `| memory (f) | RSS right after start | idle, settled (lowest over ${results.settleSeconds} s alone after start) | peak during (b) |`,
     '|---|---:|---:|---:|',
     ...Object.entries(results.memory).map(
       ([kind, m]) =>

@@ -14,12 +14,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
-import { cpuPins, type Measurement, measureServer, median, medianOf } from './measure.js';
+import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
@@ -43,8 +42,8 @@ const duration = Number(flags.duration ?? (short ? 2 : 10));
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${flags.duration})`);
 const warmup = short ? 0 : 3;
 const rounds = Number(flags.rounds ?? (short ? 1 : 3));
-// Seconds a fresh Storelink is left alone before its settled idle memory is read (V8 gives memory back after ~10 s).
-const settle = short ? 0 : 25;
+// Seconds a fresh Storelink is left alone while its settled idle memory is read (the lowest RSS over them).
+const settle = short ? 0 : 45;
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number (got ${flags.rounds})`);
 const growthUsers = short ? 1_000 : 100_000;
 
@@ -135,10 +134,7 @@ async function openDatabases(): Promise<{ postgres: FreshPostgres; small: BenchD
 async function prepare(database: BenchDatabase, readSettled: boolean): Promise<void> {
   const server = await storelink(database.kind, database.env);
   try {
-    if (readSettled && settle > 0) {
-      await sleep(settle * 1000);
-      memory[database.kind] = { idle: [], peak: [], settled: server.memory().rss };
-    }
+    if (readSettled && settle > 0) memory[database.kind] = { idle: [], peak: [], settled: await settledRss(server, settle) };
     database.user = await createBenchUser(server.url);
     await checkBody(server, database.user);
   } finally {
