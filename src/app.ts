@@ -1,7 +1,7 @@
 /** buildApp(deps): plugins, authentication, routes, and the error and not-found handlers. Listening is main.ts's job. */
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
@@ -34,6 +34,17 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
   return typeof trust === 'boolean' ? trust : [...trust];
 }
 
+/**
+ * Below `info`, Fastify's two lines of every request (incoming, completed) would be dropped by the logger anyway: not
+ * even their arguments are built. A request that ended in an error is still logged.
+ */
+class ErrorsOnlyRequestLog extends LogController {
+  override incomingRequest(): void {}
+  override requestCompleted(...args: Parameters<LogController['requestCompleted']>): void {
+    if (args[0]) super.requestCompleted(...args);
+  }
+}
+
 export async function buildApp(deps: Deps): Promise<App> {
   const { config } = deps;
   const requestLogs = deps.logger.isLevelEnabled('info');
@@ -55,8 +66,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)
     // would only cost time; its errors are logged by the service's logger instead.
     childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
-    // Below `info` the two request lines Fastify logs are dropped anyway: not even their arguments are built.
-    disableRequestLogging: !requestLogs,
+    ...(requestLogs ? {} : { logController: new ErrorsOnlyRequestLog() }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
