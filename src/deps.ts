@@ -199,7 +199,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     watchAuthChanges,
     accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
     security,
-    products: createProductsService({ db }),
+    products: createProductsService({ db, clock, outbox }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
     jobs,

@@ -4,6 +4,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'forbidden'
   | 'not_found'
+  | 'conflict'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
@@ -17,6 +18,7 @@ const STATUS: Record<ErrorCode, { status: number; message: string }> = {
   unauthenticated: { status: 401, message: 'Unauthenticated' },
   forbidden: { status: 403, message: 'Invalid workspace or access denied' },
   not_found: { status: 404, message: 'Not found' },
+  conflict: { status: 409, message: 'Conflict' },
   method_not_allowed: { status: 405, message: 'Method not allowed' },
   payload_too_large: { status: 413, message: 'Payload too large' },
   unsupported_media_type: { status: 415, message: 'Unsupported media type: send application/json' },

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { addMembership } from '../src/db/accounts.repo.js';
-import { insertProducts, type NewProduct } from '../src/db/products.repo.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { call, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -15,10 +14,6 @@ async function userInTwoWorkspaces(t: TestApp) {
   const other = await registerUser(t);
   await addMembership(t.database.db, { userId: me.user.id, workspaceId: other.workspace.id, role: 'member' });
   return { ...me, own: me.workspace, joined: { ...other.workspace, role: 'member' } };
-}
-
-function product(workspaceId: number, title: string, overrides: Partial<NewProduct> = {}): NewProduct {
-  return { workspaceId, title, price: '1.00', currency: 'EUR', ...overrides };
 }
 
 async function countUsers(t: TestApp): Promise<number> {
@@ -79,130 +74,6 @@ for (const kind of databaseKinds()) {
           data: { id: user.id, email: user.email, name: user.name, workspace: { id: joined.id, name: joined.name, role: 'member' } },
         });
       });
-    });
-
-    describe('GET /products', () => {
-      /** A user whose workspace holds `count` products titled "Product 1"… */
-      async function workspaceWithProducts(count: number) {
-        const owner = await registerUser(t);
-        const rows = Array.from({ length: count }, (_, i) => product(owner.workspace.id, `Product ${i + 1}`));
-        const inserted = count > 0 ? await insertProducts(t.database.db, rows) : [];
-        return { ...owner, ids: inserted.map((row) => row.id) };
-      }
-
-      test("the list holds only the header workspace's products, ordered by id, with every field", async () => {
-        const mine = await registerUser(t);
-        const theirs = await registerUser(t);
-        const createdAt = new Date('2026-05-01T08:30:00.000Z');
-        const updatedAt = new Date('2026-05-02T09:45:30.500Z');
-        // Explicit ids, inserted out of order and interleaved with another workspace's, so the order is the list's doing.
-        await insertProducts(t.database.db, [
-          product(mine.workspace.id, 'Mug', {
-            id: 900_020,
-            description: 'Stoneware',
-            price: '19.99',
-            currency: 'USD',
-            sku: 'MUG-1',
-            createdAt,
-            updatedAt,
-          }),
-          product(theirs.workspace.id, 'Not mine', { id: 900_015 }),
-          product(mine.workspace.id, 'Poster', { id: 900_010, price: '5', currency: 'EUR', sku: null, createdAt, updatedAt }),
-        ]);
-        const response = await call(t, 'GET', '/products', { token: mine.session, workspace: mine.workspace.id });
-        assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json(), {
-          success: true,
-          data: [
-            {
-              id: 900_010,
-              title: 'Poster',
-              description: '',
-              price: '5.00',
-              currency: 'EUR',
-              sku: null,
-              created_at: '2026-05-01T08:30:00.000Z',
-              updated_at: '2026-05-02T09:45:30.500Z',
-            },
-            {
-              id: 900_020,
-              title: 'Mug',
-              description: 'Stoneware',
-              price: '19.99',
-              currency: 'USD',
-              sku: 'MUG-1',
-              created_at: '2026-05-01T08:30:00.000Z',
-              updated_at: '2026-05-02T09:45:30.500Z',
-            },
-          ],
-          meta: { page: 1, per_page: 25, total: 2 },
-        });
-      });
-
-      test('a page in the middle holds its slice and the total counts the whole workspace', async () => {
-        const { session, workspace, ids } = await workspaceWithProducts(5);
-        await workspaceWithProducts(3);
-        const response = await call(t, 'GET', '/products?page=2&per_page=2', { token: session, workspace: workspace.id });
-        assert.equal(response.statusCode, 200);
-        const body = response.json();
-        assert.deepEqual(
-          body.data.map((p: { id: number }) => p.id),
-          ids.slice(2, 4),
-        );
-        assert.deepEqual(body.meta, { page: 2, per_page: 2, total: 5 });
-      });
-
-      test('a page beyond the end is an empty list with the right total', async () => {
-        const { session, workspace } = await workspaceWithProducts(3);
-        const response = await call(t, 'GET', '/products?page=3&per_page=2', { token: session, workspace: workspace.id });
-        assert.equal(response.statusCode, 200);
-        assert.deepEqual(response.json(), { success: true, data: [], meta: { page: 3, per_page: 2, total: 3 } });
-      });
-
-      test('without page or per_page the first 25 products are returned', async () => {
-        const { session, workspace, ids } = await workspaceWithProducts(26);
-        const response = await call(t, 'GET', '/products', { token: session, workspace: workspace.id });
-        assert.equal(response.statusCode, 200);
-        const body = response.json();
-        assert.deepEqual(
-          body.data.map((p: { id: number }) => p.id),
-          ids.slice(0, 25),
-        );
-        assert.deepEqual(body.meta, { page: 1, per_page: 25, total: 26 });
-      });
-
-      test('per_page=100 is allowed', async () => {
-        const { session, workspace, ids } = await workspaceWithProducts(101);
-        const response = await call(t, 'GET', '/products?per_page=100', { token: session, workspace: workspace.id });
-        assert.equal(response.statusCode, 200);
-        const body = response.json();
-        assert.equal(body.data.length, 100);
-        assert.equal(body.data[99].id, ids[99]);
-        assert.deepEqual(body.meta, { page: 1, per_page: 100, total: 101 });
-      });
-
-      test('per_page=101 is 422 with errors.per_page', async () => {
-        const { session, workspace } = await workspaceWithProducts(0);
-        const response = await call(t, 'GET', '/products?per_page=101', { token: session, workspace: workspace.id });
-        assert.equal(response.statusCode, 422);
-        assert.deepEqual(response.json(), {
-          ...errorBody(422, 'The given data was invalid.'),
-          errors: { per_page: ['The per page field must not be greater than 100.'] },
-        });
-      });
-
-      for (const [page, message] of [
-        ['0', 'The page field must be at least 1.'],
-        ['-1', 'The page field must be at least 1.'],
-        ['abc', 'The page field must be an integer.'],
-      ] as const) {
-        test(`page=${page} is 422 with errors.page`, async () => {
-          const { session, workspace } = await workspaceWithProducts(0);
-          const response = await call(t, 'GET', `/products?page=${page}`, { token: session, workspace: workspace.id });
-          assert.equal(response.statusCode, 422);
-          assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { page: [message] } });
-        });
-      }
     });
 
     describe('GET /health', () => {

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import {
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -23,6 +24,10 @@ import {
   type DeliveryStatus,
   GRANT_KINDS,
   type GrantKind,
+  IMAGE_TYPES,
+  type ImageExtension,
+  type ProductOption,
+  type ProductPackage,
   ROLES,
   type Role,
   SITE_STATUSES,
@@ -102,6 +107,13 @@ export const accessTokens = pgTable(
   ],
 );
 
+/** Bytes of a PostgreSQL `bytea`, as a Buffer on both drivers. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+/** The workspace's catalogue (DESIGN §9): a product, with its variants and images in tables of their own. */
 export const products = pgTable(
   'products',
   {
@@ -111,12 +123,75 @@ export const products = pgTable(
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
-    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    brand: text('brand'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    attributes: jsonb('attributes').$type<Record<string, string>>().notNull().default({}),
     currency: text('currency').notNull(),
-    sku: text('sku'),
+    options: jsonb('options').$type<ProductOption[]>().notNull().default([]),
+    package: jsonb('package').$type<ProductPackage>(),
+    /** +1 on every change: what a listing was last synced at. */
+    version: integer('version').notNull().default(1),
     ...timestamps,
   },
   (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id)],
+);
+
+/** A sellable variant of a product; its sku is unique among the workspace's variants. Money is numeric, never a float. */
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    sku: text('sku').notNull(),
+    optionValues: jsonb('option_values').$type<Record<string, string>>().notNull().default({}),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    quantity: integer('quantity').notNull(),
+    barcode: text('barcode'),
+    ...timestamps,
+  },
+  (t) => [
+    unique('product_variants_workspace_sku_key').on(t.workspaceId, t.sku),
+    index('product_variants_product_idx').on(t.productId, t.position),
+  ],
+);
+
+/** An image of a product: a caller's public URL, or Storelink's own for uploaded bytes (`mediaSha256`). */
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    url: text('url').notNull(),
+    alt: text('alt'),
+    mediaSha256: text('media_sha256').references(() => media.sha256),
+    ...timestamps,
+  },
+  (t) => [index('product_images_product_idx').on(t.productId, t.position), index('product_images_media_idx').on(t.mediaSha256)],
+);
+
+/** Uploaded image bytes, stored once per content (sha256) and served publicly at /media/<sha256>.<extension>. */
+export const media = pgTable(
+  'media',
+  {
+    sha256: text('sha256').primaryKey(),
+    extension: text('extension').$type<ImageExtension>().notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('media_extension_check', oneOf(t.extension, Object.keys(IMAGE_TYPES)))],
 );
 
 export const sites = pgTable(

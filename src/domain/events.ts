@@ -6,6 +6,9 @@ export const WEBHOOK_EVENTS = [
   'site.recovered',
   'site.disconnected',
   'advertising.connected',
+  'product.created',
+  'product.updated',
+  'product.deleted',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -21,11 +24,14 @@ export const AUDIT_ACTIONS = [
   'token.revoked',
   'webhook.created',
   'webhook.deleted',
+  'product.created',
+  'product.updated',
+  'product.deleted',
   // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
   'auth.login_failed',
   'authz.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user'] as const;
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

@@ -1,47 +1,281 @@
-/** GET /products: the workspace's products, paginated (DESIGN §3). */
+/**
+ * The catalogue (DESIGN §9): list with search, create, read, change, delete. Bodies are checked by their schema and by
+ * the catalogue's rules together, so a refused request names every problem at once and changes nothing.
+ */
+import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { Product } from '../core/catalog/products.service.js';
+import { presentProduct } from '../core/catalog/present.js';
 import type { Deps } from '../deps.js';
-import { type App, workspaceOf } from './access.js';
-import { Id, iso, OkPage, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import {
+  ATTRIBUTE_KEY_LENGTH_MAX,
+  ATTRIBUTE_VALUE_LENGTH_MAX,
+  ATTRIBUTES_MAX,
+  BARCODE_LENGTH_MAX,
+  IMAGE_ALT_LENGTH_MAX,
+  IMAGE_URL_LENGTH_MAX,
+  OPTION_NAME_LENGTH_MAX,
+  OPTION_VALUE_LENGTH_MAX,
+  OPTION_VALUES_MAX,
+  PACKAGE_LENGTH_MM_MAX,
+  PACKAGE_WEIGHT_GRAMS_MAX,
+  PRICE_PATTERN,
+  PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_IMAGES_MAX,
+  PRODUCT_OPTIONS_MAX,
+  PRODUCT_TAG_LENGTH_MAX,
+  PRODUCT_TAGS_MAX,
+  PRODUCT_TITLE_MAX,
+  PRODUCT_VARIANTS_MAX,
+  type ProductInput,
+  QUANTITY_MAX,
+  SKU_PATTERN,
+} from '../domain/index.js';
+import { AppError, type FieldErrors } from '../errors.js';
+import { type App, actorOf, workspaceOf } from './access.js';
+import { Id, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { toFieldErrors } from './validation.js';
+
+const NotBlank = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(description ? { description } : {}) });
+const Price = Type.String({
+  pattern: PRICE_PATTERN.source,
+  description: 'A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost',
+  examples: ['19.99'],
+});
+const Sku = Type.String({
+  pattern: SKU_PATTERN.source,
+  description: "1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants",
+});
+const Quantity = Type.Integer({ minimum: 0, maximum: QUANTITY_MAX });
+const Barcode = Type.Union([
+  Type.String({ pattern: `^[0-9A-Za-z-]{1,${BARCODE_LENGTH_MAX}}$`, description: 'GTIN, UPC, EAN, ISBN or JAN' }),
+  Type.Null(),
+]);
+const OptionValues = Type.Record(Type.String(), Type.String(), {
+  description: 'The variant\'s value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options',
+});
+const Option = Type.Object(
+  {
+    name: NotBlank(OPTION_NAME_LENGTH_MAX),
+    values: Type.Array(NotBlank(OPTION_VALUE_LENGTH_MAX), { minItems: 1, maxItems: OPTION_VALUES_MAX }),
+  },
+  { additionalProperties: false },
+);
+const Package = Type.Union([
+  Type.Object(
+    {
+      weight_grams: Type.Integer({ minimum: 1, maximum: PACKAGE_WEIGHT_GRAMS_MAX }),
+      length_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
+      width_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
+      height_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Null(),
+]);
+const Tags = Type.Array(NotBlank(PRODUCT_TAG_LENGTH_MAX), { maxItems: PRODUCT_TAGS_MAX });
+const Attributes = Type.Record(
+  Type.String({ minLength: 1, maxLength: ATTRIBUTE_KEY_LENGTH_MAX }),
+  Type.String({ maxLength: ATTRIBUTE_VALUE_LENGTH_MAX }),
+  {
+    maxProperties: ATTRIBUTES_MAX,
+    description: 'Neutral facts about the product, such as {"material": "cotton"}',
+  },
+);
+const ImageUrl = Type.String({
+  maxLength: IMAGE_URL_LENGTH_MAX,
+  pattern: '^https?://[^\\s/?#]+[^\\s]*$',
+  description: 'A public http or https URL',
+});
+const Alt = Type.Union([Type.String({ maxLength: IMAGE_ALT_LENGTH_MAX }), Type.Null()]);
+
+const VariantBody = Type.Object(
+  {
+    id: Type.Optional(Id),
+    sku: Sku,
+    option_values: Type.Optional(OptionValues),
+    price: Price,
+    quantity: Quantity,
+    barcode: Type.Optional(Barcode),
+  },
+  { additionalProperties: false, description: 'With `id`: that variant, kept; without: a new variant' },
+);
+const ImageBody = Type.Object(
+  { id: Type.Optional(Id), url: Type.Optional(ImageUrl), alt: Type.Optional(Alt) },
+  { additionalProperties: false, description: 'With `id`: that image, kept (its url may be left out); without: a new image by `url`' },
+);
+
+const productFields = {
+  title: NotBlank(PRODUCT_TITLE_MAX),
+  description: Type.String({ maxLength: PRODUCT_DESCRIPTION_MAX, description: 'Plain text' }),
+  brand: Type.Union([NotBlank(100), Type.Null()]),
+  tags: Tags,
+  attributes: Attributes,
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, one per product', examples: ['USD'] }),
+  options: Type.Array(Option, { maxItems: PRODUCT_OPTIONS_MAX }),
+  variants: Type.Array(VariantBody, { minItems: 1, maxItems: PRODUCT_VARIANTS_MAX }),
+  images: Type.Array(ImageBody, { maxItems: PRODUCT_IMAGES_MAX }),
+  package: Package,
+};
+
+const CreateBody = Type.Object(
+  {
+    ...productFields,
+    description: Type.Optional(productFields.description),
+    brand: Type.Optional(productFields.brand),
+    tags: Type.Optional(productFields.tags),
+    attributes: Type.Optional(productFields.attributes),
+    options: Type.Optional(productFields.options),
+    images: Type.Optional(productFields.images),
+    package: Type.Optional(productFields.package),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        title: 'Linen tote bag',
+        description: 'Hand-stitched, natural linen.',
+        currency: 'USD',
+        tags: ['tote', 'linen'],
+        options: [{ name: 'Color', values: ['Natural', 'Black'] }],
+        variants: [
+          { sku: 'TOTE-NAT', option_values: { Color: 'Natural' }, price: '24.00', quantity: 12 },
+          { sku: 'TOTE-BLK', option_values: { Color: 'Black' }, price: '26.00', quantity: 5, barcode: '0123456789012' },
+        ],
+        images: [{ url: 'https://example.com/tote.jpg', alt: 'The natural tote' }],
+        package: { weight_grams: 250, length_mm: 400, width_mm: 300, height_mm: 20 },
+      },
+    ],
+  },
+);
+
+const ChangeBody = Type.Partial(Type.Object(productFields), {
+  additionalProperties: false,
+  description: '`options`, `variants` and `images` replace the whole list when given',
+  examples: [{ variants: [{ id: 1, sku: 'TOTE-NAT', option_values: { Color: 'Natural' }, price: '22.00', quantity: 10 }] }],
+});
 
 const ProductSchema = Type.Object({
   id: Id,
   title: Type.String(),
   description: Type.String(),
-  price: Type.String({
-    description: 'Decimal amount with two places, as text so no precision is lost ("19.99")',
-    pattern: '^-?[0-9]+\\.[0-9]{2}$',
-  }),
-  currency: Type.String({ description: 'ISO 4217 code' }),
-  sku: Type.Union([Type.String(), Type.Null()]),
+  brand: Type.Union([Type.String(), Type.Null()]),
+  tags: Type.Array(Type.String()),
+  attributes: Type.Record(Type.String(), Type.String()),
+  currency: Type.String(),
+  options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
+  variants: Type.Array(
+    Type.Object({
+      id: Id,
+      sku: Type.String(),
+      option_values: Type.Record(Type.String(), Type.String()),
+      price: Type.String({ description: 'Two decimals ("19.90")' }),
+      quantity: Type.Integer(),
+      barcode: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  images: Type.Array(Type.Object({ id: Id, url: Type.String(), position: Type.Integer(), alt: Type.Union([Type.String(), Type.Null()]) })),
+  package: Type.Union([
+    Type.Object({ weight_grams: Type.Integer(), length_mm: Type.Integer(), width_mm: Type.Integer(), height_mm: Type.Integer() }),
+    Type.Null(),
+  ]),
+  version: Type.Integer({ description: '+1 on every change' }),
+  price: Type.String({ description: "The first variant's price" }),
+  sku: Type.String({ description: "The first variant's sku" }),
+  quantity: Type.Integer({ description: "The first variant's quantity" }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 
-function present(row: Product) {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    price: row.price,
-    currency: row.currency,
-    sku: row.sku,
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-  };
+/** What the schema found wrong with the body; a body that is not even an object is refused at once. */
+function shapeProblems(request: FastifyRequest): FieldErrors {
+  const error = request.validationError as (Error & { validation?: Parameters<typeof toFieldErrors>[0] }) | undefined;
+  if (!error?.validation) return {};
+  const fields = toFieldErrors(error.validation, 'body');
+  if (fields.body) throw new AppError('validation_failed', { fields });
+  return fields;
 }
 
 export function registerProductRoutes(app: App, deps: Deps) {
+  const { products } = deps;
+  const params = Type.Object({ product_id: Id });
+
   app.get(
     '/products',
     {
       config: { access: 'workspace' },
-      schema: { summary: "The workspace's products", tags: ['products'], querystring: PageQuery, response: { 200: OkPage(ProductSchema) } },
+      schema: {
+        summary: "The workspace's products, by id; `q` finds a text in the title or any variant's sku",
+        tags: ['products'],
+        querystring: Type.Object({ ...PageQuery.properties, q: Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: { 200: OkPage(ProductSchema) },
+      },
     },
     async (request) => {
-      const { rows, total } = await deps.products.list(workspaceOf(request).id, pageOf(request.query));
-      return okPage(rows.map(present), total, request.query);
+      const { rows, total } = await products.list(workspaceOf(request).id, pageOf(request.query), request.query.q);
+      return okPage(rows.map(presentProduct), total, request.query);
+    },
+  );
+
+  app.post(
+    '/products',
+    {
+      config: { access: 'workspace' },
+      attachValidation: true,
+      schema: { summary: 'Add a product', tags: ['products'], body: CreateBody, response: { 201: Ok(ProductSchema) } },
+    },
+    async (request, reply) => {
+      const workspace = workspaceOf(request);
+      const known = shapeProblems(request);
+      const product = await products.create(workspace.id, request.body as ProductInput, known, actorOf(request));
+      return reply.code(201).send(ok(presentProduct(product)));
+    },
+  );
+
+  app.get(
+    '/products/:product_id',
+    {
+      config: { access: 'workspace' },
+      schema: { summary: 'One product', tags: ['products'], params, response: { 200: Ok(ProductSchema) } },
+    },
+    async (request) => ok(presentProduct(await products.get(workspaceOf(request).id, request.params.product_id))),
+  );
+
+  app.patch(
+    '/products/:product_id',
+    {
+      config: { access: 'workspace' },
+      attachValidation: true,
+      schema: {
+        summary: 'Change a product: the fields given; `options`, `variants` and `images` replace the whole list',
+        tags: ['products'],
+        params,
+        body: ChangeBody,
+        response: { 200: Ok(ProductSchema) },
+      },
+    },
+    async (request) => {
+      const workspace = workspaceOf(request);
+      const known = shapeProblems(request);
+      const product = await products.update(workspace.id, request.params.product_id, request.body, known, actorOf(request));
+      return ok(presentProduct(product));
+    },
+  );
+
+  app.delete(
+    '/products/:product_id',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Delete a product (409 while it has listings that are not deleted)',
+        tags: ['products'],
+        params,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await products.remove(workspaceOf(request).id, request.params.product_id, actorOf(request));
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,14 +1,273 @@
-/** Products of a workspace. Listing only for now; writing products comes with deployments. */
+/**
+ * The workspace's catalogue (DESIGN §9): products with options, variants and images. Every write checks every rule
+ * before it stores anything, runs in one transaction with its audit entry and webhook event, and bumps the product's
+ * version only when something changed.
+ */
+import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
+import type { ImageInput, ProductInput, ProductOption, ProductPackage, VariantInput } from '../../domain/index.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import { presentProduct } from './present.js';
+import { asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
 
-/** A product as the API presents it. */
-export type Product = productsRepo.ProductRow;
+export type ProductRecord = productsRepo.ProductRecord;
 
 export type ProductsService = ReturnType<typeof createProductsService>;
 
-export function createProductsService(deps: { db: Db }) {
+/** Who asked for a change, as the audit log records them. */
+export interface Actor {
+  readonly userId: number;
+  readonly ipAddress: string | null;
+}
+
+/** PATCH /products/{id}: any subset of the fields of a product. */
+export type ProductChange = Partial<ProductInput>;
+
+const refusal = (fields: FieldErrors) => new AppError('validation_failed', { fields });
+
+export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outbox }) {
+  const { db, clock, outbox } = deps;
+
+  /** Every rule of the body, with the problems the schema found (`known`), refused at once; and the skus' owners. */
+  async function check(
+    tx: Db,
+    workspaceId: number,
+    candidate: Candidate,
+    given: Given,
+    current: ProductRecord | null,
+    known: FieldErrors,
+  ): Promise<void> {
+    const errors: FieldErrors = { ...known };
+    const existing = {
+      variantIds: new Set(current?.variants.map((v) => v.id) ?? []),
+      imageIds: new Set(current?.images.map((i) => i.id) ?? []),
+    };
+    Object.assign(errors, checkProduct(candidate, given, existing, known));
+    if (given.variants) {
+      const owners = await productsRepo.productsOfSkus(
+        tx,
+        workspaceId,
+        candidate.variants.flatMap((v) => (isObject(v) && typeof v.sku === 'string' ? [v.sku] : [])),
+      );
+      candidate.variants.forEach((variant, i) => {
+        const owner = isObject(variant) && typeof variant.sku === 'string' ? owners.get(variant.sku) : undefined;
+        const field = `variants.${i}.sku`;
+        if (owner !== undefined && owner !== current?.id && !errors[field]) errors[field] = ['The sku has already been taken.'];
+      });
+    }
+    if (Object.keys(errors).length > 0) throw refusal(errors);
+  }
+
+  async function record(tx: Db, action: 'product.created' | 'product.updated' | 'product.deleted', product: ProductRecord, actor: Actor) {
+    const now = clock.now();
+    await auditRepo.recordAudit(
+      tx,
+      [product.workspaceId],
+      {
+        action,
+        actorUserId: actor.userId,
+        subjectType: 'product',
+        subjectId: product.id,
+        ipAddress: actor.ipAddress,
+        details: { title: product.title },
+      },
+      now,
+    );
+    await outbox.emit(tx, product.workspaceId, action, { product: presentProduct(product) }, now);
+  }
+
+  async function mustFind(tx: Db, workspaceId: number, id: number, forUpdate = false): Promise<ProductRecord> {
+    const product = await productsRepo.findProduct(tx, workspaceId, id, forUpdate);
+    if (!product) throw new AppError('not_found');
+    return product;
+  }
+
   return {
-    list: (workspaceId: number, page: { limit: number; offset: number }) => productsRepo.listProducts(deps.db, workspaceId, page),
+    list: (workspaceId: number, page: { limit: number; offset: number }, q?: string) =>
+      productsRepo.listProducts(db, workspaceId, page, q?.trim() || undefined),
+
+    get: (workspaceId: number, id: number) => mustFind(db, workspaceId, id),
+
+    all: (workspaceId: number) => productsRepo.allProducts(db, workspaceId),
+
+    /** A new product; `known` are the problems the request's schema already found. */
+    async create(workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
+      return db.transaction(async (tx) => {
+        const candidate = candidateOf(input);
+        await check(tx, workspaceId, candidate, allGiven, null, known);
+        const now = clock.now();
+        const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
+        await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
+        await productsRepo.replaceImages(
+          tx,
+          row.id,
+          (input.images ?? []).map((image) => imageFields(image)),
+          now,
+        );
+        const product = await mustFind(tx, workspaceId, row.id);
+        await record(tx, 'product.created', product, actor);
+        return product;
+      });
+    },
+
+    /** A partial change; the lists given replace the stored ones. Nothing different: nothing written, no new version. */
+    async update(workspaceId: number, id: number, change: ProductChange, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
+      return db.transaction(async (tx) => {
+        const current = await mustFind(tx, workspaceId, id, true);
+        const given = {
+          currency: change.currency !== undefined,
+          options: change.options !== undefined,
+          variants: change.variants !== undefined,
+          images: change.images !== undefined,
+        };
+        const candidate: Candidate = {
+          currency: change.currency ?? current.currency,
+          options: given.options ? asList(change.options) : current.options,
+          variants: given.variants
+            ? asList<VariantInput>(change.variants).map(candidateVariant)
+            : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
+          images: given.images ? asList(change.images) : current.images,
+        };
+        await check(tx, workspaceId, candidate, given, current, known);
+        const fields = changedFields(current, change);
+        const variants = change.variants?.map(variantFields);
+        const images = change.images?.map((image) => imageFields(image, current));
+        const variantsChanged = variants !== undefined && !sameVariants(current, variants);
+        const imagesChanged = images !== undefined && !sameImages(current, images);
+        if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
+        const now = clock.now();
+        await productsRepo.updateProduct(tx, id, fields, now);
+        if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
+        if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
+        const product = await mustFind(tx, workspaceId, id);
+        await record(tx, 'product.updated', product, actor);
+        return product;
+      });
+    },
+
+    async remove(workspaceId: number, id: number, actor: Actor): Promise<void> {
+      await db.transaction(async (tx) => {
+        const product = await mustFind(tx, workspaceId, id, true);
+        // Listings come with the listings engine: a product with listings that are not deleted will answer 409 here.
+        await productsRepo.deleteProduct(tx, id);
+        await record(tx, 'product.deleted', product, actor);
+      });
+    },
   };
+}
+
+const allGiven: Given = { currency: true, options: true, variants: true, images: true };
+
+/** A variant of the body as the rules read it; something that is not an object stays as it is (the schema refused it). */
+function candidateVariant(variant: VariantInput): Candidate['variants'][number] {
+  return isObject(variant) ? { ...variant, option_values: variant.option_values ?? {} } : (variant as Candidate['variants'][number]);
+}
+
+function candidateOf(input: ProductInput): Candidate {
+  return {
+    currency: input.currency,
+    options: asList(input.options),
+    variants: asList<VariantInput>(input.variants).map(candidateVariant),
+    images: asList(input.images),
+  };
+}
+
+function productFields(input: ProductInput): productsRepo.ProductFields {
+  return {
+    title: input.title,
+    description: input.description ?? '',
+    brand: input.brand ?? null,
+    tags: [...(input.tags ?? [])],
+    attributes: { ...(input.attributes ?? {}) },
+    currency: input.currency,
+    options: (input.options ?? []).map(copyOption),
+    package: input.package ? copyPackage(input.package) : null,
+  };
+}
+
+const copyOption = (option: ProductOption): ProductOption => ({ name: option.name, values: [...option.values] });
+const copyPackage = (p: ProductPackage): ProductPackage => ({
+  weight_grams: p.weight_grams,
+  length_mm: p.length_mm,
+  width_mm: p.width_mm,
+  height_mm: p.height_mm,
+});
+
+/** The product fields of a change that differ from the stored product. */
+function changedFields(current: ProductRecord, change: ProductChange): Partial<productsRepo.ProductFields> {
+  const next: Partial<productsRepo.ProductFields> = {};
+  const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+  if (change.title !== undefined && change.title !== current.title) next.title = change.title;
+  if (change.description !== undefined && change.description !== current.description) next.description = change.description;
+  if (change.brand !== undefined && change.brand !== current.brand) next.brand = change.brand;
+  if (change.tags !== undefined && differs(change.tags, current.tags)) next.tags = [...change.tags];
+  if (change.attributes !== undefined && differs(sorted(change.attributes), sorted(current.attributes)))
+    next.attributes = { ...change.attributes };
+  if (change.currency !== undefined && change.currency !== current.currency) next.currency = change.currency;
+  if (change.options !== undefined && differs(change.options.map(copyOption), current.options))
+    next.options = change.options.map(copyOption);
+  if (change.package !== undefined && differs(change.package && copyPackage(change.package), current.package)) {
+    next.package = change.package ? copyPackage(change.package) : null;
+  }
+  return next;
+}
+
+const sorted = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1));
+
+/** Money as stored: two decimals ("19.9" is "19.90"), so an unchanged price compares equal. */
+export function normalisePrice(price: string): string {
+  const [whole, fraction = ''] = price.split('.');
+  return `${BigInt(whole!)}.${fraction.padEnd(2, '0')}`;
+}
+
+function variantFields(variant: VariantInput): productsRepo.VariantFields {
+  return {
+    ...(variant.id !== undefined ? { id: variant.id } : {}),
+    sku: variant.sku,
+    optionValues: { ...(variant.option_values ?? {}) },
+    price: normalisePrice(variant.price),
+    quantity: variant.quantity,
+    barcode: variant.barcode ?? null,
+  };
+}
+
+function imageFields(image: ImageInput, current?: ProductRecord): productsRepo.ImageFields {
+  const stored = image.id !== undefined ? current?.images.find((i) => i.id === image.id) : undefined;
+  return {
+    ...(image.id !== undefined ? { id: image.id } : {}),
+    url: image.url ?? stored?.url ?? '',
+    alt: image.alt !== undefined ? image.alt : (stored?.alt ?? null),
+    // An uploaded image keeps its bytes while its url is Storelink's own.
+    mediaSha256: stored && (image.url === undefined || image.url === stored.url) ? stored.mediaSha256 : null,
+  };
+}
+
+function sameVariants(current: ProductRecord, variants: readonly productsRepo.VariantFields[]): boolean {
+  return (
+    current.variants.length === variants.length &&
+    current.variants.every((stored, i) => {
+      const next = variants[i]!;
+      return (
+        next.id === stored.id &&
+        next.sku === stored.sku &&
+        next.price === stored.price &&
+        next.quantity === stored.quantity &&
+        next.barcode === stored.barcode &&
+        JSON.stringify(sorted(next.optionValues)) === JSON.stringify(sorted(stored.optionValues))
+      );
+    })
+  );
+}
+
+function sameImages(current: ProductRecord, images: readonly productsRepo.ImageFields[]): boolean {
+  return (
+    current.images.length === images.length &&
+    current.images.every((stored, i) => {
+      const next = images[i]!;
+      return next.id === stored.id && next.url === stored.url && next.alt === stored.alt;
+    })
+  );
 }

@@ -1668,12 +1668,13 @@ export interface paths {
     };
   };
   "/api/v1/products": {
-    /** The workspace's products */
+    /** The workspace's products, by id; `q` finds a text in the title or any variant's sku */
     get: {
       parameters: {
         query: {
           page: number;
           per_page: number;
+          q?: string;
         };
         header: {
           /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
@@ -1691,11 +1692,47 @@ export interface paths {
                   id: number;
                   title: string;
                   description: string;
-                  /** @description Decimal amount with two places, as text so no precision is lost ("19.99") */
-                  price: string;
-                  /** @description ISO 4217 code */
+                  brand: string | null;
+                  tags: string[];
+                  attributes: {
+                    [key: string]: string;
+                  };
                   currency: string;
-                  sku: string | null;
+                  options: {
+                      name: string;
+                      values: string[];
+                    }[];
+                  variants: ({
+                      id: number;
+                      sku: string;
+                      option_values: {
+                        [key: string]: string;
+                      };
+                      /** @description Two decimals ("19.90") */
+                      price: string;
+                      quantity: number;
+                      barcode: string | null;
+                    })[];
+                  images: ({
+                      id: number;
+                      url: string;
+                      position: number;
+                      alt: string | null;
+                    })[];
+                  package: {
+                    weight_grams: number;
+                    length_mm: number;
+                    width_mm: number;
+                    height_mm: number;
+                  } | null;
+                  /** @description +1 on every change */
+                  version: number;
+                  /** @description The first variant's price */
+                  price: string;
+                  /** @description The first variant's sku */
+                  sku: string;
+                  /** @description The first variant's quantity */
+                  quantity: number;
                   /** Format: date-time */
                   created_at: string;
                   /** Format: date-time */
@@ -1705,6 +1742,1041 @@ export interface paths {
                 page: number;
                 per_page: number;
                 total: number;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /** Add a product */
+    post: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *   "title": "Linen tote bag",
+           *   "description": "Hand-stitched, natural linen.",
+           *   "currency": "USD",
+           *   "tags": [
+           *     "tote",
+           *     "linen"
+           *   ],
+           *   "options": [
+           *     {
+           *       "name": "Color",
+           *       "values": [
+           *         "Natural",
+           *         "Black"
+           *       ]
+           *     }
+           *   ],
+           *   "variants": [
+           *     {
+           *       "sku": "TOTE-NAT",
+           *       "option_values": {
+           *         "Color": "Natural"
+           *       },
+           *       "price": "24.00",
+           *       "quantity": 12
+           *     },
+           *     {
+           *       "sku": "TOTE-BLK",
+           *       "option_values": {
+           *         "Color": "Black"
+           *       },
+           *       "price": "26.00",
+           *       "quantity": 5,
+           *       "barcode": "0123456789012"
+           *     }
+           *   ],
+           *   "images": [
+           *     {
+           *       "url": "https://example.com/tote.jpg",
+           *       "alt": "The natural tote"
+           *     }
+           *   ],
+           *   "package": {
+           *     "weight_grams": 250,
+           *     "length_mm": 400,
+           *     "width_mm": 300,
+           *     "height_mm": 20
+           *   }
+           * }
+           */
+          "application/json": {
+            title: string;
+            /** @description Plain text */
+            description?: string;
+            brand?: string | null;
+            tags?: string[];
+            /** @description Neutral facts about the product, such as {"material": "cotton"} */
+            attributes?: {
+              [key: string]: string;
+            };
+            /** @description ISO 4217 code, one per product */
+            currency: string;
+            options?: {
+                name: string;
+                values: string[];
+              }[];
+            variants: ({
+                id?: number;
+                /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
+                sku: string;
+                /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
+                option_values?: {
+                  [key: string]: string;
+                };
+                /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
+                price: string;
+                quantity: number;
+                barcode?: string | null;
+              })[];
+            images?: ({
+                id?: number;
+                /** @description A public http or https URL */
+                url?: string;
+                alt?: string | null;
+              })[];
+            package?: {
+              weight_grams: number;
+              length_mm: number;
+              width_mm: number;
+              height_mm: number;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        201: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                title: string;
+                description: string;
+                brand: string | null;
+                tags: string[];
+                attributes: {
+                  [key: string]: string;
+                };
+                currency: string;
+                options: {
+                    name: string;
+                    values: string[];
+                  }[];
+                variants: ({
+                    id: number;
+                    sku: string;
+                    option_values: {
+                      [key: string]: string;
+                    };
+                    /** @description Two decimals ("19.90") */
+                    price: string;
+                    quantity: number;
+                    barcode: string | null;
+                  })[];
+                images: ({
+                    id: number;
+                    url: string;
+                    position: number;
+                    alt: string | null;
+                  })[];
+                package: {
+                  weight_grams: number;
+                  length_mm: number;
+                  width_mm: number;
+                  height_mm: number;
+                } | null;
+                /** @description +1 on every change */
+                version: number;
+                /** @description The first variant's price */
+                price: string;
+                /** @description The first variant's sku */
+                sku: string;
+                /** @description The first variant's quantity */
+                quantity: number;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/products/{product_id}": {
+    /** One product */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          product_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                title: string;
+                description: string;
+                brand: string | null;
+                tags: string[];
+                attributes: {
+                  [key: string]: string;
+                };
+                currency: string;
+                options: {
+                    name: string;
+                    values: string[];
+                  }[];
+                variants: ({
+                    id: number;
+                    sku: string;
+                    option_values: {
+                      [key: string]: string;
+                    };
+                    /** @description Two decimals ("19.90") */
+                    price: string;
+                    quantity: number;
+                    barcode: string | null;
+                  })[];
+                images: ({
+                    id: number;
+                    url: string;
+                    position: number;
+                    alt: string | null;
+                  })[];
+                package: {
+                  weight_grams: number;
+                  length_mm: number;
+                  width_mm: number;
+                  height_mm: number;
+                } | null;
+                /** @description +1 on every change */
+                version: number;
+                /** @description The first variant's price */
+                price: string;
+                /** @description The first variant's sku */
+                sku: string;
+                /** @description The first variant's quantity */
+                quantity: number;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /** Delete a product (409 while it has listings that are not deleted) */
+    delete: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          product_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        204: {
+          content: never;
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /** Change a product: the fields given; `options`, `variants` and `images` replace the whole list */
+    patch: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          product_id: number;
+        };
+      };
+      /** @description `options`, `variants` and `images` replace the whole list when given */
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *   "variants": [
+           *     {
+           *       "id": 1,
+           *       "sku": "TOTE-NAT",
+           *       "option_values": {
+           *         "Color": "Natural"
+           *       },
+           *       "price": "22.00",
+           *       "quantity": 10
+           *     }
+           *   ]
+           * }
+           */
+          "application/json": {
+            title?: string;
+            /** @description Plain text */
+            description?: string;
+            brand?: string | null;
+            tags?: string[];
+            /** @description Neutral facts about the product, such as {"material": "cotton"} */
+            attributes?: {
+              [key: string]: string;
+            };
+            /** @description ISO 4217 code, one per product */
+            currency?: string;
+            options?: {
+                name: string;
+                values: string[];
+              }[];
+            variants?: ({
+                id?: number;
+                /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
+                sku: string;
+                /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
+                option_values?: {
+                  [key: string]: string;
+                };
+                /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
+                price: string;
+                quantity: number;
+                barcode?: string | null;
+              })[];
+            images?: ({
+                id?: number;
+                /** @description A public http or https URL */
+                url?: string;
+                alt?: string | null;
+              })[];
+            package?: {
+              weight_grams: number;
+              length_mm: number;
+              width_mm: number;
+              height_mm: number;
+            } | null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                title: string;
+                description: string;
+                brand: string | null;
+                tags: string[];
+                attributes: {
+                  [key: string]: string;
+                };
+                currency: string;
+                options: {
+                    name: string;
+                    values: string[];
+                  }[];
+                variants: ({
+                    id: number;
+                    sku: string;
+                    option_values: {
+                      [key: string]: string;
+                    };
+                    /** @description Two decimals ("19.90") */
+                    price: string;
+                    quantity: number;
+                    barcode: string | null;
+                  })[];
+                images: ({
+                    id: number;
+                    url: string;
+                    position: number;
+                    alt: string | null;
+                  })[];
+                package: {
+                  weight_grams: number;
+                  length_mm: number;
+                  width_mm: number;
+                  height_mm: number;
+                } | null;
+                /** @description +1 on every change */
+                version: number;
+                /** @description The first variant's price */
+                price: string;
+                /** @description The first variant's sku */
+                sku: string;
+                /** @description The first variant's quantity */
+                quantity: number;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
               };
             };
           };
@@ -3378,7 +4450,7 @@ export interface paths {
               data: ({
                   id: number;
                   /** @enum {string} */
-                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "auth.login_failed" | "authz.denied";
+                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "auth.login_failed" | "authz.denied";
                   /** @description Who did it; null once that user is deleted */
                   actor: {
                     id: number;
@@ -3386,7 +4458,7 @@ export interface paths {
                     name: string;
                   } | null;
                   subject: {
-                    type: "site" | "token" | "webhook" | "user";
+                    type: "site" | "token" | "webhook" | "user" | "product";
                     id: number;
                   };
                   ip_address: string | null;
@@ -3586,7 +4658,7 @@ export interface paths {
               data: ({
                   id: number;
                   url: string;
-                  events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected")[];
+                  events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
                   /** Format: date-time */
                   created_at: string;
                 })[];
@@ -3767,7 +4839,7 @@ export interface paths {
         content: {
           "application/json": {
             url: string;
-            events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected")[];
+            events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
           };
         };
       };
@@ -3781,7 +4853,7 @@ export interface paths {
               data: {
                 id: number;
                 url: string;
-                events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected")[];
+                events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
                 /** Format: date-time */
                 created_at: string;
                 /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */
@@ -4166,7 +5238,7 @@ export interface paths {
                   id: number;
                   message_id: string;
                   /** @enum {string} */
-                  event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected";
+                  event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted";
                   status: "pending" | "delivered" | "failed";
                   attempts: number;
                   last_status_code: number | null;
@@ -4371,7 +5443,7 @@ export interface paths {
                 id: number;
                 message_id: string;
                 /** @enum {string} */
-                event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected";
+                event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted";
                 status: "pending" | "delivered" | "failed";
                 attempts: number;
                 last_status_code: number | null;

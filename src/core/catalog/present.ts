@@ -1,0 +1,34 @@
+/** A stored product as the API, its webhook events and its CSV export show it (DESIGN §9). */
+import type { ProductRecord } from '../../db/products.repo.js';
+import type { Product } from '../../domain/index.js';
+
+export function presentProduct(row: ProductRecord): Product {
+  const variants = row.variants.map((v) => ({
+    id: v.id,
+    sku: v.sku,
+    option_values: v.optionValues,
+    price: v.price,
+    quantity: v.quantity,
+    barcode: v.barcode,
+  }));
+  const first = variants[0];
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    brand: row.brand,
+    tags: row.tags,
+    attributes: row.attributes,
+    currency: row.currency,
+    options: row.options,
+    variants,
+    images: row.images.map((i) => ({ id: i.id, url: i.url, position: i.position, alt: i.alt })),
+    package: row.package,
+    version: row.version,
+    price: first?.price ?? '0.00',
+    sku: first?.sku ?? '',
+    quantity: first?.quantity ?? 0,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,118 @@
+/** The catalogue's words and rules (DESIGN §9): what a product, a variant and an image are, and their limits. */
+
+export const PRODUCT_TITLE_MAX = 140;
+export const PRODUCT_DESCRIPTION_MAX = 50_000;
+export const PRODUCT_TAGS_MAX = 13;
+export const PRODUCT_TAG_LENGTH_MAX = 20;
+export const PRODUCT_OPTIONS_MAX = 3;
+export const PRODUCT_IMAGES_MAX = 10;
+/** Variants of one product: every combination of three options of up to 10 values each, well above any platform's. */
+export const PRODUCT_VARIANTS_MAX = 1_000;
+export const OPTION_NAME_LENGTH_MAX = 40;
+export const OPTION_VALUE_LENGTH_MAX = 60;
+/** Values of one option. */
+export const OPTION_VALUES_MAX = 100;
+export const SKU_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+/** A price: a decimal string with at most two decimals; it must also be above 0 and below PRICE_LIMIT. */
+export const PRICE_PATTERN = /^[0-9]{1,6}(\.[0-9]{1,2})?$/;
+export const PRICE_LIMIT = 1_000_000;
+export const QUANTITY_MAX = 999_999;
+export const BARCODE_LENGTH_MAX = 32;
+export const ATTRIBUTES_MAX = 50;
+export const ATTRIBUTE_KEY_LENGTH_MAX = 60;
+export const ATTRIBUTE_VALUE_LENGTH_MAX = 500;
+export const IMAGE_ALT_LENGTH_MAX = 500;
+export const IMAGE_URL_LENGTH_MAX = 2_048;
+/** Package measures: whole grams and millimetres, positive, below these. */
+export const PACKAGE_WEIGHT_GRAMS_MAX = 1_000_000;
+export const PACKAGE_LENGTH_MM_MAX = 10_000;
+
+/** An uploaded image: JPEG, PNG, WebP or GIF, recognised by its bytes, at most 10 MB. */
+export const IMAGE_TYPES = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+} as const;
+export type ImageExtension = keyof typeof IMAGE_TYPES;
+export const IMAGE_BYTES_MAX = 10 * 1024 * 1024;
+
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
+export interface ProductPackage {
+  weight_grams: number;
+  length_mm: number;
+  width_mm: number;
+  height_mm: number;
+}
+
+/** A variant as the API shows it. `price` is a decimal string with two decimals ("19.90"). */
+export interface Variant {
+  id: number;
+  sku: string;
+  option_values: Record<string, string>;
+  price: string;
+  quantity: number;
+  barcode: string | null;
+}
+
+export interface ProductImage {
+  id: number;
+  url: string;
+  position: number;
+  alt: string | null;
+}
+
+/** A product as the API shows it (DESIGN §9); `price`, `sku` and `quantity` are its first variant's. */
+export interface Product {
+  id: number;
+  title: string;
+  description: string;
+  brand: string | null;
+  tags: string[];
+  attributes: Record<string, string>;
+  currency: string;
+  options: ProductOption[];
+  variants: Variant[];
+  images: ProductImage[];
+  package: ProductPackage | null;
+  version: number;
+  price: string;
+  sku: string;
+  quantity: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A variant as a caller writes it: with `id` it is that existing variant, kept; without, a new one. */
+export interface VariantInput {
+  id?: number;
+  sku: string;
+  option_values?: Record<string, string>;
+  price: string;
+  quantity: number;
+  barcode?: string | null;
+}
+
+export interface ImageInput {
+  id?: number;
+  url?: string;
+  alt?: string | null;
+}
+
+/** POST /products; PATCH /products/{id} takes any subset, `options`, `variants` and `images` replacing the whole list. */
+export interface ProductInput {
+  title: string;
+  description?: string;
+  brand?: string | null;
+  tags?: string[];
+  attributes?: Record<string, string>;
+  currency: string;
+  options?: ProductOption[];
+  variants: VariantInput[];
+  images?: ImageInput[];
+  package?: ProductPackage | null;
+}
