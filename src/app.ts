@@ -11,6 +11,7 @@ import { createClientErrorHandler } from './http/client-errors.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { handleError } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
+import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerProductRoutes } from './http/products.routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
+  registerMediaRoutes(app, deps);
   await registerDashboard(app, app.log);
   if (config.sandbox) await registerSandbox(app, deps.sandbox);
   return app;

@@ -21,6 +21,7 @@ import { createDeliveryQueue } from './core/webhooks/delivery.js';
 import { createOutbox, DELIVERY_QUEUE } from './core/webhooks/outbox.js';
 import { createWebhooksService, type WebhooksService } from './core/webhooks/webhooks.service.js';
 import type { Database } from './db/client.js';
+import { findMedia, type MediaRow } from './db/media.repo.js';
 import { writeLastUsed } from './db/tokens.repo.js';
 import { callbackPath } from './domain/index.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -52,6 +53,8 @@ export interface Deps {
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
+  /** Uploaded image bytes by hash, for GET /media/. */
+  readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
   readonly connect: ConnectService;
   readonly sites: SitesService;
   /** The job engine: started by start(), worked by startWorkers(). */
@@ -199,7 +202,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     watchAuthChanges,
     accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
     security,
-    products: createProductsService({ db, clock, outbox }),
+    media: { find: (sha256) => findMedia(db, sha256) },
+    products: createProductsService({ db, clock, outbox, appUrl: config.appUrl }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
     jobs,

@@ -2,6 +2,7 @@
  * The catalogue (DESIGN §9): list with search, create, read, change, delete. Bodies are checked by their schema and by
  * the catalogue's rules together, so a refused request names every problem at once and changes nothing.
  */
+import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { presentProduct } from '../core/catalog/present.js';
@@ -12,6 +13,7 @@ import {
   ATTRIBUTES_MAX,
   BARCODE_LENGTH_MAX,
   IMAGE_ALT_LENGTH_MAX,
+  IMAGE_BYTES_MAX,
   IMAGE_URL_LENGTH_MAX,
   OPTION_NAME_LENGTH_MAX,
   OPTION_VALUE_LENGTH_MAX,
@@ -155,6 +157,8 @@ const ChangeBody = Type.Partial(Type.Object(productFields), {
   examples: [{ variants: [{ id: 1, sku: 'TOTE-NAT', option_values: { Color: 'Natural' }, price: '22.00', quantity: 10 }] }],
 });
 
+const ImageSchema = Type.Object({ id: Id, url: Type.String(), position: Type.Integer(), alt: Type.Union([Type.String(), Type.Null()]) });
+
 const ProductSchema = Type.Object({
   id: Id,
   title: Type.String(),
@@ -174,7 +178,7 @@ const ProductSchema = Type.Object({
       barcode: Type.Union([Type.String(), Type.Null()]),
     }),
   ),
-  images: Type.Array(Type.Object({ id: Id, url: Type.String(), position: Type.Integer(), alt: Type.Union([Type.String(), Type.Null()]) })),
+  images: Type.Array(ImageSchema),
   package: Type.Union([
     Type.Object({ weight_grams: Type.Integer(), length_mm: Type.Integer(), width_mm: Type.Integer(), height_mm: Type.Integer() }),
     Type.Null(),
@@ -186,6 +190,38 @@ const ProductSchema = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+
+/** The one file part, named `file`, and an optional `alt` field of an upload; anything else is 422 on `file`. */
+async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt: string | null }> {
+  const refuse = (message: string) => new AppError('validation_failed', { fields: { file: [message] } });
+  if (!request.isMultipart()) throw refuse('The file field is required: send multipart/form-data with one part named file.');
+  let bytes: Buffer | null = null;
+  let alt: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw refuse('Send the image in a part named file.');
+        bytes = await part.toBuffer();
+      } else if (part.fieldname === 'alt' && typeof part.value === 'string') {
+        if (part.value.length > IMAGE_ALT_LENGTH_MAX) {
+          throw new AppError('validation_failed', {
+            fields: { alt: [`The alt must not be greater than ${IMAGE_ALT_LENGTH_MAX} characters.`] },
+          });
+        }
+        alt = part.value;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('The file must not be greater than 10 MB.');
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw refuse('Send one file part, named file.');
+    throw refuse('The upload could not be read as multipart/form-data.');
+  }
+  if (!bytes || bytes.length === 0) throw refuse('The file field is required.');
+  return { bytes, alt };
+}
 
 /** What the schema found wrong with the body; a body that is not even an object is refused at once. */
 function shapeProblems(request: FastifyRequest): FieldErrors {
@@ -261,6 +297,32 @@ export function registerProductRoutes(app: App, deps: Deps) {
       return ok(presentProduct(product));
     },
   );
+
+  // Multipart bodies are taken by the upload alone: every other route of the API stays JSON only.
+  app.register(async (uploads: App) => {
+    await uploads.register(multipart, { limits: { fileSize: IMAGE_BYTES_MAX, files: 1, fields: 2, parts: 3 } });
+    uploads.post(
+      '/products/:product_id/images',
+      {
+        config: { access: 'workspace' },
+        schema: {
+          summary: 'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)',
+          description:
+            'The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.',
+          tags: ['products'],
+          params,
+          consumes: ['multipart/form-data'],
+          response: { 201: Ok(ImageSchema) },
+        },
+      },
+      async (request, reply) => {
+        const workspace = workspaceOf(request);
+        const upload = await readUpload(request);
+        const { image } = await products.addUploadedImage(workspace.id, request.params.product_id, upload, actorOf(request));
+        return reply.code(201).send(ok({ id: image.id, url: image.url, position: image.position, alt: image.alt }));
+      },
+    );
+  });
 
   app.delete(
     '/products/:product_id',

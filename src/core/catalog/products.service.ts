@@ -5,11 +5,20 @@
  */
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
+import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import type { ImageInput, ProductInput, ProductOption, ProductPackage, VariantInput } from '../../domain/index.js';
-import { AppError, type FieldErrors } from '../../errors.js';
+import {
+  type ImageInput,
+  PRODUCT_IMAGES_MAX,
+  type ProductInput,
+  type ProductOption,
+  type ProductPackage,
+  type VariantInput,
+} from '../../domain/index.js';
+import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
+import { inspectImage, mediaPath } from './images.js';
 import { presentProduct } from './present.js';
 import { asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
 
@@ -28,7 +37,7 @@ export type ProductChange = Partial<ProductInput>;
 
 const refusal = (fields: FieldErrors) => new AppError('validation_failed', { fields });
 
-export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outbox }) {
+export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outbox; appUrl: string }) {
   const { db, clock, outbox } = deps;
 
   /** Every rule of the body, with the problems the schema found (`known`), refused at once; and the skus' owners. */
@@ -145,6 +154,32 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
         const product = await mustFind(tx, workspaceId, id);
         await record(tx, 'product.updated', product, actor);
         return product;
+      });
+    },
+
+    /**
+     * Appends an uploaded image (DESIGN §9): its bytes stored once by their hash and served at
+     * `{app_url}/media/<sha256>.<extension>`. A product change: version + 1, audit entry, event.
+     */
+    async addUploadedImage(
+      workspaceId: number,
+      id: number,
+      upload: { bytes: Buffer; alt: string | null },
+      actor: Actor,
+    ): Promise<{ product: ProductRecord; image: productsRepo.ImageRow }> {
+      const inspected = inspectImage(upload.bytes);
+      if (!inspected) throw invalidField('file', 'The file must be a JPEG, PNG, WebP or GIF image.');
+      return db.transaction(async (tx) => {
+        const current = await mustFind(tx, workspaceId, id, true);
+        if (current.images.length >= PRODUCT_IMAGES_MAX) throw invalidField('file', `A product has at most ${PRODUCT_IMAGES_MAX} images.`);
+        const now = clock.now();
+        await mediaRepo.storeMedia(tx, { ...inspected, bytes: upload.bytes }, now);
+        const url = `${deps.appUrl}${mediaPath(inspected)}`;
+        const image = await productsRepo.appendImage(tx, id, { url, alt: upload.alt, mediaSha256: inspected.sha256 }, now);
+        await productsRepo.updateProduct(tx, id, {}, now);
+        const product = await mustFind(tx, workspaceId, id);
+        await record(tx, 'product.updated', product, actor);
+        return { product, image };
       });
     },
 
