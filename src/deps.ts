@@ -9,6 +9,7 @@ import { DEFAULT_SCRYPT_PARAMS, hashPassword, type ScryptParams, verifyPassword 
 import { createSecurityEvents, type SecurityEvents } from './core/auth/security-events.js';
 import { createUsageRecorder, type UsageRecorder } from './core/auth/token-usage.js';
 import { createTokensService, type TokensService } from './core/auth/tokens.service.js';
+import { type CatalogueCsvService, createCatalogueCsvService } from './core/catalog/catalogue-csv.service.js';
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
@@ -53,6 +54,7 @@ export interface Deps {
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
+  readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
   readonly connect: ConnectService;
@@ -204,6 +206,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
     products: createProductsService({ db, clock, outbox, appUrl: config.appUrl }),
+    catalogueCsv: createCatalogueCsvService({ db, clock, outbox }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
     jobs,

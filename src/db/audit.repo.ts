@@ -20,6 +20,14 @@ export async function recordAudit(db: Db, workspaceIds: readonly number[], entry
     .values(workspaceIds.map((workspaceId) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
 }
 
+/** Many entries of one workspace (a CSV import's), a statement per thousand. */
+export async function recordAudits(db: Db, workspaceId: number, entries: readonly AuditEntry[], at: Date): Promise<void> {
+  for (let i = 0; i < entries.length; i += 1_000) {
+    const batch = entries.slice(i, i + 1_000);
+    await db.insert(auditEvents).values(batch.map((entry) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
+  }
+}
+
 /**
  * One entry in a workspace named by a caller, written only if that workspace exists: one statement either way, so how
  * long it takes tells nothing of which workspace ids exist.

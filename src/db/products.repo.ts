@@ -91,6 +91,213 @@ async function withParts(db: Db, rows: ProductRow[]): Promise<ProductRecord[]> {
   }));
 }
 
+/** Rows per statement of the batch reads and writes below (the CSV import's). */
+const BATCH = 1_000;
+
+function chunks<T>(items: readonly T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Rows as one jsonb parameter, for `jsonb_to_recordset`: a thousand rows cost one parameter rather than thousands
+ * (each of which Drizzle would build and the database bind). Text with U+0000 cannot be jsonb: callers refuse it first.
+ */
+const recordset = (rows: readonly object[]) => sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)`;
+const ids = (values: readonly number[]) => sql`(select value::int from jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
+/** Products of the workspace among `ids`, with their parts, in id order; `forUpdate` locks their rows. */
+export async function findProducts(db: Db, workspaceId: number, ids: readonly number[], forUpdate = false): Promise<ProductRecord[]> {
+  const found: ProductRecord[] = [];
+  for (const batch of chunks([...new Set(ids)].sort((a, b) => a - b))) {
+    const query = db
+      .select()
+      .from(products)
+      .where(and(eq(products.workspaceId, workspaceId), inArray(products.id, batch)))
+      .orderBy(asc(products.id));
+    found.push(...(await withParts(db, forUpdate ? await query.for('update') : await query)));
+  }
+  return found;
+}
+
+/** Every attribute key the workspace's products use (the CSV export's attribute columns). */
+export async function attributeKeys(db: Db, workspaceId: number): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ key: sql<string>`jsonb_object_keys(${products.attributes})` })
+    .from(products)
+    .where(eq(products.workspaceId, workspaceId));
+  return rows.map((r) => r.key);
+}
+
+/** New products, a statement per thousand; their ids in the order given. */
+export async function insertProducts(db: Db, workspaceId: number, fields: readonly ProductFields[], now: Date): Promise<number[]> {
+  const made: number[] = [];
+  for (const batch of chunks(fields)) {
+    const result = await db.execute(sql`
+      insert into ${products} (workspace_id, title, description, brand, tags, attributes, currency, options, package, created_at, updated_at)
+      select ${workspaceId}::int, v.title, v.description, v.brand, v.tags, v.attributes, v.currency, v.options,
+        nullif(v.package, 'null'::jsonb), ${at(now)}, ${at(now)}
+      from ${recordset(batch.map((f, n) => ({ ...f, n })))}
+        as v(n int, title text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb)
+      order by v.n
+      returning id`);
+    // Ids are drawn in the order rows are inserted, the order of n.
+    made.push(
+      ...rowsOf<{ id: number }>(result)
+        .map((r) => Number(r.id))
+        .sort((a, b) => a - b),
+    );
+  }
+  return made;
+}
+
+/** Writes every field of each product and bumps its version, a statement per thousand. */
+export async function updateProducts(db: Db, changes: readonly { id: number; fields: ProductFields }[], now: Date): Promise<void> {
+  for (const batch of chunks(changes)) {
+    await db.execute(sql`
+      update ${products} as p set title = v.title, description = v.description, brand = v.brand, tags = v.tags,
+        attributes = v.attributes, currency = v.currency, options = v.options, package = nullif(v.package, 'null'::jsonb),
+        version = p.version + 1, updated_at = ${at(now)}
+      from ${recordset(batch.map(({ id, fields }) => ({ ...fields, id })))}
+        as v(id int, title text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb)
+      where p.id = v.id`);
+  }
+}
+
+type VariantRowFields = Omit<VariantFields, 'id'> & { productId: number; workspaceId: number; position: number };
+
+async function insertVariantRows(db: Db, rows: readonly VariantRowFields[], now: Date): Promise<void> {
+  for (const batch of chunks(rows)) {
+    await db.execute(sql`
+      insert into ${productVariants} (product_id, workspace_id, position, sku, option_values, price, quantity, barcode, created_at, updated_at)
+      select v.product_id, v.workspace_id, v.position, v.sku, v.option_values, v.price, v.quantity, v.barcode, ${at(now)}, ${at(now)}
+      from ${recordset(batch.map(variantRecord))}
+        as v(product_id int, workspace_id int, position int, sku text, option_values jsonb, price numeric, quantity int, barcode text)`);
+  }
+}
+
+const variantRecord = (v: VariantRowFields & { id?: number }) => ({
+  id: v.id,
+  product_id: v.productId,
+  workspace_id: v.workspaceId,
+  position: v.position,
+  sku: v.sku,
+  option_values: v.optionValues,
+  price: v.price,
+  quantity: v.quantity,
+  barcode: v.barcode,
+});
+
+/** The variants of new products, each product's in its order. */
+export async function insertVariants(
+  db: Db,
+  lists: readonly { product: { id: number; workspaceId: number }; variants: readonly VariantFields[] }[],
+  now: Date,
+): Promise<void> {
+  const rows = lists.flatMap(({ product, variants }) =>
+    variants.map(({ id: _id, ...variant }, position) => ({
+      ...variant,
+      position,
+      productId: product.id,
+      workspaceId: product.workspaceId,
+    })),
+  );
+  await insertVariantRows(db, rows, now);
+}
+
+/** replaceVariants for many products at once, a few statements per thousand products whatever their variants. */
+export async function replaceVariantsOfProducts(
+  db: Db,
+  lists: readonly { product: { id: number; workspaceId: number }; variants: readonly VariantFields[] }[],
+  now: Date,
+): Promise<void> {
+  for (const batch of chunks(lists)) {
+    const rows = batch.flatMap(({ product, variants }) =>
+      variants.map((variant, position) => ({ ...variant, position, productId: product.id, workspaceId: product.workspaceId })),
+    );
+    const kept = rows.filter((row) => row.id !== undefined);
+    await db.execute(sql`
+      delete from ${productVariants} where product_id in ${ids(batch.map((l) => l.product.id))}
+        and id not in ${ids(kept.map((row) => row.id!))}`);
+    // As in replaceVariants: kept variants first take a sku no variant can have, so skus may move between them.
+    await db.execute(sql`update ${productVariants} set sku = '~' || id where id in ${ids(kept.map((row) => row.id!))}`);
+    await db.execute(sql`
+      update ${productVariants} as pv set position = v.position, sku = v.sku, option_values = v.option_values, price = v.price,
+        quantity = v.quantity, barcode = v.barcode, updated_at = ${at(now)}
+      from ${recordset(kept.map(variantRecord))}
+        as v(id int, product_id int, position int, sku text, option_values jsonb, price numeric, quantity int, barcode text)
+      where pv.id = v.id and pv.product_id = v.product_id`);
+    await insertVariantRows(
+      db,
+      rows.filter((row) => row.id === undefined),
+      now,
+    );
+  }
+}
+
+type ImageRowFields = Omit<ImageFields, 'id'> & { productId: number; position: number };
+
+const imageRecord = (i: ImageRowFields & { id?: number }) => ({
+  id: i.id,
+  product_id: i.productId,
+  position: i.position,
+  url: i.url,
+  alt: i.alt,
+  media_sha256: i.mediaSha256,
+});
+
+async function insertImageRows(db: Db, rows: readonly ImageRowFields[], now: Date): Promise<void> {
+  for (const batch of chunks(rows)) {
+    await db.execute(sql`
+      insert into ${productImages} (product_id, position, url, alt, media_sha256, created_at, updated_at)
+      select v.product_id, v.position, v.url, v.alt, v.media_sha256, ${at(now)}, ${at(now)}
+      from ${recordset(batch.map(imageRecord))} as v(product_id int, position int, url text, alt text, media_sha256 text)`);
+  }
+}
+
+/** The images of new products, each product's in its order. */
+export async function insertImages(
+  db: Db,
+  lists: readonly { productId: number; images: readonly ImageFields[] }[],
+  now: Date,
+): Promise<void> {
+  await insertImageRows(
+    db,
+    lists.flatMap(({ productId, images }) => images.map(({ id: _id, ...image }, position) => ({ ...image, position, productId }))),
+    now,
+  );
+}
+
+/** replaceImages for many products at once. */
+export async function replaceImagesOfProducts(
+  db: Db,
+  lists: readonly { productId: number; images: readonly ImageFields[] }[],
+  now: Date,
+): Promise<void> {
+  for (const batch of chunks(lists)) {
+    const rows = batch.flatMap(({ productId, images }) => images.map((image, position) => ({ ...image, position, productId })));
+    const kept = rows.filter((row) => row.id !== undefined);
+    await db.execute(sql`
+      delete from ${productImages} where product_id in ${ids(batch.map((l) => l.productId))}
+        and id not in ${ids(kept.map((row) => row.id!))}`);
+    await db.execute(sql`
+      update ${productImages} as pi set position = v.position, url = v.url, alt = v.alt, media_sha256 = v.media_sha256,
+        updated_at = ${at(now)}
+      from ${recordset(kept.map(imageRecord))} as v(id int, product_id int, position int, url text, alt text, media_sha256 text)
+      where pi.id = v.id and pi.product_id = v.product_id`);
+    await insertImageRows(
+      db,
+      rows.filter((row) => row.id === undefined),
+      now,
+    );
+  }
+}
+
+/** The rows of a raw statement, on either driver (both answer `{ rows }`). */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
 /** One product of the workspace; `forUpdate` locks its row until the transaction ends. */
 export async function findProduct(db: Db, workspaceId: number, id: number, forUpdate = false): Promise<ProductRecord | null> {
   const query = db

@@ -2,9 +2,11 @@
  * The catalogue (DESIGN §9): list with search, create, read, change, delete. Bodies are checked by their schema and by
  * the catalogue's rules together, so a refused request names every problem at once and changes nothing.
  */
+import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import { CSV_COLUMNS, CSV_IMPORT_BYTES_MAX } from '../core/catalog/csv.js';
 import { presentProduct } from '../core/catalog/present.js';
 import type { Deps } from '../deps.js';
 import {
@@ -35,7 +37,7 @@ import {
 import { AppError, type FieldErrors } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
 import { Id, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
-import { toFieldErrors } from './validation.js';
+import { toFieldErrors, validatorCompiler } from './validation.js';
 
 const NotBlank = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: '\\S', ...(description ? { description } : {}) });
@@ -340,4 +342,87 @@ export function registerProductRoutes(app: App, deps: Deps) {
       return reply.code(204).send(null);
     },
   );
+
+  // CSV bodies are taken by the import alone, handed on as the stream they arrive as: every other route stays JSON only.
+  app.register(async (csv: App) => {
+    const { catalogueCsv } = deps;
+    const csvOnly = () => new AppError('unsupported_media_type', { message: 'Unsupported media type: send text/csv' });
+    csv.removeAllContentTypeParsers();
+    csv.addContentTypeParser('text/csv', (_request, payload, done) => done(null, payload));
+    csv.addContentTypeParser('*', (_request, _payload, done) => done(csvOnly()));
+    const validateProduct = validatorCompiler({ schema: CreateBody, method: 'POST', url: '/products', httpPart: 'body' }) as ((
+      data: unknown,
+    ) => boolean) & { errors?: Parameters<typeof toFieldErrors>[0] | null };
+    const productShape = (input: unknown) => (validateProduct(input) ? {} : toFieldErrors(validateProduct.errors ?? [], 'body'));
+
+    csv.get(
+      '/products/export',
+      {
+        config: { access: 'workspace' },
+        schema: {
+          summary: 'The whole catalogue as CSV (text/csv), one row per variant, in the columns POST /products/import reads',
+          description: CSV_DESCRIPTION,
+          tags: ['products'],
+          // CSV on success; errors are JSON in the seed's shape, as everywhere.
+          response: {
+            200: { description: 'products.csv', content: { 'text/csv': { schema: Type.Unsafe<Readable>({ type: 'string' }) } } },
+          },
+        },
+      },
+      async (request, reply) => {
+        const body = await catalogueCsv.exportCsv(workspaceOf(request).id);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="products.csv"')
+          .send(body);
+      },
+    );
+
+    csv.post(
+      '/products/import',
+      {
+        config: { access: 'workspace' },
+        schema: {
+          summary:
+            'Create and update products from CSV (text/csv, at most 50 MB): any bad row is 422 by `line N.column` and writes nothing',
+          description: `${CSV_DESCRIPTION}\n\nFor example:\n\n\`\`\`csv\n${CSV_EXAMPLE}\`\`\``,
+          tags: ['products'],
+          consumes: ['text/csv'],
+          response: {
+            200: Ok(
+              Type.Object({
+                created: Type.Integer({ description: 'Products made' }),
+                updated: Type.Integer({ description: 'Products changed; those the file leaves as they are count in neither' }),
+              }),
+            ),
+          },
+        },
+      },
+      async (request) => {
+        const workspace = workspaceOf(request);
+        if (!(request.body instanceof Readable)) throw csvOnly();
+        if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw new AppError('payload_too_large');
+        const source = capped(request.body, CSV_IMPORT_BYTES_MAX);
+        return ok(await catalogueCsv.importCsv(workspace.id, source, actorOf(request), productShape));
+      },
+    );
+  });
+}
+
+const CSV_DESCRIPTION = `One row per variant; rows with the same \`handle\` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}, then \`attribute.<key>\` per attribute. \`tags\` are comma-separated, \`image_urls\` space-separated; an empty cell is empty or null. The export writes \`handle\` as \`product-<id>\`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".`;
+
+const CSV_EXAMPLE = `handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
+tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen
+tote,,,,Black,TOTE-BLK,26.00,5,,
+mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
+`;
+
+/** The body's bytes as they arrive, refused with 413 past `max`; the request is left open, so the answer still reaches the client. */
+async function* capped(body: Readable, max: number): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of body.iterator({ destroyOnReturn: false })) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > max) throw new AppError('payload_too_large');
+    yield chunk as Buffer;
+  }
 }

@@ -1,0 +1,468 @@
+/**
+ * The catalogue as CSV (DESIGN §9; docs/catalogue.md, "CSV"): one row per variant, rows sharing a `handle` being one
+ * product whose columns are on its first row, as in Shopify's product CSV. Pure: the export's header and a product's
+ * rows; for the import, a header read, rows grouped by handle with their line numbers, a group made a product input,
+ * and the input's field paths led back to the `line N.column` cells they came from.
+ */
+import {
+  ATTRIBUTE_KEY_LENGTH_MAX,
+  ATTRIBUTES_MAX,
+  type ImageInput,
+  PRICE_PATTERN,
+  PRODUCT_IMAGES_MAX,
+  PRODUCT_TAGS_MAX,
+  PRODUCT_VARIANTS_MAX,
+  type Product,
+  type ProductInput,
+  type ProductOption,
+  type ProductPackage,
+  type VariantInput,
+} from '../../domain/index.js';
+import type { FieldErrors } from '../../errors.js';
+
+export const CSV_COLUMNS = [
+  'handle',
+  'title',
+  'description',
+  'brand',
+  'tags',
+  'currency',
+  'option1_name',
+  'option1_value',
+  'option2_name',
+  'option2_value',
+  'option3_name',
+  'option3_value',
+  'sku',
+  'price',
+  'quantity',
+  'barcode',
+  'weight_grams',
+  'length_mm',
+  'width_mm',
+  'height_mm',
+  'image_urls',
+] as const;
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
+export const ATTRIBUTE_PREFIX = 'attribute.';
+export const REQUIRED_COLUMNS: readonly CsvColumn[] = ['handle', 'title', 'currency', 'sku', 'price', 'quantity'];
+/** The largest body the import reads; beyond it the answer is 413. */
+export const CSV_IMPORT_BYTES_MAX = 50 * 1024 * 1024;
+/** csv-parse's options: a UTF-8 byte order mark (Excel writes one) is dropped; rows may be short (missing cells are empty). */
+export const CSV_PARSE_OPTIONS = { bom: true, relax_column_count: true } as const;
+
+const SLOTS = [0, 1, 2] as const;
+const MEASURES = ['weight_grams', 'length_mm', 'width_mm', 'height_mm'] as const;
+/** Columns of the product rather than of one variant: on its first row, repeated or left empty on its others. */
+const PRODUCT_COLUMNS: readonly CsvColumn[] = [
+  'title',
+  'description',
+  'brand',
+  'tags',
+  'currency',
+  'option1_name',
+  'option2_name',
+  'option3_name',
+  ...MEASURES,
+  'image_urls',
+];
+const nameColumn = (slot: number) => `option${slot + 1}_name` as CsvColumn;
+const valueColumn = (slot: number) => `option${slot + 1}_value` as CsvColumn;
+
+/** The export's handle of a product; the import only groups rows by it. */
+export const handleOf = (product: { id: number }) => `product-${product.id}`;
+/** How the export writes tags; a cell that reads exactly so keeps the stored tags (a tag may hold a comma). */
+export const tagsCell = (tags: readonly string[]) => tags.join(', ');
+
+/** The export's header: the columns, then `attribute.<key>` for each key, keys in code-unit order. */
+export function csvHeader(attributeKeys: readonly string[]): string[] {
+  return [...CSV_COLUMNS, ...attributeKeys.map((key) => ATTRIBUTE_PREFIX + key)];
+}
+
+/** The attribute keys of an export's header: each once, in code-unit order. */
+export const sortedKeys = (keys: Iterable<string>): string[] => [...new Set(keys)].sort();
+
+/** A product's rows, one per variant; the product's own columns are on the first row only. */
+export function productRows(product: Product, attributeKeys: readonly string[]): string[][] {
+  const pack = product.package;
+  return product.variants.map((variant, i) => {
+    const own = (value: string) => (i === 0 ? value : '');
+    const options = SLOTS.flatMap((slot) => {
+      const option = product.options[slot];
+      return option ? [own(option.name), variant.option_values[option.name] ?? ''] : ['', ''];
+    });
+    return [
+      handleOf(product),
+      own(product.title),
+      own(product.description),
+      own(product.brand ?? ''),
+      own(tagsCell(product.tags)),
+      own(product.currency),
+      ...options,
+      variant.sku,
+      variant.price,
+      String(variant.quantity),
+      variant.barcode ?? '',
+      ...MEASURES.map((measure) => own(pack ? String(pack[measure]) : '')),
+      own(product.images.map((image) => image.url).join(' ')),
+      ...attributeKeys.map((key) => own(Object.hasOwn(product.attributes, key) ? product.attributes[key]! : '')),
+    ];
+  });
+}
+
+/** Where the file's columns are. */
+export interface CsvHeader {
+  readonly names: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly attributeKeys: readonly string[];
+}
+
+const at = (line: number, column: string) => `line ${line}.${column}`;
+
+export function addError(errors: FieldErrors, key: string, message: string): void {
+  const list = (errors[key] ??= []);
+  if (!list.includes(message)) list.push(message);
+}
+
+/** The header row (line 1); `usable` when every required column is there. */
+export function readHeader(cells: readonly string[]): { header: CsvHeader; errors: FieldErrors; usable: boolean } {
+  const errors: FieldErrors = {};
+  const index = new Map<string, number>();
+  const attributeKeys: string[] = [];
+  // Spaces around a column's name are dropped; an attribute key is taken as it is (it may end with a space).
+  const names = cells.map((cell) => (cell.startsWith(ATTRIBUTE_PREFIX) ? cell : cell.trim()));
+  names.forEach((name, i) => {
+    const key = name.startsWith(ATTRIBUTE_PREFIX) ? name.slice(ATTRIBUTE_PREFIX.length) : null;
+    if (name === '') addError(errors, at(1, `column ${i + 1}`), 'The column has no name: name it or delete it.');
+    else if (index.has(name)) addError(errors, at(1, name), 'The column is given twice.');
+    else if (key === null && !(CSV_COLUMNS as readonly string[]).includes(name))
+      addError(errors, at(1, name), `Not a column of the catalogue: ${CSV_COLUMNS.join(', ')}, or attribute.<key>.`);
+    else if (key !== null && (key.length === 0 || key.length > ATTRIBUTE_KEY_LENGTH_MAX))
+      addError(errors, at(1, name), `An attribute key has 1 to ${ATTRIBUTE_KEY_LENGTH_MAX} characters.`);
+    else {
+      index.set(name, i);
+      if (key !== null) attributeKeys.push(key);
+    }
+  });
+  const missing = REQUIRED_COLUMNS.filter((column) => !index.has(column));
+  for (const column of missing) addError(errors, at(1, column), `The ${column} column is required.`);
+  return { header: { names, index, attributeKeys }, errors, usable: missing.length === 0 };
+}
+
+/** A cell of a product column, and the line that gave it. */
+interface ProductCell {
+  readonly value: string;
+  readonly line: number;
+}
+
+/** The rows of one handle: one product. */
+export interface CsvGroup {
+  readonly handle: string;
+  readonly line: number;
+  /** Product and attribute columns: the first non-empty cell of each. */
+  readonly product: Map<string, ProductCell>;
+  readonly rows: { readonly line: number; readonly cells: readonly string[] }[];
+}
+
+/** Takes the data rows one at a time, grouping them by handle, with what is wrong with a row by itself. */
+export function createRowReader(header: CsvHeader) {
+  const groups = new Map<string, CsvGroup>();
+  const errors: FieldErrors = {};
+  const ownColumns = [...PRODUCT_COLUMNS, ...header.attributeKeys.map((key) => ATTRIBUTE_PREFIX + key)].filter((c) => header.index.has(c));
+  const handleAt = header.index.get('handle')!;
+  return {
+    groups,
+    errors,
+    add(line: number, cells: readonly string[]): void {
+      if (cells.every((cell) => cell === '')) return;
+      if (cells.slice(header.names.length).some((cell) => cell !== ''))
+        addError(errors, at(line, 'row'), `The row has ${cells.length} cells; the header names ${header.names.length} columns.`);
+      cells.forEach((cell, i) => {
+        if (cell.includes('\u0000') && i < header.names.length)
+          addError(errors, at(line, header.names[i]!), 'The cell must not contain a NUL character.');
+      });
+      const handle = cells[handleAt] ?? '';
+      if (handle === '') {
+        addError(errors, at(line, 'handle'), 'The handle field is required: rows with the same handle are one product.');
+        return;
+      }
+      let group = groups.get(handle);
+      if (!group) groups.set(handle, (group = { handle, line, product: new Map(), rows: [] }));
+      for (const column of ownColumns) {
+        const value = cells[header.index.get(column)!] ?? '';
+        if (value === '') continue;
+        const first = group.product.get(column);
+        if (!first) group.product.set(column, { value, line });
+        else if (first.value !== value)
+          addError(
+            errors,
+            at(line, column),
+            `The ${column} differs from line ${first.line} of the same product: repeat it or leave it empty.`,
+          );
+      }
+      group.rows.push({ line, cells });
+    },
+  };
+}
+
+/**
+ * Which stored product each group updates, by its skus (`owners`: sku → product id); null creates one. A group whose
+ * skus belong to two products, two groups reaching one product, or a sku on two groups are errors on the sku cell.
+ */
+export function matchGroups(groups: readonly CsvGroup[], header: CsvHeader, owners: ReadonlyMap<string, number>) {
+  const errors: FieldErrors = {};
+  const skuAt = header.index.get('sku')!;
+  // Where each sku is first given; a sku given twice in one group is the product rules' to report.
+  const skuLines = new Map<string, { line: number; group: CsvGroup }>();
+  const claimed = new Map<number, number>();
+  const matches = groups.map((group): number | null => {
+    let match: { id: number; line: number } | null = null;
+    for (const { line, cells } of group.rows) {
+      const sku = cells[skuAt] ?? '';
+      const earlier = skuLines.get(sku);
+      if (sku !== '' && earlier && earlier.group !== group)
+        addError(errors, at(line, 'sku'), `The sku is also given on line ${earlier.line}.`);
+      if (!earlier) skuLines.set(sku, { line, group });
+      const owner = owners.get(sku);
+      if (owner === undefined) continue;
+      if (!match) match = { id: owner, line };
+      else if (owner !== match.id)
+        addError(
+          errors,
+          at(line, 'sku'),
+          `The sku has already been taken by another product than the one line ${match.line}'s sku belongs to.`,
+        );
+    }
+    if (!match) return null;
+    const other = claimed.get(match.id);
+    if (other !== undefined) {
+      addError(errors, at(match.line, 'sku'), `The sku belongs to the product of line ${other}: give its rows one handle.`);
+      return null;
+    }
+    claimed.set(match.id, match.line);
+    return match.id;
+  });
+  return { matches, errors };
+}
+
+/** A group made a product input, with the problems of its cells by the input's field paths. */
+export interface BuiltProduct {
+  readonly input: ProductInput & { options: ProductOption[]; variants: (VariantInput & { option_values: Record<string, string> })[] };
+  readonly errors: FieldErrors;
+  /** Problems found on a cell directly, by `line N.column`. */
+  readonly cellErrors: FieldErrors;
+  /** The `line N.column` cell of a field path of the input, and the message said of that cell. */
+  locate(path: string, message: string): [key: string, message: string];
+}
+
+const WHOLE = /^-?[0-9]+$/;
+
+/**
+ * The product input of a group. `current` is the stored product the group updates: a column the file does not have
+ * keeps that field as stored, a variant with a stored sku keeps its id, an image with a stored url its id and alt, an
+ * option whose values the rows name are all stored keeps its stored values in their order, and a cell that reads as the
+ * export writes the stored value keeps that value (tags with a comma, attributes of empty text).
+ */
+export function buildProduct(group: CsvGroup, header: CsvHeader, current: Product | null): BuiltProduct {
+  const errors: FieldErrors = {};
+  const cellErrors: FieldErrors = {};
+  const fail = (path: string, message: string) => addError(errors, path, message);
+  const given = (column: string) => header.index.has(column);
+  const own = (column: string) => (given(column) ? (group.product.get(column)?.value ?? '') : undefined);
+  const cell = (row: CsvGroup['rows'][number], column: string) =>
+    given(column) ? (row.cells[header.index.get(column)!] ?? '') : undefined;
+
+  const title = own('title')!;
+  if (title === '') fail('title', 'The title field is required.');
+  const currency = own('currency')!;
+  if (currency === '') fail('currency', 'The currency field is required.');
+  const brand = own('brand');
+  const tags = own('tags');
+  const names = SLOTS.map((slot) => own(nameColumn(slot)) ?? current?.options[slot]?.name ?? '');
+  const storedVariants = new Map(current?.variants.map((v) => [v.sku, v]));
+
+  const variants = group.rows.map((row, i) => {
+    const sku = cell(row, 'sku')!;
+    // A sku given twice keeps its variant on its first row only; the rules report the second.
+    const stored = storedVariants.get(sku);
+    storedVariants.delete(sku);
+    const optionValues: [string, string][] = [];
+    for (const slot of SLOTS) {
+      const storedName = current?.options[slot]?.name;
+      const value = cell(row, valueColumn(slot)) ?? (stored && storedName !== undefined ? (stored.option_values[storedName] ?? '') : '');
+      if (value !== '' && names[slot] === '')
+        addError(
+          cellErrors,
+          at(row.line, valueColumn(slot)),
+          `A value of option ${slot + 1} is given, but the product has no ${nameColumn(slot)}.`,
+        );
+      if (value !== '' && names[slot] !== '') optionValues.push([names[slot]!, value]);
+    }
+    if (sku === '') fail(`variants.${i}.sku`, 'The sku field is required.');
+    const price = cell(row, 'price')!;
+    if (price === '') fail(`variants.${i}.price`, 'The price field is required.');
+    else if (!PRICE_PATTERN.test(price))
+      fail(`variants.${i}.price`, 'The price must be a number with at most two decimals, such as 19.99.');
+    const quantity = wholeNumber(cell(row, 'quantity')!, `variants.${i}.quantity`, fail);
+    const barcode = cell(row, 'barcode');
+    return {
+      ...(stored ? { id: stored.id } : {}),
+      sku,
+      option_values: Object.fromEntries(optionValues),
+      price,
+      quantity: quantity ?? 0,
+      barcode: barcode === undefined ? (stored?.barcode ?? null) : barcode || null,
+    };
+  });
+  if (variants.length > PRODUCT_VARIANTS_MAX) fail('variants', `A product has at most ${PRODUCT_VARIANTS_MAX} variants.`);
+
+  const options: ProductOption[] = [];
+  for (const slot of SLOTS) {
+    const name = names[slot]!;
+    if (name === '') continue;
+    const used = [...new Set(variants.flatMap((v) => (Object.hasOwn(v.option_values, name) ? [v.option_values[name]!] : [])))];
+    const stored = current?.options[slot];
+    if (used.length === 0) fail(`options.${options.length}.values`, `Give a value of ${name} on every row of the product.`);
+    options.push({ name, values: stored?.name === name && used.every((v) => stored.values.includes(v)) ? [...stored.values] : used });
+  }
+
+  const input = {
+    title,
+    description: own('description') ?? current?.description ?? '',
+    brand: brand === undefined ? (current?.brand ?? null) : brand || null,
+    tags:
+      tags === undefined ? [...(current?.tags ?? [])] : current && tags === tagsCell(current.tags) ? [...current.tags] : splitTags(tags),
+    attributes: attributesOf(group, header, current),
+    currency,
+    options,
+    variants,
+    images: imagesOf(own('image_urls'), current),
+    package: packageOf(own, current, fail),
+  };
+  if (input.tags.length > PRODUCT_TAGS_MAX) fail('tags', `A product has at most ${PRODUCT_TAGS_MAX} tags.`);
+  if (input.images.length > PRODUCT_IMAGES_MAX) fail('images', `A product has at most ${PRODUCT_IMAGES_MAX} images.`);
+  if (Object.keys(input.attributes).length > ATTRIBUTES_MAX) fail('attributes', `A product has at most ${ATTRIBUTES_MAX} attributes.`);
+  // The options list only the slots that have a name: an option's index in the input is not always its slot.
+  const slotOf = SLOTS.filter((slot) => names[slot] !== '');
+  return { input, errors, cellErrors, locate: (path, message) => locateIn(group, header, input, slotOf, path, message) };
+}
+
+function wholeNumber(text: string, path: string, fail: (path: string, message: string) => void): number | null {
+  const label = path.split('.').at(-1)!;
+  if (text === '') fail(path, `The ${label} field is required.`);
+  else if (!WHOLE.test(text)) fail(path, `The ${label} must be a whole number.`);
+  else return Number(text);
+  return null;
+}
+
+const splitTags = (cell: string) =>
+  cell
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+
+function attributesOf(group: CsvGroup, header: CsvHeader, current: Product | null): Record<string, string> {
+  const attributes = new Map(Object.entries(current?.attributes ?? {}));
+  for (const key of header.attributeKeys) {
+    const value = group.product.get(ATTRIBUTE_PREFIX + key)?.value ?? '';
+    // An empty cell is no attribute, unless the stored one is empty text: the export wrote it so.
+    const storedEmpty = current !== null && Object.hasOwn(current.attributes, key) && current.attributes[key] === '';
+    if (value !== '') attributes.set(key, value);
+    else if (!storedEmpty) attributes.delete(key);
+  }
+  return Object.fromEntries(attributes);
+}
+
+function imagesOf(cell: string | undefined, current: Product | null): ImageInput[] {
+  const stored = current?.images ?? [];
+  if (cell === undefined) return stored.map((image) => ({ id: image.id, url: image.url, alt: image.alt }));
+  const used = new Set<number>();
+  return cell
+    .split(/\s+/)
+    .filter((url) => url !== '')
+    .map((url) => {
+      const same = stored.find((image) => image.url === url && !used.has(image.id));
+      if (!same) return { url };
+      used.add(same.id);
+      return { id: same.id, url, alt: same.alt };
+    });
+}
+
+function packageOf(
+  own: (column: string) => string | undefined,
+  current: Product | null,
+  fail: (path: string, message: string) => void,
+): ProductPackage | null {
+  const cells = MEASURES.map((measure) => own(measure) ?? (current?.package ? String(current.package[measure]) : ''));
+  if (cells.every((text) => text === '')) return null;
+  const values = MEASURES.map((measure, i) => {
+    if (cells[i] !== '') return wholeNumber(cells[i]!, `package.${measure}`, fail) ?? 1;
+    fail(`package.${measure}`, `The ${measure} is required when another package measure is given.`);
+    return 1;
+  });
+  return { weight_grams: values[0]!, length_mm: values[1]!, width_mm: values[2]!, height_mm: values[3]! };
+}
+
+/** The cell of a field path of a group's input (`variants.2.sku` → the third row's sku), and its message said of it. */
+function locateIn(
+  group: CsvGroup,
+  header: CsvHeader,
+  input: BuiltProduct['input'],
+  slotOf: readonly number[],
+  path: string,
+  message: string,
+): [string, string] {
+  const [head = '', index = '', field = ''] = path.split('.');
+  const lineOf = (column: string) => group.product.get(column)?.line ?? group.line;
+  const rowLine = (i: number) => group.rows[i]?.line ?? group.line;
+  const place = (line: number, column: string): [string, string] => [
+    at(line, column),
+    message
+      .replace(path.replaceAll('_', ' ').replaceAll('.', ' '), () => column)
+      .replace(/\bvariant (\d+)\b/, (_, n: string) => `line ${rowLine(Number(n))}`),
+  ];
+  switch (head) {
+    case 'title':
+    case 'description':
+    case 'brand':
+    case 'currency':
+    case 'tags':
+      return place(lineOf(head), head);
+    case 'images':
+      return place(lineOf('image_urls'), 'image_urls');
+    case 'package': {
+      const column = index || 'weight_grams';
+      return place(lineOf(column), column);
+    }
+    case 'attributes': {
+      const key = index ? path.slice('attributes.'.length) : (Object.keys(input.attributes ?? {})[ATTRIBUTES_MAX] ?? '');
+      return place(lineOf(ATTRIBUTE_PREFIX + key), ATTRIBUTE_PREFIX + key);
+    }
+    case 'options': {
+      const slot = slotOf[Number(index)] ?? 0;
+      if (field !== 'values') return place(lineOf(nameColumn(slot)), nameColumn(slot));
+      const value = input.options[Number(index)]?.values[Number(path.split('.')[3])];
+      const row = group.rows.find((r) => header.index.has(valueColumn(slot)) && r.cells[header.index.get(valueColumn(slot))!] === value);
+      return place(row?.line ?? group.line, valueColumn(slot));
+    }
+    case 'variants': {
+      // Too many variants, or more than one without options: the first row too many.
+      if (index === '') return place(rowLine(group.rows.length > PRODUCT_VARIANTS_MAX ? PRODUCT_VARIANTS_MAX : 1), 'handle');
+      const i = Number(index);
+      if (field === 'option_values') return place(rowLine(i), optionColumnOf(input, slotOf, i));
+      return place(rowLine(i), ['sku', 'price', 'quantity', 'barcode'].includes(field) ? field : 'sku');
+    }
+    default:
+      return place(group.line, 'handle');
+  }
+}
+
+/** The option value cell a variant's problem is most likely in: one without its name, one missing, one not listed. */
+function optionColumnOf(input: BuiltProduct['input'], slotOf: readonly number[], i: number): string {
+  const values = input.variants[i]?.option_values ?? {};
+  const missing = input.options.findIndex((option) => !Object.hasOwn(values, option.name));
+  if (missing >= 0) return valueColumn(slotOf[missing]!);
+  const unlisted = input.options.findIndex((option) => !option.values.includes(values[option.name]!));
+  if (unlisted >= 0) return valueColumn(slotOf[unlisted]!);
+  return valueColumn(slotOf[0] ?? 0);
+}
