@@ -193,6 +193,18 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(Object.keys(response.json().errors).sort(), ['currency', 'variants.0.price']);
       });
 
+      test('a NUL character anywhere PostgreSQL would store it is 422 on its field, not a 500', async () => {
+        const me = await owner();
+        const body = tote('NUL');
+        body.attributes = { material: 'li\u0000nen' };
+        body.brand = 'Ada\u0000';
+        body.variants[0]!.option_values = { Color: 'Natural', Size: 'S\u0000' };
+        const response = await me.post(body);
+        assert.equal(response.statusCode, 422, response.body);
+        assert.deepEqual(Object.keys(response.json().errors).sort(), ['attributes.material', 'brand', 'variants.0.option_values.Size']);
+        assert.equal(await countProducts(me.workspace.id), 0);
+      });
+
       test('a body that is not an object, or unknown fields, are 422 and nothing is stored', async () => {
         const me = await owner();
         assert.equal((await me.post([mug('X-1')])).statusCode, 422);
@@ -327,6 +339,17 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(foreign.json().errors, { 'variants.0.id': ['The selected id is invalid.'] });
         const read = (await me.get(`/products/${created.id}`)).json().data;
         assert.deepEqual(read, created);
+      });
+
+      test('a malformed product id is refused on the path before the body is looked at, as GET refuses it', async () => {
+        const me = await owner();
+        for (const id of ['5e-324', 'abc', '0']) {
+          const read = await me.get(`/products/${id}`);
+          const change = await me.patch(id as never, { title: '', variants: 'none' });
+          assert.equal(change.statusCode, read.statusCode, `${id}: ${change.body}`);
+          assert.deepEqual(change.json(), read.json());
+          assert.deepEqual(Object.keys(change.json().errors ?? {}), ['product_id']);
+        }
       });
 
       test('images keep their ids when given, and can be reordered', async () => {

@@ -227,8 +227,12 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt
 
 /** What the schema found wrong with the body; a body that is not even an object is refused at once. */
 function shapeProblems(request: FastifyRequest): FieldErrors {
-  const error = request.validationError as (Error & { validation?: Parameters<typeof toFieldErrors>[0] }) | undefined;
+  const error = request.validationError as
+    | (Error & { validation?: Parameters<typeof toFieldErrors>[0]; validationContext?: string })
+    | undefined;
   if (!error?.validation) return {};
+  // Fastify checks the path before the body: a bad product id is refused as on every other route, before any rule runs.
+  if (error.validationContext !== 'body') throw error;
   const fields = toFieldErrors(error.validation, 'body');
   if (fields.body) throw new AppError('validation_failed', { fields });
   return fields;

@@ -43,17 +43,40 @@ function compileBody(schema: object): Validator {
   return check;
 }
 
-type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode };
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  additionalProperties?: SchemaNode | boolean;
+  patternProperties?: Record<string, SchemaNode>;
+  anyOf?: SchemaNode[];
+};
 
-// Walks the schema, not the data, so a deeply nested body costs no more than a flat one.
+// Walks the schema, not the data, so a deeply nested body costs no more than a flat one. A record's values (Type.Record:
+// patternProperties or additionalProperties) and each branch of a union are walked as declared strings too.
 function nulCharacters(data: unknown, schema: SchemaNode, path: string): ErrorObject[] {
   if (typeof data === 'string')
     return path !== '' && data.includes('\u0000') ? [{ instancePath: path, schemaPath: '#/nul', keyword: 'nul', params: {} }] : [];
+  if (schema.anyOf) {
+    const found = schema.anyOf.map((branch) => nulCharacters(data, branch, path)).find((errors) => errors.length > 0);
+    if (found) return found;
+  }
   if (Array.isArray(data) && schema.items) return data.flatMap((item, i) => nulCharacters(item, schema.items!, `${path}/${i}`));
-  if (data === null || typeof data !== 'object' || Array.isArray(data) || !schema.properties) return [];
-  return Object.entries(schema.properties).flatMap(([key, property]) =>
-    Object.hasOwn(data, key) ? nulCharacters((data as Record<string, unknown>)[key], property, `${path}/${key}`) : [],
-  );
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return [];
+  const record = data as Record<string, unknown>;
+  const values = recordValues(schema);
+  return Object.keys(record).flatMap((key) => {
+    const property = schema.properties?.[key] ?? values;
+    if (!property) return [];
+    const at = `${path}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const inKey = key.includes('\u0000') && values ? [{ instancePath: at, schemaPath: '#/nul', keyword: 'nul', params: {} }] : [];
+    return [...inKey, ...nulCharacters(record[key], property, at)];
+  });
+}
+
+/** The schema of a record's values, when the object is a record (its keys chosen by the caller). */
+function recordValues(schema: SchemaNode): SchemaNode | undefined {
+  if (schema.patternProperties) return Object.values(schema.patternProperties)[0];
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined;
 }
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one: JSON's `\ud800` escape makes

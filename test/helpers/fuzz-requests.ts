@@ -30,6 +30,8 @@ export interface Operation {
   readonly queryParams: string[];
   readonly bodySchema: JsonSchema | null;
   readonly isCallback: boolean;
+  /** The content types each declared 2xx status answers with (none: an empty body, as a 204). */
+  readonly successContent: Readonly<Record<string, string[]>>;
 }
 
 /** Every operation of an OpenAPI 3 document, so a route added later is fuzzed without touching the suite. */
@@ -44,6 +46,11 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
         queryParams: parameters.filter((p) => p.in === 'query').map((p) => p.name),
         bodySchema: op.requestBody?.content?.['application/json']?.schema ?? null,
         isCallback: template.includes('/oauth/callback/'),
+        successContent: Object.fromEntries(
+          Object.entries<{ content?: Record<string, unknown> }>(op.responses ?? {})
+            .filter(([status]) => status.startsWith('2'))
+            .map(([status, answer]) => [status, Object.keys(answer.content ?? {})]),
+        ),
       };
     }),
   );
