@@ -10,7 +10,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import type { ImageInput, ProductInput, VariantInput } from '../../domain/index.js';
+import type { ProductInput } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -29,8 +29,9 @@ import {
   sortedKeys,
 } from './csv.js';
 import { presentProduct } from './present.js';
-import { checkProduct } from './product-rules.js';
-import { type Actor, normalisePrice } from './products.service.js';
+import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
+import { ALL_GIVEN, checkProduct } from './product-rules.js';
+import type { Actor } from './products.service.js';
 
 type ProductRecord = productsRepo.ProductRecord;
 
@@ -222,8 +223,6 @@ async function ownersOf(tx: Db, workspaceId: number, skus: readonly string[]): P
   return owners;
 }
 
-const allGiven = { currency: true, options: true, variants: true, images: true } as const;
-
 /**
  * Everything wrong with a group, by `line N.column`: its cells, then POST /products's schema and the catalogue's rules
  * on the input it makes, each field path led back to its cell. A field already refused is not checked again.
@@ -238,7 +237,7 @@ function problemsOf(built: BuiltProduct, current: ProductRecord | null, shape: S
   const { input } = built;
   const candidate = { currency: input.currency, options: input.options, variants: input.variants, images: input.images ?? [] };
   const problems: FieldErrors = { ...built.cellErrors };
-  for (const [path, messages] of Object.entries({ ...known, ...checkProduct(candidate, allGiven, existing, known) })) {
+  for (const [path, messages] of Object.entries({ ...known, ...checkProduct(candidate, ALL_GIVEN, existing, known) })) {
     for (const message of messages) addError(problems, ...built.locate(path, message));
   }
   return problems;
@@ -277,7 +276,7 @@ function updateOf(current: ProductRecord, input: ProductInput): Update | null {
     variants: sameVariants(current, variants) ? null : variants,
     images: sameImages(current, images) ? null : images,
   };
-  return update.variants || update.images || changed(current, fields) ? update : null;
+  return update.variants || update.images || Object.keys(changedFields(current, fields)).length > 0 ? update : null;
 }
 
 /** The changed products written with multi-row statements: every field, a new version, variants and images that differ. */
@@ -292,77 +291,4 @@ async function updateProducts(tx: Db, updates: readonly Update[], now: Date): Pr
   await productsRepo.replaceVariantsOfProducts(tx, variants, now);
   const images = updates.flatMap(({ current, images }) => (images ? [{ productId: current.id, images }] : []));
   await productsRepo.replaceImagesOfProducts(tx, images, now);
-}
-
-function productFields(input: ProductInput): productsRepo.ProductFields {
-  return {
-    title: input.title,
-    description: input.description ?? '',
-    brand: input.brand ?? null,
-    tags: [...(input.tags ?? [])],
-    attributes: { ...input.attributes },
-    currency: input.currency,
-    options: (input.options ?? []).map((option) => ({ name: option.name, values: [...option.values] })),
-    package: input.package ?? null,
-  };
-}
-
-const sortedEntries = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1));
-/** A field as text that is the same for the same value: jsonb keeps an object's keys in an order of its own. */
-function comparable(fields: productsRepo.ProductFields, key: keyof productsRepo.ProductFields): string {
-  const { attributes, options, package: pack } = fields;
-  if (key === 'attributes') return JSON.stringify(sortedEntries(attributes));
-  if (key === 'options') return JSON.stringify(options.map((option) => [option.name, option.values]));
-  if (key === 'package') return JSON.stringify(pack && [pack.weight_grams, pack.length_mm, pack.width_mm, pack.height_mm]);
-  return JSON.stringify(fields[key]);
-}
-
-function changed(current: ProductRecord, next: productsRepo.ProductFields): boolean {
-  return (Object.keys(next) as (keyof productsRepo.ProductFields)[]).some((key) => comparable(current, key) !== comparable(next, key));
-}
-
-function variantFields(variant: VariantInput): productsRepo.VariantFields {
-  return {
-    ...(variant.id !== undefined ? { id: variant.id } : {}),
-    sku: variant.sku,
-    optionValues: { ...variant.option_values },
-    price: normalisePrice(variant.price),
-    quantity: variant.quantity,
-    barcode: variant.barcode ?? null,
-  };
-}
-
-function imageFields(image: ImageInput, current: ProductRecord | null): productsRepo.ImageFields {
-  const stored = image.id !== undefined ? current?.images.find((i) => i.id === image.id) : undefined;
-  return {
-    ...(image.id !== undefined ? { id: image.id } : {}),
-    url: image.url ?? stored?.url ?? '',
-    alt: image.alt !== undefined ? image.alt : (stored?.alt ?? null),
-    // An uploaded image keeps its bytes while its url is Storelink's own.
-    mediaSha256: stored && stored.url === image.url ? stored.mediaSha256 : null,
-  };
-}
-
-function sameVariants(current: ProductRecord, variants: readonly productsRepo.VariantFields[]): boolean {
-  return (
-    current.variants.length === variants.length &&
-    current.variants.every((stored, i) => {
-      const next = variants[i]!;
-      return (
-        next.id === stored.id &&
-        next.sku === stored.sku &&
-        next.price === stored.price &&
-        next.quantity === stored.quantity &&
-        next.barcode === stored.barcode &&
-        JSON.stringify(sortedEntries(next.optionValues)) === JSON.stringify(sortedEntries(stored.optionValues))
-      );
-    })
-  );
-}
-
-function sameImages(current: ProductRecord, images: readonly productsRepo.ImageFields[]): boolean {
-  return (
-    current.images.length === images.length &&
-    current.images.every((stored, i) => images[i]!.id === stored.id && images[i]!.url === stored.url && images[i]!.alt === stored.alt)
-  );
 }

@@ -30,6 +30,9 @@ export interface Given {
   readonly images: boolean;
 }
 
+/** Every list given: a new product, or a whole one from a CSV group. */
+export const ALL_GIVEN: Given = { currency: true, options: true, variants: true, images: true };
+
 export interface Existing {
   readonly variantIds: ReadonlySet<number>;
   readonly imageIds: ReadonlySet<number>;

@@ -7,20 +7,14 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import {
-  type ImageInput,
-  PRODUCT_IMAGES_MAX,
-  type ProductInput,
-  type ProductOption,
-  type ProductPackage,
-  type VariantInput,
-} from '../../domain/index.js';
+import { PRODUCT_IMAGES_MAX, type ProductInput, type VariantInput } from '../../domain/index.js';
 import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { inspectImage, mediaPath } from './images.js';
 import { presentProduct } from './present.js';
-import { asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
+import { changedFields, changeFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
+import { ALL_GIVEN, asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
 
 export type ProductRecord = productsRepo.ProductRecord;
 
@@ -106,14 +100,14 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     async create(workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
       return db.transaction(async (tx) => {
         const candidate = candidateOf(input);
-        await check(tx, workspaceId, candidate, allGiven, null, known);
+        await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
         const now = clock.now();
         const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
         await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
         await productsRepo.replaceImages(
           tx,
           row.id,
-          (input.images ?? []).map((image) => imageFields(image)),
+          (input.images ?? []).map((image) => imageFields(image, null)),
           now,
         );
         const product = await mustFind(tx, workspaceId, row.id);
@@ -141,7 +135,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
           images: given.images ? asList(change.images) : current.images,
         };
         await check(tx, workspaceId, candidate, given, current, known);
-        const fields = changedFields(current, change);
+        const fields = changedFields(current, changeFields(change));
         const variants = change.variants?.map(variantFields);
         const images = change.images?.map((image) => imageFields(image, current));
         const variantsChanged = variants !== undefined && !sameVariants(current, variants);
@@ -194,8 +188,6 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
   };
 }
 
-const allGiven: Given = { currency: true, options: true, variants: true, images: true };
-
 /** A variant of the body as the rules read it; something that is not an object stays as it is (the schema refused it). */
 function candidateVariant(variant: VariantInput): Candidate['variants'][number] {
   return isObject(variant) ? { ...variant, option_values: variant.option_values ?? {} } : (variant as Candidate['variants'][number]);
@@ -208,101 +200,4 @@ function candidateOf(input: ProductInput): Candidate {
     variants: asList<VariantInput>(input.variants).map(candidateVariant),
     images: asList(input.images),
   };
-}
-
-function productFields(input: ProductInput): productsRepo.ProductFields {
-  return {
-    title: input.title,
-    description: input.description ?? '',
-    brand: input.brand ?? null,
-    tags: [...(input.tags ?? [])],
-    attributes: { ...(input.attributes ?? {}) },
-    currency: input.currency,
-    options: (input.options ?? []).map(copyOption),
-    package: input.package ? copyPackage(input.package) : null,
-  };
-}
-
-const copyOption = (option: ProductOption): ProductOption => ({ name: option.name, values: [...option.values] });
-const copyPackage = (p: ProductPackage): ProductPackage => ({
-  weight_grams: p.weight_grams,
-  length_mm: p.length_mm,
-  width_mm: p.width_mm,
-  height_mm: p.height_mm,
-});
-
-/** The product fields of a change that differ from the stored product. */
-function changedFields(current: ProductRecord, change: ProductChange): Partial<productsRepo.ProductFields> {
-  const next: Partial<productsRepo.ProductFields> = {};
-  const differs = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
-  if (change.title !== undefined && change.title !== current.title) next.title = change.title;
-  if (change.description !== undefined && change.description !== current.description) next.description = change.description;
-  if (change.brand !== undefined && change.brand !== current.brand) next.brand = change.brand;
-  if (change.tags !== undefined && differs(change.tags, current.tags)) next.tags = [...change.tags];
-  if (change.attributes !== undefined && differs(sorted(change.attributes), sorted(current.attributes)))
-    next.attributes = { ...change.attributes };
-  if (change.currency !== undefined && change.currency !== current.currency) next.currency = change.currency;
-  if (change.options !== undefined && differs(change.options.map(copyOption), current.options))
-    next.options = change.options.map(copyOption);
-  if (change.package !== undefined && differs(change.package && copyPackage(change.package), current.package)) {
-    next.package = change.package ? copyPackage(change.package) : null;
-  }
-  return next;
-}
-
-const sorted = (record: Readonly<Record<string, string>>) => Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1));
-
-/** Money as stored: two decimals ("19.9" is "19.90"), so an unchanged price compares equal. */
-export function normalisePrice(price: string): string {
-  const [whole, fraction = ''] = price.split('.');
-  return `${BigInt(whole!)}.${fraction.padEnd(2, '0')}`;
-}
-
-function variantFields(variant: VariantInput): productsRepo.VariantFields {
-  return {
-    ...(variant.id !== undefined ? { id: variant.id } : {}),
-    sku: variant.sku,
-    optionValues: { ...(variant.option_values ?? {}) },
-    price: normalisePrice(variant.price),
-    quantity: variant.quantity,
-    barcode: variant.barcode ?? null,
-  };
-}
-
-function imageFields(image: ImageInput, current?: ProductRecord): productsRepo.ImageFields {
-  const stored = image.id !== undefined ? current?.images.find((i) => i.id === image.id) : undefined;
-  return {
-    ...(image.id !== undefined ? { id: image.id } : {}),
-    url: image.url ?? stored?.url ?? '',
-    alt: image.alt !== undefined ? image.alt : (stored?.alt ?? null),
-    // An uploaded image keeps its bytes while its url is Storelink's own.
-    mediaSha256: stored && (image.url === undefined || image.url === stored.url) ? stored.mediaSha256 : null,
-  };
-}
-
-function sameVariants(current: ProductRecord, variants: readonly productsRepo.VariantFields[]): boolean {
-  return (
-    current.variants.length === variants.length &&
-    current.variants.every((stored, i) => {
-      const next = variants[i]!;
-      return (
-        next.id === stored.id &&
-        next.sku === stored.sku &&
-        next.price === stored.price &&
-        next.quantity === stored.quantity &&
-        next.barcode === stored.barcode &&
-        JSON.stringify(sorted(next.optionValues)) === JSON.stringify(sorted(stored.optionValues))
-      );
-    })
-  );
-}
-
-function sameImages(current: ProductRecord, images: readonly productsRepo.ImageFields[]): boolean {
-  return (
-    current.images.length === images.length &&
-    current.images.every((stored, i) => {
-      const next = images[i]!;
-      return next.id === stored.id && next.url === stored.url && next.alt === stored.alt;
-    })
-  );
 }
