@@ -187,6 +187,17 @@ for (const kind of databaseKinds()) {
         assert.equal(await countProducts(me.workspace.id), 1);
       });
 
+      test('requests racing for one sku: one product, every other answer 422 on the sku, never a 500', async () => {
+        const me = await owner();
+        const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => me.post(mug('RACE-1', `Mug ${i}`))));
+        const statuses = answers.map((a) => a.statusCode).sort();
+        assert.deepEqual(statuses, [201, 422, 422, 422, 422, 422]);
+        for (const answer of answers.filter((a) => a.statusCode === 422)) {
+          assert.deepEqual(answer.json().errors, { 'variants.0.sku': ['The sku has already been taken.'] });
+        }
+        assert.equal(await countProducts(me.workspace.id), 1);
+      });
+
       test('a currency must exist; prices of 1,000,000 and above, and three decimals, are refused', async () => {
         const me = await owner();
         const response = await me.post({ ...mug('C-1'), currency: 'XYZ', variants: [{ sku: 'C-1', price: '1000000', quantity: 1 }] });

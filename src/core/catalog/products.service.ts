@@ -3,6 +3,8 @@
  * before it stores anything, runs in one transaction with its audit entry and webhook event, and bumps the product's
  * version only when something changed.
  */
+
+import { isUniqueViolation } from '../../db/accounts.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as mediaRepo from '../../db/media.repo.js';
@@ -82,6 +84,20 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     await outbox.emit(tx, product.workspaceId, action, { product: presentProduct(product) }, now);
   }
 
+  /**
+   * A write whose sku another request took between the check and the insert (the workspace's unique constraint
+   * refused it) is refused as the check would have refused it a moment later: 422 on that sku, the request retried once
+   * so its check sees the other's commit.
+   */
+  async function skuRace<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      return write();
+    }
+  }
+
   async function mustFind(tx: Db, workspaceId: number, id: number, forUpdate = false): Promise<ProductRecord> {
     const product = await productsRepo.findProduct(tx, workspaceId, id, forUpdate);
     if (!product) throw new AppError('not_found');
@@ -98,57 +114,61 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
 
     /** A new product; `known` are the problems the request's schema already found. */
     async create(workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
-      return db.transaction(async (tx) => {
-        const candidate = candidateOf(input);
-        await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
-        const now = clock.now();
-        const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
-        await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
-        await productsRepo.replaceImages(
-          tx,
-          row.id,
-          (input.images ?? []).map((image) => imageFields(image, null)),
-          now,
-        );
-        const product = await mustFind(tx, workspaceId, row.id);
-        await record(tx, 'product.created', product, actor);
-        return product;
-      });
+      return skuRace(() =>
+        db.transaction(async (tx) => {
+          const candidate = candidateOf(input);
+          await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
+          const now = clock.now();
+          const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
+          await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
+          await productsRepo.replaceImages(
+            tx,
+            row.id,
+            (input.images ?? []).map((image) => imageFields(image, null)),
+            now,
+          );
+          const product = await mustFind(tx, workspaceId, row.id);
+          await record(tx, 'product.created', product, actor);
+          return product;
+        }),
+      );
     },
 
     /** A partial change; the lists given replace the stored ones. Nothing different: nothing written, no new version. */
     async update(workspaceId: number, id: number, change: ProductChange, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
-      return db.transaction(async (tx) => {
-        const current = await mustFind(tx, workspaceId, id, true);
-        const given = {
-          currency: change.currency !== undefined,
-          options: change.options !== undefined,
-          variants: change.variants !== undefined,
-          images: change.images !== undefined,
-        };
-        const candidate: Candidate = {
-          currency: change.currency ?? current.currency,
-          options: given.options ? asList(change.options) : current.options,
-          variants: given.variants
-            ? asList<VariantInput>(change.variants).map(candidateVariant)
-            : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
-          images: given.images ? asList(change.images) : current.images,
-        };
-        await check(tx, workspaceId, candidate, given, current, known);
-        const fields = changedFields(current, changeFields(change));
-        const variants = change.variants?.map(variantFields);
-        const images = change.images?.map((image) => imageFields(image, current));
-        const variantsChanged = variants !== undefined && !sameVariants(current, variants);
-        const imagesChanged = images !== undefined && !sameImages(current, images);
-        if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
-        const now = clock.now();
-        await productsRepo.updateProduct(tx, id, fields, now);
-        if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
-        if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
-        const product = await mustFind(tx, workspaceId, id);
-        await record(tx, 'product.updated', product, actor);
-        return product;
-      });
+      return skuRace(() =>
+        db.transaction(async (tx) => {
+          const current = await mustFind(tx, workspaceId, id, true);
+          const given = {
+            currency: change.currency !== undefined,
+            options: change.options !== undefined,
+            variants: change.variants !== undefined,
+            images: change.images !== undefined,
+          };
+          const candidate: Candidate = {
+            currency: change.currency ?? current.currency,
+            options: given.options ? asList(change.options) : current.options,
+            variants: given.variants
+              ? asList<VariantInput>(change.variants).map(candidateVariant)
+              : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
+            images: given.images ? asList(change.images) : current.images,
+          };
+          await check(tx, workspaceId, candidate, given, current, known);
+          const fields = changedFields(current, changeFields(change));
+          const variants = change.variants?.map(variantFields);
+          const images = change.images?.map((image) => imageFields(image, current));
+          const variantsChanged = variants !== undefined && !sameVariants(current, variants);
+          const imagesChanged = images !== undefined && !sameImages(current, images);
+          if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
+          const now = clock.now();
+          await productsRepo.updateProduct(tx, id, fields, now);
+          if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
+          if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
+          const product = await mustFind(tx, workspaceId, id);
+          await record(tx, 'product.updated', product, actor);
+          return product;
+        }),
+      );
     },
 
     /**
