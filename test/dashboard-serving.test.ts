@@ -8,7 +8,17 @@ import { handleError } from '../src/http/error-handler.js';
 import { DASHBOARD_PAGES, registerDashboard } from '../src/web/dashboard.routes.js';
 import { createTestApp, errorBody, type TestApp } from './helpers/test-app.js';
 
-const PAGE_URLS = ['/signup', '/login', '/dashboard', '/workspace/12/dashboard', '/site/3/listings', '/profile/developer/api-access'];
+const PAGE_URLS = [
+  '/signup',
+  '/login',
+  '/dashboard',
+  '/workspace/12/dashboard',
+  '/workspace/12/products',
+  '/workspace/12/products/new',
+  '/workspace/12/products/7',
+  '/site/3/listings',
+  '/profile/developer/api-access',
+];
 
 async function dashboardOn(webDir: string): Promise<{ app: FastifyInstance; warnings: string[] }> {
   const warnings: string[] = [];

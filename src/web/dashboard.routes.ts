@@ -18,6 +18,9 @@ export const DASHBOARD_PAGES = [
   '/login',
   '/dashboard',
   '/workspace/:workspace_id/dashboard',
+  '/workspace/:workspace_id/products',
+  '/workspace/:workspace_id/products/new',
+  '/workspace/:workspace_id/products/:product_id',
   '/site/:site_id/listings',
   '/profile/developer/api-access',
 ] as const;

@@ -4,6 +4,8 @@ import { createRoot } from 'react-dom/client';
 import { ApiAccess } from './pages/api-access';
 import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
+import { ProductEditor } from './pages/product-editor';
+import { ProductList } from './pages/products';
 import { SiteListings } from './pages/site';
 import { useLocation } from './router';
 import { RequireSession } from './ui';
@@ -16,10 +18,16 @@ function App() {
   if (path === '/login') return <AuthPage key="login" mode="login" />;
   const workspace = /^\/workspace\/([^/]+)\/dashboard$/.exec(path);
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
+  const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
+  const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
   return (
     <RequireSession>
       {workspace ? (
         <WorkspaceDashboard key={workspace[1]} workspaceId={workspace[1]!} search={url.searchParams} />
+      ) : products ? (
+        <ProductList key={products[1]} workspaceId={products[1]!} search={url.searchParams} />
+      ) : product ? (
+        <ProductEditor key={path} workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} />
       ) : site ? (
         <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
       ) : path === '/profile/developer/api-access' ? (

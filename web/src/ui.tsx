@@ -68,6 +68,10 @@ async function signOut() {
   navigate('/login');
 }
 
+/** `aria-current="page"` on the navigation link of the section the address is in. */
+const current = (section: string) =>
+  window.location.pathname === section || window.location.pathname.startsWith(`${section}/`) ? ('page' as const) : undefined;
+
 /** The frame of every signed-in page: header with navigation and the Settings menu, then the page. */
 export function Frame({ children, workspaceId }: { children: ReactNode; workspaceId?: string | null }) {
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
@@ -81,7 +85,14 @@ export function Frame({ children, workspaceId }: { children: ReactNode; workspac
           Storelink
         </Link>
         <nav aria-label="Main">
-          <Link href={home}>Dashboard</Link>
+          <Link href={home} aria-current={current(home)}>
+            Dashboard
+          </Link>
+          {workspaceId && (
+            <Link href={`/workspace/${workspaceId}/products`} aria-current={current(`/workspace/${workspaceId}/products`)}>
+              Products
+            </Link>
+          )}
           <details className="menu">
             <summary>Settings</summary>
             <div className="menu-panel">

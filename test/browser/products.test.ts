@@ -1,0 +1,402 @@
+/**
+ * The Products pages in real headless Chromium, as test/browser/dashboard.test.ts drives the rest of the dashboard: one
+ * signed-up seller creates a product with two options, uploads an image, orders the images, edits a price, exports the
+ * catalogue as CSV and imports it back, has a bad CSV refused line by line, and deletes the product. Every state is saved
+ * as test-results/screenshots/products-*.png. Any console error fails the run, but for the browser's own log line of a
+ * 422 the test provokes on purpose.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** A 16x16 PNG of four blue and orange squares. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
+  'base64',
+);
+/** Chromium logs every 4xx answer of a fetch as a console error; a refused save or import is one the test asks for. */
+const REFUSED = /Failed to load resource: the server responded with a status of 422/;
+const COMBINATIONS = [
+  ['Red', 'S'],
+  ['Red', 'M'],
+  ['Blue', 'S'],
+  ['Blue', 'M'],
+] as const;
+const skuOf = (color: string, size: string) => `SHIRT-${color.toUpperCase()}-${size}`;
+
+interface ApiProduct {
+  id: number;
+  version: number;
+  options: { name: string; values: string[] }[];
+  variants: { id: number; sku: string; price: string; quantity: number; option_values: Record<string, string> }[];
+  images: { id: number; url: string; alt: string | null }[];
+}
+
+describe('the Products pages in a browser', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  let profileDir: string;
+  let context: BrowserContext;
+  let page: Page;
+  let browser: Browser | undefined;
+  let consoleErrors: string[] = [];
+  const user = { name: 'Catalogue Seller', email: `products-${Date.now()}@example.com`, password: 'correct horse battery' };
+  let workspaceId = '';
+  let token = '';
+  let productId = '';
+  let exported = '';
+
+  before(async () => {
+    assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    t = await createTestApp('pglite', { listen: true });
+    baseUrl = t.deps.config.appUrl;
+    profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1440, height: 900 },
+      acceptDownloads: true,
+    });
+    browser = context.browser() ?? undefined;
+    page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(15_000);
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  });
+
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await t?.close();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+  });
+
+  /**
+   * A screenshot of the whole page. The viewport is made as tall as the page first, so the editor's sticky Save bar sits
+   * at the bottom as a user sees it, not across the middle as a stitched full-page capture would put it.
+   */
+  async function shot(name: string, width = 1440) {
+    await page.setViewportSize({ width, height: 900 });
+    const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    await page.setViewportSize({ width, height: Math.max(900, height) });
+    await page.screenshot({ path: join(SCREENSHOTS, `products-${name}.png`) });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+
+  /** No console error since the last check, but for those `expected` names. */
+  function noConsoleErrors(expected: RegExp[] = []) {
+    const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
+    consoleErrors = [];
+    assert.deepEqual(unexpected, [], 'the browser console reported errors');
+  }
+
+  const productsUrl = () => `${baseUrl}/workspace/${workspaceId}/products`;
+
+  async function stored(): Promise<ApiProduct> {
+    const response = await fetch(`${baseUrl}/api/v1/products/${productId}`, {
+      headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId },
+    });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { data: ApiProduct }).data;
+  }
+
+  const variantOf = (product: ApiProduct, color: string, size: string) =>
+    product.variants.find((v) => v.option_values.Color === color && v.option_values.Size === size)!;
+
+  /** Picks a file through the page's own button, as a user does in the file dialog. */
+  async function chooseFile(button: string, name: string, mimeType: string, buffer: Buffer) {
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()]);
+    await chooser.setFiles({ name, mimeType, buffer });
+  }
+
+  /** Whether the element has the focus within 5 s (the test is compiled without the DOM's types, hence the cast). */
+  async function isFocused(locator: Locator): Promise<boolean> {
+    for (let tries = 0; tries < 50; tries++) {
+      if (
+        await locator.evaluate(
+          (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+        )
+      )
+        return true;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return false;
+  }
+
+  const notice = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
+
+  test('a new seller opens Products from the navigation and is invited to add a product or import a CSV', async () => {
+    await page.goto(`${baseUrl}/signup`);
+    await page.getByLabel('Name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
+    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
+    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
+    await page.waitForURL(productsUrl());
+    await page.getByRole('heading', { name: 'No products yet' }).waitFor();
+    assert.equal(await page.title(), 'Products · Storelink');
+    assert.equal(await page.getByRole('link', { name: 'Products', exact: true }).getAttribute('aria-current'), 'page');
+    await page.getByRole('link', { name: 'Add a product' }).waitFor();
+    await page.getByRole('button', { name: 'Import CSV…' }).waitFor();
+    await shot('empty');
+    await shot('empty-375', 375);
+    noConsoleErrors();
+  });
+
+  test('a product with two options is created: the variant grid follows the options, and a refused save shows each problem at its field', async () => {
+    await page.getByRole('link', { name: 'Add a product' }).click();
+    await page.waitForURL(`${productsUrl()}/new`);
+    await page.getByLabel('Title').fill('Linen shirt');
+    await page.getByLabel('Description').fill('A loose shirt of washed linen.');
+    await page.getByLabel('Brand').fill('Storelink Basics');
+    await page.getByLabel('Tags', { exact: true }).fill('linen, summer');
+    await page.getByLabel('Tags', { exact: true }).press('Enter');
+    await page.getByRole('button', { name: 'Remove tag summer' }).waitFor();
+    await shot('new-blank');
+
+    await page.getByRole('button', { name: 'Add option' }).click();
+    assert.ok(await isFocused(page.getByLabel('Option name')), 'the name of the new option has the focus');
+    await page.keyboard.type('Color');
+    await page.getByLabel('Values of Color', { exact: true }).fill('Red, Blue');
+    await page.getByLabel('Values of Color', { exact: true }).press('Enter');
+    const rows = page.locator('.variants-table tbody tr');
+    assert.equal(await rows.count(), 2);
+
+    await page.getByRole('button', { name: 'Add another option' }).click();
+    await page.getByLabel('Option name').nth(1).fill('Size');
+    for (const size of ['S', 'M']) {
+      await page.getByLabel('Values of Size', { exact: true }).fill(size);
+      await page.getByLabel('Values of Size', { exact: true }).press('Enter');
+    }
+    await page.getByRole('heading', { name: 'Variants (4)' }).waitFor();
+    assert.equal(await rows.count(), 4);
+
+    // Removing a value takes its variants away, adding it back brings them again.
+    await page.getByRole('button', { name: 'Remove M from Size' }).click();
+    assert.equal(await rows.count(), 2);
+    await page.getByLabel('Values of Size', { exact: true }).fill('M,');
+    assert.equal(await rows.count(), 4);
+
+    for (const [color, size] of COMBINATIONS) {
+      await page.getByLabel(`SKU of ${color} / ${size}`).fill(skuOf(color, size));
+      if (!(color === 'Blue' && size === 'M')) await page.getByLabel(`Price of ${color} / ${size}`).fill('24.00');
+      await page.getByLabel(`Quantity of ${color} / ${size}`).fill('5');
+    }
+    await shot('new-filled');
+
+    await page.getByRole('button', { name: 'Create product' }).click();
+    const summary = page.getByRole('alert').filter({ hasText: 'The product was not saved' });
+    await summary.waitFor();
+    assert.ok(await isFocused(summary), 'the error summary has the focus');
+    await summary.getByRole('link', { name: 'Variant Blue / M: Price' }).waitFor();
+    const price = page.getByLabel('Price of Blue / M');
+    assert.equal(await price.getAttribute('aria-invalid'), 'true');
+    assert.equal(await page.locator('#product-variants-3-price-error').textContent(), 'Enter a price, such as 19.99.');
+    await shot('new-refused');
+    await summary.getByRole('link', { name: 'Variant Blue / M: Price' }).click();
+    assert.ok(await isFocused(price), 'the summary link focuses the field');
+    noConsoleErrors([REFUSED]);
+
+    await price.fill('26.00');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await page.waitForURL(/\/products\/\d+$/);
+    productId = /\/products\/(\d+)$/.exec(page.url())![1]!;
+    await notice('Product created.').waitFor();
+    await page.getByRole('heading', { name: 'Linen shirt', level: 1 }).waitFor();
+
+    const product = await stored();
+    assert.equal(product.version, 1);
+    assert.deepEqual(product.options, [
+      { name: 'Color', values: ['Red', 'Blue'] },
+      { name: 'Size', values: ['S', 'M'] },
+    ]);
+    assert.deepEqual(
+      product.variants.map((v) => [v.sku, v.price, v.quantity]),
+      COMBINATIONS.map(([color, size]) => [skuOf(color, size), color === 'Blue' && size === 'M' ? '26.00' : '24.00', 5]),
+    );
+    await shot('created');
+    noConsoleErrors();
+  });
+
+  test('an image is uploaded to the saved product, a second is added by URL, and they are ordered by keyboard and by dragging', async () => {
+    await chooseFile('Upload an image…', 'swatch.png', 'image/png', PNG);
+    await notice('Image uploaded. This is version 2.').waitFor();
+    const items = page.locator('.image-list > li');
+    assert.equal(await items.count(), 1);
+    const url = (await items.first().locator('img').getAttribute('src'))!;
+    assert.match(url, /\/media\/[0-9a-f]{64}\.png$/);
+    const media = await fetch(url);
+    assert.equal(media.status, 200);
+    assert.equal(media.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await media.arrayBuffer()), PNG);
+    await shot('image-uploaded');
+
+    await page.getByLabel('Add an image by URL').fill(url);
+    await page.getByRole('button', { name: 'Add image', exact: true }).click();
+    assert.equal(await items.count(), 2);
+    await page.getByLabel('Alt text of image 1').fill('Swatch, front');
+    await page.getByLabel('Alt text of image 2').fill('Swatch, back');
+
+    // By keyboard: image 2 moves up and its button that still moves it (down) keeps the focus.
+    await page.getByRole('button', { name: 'Move image 2 up' }).focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByLabel('Alt text of image 1').inputValue(), 'Swatch, back');
+    assert.ok(await isFocused(page.getByRole('button', { name: 'Move image 1 down' })), 'the moved image keeps the focus');
+    await page.getByText('Image 2 moved to position 1 of 2.').waitFor({ state: 'attached' });
+
+    // By dragging: the first image dropped on the second puts the order back.
+    await items.nth(0).locator('.drag-handle').dragTo(items.nth(1));
+    assert.equal(await page.getByLabel('Alt text of image 1').inputValue(), 'Swatch, front');
+    await shot('images-ordered');
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await notice('Saved. This is version 3.').waitFor();
+    const product = await stored();
+    assert.deepEqual(
+      product.images.map((i) => i.alt),
+      ['Swatch, front', 'Swatch, back'],
+    );
+    noConsoleErrors();
+  });
+
+  test('a price is edited and saved: the API holds the new price and the next version, and every variant keeps its id', async () => {
+    const before = await stored();
+    await page.getByLabel('Price of Red / S').fill('21.50');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await notice(`Saved. This is version ${before.version + 1}.`).waitFor();
+    const product = await stored();
+    assert.equal(product.version, before.version + 1);
+    assert.equal(variantOf(product, 'Red', 'S').price, '21.50');
+    assert.deepEqual(
+      product.variants.map((v) => v.id),
+      before.variants.map((v) => v.id),
+    );
+    await shot('price-saved');
+    await shot('editor-375', 375);
+    noConsoleErrors();
+  });
+
+  test('the list shows the product with its thumbnail, sku, price, stock and variant count, and the search finds it by sku', async () => {
+    await page.getByRole('link', { name: '← Products' }).click();
+    await page.waitForURL(productsUrl());
+    const row = page.getByRole('row').filter({ hasText: 'Linen shirt' });
+    await row.waitFor();
+    assert.match((await row.locator('img').getAttribute('src'))!, /\/media\/[0-9a-f]{64}\.png$/);
+    const cells = await row.getByRole('cell').allInnerTexts();
+    assert.deepEqual(cells.slice(1), ['Linen shirt', 'SHIRT-RED-S +3 more', '$21.50 – $26.00', '20', '4']);
+    await shot('list');
+    await shot('list-375', 375);
+
+    await page.getByLabel('Search products').fill('blue-m');
+    await page.waitForURL(`${productsUrl()}?q=blue-m`);
+    await page.getByText('1 product matches “blue-m”.').waitFor();
+    await page.getByLabel('Search products').fill('no such thing');
+    await page.getByText('No products match “no such thing”.').waitFor();
+    await shot('search-none');
+    await page.getByLabel('Search products').fill('');
+    await page.waitForURL(productsUrl());
+    await row.waitFor();
+    noConsoleErrors();
+  });
+
+  test('the catalogue is exported as CSV and imported again with an edited price', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    assert.match(download.suggestedFilename(), /\.csv$/);
+    exported = await readFile((await download.path())!, 'utf8');
+    const records = parse(exported, { columns: true, bom: true }) as Record<string, string>[];
+    assert.deepEqual(
+      records.map((r) => r.sku),
+      COMBINATIONS.map(([color, size]) => skuOf(color, size)),
+    );
+    const before = await stored();
+
+    const edited = records.map((r) => (r.sku === skuOf('Blue', 'S') ? { ...r, price: '27.00' } : r));
+    await chooseFile('Import CSV…', 'catalogue.csv', 'text/csv', Buffer.from(stringify(edited, { header: true })));
+    await notice('catalogue.csv was imported: 0 products created, 1 product updated.').waitFor();
+    const product = await stored();
+    assert.equal(variantOf(product, 'Blue', 'S').price, '27.00');
+    assert.equal(product.version, before.version + 1);
+    await page.getByRole('row').filter({ hasText: 'Linen shirt' }).getByText('$21.50 – $27.00').waitFor();
+    await shot('import-done');
+    noConsoleErrors();
+  });
+
+  test('a CSV with bad rows is refused with every line’s problem, and nothing changes', async () => {
+    const before = await stored();
+    const records = parse(exported, { columns: true, bom: true }) as Record<string, string>[];
+    // Line 1 is the header: the second record is line 3, the fourth line 5.
+    const bad = records.map((r, i) => (i === 1 ? { ...r, price: 'cheap' } : i === 3 ? { ...r, quantity: '-1' } : r));
+    await chooseFile('Import CSV…', 'bad.csv', 'text/csv', Buffer.from(stringify(bad, { header: true })));
+    const problems = page.getByRole('alert').filter({ hasText: 'bad.csv was not imported' });
+    await problems.waitFor();
+    const lines = await problems.getByRole('listitem').allInnerTexts();
+    assert.ok(
+      lines.some((l) => l.startsWith('Line 3, price:')),
+      `line 3's price is named: ${lines.join(' | ')}`,
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('Line 5, quantity:')),
+      `line 5's quantity is named: ${lines.join(' | ')}`,
+    );
+    assert.equal((await stored()).version, before.version);
+    await shot('import-refused');
+    await problems.getByRole('button', { name: 'Dismiss' }).click();
+    assert.equal(await problems.count(), 0);
+    noConsoleErrors([REFUSED]);
+  });
+
+  test('the product is deleted after a confirmation; Escape cancels it', async () => {
+    await page.getByRole('link', { name: 'Linen shirt' }).click();
+    await page.waitForURL(`${productsUrl()}/${productId}`);
+    const open = page.getByRole('button', { name: 'Delete product…' });
+    await open.click();
+    const dialog = page.getByRole('dialog', { name: 'Delete “Linen shirt”?' });
+    await dialog.waitFor();
+    assert.ok(await isFocused(dialog.getByRole('button', { name: 'Cancel' })));
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.ok(await isFocused(open), 'the focus is back on the delete button');
+
+    await open.click();
+    await shot('delete-confirm');
+    await dialog.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.waitForURL(productsUrl());
+    await notice('“Linen shirt” was deleted.').waitFor();
+    await page.getByRole('heading', { name: 'No products yet' }).waitFor();
+    const response = await fetch(`${baseUrl}/api/v1/products/${productId}`, {
+      headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId },
+    });
+    assert.equal(response.status, 404);
+    await shot('deleted');
+    noConsoleErrors();
+  });
+});

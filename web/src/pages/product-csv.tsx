@@ -1,0 +1,162 @@
+/** CSV export and import of the catalogue (DESIGN §9): the buttons, and what an import answered. */
+import { useRef, useState } from 'react';
+import { ApiError, api, inWorkspace, unwrap } from '../api/client';
+import { ErrorMessage } from '../ui';
+
+/** What the last import did: counts, the per-line problems of a refused file, or another failure. */
+export type ImportOutcome =
+  | { kind: 'imported'; file: string; created: number; updated: number }
+  | { kind: 'refused'; file: string; problems: LineProblem[] }
+  | { kind: 'failed'; file: string; error: Error };
+
+export interface LineProblem {
+  line: number | null;
+  column: string;
+  messages: string[];
+}
+
+/** `{"line 3.price": [...]}` as problems sorted by line; a key without a line (the file as a whole) comes first. */
+export function lineProblems(errors: Record<string, string[]>): LineProblem[] {
+  return Object.entries(errors)
+    .map(([key, messages]) => {
+      const match = /^line (\d+)(?:\.(.*))?$/.exec(key);
+      return match ? { line: Number(match[1]), column: match[2] ?? '', messages } : { line: null, column: key, messages };
+    })
+    .sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || a.column.localeCompare(b.column));
+}
+
+/** Downloads GET /products/export with the session's bearer, as a file the browser saves. */
+export function ExportButton({ workspaceId }: { workspaceId: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  async function download() {
+    setBusy(true);
+    setError(null);
+    try {
+      const blob = unwrap(await api.GET('/api/v1/products/export', { params: { header: inWorkspace(workspaceId) }, parseAs: 'blob' }));
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `storelink-products-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <span className="connect">
+      <button type="button" onClick={() => void download()} disabled={busy}>
+        {busy ? 'Exporting…' : 'Export CSV'}
+      </button>
+      {error && <ErrorMessage error={error} title="The export failed" />}
+    </span>
+  );
+}
+
+/** A button that picks a .csv file and posts it to POST /products/import as text/csv; `onOutcome` hears the answer. */
+export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; onOutcome: (outcome: ImportOutcome) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busyWith, setBusyWith] = useState<string | null>(null);
+  async function upload(file: File) {
+    setBusyWith(file.name);
+    try {
+      const result = await api.POST('/api/v1/products/import', {
+        params: { header: inWorkspace(workspaceId) },
+        // The file goes as it is, streamed by the browser: text/csv, not JSON.
+        body: file as never,
+        bodySerializer: (body: unknown) => body as BodyInit,
+        headers: { 'content-type': 'text/csv' },
+      });
+      const { created, updated } = unwrap(result).data;
+      onOutcome({ kind: 'imported', file: file.name, created, updated });
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) {
+        onOutcome({ kind: 'refused', file: file.name, problems: lineProblems(caught.fields) });
+      } else {
+        onOutcome({ kind: 'failed', file: file.name, error: caught as Error });
+      }
+    } finally {
+      setBusyWith(null);
+      if (input.current) input.current.value = '';
+    }
+  }
+  return (
+    <>
+      <input
+        ref={input}
+        type="file"
+        accept=".csv,text/csv"
+        hidden
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          if (file) void upload(file);
+        }}
+      />
+      <button type="button" onClick={() => input.current?.click()} disabled={busyWith !== null}>
+        {busyWith ? `Importing ${busyWith}…` : 'Import CSV…'}
+      </button>
+    </>
+  );
+}
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** The answer of the last import: the counts, or every problem line by line, with a way to dismiss it. */
+export function ImportResult({ outcome, onDismiss }: { outcome: ImportOutcome; onDismiss: () => void }) {
+  const dismiss = (
+    <button type="button" className="link-button dismiss" onClick={onDismiss}>
+      Dismiss
+    </button>
+  );
+  if (outcome.kind === 'imported') {
+    return (
+      <div className="alert alert-info with-dismiss" role="status">
+        <span>
+          <strong>{outcome.file} was imported:</strong> {plural(outcome.created, 'product', 'products')} created,{' '}
+          {plural(outcome.updated, 'product', 'products')} updated.
+        </span>
+        {dismiss}
+      </div>
+    );
+  }
+  if (outcome.kind === 'failed') {
+    return (
+      <div className="with-dismiss">
+        <ErrorMessage error={outcome.error} title={`${outcome.file} was not imported`} />
+        {dismiss}
+      </div>
+    );
+  }
+  const count = outcome.problems.reduce((sum, p) => sum + p.messages.length, 0);
+  return (
+    <div className="alert alert-error import-problems" role="alert">
+      <div className="with-dismiss">
+        <strong>
+          {outcome.file} was not imported: {plural(count, 'problem', 'problems')}. Nothing was changed.
+        </strong>
+        {dismiss}
+      </div>
+      <p>Fix these lines in the file and import it again (line 1 is the header row):</p>
+      <ul>
+        {outcome.problems.map((problem) =>
+          problem.messages.map((message) => (
+            <li key={`${problem.line}.${problem.column}.${message}`}>
+              {problem.line !== null && <strong>Line {problem.line}</strong>}
+              {problem.column && (
+                <>
+                  {problem.line !== null ? ', ' : ''}
+                  <code>{problem.column}</code>
+                </>
+              )}
+              : {message}
+            </li>
+          )),
+        )}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+/** Small pieces the product pages share: addresses, the page title, a message carried over a navigation, thumbnails, prices. */
+import { useEffect, useState } from 'react';
+
+export const productsUrl = (workspaceId: string) => `/workspace/${workspaceId}/products`;
+export const productUrl = (workspaceId: string, productId: number | 'new') => `/workspace/${workspaceId}/products/${productId}`;
+
+/** Sets the tab's title (so a page change is announced) and puts focus on the page, not on <body>, when it opens. */
+export function usePage(title: string) {
+  useEffect(() => {
+    document.title = `${title} · Storelink`;
+  }, [title]);
+  useEffect(() => document.getElementById('main')?.focus(), []);
+}
+
+let carried: string | null = null;
+/** A success message that outlives one navigation ("Product created." on the page the app goes to next). */
+export const flash = {
+  set: (message: string) => void (carried = message),
+  take: (): string | null => {
+    const message = carried;
+    carried = null;
+    return message;
+  },
+};
+
+/** The flash message once, kept for the life of the page. */
+export function useFlash(): [string | null, (message: string | null) => void] {
+  return useState<string | null>(flash.take);
+}
+
+/**
+ * A price in its currency ("$19.99"). Display only: the amount is read as a number to format it; what is sent back is
+ * always the decimal string the API gave.
+ */
+export function formatPrice(price: string, currency: string): string {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(Number(price));
+  } catch {
+    return `${price} ${currency}`;
+  }
+}
+
+/** Every ISO 4217 code the browser knows, with its name, for the currency select. */
+export const CURRENCIES: { code: string; name: string }[] = (() => {
+  const names = new Intl.DisplayNames(undefined, { type: 'currency' });
+  return Intl.supportedValuesOf('currency').map((code) => ({ code, name: names.of(code) ?? code }));
+})();
+
+/** An image's thumbnail, or a neutral placeholder when there is none or it cannot be shown. Decorative: alt is empty. */
+export function Thumb({ url, size = 'small' }: { url: string | null | undefined; size?: 'small' | 'large' }) {
+  const [failed, setFailed] = useState(false);
+  if (!url || failed) {
+    return (
+      <span className={`thumb thumb-${size} thumb-placeholder`} aria-hidden="true">
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="60%" height="60%" fill="none" stroke="currentColor" strokeWidth="1.5">
+          <rect x="3" y="4" width="18" height="16" rx="2" />
+          <circle cx="9" cy="10" r="2" />
+          <path d="M3 17l5-5 4 4 3-3 6 6" />
+        </svg>
+      </span>
+    );
+  }
+  return <img className={`thumb thumb-${size}`} src={url} alt="" loading="lazy" onError={() => setFailed(true)} />;
+}

@@ -1,0 +1,217 @@
+/** /workspace/<id>/products: the catalogue, searchable (`?q=`) and paginated (`?page=`), with CSV import and export. */
+import { useEffect, useRef, useState } from 'react';
+import { api, inWorkspace, unwrap } from '../api/client';
+import { Link, navigate } from '../router';
+import { ErrorMessage, Frame, Loading, lastWorkspace, Notice, useRequest } from '../ui';
+import { ExportButton, ImportButton, type ImportOutcome, ImportResult } from './product-csv';
+import type { Product } from './product-draft';
+import { formatPrice, productsUrl, productUrl, Thumb, useFlash, usePage } from './product-parts';
+
+const PER_PAGE = 25;
+const SEARCH_DELAY_MS = 300;
+
+function listUrl(workspaceId: string, q: string, page: number) {
+  const query = new URLSearchParams();
+  if (q) query.set('q', q);
+  if (page > 1) query.set('page', String(page));
+  const search = query.toString();
+  return `${productsUrl(workspaceId)}${search ? `?${search}` : ''}`;
+}
+
+/** "$19.99", or "$19.99 – $24.00" when the variants' prices differ. */
+function priceRange(product: Product): string {
+  const prices = product.variants.map((v) => v.price).sort((a, b) => Number(a) - Number(b));
+  const low = prices[0] ?? product.price;
+  const high = prices[prices.length - 1] ?? product.price;
+  const format = (price: string) => formatPrice(price, product.currency);
+  return low === high ? format(low) : `${format(low)} – ${format(high)}`;
+}
+
+/** "3 products match “red”, showing 26–50." */
+function resultLine(total: number, q: string, page: number, pages: number): string {
+  if (total === 0) return `No products match “${q}”.`;
+  const count = q
+    ? `${total} ${total === 1 ? 'product matches' : 'products match'} “${q}”`
+    : `${total} ${total === 1 ? 'product' : 'products'}`;
+  if (page > pages) return `${count}; this page is past the last one.`;
+  return pages > 1 ? `${count}, showing ${(page - 1) * PER_PAGE + 1}–${Math.min(page * PER_PAGE, total)}.` : `${count}.`;
+}
+
+const stockOf = (product: Product) => product.variants.reduce((sum, v) => sum + v.quantity, 0);
+
+export function ProductList({ workspaceId, search }: { workspaceId: string; search: URLSearchParams }) {
+  usePage('Products');
+  const q = (search.get('q') ?? '').trim();
+  const page = Math.max(1, Math.floor(Number(search.get('page'))) || 1);
+  const [text, setText] = useState(q);
+  const [message, setMessage] = useFlash();
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+
+  // The address follows the search box once the typing pauses, so a search is a link and Back undoes it.
+  useEffect(() => {
+    if (text.trim() === q) return;
+    const timer = setTimeout(() => navigate(listUrl(workspaceId, text.trim(), 1), { replace: true }), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, q, workspaceId]);
+
+  const list = useRequest(async () => {
+    const query = { page, per_page: PER_PAGE, ...(q ? { q } : {}) };
+    const result = unwrap(await api.GET('/api/v1/products', { params: { query, header: inWorkspace(workspaceId) } }));
+    return { rows: result.data, total: result.meta.total };
+  }, `products-${workspaceId}-${page}-${q}`);
+  // While a new page or search loads, the last one stays on screen (marked busy) instead of flashing away.
+  const shown = useRef<{ rows: Product[]; total: number } | null>(null);
+  if (list.state === 'ready') shown.current = list.data;
+  const data = list.state === 'ready' ? list.data : shown.current;
+  useEffect(() => {
+    if (list.state === 'ready') lastWorkspace.set(workspaceId);
+  }, [list.state, workspaceId]);
+
+  const onOutcome = (next: ImportOutcome) => {
+    setOutcome(next);
+    setMessage(null);
+    if (next.kind === 'imported') list.reload();
+  };
+  const catalogueEmpty = data !== null && data.total === 0 && q === '';
+  const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
+
+  return (
+    <Frame workspaceId={workspaceId}>
+      <div className="page-head">
+        <h1>Products</h1>
+        {data && !catalogueEmpty && (
+          <div className="button-row">
+            <Link className="button primary" href={productUrl(workspaceId, 'new')}>
+              Add product
+            </Link>
+            <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
+            <ExportButton workspaceId={workspaceId} />
+          </div>
+        )}
+      </div>
+      {message && <Notice>{message}</Notice>}
+      {outcome && <ImportResult outcome={outcome} onDismiss={() => setOutcome(null)} />}
+
+      {list.state === 'error' && <ErrorMessage error={list.error} title="Could not load the products" />}
+      {!data && list.state === 'loading' && <Loading what="products" />}
+
+      {catalogueEmpty && (
+        <section className="card empty-state" aria-labelledby="empty-heading">
+          <h2 id="empty-heading">No products yet</h2>
+          <p>Add your first product here, or import a CSV file with one row per variant, in the columns of the export.</p>
+          <div className="button-row">
+            <Link className="button primary" href={productUrl(workspaceId, 'new')}>
+              Add a product
+            </Link>
+            <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
+          </div>
+        </section>
+      )}
+
+      {data && !catalogueEmpty && (
+        <section className="card" aria-labelledby="catalogue-heading" aria-busy={list.state === 'loading'}>
+          <h2 id="catalogue-heading" className="visually-hidden">
+            Catalogue
+          </h2>
+          <div className="field search">
+            <label htmlFor="product-search">Search products</label>
+            <input
+              id="product-search"
+              type="search"
+              value={text}
+              placeholder="Title or SKU"
+              autoComplete="off"
+              onChange={(e) => setText(e.target.value)}
+            />
+          </div>
+          <p className="muted small" role="status">
+            {list.state === 'loading' ? 'Searching…' : resultLine(data.total, q, page, pages)}
+          </p>
+          {data.rows.length > 0 && <ProductTable workspaceId={workspaceId} rows={data.rows} />}
+          {(pages > 1 || page > 1) && <Pagination workspaceId={workspaceId} q={q} page={page} pages={pages} />}
+        </section>
+      )}
+    </Frame>
+  );
+}
+
+function ProductTable({ workspaceId, rows }: { workspaceId: string; rows: Product[] }) {
+  return (
+    <div className="table-wrap">
+      <table className="stack products-table">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Image</span>
+            </th>
+            <th scope="col">Title</th>
+            <th scope="col">SKU</th>
+            <th scope="col" className="num">
+              Price
+            </th>
+            <th scope="col" className="num">
+              Stock
+            </th>
+            <th scope="col" className="num">
+              Variants
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((product) => {
+            const stock = stockOf(product);
+            return (
+              <tr key={product.id}>
+                <td className="thumb-cell">
+                  <Thumb url={product.images[0]?.url} />
+                </td>
+                <td data-label="Title">
+                  <Link href={productUrl(workspaceId, product.id)}>{product.title}</Link>
+                </td>
+                <td data-label="SKU">
+                  <span>
+                    <code>{product.sku}</code>
+                    {product.variants.length > 1 && <span className="muted small"> +{product.variants.length - 1} more</span>}
+                  </span>
+                </td>
+                <td data-label="Price" className="num">
+                  {priceRange(product)}
+                </td>
+                <td data-label="Stock" className="num">
+                  {stock === 0 ? <span className="badge badge-warn">Out of stock</span> : stock}
+                </td>
+                <td data-label="Variants" className="num">
+                  {product.variants.length}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Pagination({ workspaceId, q, page, pages }: { workspaceId: string; q: string; page: number; pages: number }) {
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {page > 1 ? (
+        <Link href={listUrl(workspaceId, q, Math.min(page - 1, pages))} rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span className="muted">← Previous</span>
+      )}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? (
+        <Link href={listUrl(workspaceId, q, page + 1)} rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span className="muted">Next →</span>
+      )}
+    </nav>
+  );
+}
