@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
+import { tote } from './helpers/catalogue.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
 
@@ -33,31 +34,8 @@ const COLUMNS = [
   'image_urls',
 ];
 
-/** A product with two options and four variants. */
-function tote(prefix: string) {
-  return {
-    title: 'Linen tote bag',
-    description: 'Hand-stitched, natural linen.',
-    brand: 'Ada & Co',
-    currency: 'USD',
-    tags: ['tote', 'linen'],
-    attributes: { material: 'linen' },
-    options: [
-      { name: 'Color', values: ['Natural', 'Black'] },
-      { name: 'Size', values: ['S', 'L'] },
-    ],
-    variants: [
-      { sku: `${prefix}-NAT-S`, option_values: { Color: 'Natural', Size: 'S' }, price: '24', quantity: 12 },
-      { sku: `${prefix}-NAT-L`, option_values: { Color: 'Natural', Size: 'L' }, price: '26.5', quantity: 3 },
-      { sku: `${prefix}-BLK-S`, option_values: { Color: 'Black', Size: 'S' }, price: '24.00', quantity: 0, barcode: '0123456789012' },
-      { sku: `${prefix}-BLK-L`, option_values: { Color: 'Black', Size: 'L' }, price: '30', quantity: 7 },
-    ],
-    images: [{ url: 'https://example.com/tote.jpg', alt: 'The natural tote' }],
-    package: { weight_grams: 250, length_mm: 400, width_mm: 300, height_mm: 20 },
-  };
-}
-
-function mug(sku: string, extra: Record<string, unknown> = {}) {
+/** A product without options, with more fields when given. */
+function mugWith(sku: string, extra: Record<string, unknown> = {}) {
   return { title: 'Stoneware mug', currency: 'EUR', variants: [{ sku, price: '12.00', quantity: 4 }], ...extra };
 }
 
@@ -130,8 +108,8 @@ for (const kind of databaseKinds()) {
       test("answers products.csv: one row per variant, the product's columns on its first row, attribute columns sorted", async () => {
         const me = await owner();
         const bag = await me.post(tote('T'));
-        const cup = await me.post(mug('MUG-1', { attributes: { color: 'white' } }));
-        await (await owner()).post(mug('OTHER-1'));
+        const cup = await me.post(mugWith('MUG-1', { attributes: { color: 'white' } }));
+        await (await owner()).post(mugWith('OTHER-1'));
         const response = await me.exportCsv();
         assert.equal(response.statusCode, 200);
         assert.match(String(response.headers['content-type']), /^text\/csv/);
@@ -173,7 +151,7 @@ for (const kind of databaseKinds()) {
       test('the export imported unchanged changes nothing: no version, no audit entry', async () => {
         const me = await owner();
         await me.post(tote('U'));
-        await me.post(mug('U-MUG', { attributes: { color: 'white', note: '' }, tags: ['a,b', ' spaced '] }));
+        await me.post(mugWith('U-MUG', { attributes: { color: 'white', note: '' }, tags: ['a,b', ' spaced '] }));
         const before = await snapshot(me.workspace.id);
         const response = await me.importCsv((await me.exportCsv()).body);
         assert.equal(response.statusCode, 200, response.body);
@@ -184,7 +162,7 @@ for (const kind of databaseKinds()) {
       test('a price edited in the file updates that product alone: version + 1, the variant keeps its id', async () => {
         const me = await owner();
         const bag = await me.post(tote('P'));
-        const cup = await me.post(mug('P-MUG'));
+        const cup = await me.post(mugWith('P-MUG'));
         const rows = parse((await me.exportCsv()).body) as string[][];
         const price = COLUMNS.indexOf('price');
         rows.find((row) => row[COLUMNS.indexOf('sku')] === 'P-NAT-L')![price] = '27.5';
@@ -414,8 +392,8 @@ for (const kind of databaseKinds()) {
 
       test('skus of two products in one group, two groups reaching one product and a sku on two groups are errors on the sku', async () => {
         const me = await owner();
-        await me.post(mug('M-1'));
-        await me.post(mug('M-2'));
+        await me.post(mugWith('M-1'));
+        await me.post(mugWith('M-2'));
         await me.post({
           title: 'Kettle',
           currency: 'EUR',

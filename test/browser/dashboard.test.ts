@@ -4,68 +4,26 @@
  * test-results/screenshots/. Any console error or uncaught page error fails the run.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import type { BrowserContext, Page } from 'playwright-core';
+import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
 
 describe('the dashboard in a browser', () => {
-  let t: TestApp;
   let baseUrl: string;
-  let profileDir: string;
   let context: BrowserContext;
   let page: Page;
-  let browser: Browser | undefined;
-  const consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const user = { name: 'Browser Seller', email: `browser-${Date.now()}@example.com`, password: 'correct horse battery' };
   let workspaceId = '';
 
+  let session: BrowserSession;
   before(async () => {
-    assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
-    await mkdir(SCREENSHOTS, { recursive: true });
-    t = await createTestApp('pglite', { listen: true });
-    baseUrl = t.deps.config.appUrl;
-    profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
-    // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1440, height: 900 },
-    });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    session = await openBrowser({ acceptDownloads: false });
+    ({ baseUrl, context, page, consoleErrors } = session);
   });
 
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
-  });
+  after(() => session?.close());
 
   async function shot(name: string, width?: number) {
     if (width) await page.setViewportSize({ width, height: 900 });

@@ -6,29 +6,14 @@
  * 422 the test provokes on purpose.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
-import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import type { Locator, Page } from 'playwright-core';
+import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
@@ -53,48 +38,22 @@ interface ApiProduct {
 }
 
 describe('the Products pages in a browser', () => {
-  let t: TestApp;
   let baseUrl: string;
-  let profileDir: string;
-  let context: BrowserContext;
   let page: Page;
-  let browser: Browser | undefined;
-  let consoleErrors: string[] = [];
+  let consoleErrors: string[];
   const user = { name: 'Catalogue Seller', email: `products-${Date.now()}@example.com`, password: 'correct horse battery' };
   let workspaceId = '';
   let token = '';
   let productId = '';
   let exported = '';
 
+  let session: BrowserSession;
   before(async () => {
-    assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
-    await mkdir(SCREENSHOTS, { recursive: true });
-    t = await createTestApp('pglite', { listen: true });
-    baseUrl = t.deps.config.appUrl;
-    profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1440, height: 900 },
-      acceptDownloads: true,
-    });
-    browser = context.browser() ?? undefined;
-    page = context.pages()[0] ?? (await context.newPage());
-    page.setDefaultTimeout(15_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+    session = await openBrowser({ acceptDownloads: true });
+    ({ baseUrl, page, consoleErrors } = session);
   });
 
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await t?.close();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
-  });
+  after(() => session?.close());
 
   /**
    * A screenshot of the whole page. The viewport is made as tall as the page first, so the editor's sticky Save bar sits
@@ -111,7 +70,7 @@ describe('the Products pages in a browser', () => {
   /** No console error since the last check, but for those `expected` names. */
   function noConsoleErrors(expected: RegExp[] = []) {
     const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
-    consoleErrors = [];
+    consoleErrors.length = 0;
     assert.deepEqual(unexpected, [], 'the browser console reported errors');
   }
 

@@ -1,0 +1,73 @@
+/**
+ * The browser tests' setup: Debian's Chromium (/usr/bin/chromium, never a downloaded browser) driven by playwright-core,
+ * on a test app served on a loopback port, with every console error and uncaught page error collected.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
+import { createTestApp, type TestApp } from './test-app.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const SCREENSHOTS = join(process.cwd(), 'test-results', 'screenshots');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface BrowserSession {
+  readonly t: TestApp;
+  readonly baseUrl: string;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  /** `<page url>: <message>` of every console error and uncaught error so far; empty it with `length = 0`. */
+  readonly consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/** A served app on PGlite and a fresh Chromium profile with one page of 1440x900. */
+export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<BrowserSession> {
+  assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const t = await createTestApp('pglite', { listen: true });
+  const profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
+  // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: options.acceptDownloads ?? false,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(15_000);
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  return {
+    t,
+    baseUrl: t.deps.config.appUrl,
+    context,
+    page,
+    consoleErrors,
+    async close() {
+      const browser = context.browser();
+      await context.close();
+      await browser?.close();
+      await t.close();
+      await rm(profileDir, { recursive: true, force: true });
+    },
+  };
+}
