@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } from './catalogue.js';
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
@@ -22,7 +23,7 @@ import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss 
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
-import { type BenchUser, createBenchUser, readUser } from './storelink-api.js';
+import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
 const { values: flags } = parseArgs({
@@ -46,6 +47,7 @@ const rounds = Number(flags.rounds ?? (short ? 1 : 3));
 const settle = short ? 0 : 45;
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a whole number (got ${flags.rounds})`);
 const growthUsers = short ? 1_000 : 100_000;
+const catalogueRows = short ? 1_000 : 10_000;
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
 // What `npm start` runs: the bundle `npm run build:server` makes (the bench script builds it first), with its node flags.
@@ -57,6 +59,9 @@ const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
 const measurements: Record<string, Measurement[]> = {};
 const flows: Record<string, FlowResult> = {};
 const memory: Record<string, { idle: number[]; settled: number; peak: number[] }> = {};
+const imports: Record<string, ImportResult> = {};
+/** GET /products?q= as each database answered it, for the bare server's copy of the answer. */
+const catalogueAnswers: Record<string, { body: string; headers: Record<string, string> }> = {};
 const problems: string[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 /** What the first Storelink answered to GET /user, checked for its content: every server must answer exactly this. */
@@ -97,6 +102,9 @@ async function checkBody(server: ServerProcess, user: BenchUser): Promise<void> 
 interface Contender {
   readonly key: string;
   readonly start: () => Promise<ServerProcess>;
+  /** What the load asks for: GET /api/v1/user unless said, and the check of the answer before the load. */
+  readonly path?: string;
+  readonly check?: (server: ServerProcess, user: BenchUser) => Promise<void>;
   /** Whose PAT the load sends: the user of the contender's database (any user for a bare server). */
   readonly user: BenchUser;
   readonly memoryOf?: Kind;
@@ -137,6 +145,12 @@ async function prepare(database: BenchDatabase, readSettled: boolean): Promise<v
     if (readSettled && settle > 0) memory[database.kind] = { idle: [], peak: [], settled: await settledRss(server, settle) };
     database.user = await createBenchUser(server.url);
     await checkBody(server, database.user);
+    if (readSettled) {
+      imports[database.kind] = await importCatalogue(server, database.user, catalogueRows);
+      console.log(`g ${database.kind}: imported ${catalogueRows} CSV rows in ${imports[database.kind]!.seconds.toFixed(1)} s`);
+      const answer = await fetch(`${server.url}${CATALOGUE_PATH}`, { headers: database.user.headers });
+      catalogueAnswers[database.kind] ??= { body: await answer.text(), headers: ownHeaders(answer.headers) };
+    }
   } finally {
     await server.stop();
   }
@@ -150,8 +164,8 @@ async function runRounds(contenders: readonly Contender[]): Promise<void> {
       const server = await contender.start();
       try {
         const idle = server.memory().rss;
-        await checkBody(server, contender.user);
-        const result = await measureServer(server, '/api/v1/user', contender.user.headers, { warmup, duration });
+        await (contender.check ?? checkBody)(server, contender.user);
+        const result = await measureServer(server, contender.path ?? '/api/v1/user', contender.user.headers, { warmup, duration });
         (measurements[contender.key] ??= []).push(result);
         if (contender.memoryOf) {
           const figures = (memory[contender.memoryOf] ??= { idle: [], peak: [], settled: Number.NaN });
@@ -229,19 +243,27 @@ async function main(): Promise<void> {
     user: database.user!,
     memoryOf: key.startsWith('b-') ? database.kind : undefined,
   });
-  const bare = (key: string, headers: Record<string, string> | null): Contender => ({
+  const bare = (key: string, answer: { body: string; headers: Record<string, string> | null }, path?: string): Contender => ({
     key,
     user: postgresSmall.user!,
+    path,
+    check: async () => {},
     start: async () => {
-      const env: Record<string, string> = { BENCH_BODY: reference!.body };
-      env.BENCH_HEADERS = JSON.stringify(headers ?? { 'content-type': reference!.contentType });
-      return startServer(`bare node:http${headers ? ' + headers' : ''}`, here('bare-server.ts'), env, await freePort());
+      const env: Record<string, string> = { BENCH_BODY: answer.body };
+      env.BENCH_HEADERS = JSON.stringify(answer.headers ?? { 'content-type': reference!.contentType });
+      return startServer(`bare node:http${answer.headers ? ' + headers' : ''}`, here('bare-server.ts'), env, await freePort());
     },
   });
+  const catalogue = (key: string, database: BenchDatabase): Contender => ({
+    ...on(key, database),
+    memoryOf: undefined,
+    path: CATALOGUE_PATH,
+    check: checkCatalogue,
+  });
   await runRounds([
-    bare('a', null),
+    bare('a', { body: reference!.body, headers: null }),
     on('b-postgres', postgresSmall),
-    bare('a-headers', reference!.headers),
+    bare('a-headers', reference!),
     on('b-pglite', pgliteSmall),
     {
       key: 'c',
@@ -257,6 +279,10 @@ async function main(): Promise<void> {
     },
     on('e-postgres-grown', postgresGrown),
     on('e-pglite-grown', pgliteGrown),
+    // The bare server answers PostgreSQL's page of the search, with its headers, whatever it is asked.
+    bare('a-products', catalogueAnswers.PostgreSQL!, CATALOGUE_PATH),
+    catalogue('g-postgres', postgresSmall),
+    catalogue('g-pglite', pgliteSmall),
   ]);
   for (const database of small) await connectFlows(database);
 
@@ -282,6 +308,7 @@ async function main(): Promise<void> {
     perRound: roundsOf(measurements),
     runs: Object.fromEntries(Object.entries(measurements).map(([key, list]) => [key, medianOf(list)])),
     flows,
+    imports,
     memory: Object.fromEntries(
       Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
     ),

@@ -46,9 +46,19 @@ export async function readUser(
   headers: Record<string, string>,
 ): Promise<{ status: number; contentType: string; body: string; headers: Record<string, string> }> {
   const response = await fetch(`${baseUrl}/api/v1/user`, { headers });
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    body: await response.text(),
+    headers: ownHeaders(response.headers),
+  };
+}
+
+/** An answer's own headers: without those of the connection or the moment. */
+export function ownHeaders(headers: Headers): Record<string, string> {
   const own: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
+  headers.forEach((value, name) => {
     if (!CONNECTION_HEADERS.has(name)) own[name] = value;
   });
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text(), headers: own };
+  return own;
 }
