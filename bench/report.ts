@@ -146,7 +146,9 @@ export function renderReport(results: BenchResults): string {
     '',
     '| figure | value | target | met |',
     '|---|---:|---|---|',
-    ...checksOf(results).map((c) => `| ${c.name} | ${fmt(c.value, c.unit ? 1 : 2)}${c.unit} | ${c.target} | ${c.met === null ? '-' : c.met ? 'yes' : 'no'} |`),
+    ...checksOf(results).map(
+      (c) => `| ${c.name} | ${fmt(c.value, c.unit ? 1 : 2)}${c.unit} | ${c.target} | ${c.met === null ? '-' : c.met ? 'yes' : 'no'} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }
