@@ -217,6 +217,22 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(all.data[0], bag);
       });
 
+      test('q follows a changed title and changed skus, and folds case beyond ASCII', async () => {
+        const me = await owner();
+        const cup = (await me.post(mug('CUP-1', 'Tasse ÉCOLE'))).json().data;
+        const ids = async (q: string) =>
+          (await me.get(`/products?q=${encodeURIComponent(q)}`)).json().data.map((p: { id: number }) => p.id);
+        assert.deepEqual(await ids('école'), [cup.id]);
+        assert.equal((await me.patch(cup.id, { title: 'Bowl' })).statusCode, 200);
+        assert.deepEqual(await ids('école'), []);
+        assert.deepEqual(await ids('bowl'), [cup.id]);
+        assert.deepEqual(await ids('cup-1'), [cup.id]);
+        const variants = [{ ...cup.variants[0], sku: 'BOWL-9' }];
+        assert.equal((await me.patch(cup.id, { variants })).statusCode, 200);
+        assert.deepEqual(await ids('cup-1'), []);
+        assert.deepEqual(await ids('bowl-9'), [cup.id]);
+      });
+
       test('pages: a slice in the middle, beyond the end, 25 by default, at most 100 a page', async () => {
         const me = await owner();
         const ids: number[] = [];

@@ -131,6 +131,12 @@ export const products = pgTable(
     package: jsonb('package').$type<ProductPackage>(),
     /** +1 on every change: what a listing was last synced at. */
     version: integer('version').notNull().default(1),
+    /**
+     * What `?q=` searches: the title and every sku, one per line, lowercased by the service (`searchText`) as the
+     * query is. One plain LIKE per product, where an ILIKE on the title and a subquery over the variants cost ten
+     * times as much.
+     */
+    search: text('search').notNull().default(''),
     ...timestamps,
   },
   (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id)],

@@ -43,6 +43,9 @@ export type CatalogueCsvService = ReturnType<typeof createCatalogueCsvService>;
 /** Skus looked up per statement. */
 const SKU_BATCH = 5_000;
 
+/** Products made or changed by one import from which the catalogue's statistics are gathered again. */
+const ANALYZE_AFTER = 500;
+
 export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: Outbox }) {
   const { db, clock, outbox } = deps;
 
@@ -102,7 +105,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     ): Promise<{ created: number; updated: number }> {
       // The file is read before the transaction begins: a slow upload holds no lock and no connection.
       const file = await readFile(source);
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx) => {
         const { header, groups } = file;
         const errors: FieldErrors = { ...file.errors };
         if (!header) throw refusal(errors, null);
@@ -137,6 +140,10 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
         await record(tx, workspaceId, changes, actor, now);
         return { created: made.length, updated: updates.length };
       });
+      // The planner's statistics, after a change that may have moved them: PGlite has no autovacuum to gather them, and
+      // without them it reads a search's whole match to sort it where it could stop at the first page.
+      if (result.created + result.updated >= ANALYZE_AFTER) await productsRepo.analyzeCatalogue(db);
+      return result;
     },
   };
 }

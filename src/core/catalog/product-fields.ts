@@ -16,6 +16,9 @@ const copyPackage = (p: ProductPackage): ProductPackage => ({
 });
 
 /** The product's own columns from a whole input (absent fields take their defaults). */
+/** The `search` column of a product of this title and skus: lowercased here, as `?q=` is before it is looked for. */
+export const searchText = (title: string, skus: readonly string[]): string => [title, ...skus].join('\n').toLowerCase();
+
 export function productFields(input: ProductInput): productsRepo.ProductFields {
   return {
     title: input.title,
@@ -26,6 +29,10 @@ export function productFields(input: ProductInput): productsRepo.ProductFields {
     currency: input.currency,
     options: (input.options ?? []).map(copyOption),
     package: input.package ? copyPackage(input.package) : null,
+    search: searchText(
+      input.title,
+      (input.variants ?? []).map((v) => v.sku),
+    ),
   };
 }
 
@@ -56,7 +63,8 @@ function comparable(fields: Partial<productsRepo.ProductFields>, key: keyof prod
 
 /** The fields of `next` whose values differ from the stored product's. */
 export function changedFields(current: ProductRecord, next: Partial<productsRepo.ProductFields>): Partial<productsRepo.ProductFields> {
-  const keys = Object.keys(next) as (keyof productsRepo.ProductFields)[];
+  // `search` follows the title and skus: never a change of its own.
+  const keys = (Object.keys(next) as (keyof productsRepo.ProductFields)[]).filter((key) => key !== 'search');
   return Object.fromEntries(keys.filter((key) => comparable(current, key) !== comparable(next, key)).map((key) => [key, next[key]]));
 }
 

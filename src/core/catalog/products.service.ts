@@ -15,7 +15,16 @@ import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { inspectImage, mediaPath } from './images.js';
 import { presentProduct } from './present.js';
-import { changedFields, changeFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
+import {
+  changedFields,
+  changeFields,
+  imageFields,
+  productFields,
+  sameImages,
+  sameVariants,
+  searchText,
+  variantFields,
+} from './product-fields.js';
 import { ALL_GIVEN, asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
 
 export type ProductRecord = productsRepo.ProductRecord;
@@ -160,6 +169,11 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
           const variantsChanged = variants !== undefined && !sameVariants(current, variants);
           const imagesChanged = images !== undefined && !sameImages(current, images);
           if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
+          if (fields.title !== undefined || variantsChanged)
+            fields.search = searchText(
+              fields.title ?? current.title,
+              (variantsChanged ? variants : current.variants).map((v) => v.sku),
+            );
           const now = clock.now();
           await productsRepo.updateProduct(tx, id, fields, now);
           if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
