@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
+import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { CSV_COLUMNS, CSV_IMPORT_BYTES_MAX } from '../core/catalog/csv.js';
@@ -310,7 +311,7 @@ export function registerProductRoutes(app: App, deps: Deps) {
     uploads.post(
       '/products/:product_id/images',
       {
-        config: { access: 'workspace' },
+        config: { access: 'workspace', swaggerTransform: documentedBody(UPLOAD_BODY) },
         schema: {
           summary: 'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)',
           description:
@@ -385,7 +386,7 @@ export function registerProductRoutes(app: App, deps: Deps) {
     csv.post(
       '/products/import',
       {
-        config: { access: 'workspace' },
+        config: { access: 'workspace', swaggerTransform: documentedBody(IMPORT_BODY) },
         schema: {
           summary:
             'Create and update products from CSV (text/csv, at most 50 MB): any bad row is 422 by `line N.column` and writes nothing',
@@ -420,6 +421,21 @@ tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote
 tote,,,,Black,TOTE-BLK,26.00,5,,
 mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
 `;
+
+/**
+ * The body of a route that reads its own (a multipart upload, a CSV stream), for the OpenAPI document only: declared
+ * as the route's `body`, Fastify would validate the stream against it.
+ */
+const documentedBody =
+  (body: object): SwaggerTransform =>
+  ({ schema, url }) => ({ schema: { ...schema, body }, url });
+
+const UPLOAD_BODY = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, WebP or GIF, at most 10 MB' }),
+  alt: Type.Optional(Type.String({ maxLength: IMAGE_ALT_LENGTH_MAX, description: 'Its text alternative' })),
+});
+
+const IMPORT_BODY = Type.String({ description: 'The CSV file (UTF-8; a byte order mark is skipped)', examples: [CSV_EXAMPLE] });
 
 /** The body's bytes as they arrive, refused with 413 past `max`; the request is left open, so the answer still reaches the client. */
 async function* capped(body: Readable, max: number): AsyncGenerator<Buffer> {

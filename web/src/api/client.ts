@@ -37,9 +37,12 @@ interface Result<T> {
   response: Response;
 }
 
-/** The data of a success, or an ApiError built from the API's error body; a 401 ends the session and goes to /login. */
+/**
+ * The data of a success (undefined for a 204, which has no body), or an ApiError built from the API's error body; a 401
+ * ends the session and goes to /login.
+ */
 export function unwrap<T>(result: Result<T>, options: { redirectOn401?: boolean } = {}): T {
-  if (result.data !== undefined && result.response.ok) return result.data;
+  if (result.response.ok) return result.data as T;
   const body = (result.error ?? {}) as { message?: string; errors?: Record<string, string[]> };
   const status = result.response.status;
   if (status === 401 && options.redirectOn401 !== false) {

@@ -5634,6 +5634,19 @@ export interface paths {
           product_id: number;
         };
       };
+      requestBody: {
+        content: {
+          "multipart/form-data": {
+            /**
+             * Format: binary
+             * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB
+             */
+            file: string;
+            /** @description Its text alternative */
+            alt?: string;
+          };
+        };
+      };
       responses: {
         /** @description Default Response */
         201: {
@@ -6014,6 +6027,18 @@ export interface paths {
         header: {
           /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
           "x-workspace-id": string;
+        };
+      };
+      /** @description The CSV file (UTF-8; a byte order mark is skipped) */
+      requestBody: {
+        content: {
+          /**
+           * @example handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
+           * tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen
+           * tote,,,,Black,TOTE-BLK,26.00,5,,
+           * mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
+           */
+          "text/csv": string;
         };
       };
       responses: {

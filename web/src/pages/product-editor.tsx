@@ -201,11 +201,11 @@ function DeleteProduct({ workspaceId, product }: { workspaceId: string; product:
     setBusy(true);
     setError(null);
     try {
-      const result = await api.DELETE('/api/v1/products/{product_id}', {
-        params: { path: { product_id: product.id }, header: inWorkspace(workspaceId) },
-      });
-      // 204 has no body, which unwrap would take for a failure: only a failure goes through it.
-      if (!result.response.ok) unwrap(result);
+      unwrap(
+        await api.DELETE('/api/v1/products/{product_id}', {
+          params: { path: { product_id: product.id }, header: inWorkspace(workspaceId) },
+        }),
+      );
       dialog.current?.close();
       flash.set(`“${product.title}” was deleted.`);
       navigate(productsUrl(workspaceId));
