@@ -159,6 +159,30 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(await snapshot(me.workspace.id), before);
       });
 
+      test('imports racing to create one sku: one product, the others find it and leave it as it is, never a 500', async () => {
+        const me = await owner();
+        const file = table(
+          ['handle', 'title', 'currency', 'sku', 'price', 'quantity'],
+          [{ handle: 'race', title: 'Raced mug', currency: 'EUR', sku: 'RACE-CSV', price: '3.00', quantity: '1' }],
+        );
+        const answers = await Promise.all(Array.from({ length: 4 }, () => me.importCsv(file)));
+        assert.deepEqual(
+          answers.map((a) => a.statusCode),
+          [200, 200, 200, 200],
+          answers.map((a) => a.body).join('\n'),
+        );
+        assert.deepEqual(answers.map((a) => a.json().data.created).sort(), [0, 0, 0, 1]);
+        assert.deepEqual(
+          answers.map((a) => a.json().data.updated),
+          [0, 0, 0, 0],
+        );
+        const products = (await me.get('/products')).json().data;
+        assert.deepEqual(
+          products.map((p: { title: string; version: number }) => [p.title, p.version]),
+          [['Raced mug', 1]],
+        );
+      });
+
       test('a price edited in the file updates that product alone: version + 1, the variant keeps its id', async () => {
         const me = await owner();
         const bag = await me.post(tote('P'));

@@ -32,6 +32,7 @@ import { presentProduct } from './present.js';
 import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
 import { ALL_GIVEN, checkProduct } from './product-rules.js';
 import type { Actor } from './products.service.js';
+import { skuRace } from './sku-race.js';
 
 type ProductRecord = productsRepo.ProductRecord;
 
@@ -79,6 +80,43 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     }
   }
 
+  /** The import's writes, in one transaction: every check first, then the products made and changed. */
+  async function applyFile(tx: Db, workspaceId: number, file: ReadFile, actor: Actor, shape: ShapeCheck) {
+    const { header, groups } = file;
+    const errors: FieldErrors = { ...file.errors };
+    if (!header) throw refusal(errors, null);
+    const owners = await ownersOf(tx, workspaceId, skusOf(groups, header));
+    const matching = matchGroups(groups, header, owners);
+    merge(errors, matching.errors);
+    const ids = matching.matches.filter((id): id is number => id !== null);
+    const stored = new Map((await productsRepo.findProducts(tx, workspaceId, ids, true)).map((p) => [p.id, p]));
+    const plans = groups.map((group, i) => {
+      const current = stored.get(matching.matches[i] ?? 0) ?? null;
+      const built = buildProduct(group, header, current && presentProduct(current));
+      merge(errors, problemsOf(built, current, shape));
+      return { built, current };
+    });
+    if (Object.keys(errors).length > 0) throw refusal(errors, header);
+
+    const now = clock.now();
+    const made = await createProducts(
+      tx,
+      workspaceId,
+      plans.filter((plan) => !plan.current).map((plan) => plan.built.input),
+      now,
+    );
+    const updates = plans.flatMap(({ built, current }) => (current ? (updateOf(current, built.input) ?? []) : []));
+    await updateProducts(tx, updates, now);
+    const updated = new Set(updates.map((update) => update.current.id));
+    let next = 0;
+    const changes = plans.flatMap(({ built, current }): Change[] => {
+      if (!current) return [{ action: 'product.created', id: made[next++]!, title: built.input.title }];
+      return updated.has(current.id) ? [{ action: 'product.updated', id: current.id, title: built.input.title }] : [];
+    });
+    await record(tx, workspaceId, changes, actor, now);
+    return { created: made.length, updated: updates.length };
+  }
+
   return {
     /** The whole catalogue, one row per variant; products are read a batch at a time as the answer is sent. */
     async exportCsv(workspaceId: number): Promise<Readable> {
@@ -105,41 +143,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     ): Promise<{ created: number; updated: number }> {
       // The file is read before the transaction begins: a slow upload holds no lock and no connection.
       const file = await readFile(source);
-      const result = await db.transaction(async (tx) => {
-        const { header, groups } = file;
-        const errors: FieldErrors = { ...file.errors };
-        if (!header) throw refusal(errors, null);
-        const owners = await ownersOf(tx, workspaceId, skusOf(groups, header));
-        const matching = matchGroups(groups, header, owners);
-        merge(errors, matching.errors);
-        const ids = matching.matches.filter((id): id is number => id !== null);
-        const stored = new Map((await productsRepo.findProducts(tx, workspaceId, ids, true)).map((p) => [p.id, p]));
-        const plans = groups.map((group, i) => {
-          const current = stored.get(matching.matches[i] ?? 0) ?? null;
-          const built = buildProduct(group, header, current && presentProduct(current));
-          merge(errors, problemsOf(built, current, shape));
-          return { built, current };
-        });
-        if (Object.keys(errors).length > 0) throw refusal(errors, header);
-
-        const now = clock.now();
-        const made = await createProducts(
-          tx,
-          workspaceId,
-          plans.filter((plan) => !plan.current).map((plan) => plan.built.input),
-          now,
-        );
-        const updates = plans.flatMap(({ built, current }) => (current ? (updateOf(current, built.input) ?? []) : []));
-        await updateProducts(tx, updates, now);
-        const updated = new Set(updates.map((update) => update.current.id));
-        let next = 0;
-        const changes = plans.flatMap(({ built, current }): Change[] => {
-          if (!current) return [{ action: 'product.created', id: made[next++]!, title: built.input.title }];
-          return updated.has(current.id) ? [{ action: 'product.updated', id: current.id, title: built.input.title }] : [];
-        });
-        await record(tx, workspaceId, changes, actor, now);
-        return { created: made.length, updated: updates.length };
-      });
+      const result = await skuRace(() => db.transaction((tx) => applyFile(tx, workspaceId, file, actor, shape)));
       // The planner's statistics, after a change that may have moved them: PGlite has no autovacuum to gather them, and
       // without them it reads a search's whole match to sort it where it could stop at the first page.
       if (result.created + result.updated >= ANALYZE_AFTER) await productsRepo.analyzeCatalogue(db);

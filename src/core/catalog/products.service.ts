@@ -4,7 +4,6 @@
  * version only when something changed.
  */
 
-import { isUniqueViolation } from '../../db/accounts.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as mediaRepo from '../../db/media.repo.js';
@@ -26,6 +25,7 @@ import {
   variantFields,
 } from './product-fields.js';
 import { ALL_GIVEN, asList, type Candidate, checkProduct, type Given, isObject } from './product-rules.js';
+import { skuRace } from './sku-race.js';
 
 export type ProductRecord = productsRepo.ProductRecord;
 
@@ -91,20 +91,6 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
       now,
     );
     await outbox.emit(tx, product.workspaceId, action, { product: presentProduct(product) }, now);
-  }
-
-  /**
-   * A write whose sku another request took between the check and the insert (the workspace's unique constraint
-   * refused it) is refused as the check would have refused it a moment later: 422 on that sku, the request retried once
-   * so its check sees the other's commit.
-   */
-  async function skuRace<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      return write();
-    }
   }
 
   async function mustFind(tx: Db, workspaceId: number, id: number, forUpdate = false): Promise<ProductRecord> {
