@@ -1,7 +1,8 @@
 /** The catalogue over the API (DESIGN §9): every rule, all problems at once, nothing changed by a refusal, versions. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { listings, sites } from '../src/db/schema.js';
 import { mug, tote } from './helpers/catalogue.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { call, createTestApp, errorBody, registerUser, type TestApp } from './helpers/test-app.js';
@@ -390,6 +391,26 @@ for (const kind of databaseKinds()) {
         assert.equal((await me.get(`/products/${created.id}`)).statusCode, 404);
         assert.equal(await countVariants(me.workspace.id), 0);
         assert.equal((await me.post(tote('D'))).statusCode, 201);
+      });
+
+      test('answers 409 Conflict while the product has a listing that is not deleted, and changes nothing', async () => {
+        const me = await owner();
+        const created = (await me.post(tote('L'))).json().data;
+        const [site] = await t.database.db
+          .insert(sites)
+          .values({ workspaceId: me.workspace.id, platformId: 1, platform: 'etsy', name: 'Shop', externalId: `shop-${me.workspace.id}` })
+          .returning({ id: sites.id });
+        const listing = { workspaceId: me.workspace.id, siteId: site!.id, productId: created.id, platformId: 1, categoryId: '1' };
+        const [row] = await t.database.db
+          .insert(listings)
+          .values({ ...listing, currency: 'USD', targetVersion: 1, status: 'active' })
+          .returning({ id: listings.id });
+        const refused = await call(t, 'DELETE', `/products/${created.id}`, me.as);
+        assert.deepEqual([refused.statusCode, refused.json()], [409, errorBody(409, 'Conflict')]);
+        assert.equal(await countProducts(me.workspace.id), 1);
+        await t.database.db.update(listings).set({ status: 'deleted' }).where(eq(listings.id, row!.id));
+        assert.equal((await call(t, 'DELETE', `/products/${created.id}`, me.as)).statusCode, 204);
+        assert.equal(await countProducts(me.workspace.id), 0);
       });
     });
 

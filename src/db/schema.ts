@@ -26,6 +26,10 @@ import {
   type GrantKind,
   IMAGE_TYPES,
   type ImageExtension,
+  LISTING_STATUSES,
+  type ListedVariant,
+  type ListingIssue,
+  type ListingStatus,
   type ProductOption,
   type ProductPackage,
   ROLES,
@@ -33,6 +37,8 @@ import {
   SITE_STATUSES,
   type SitePlatform,
   type SiteStatus,
+  SYNC_STATUSES,
+  type SyncStatus,
   TOKEN_KINDS,
   type TokenKind,
   type Track,
@@ -223,6 +229,8 @@ export const sites = pgTable(
     grantedScopes: jsonb('granted_scopes').$type<string[]>(),
     /** What later calls need of the account that is not secret: TikTok Shop's shop cipher, Amazon's store and marketplaces. */
     platformData: jsonb('platform_data').$type<Record<string, unknown>>().notNull().default({}),
+    /** How products are listed on the site (DESIGN §10): the platform's fields, the price adjustment, the stock buffer. */
+    listingSettings: jsonb('listing_settings').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },
   (t) => [
@@ -361,5 +369,58 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+  ],
+);
+
+/**
+ * A product offered on a connected site (DESIGN §10). `wants` and `target_version` are what the seller asked for; the
+ * listing jobs move the platform there and record what it holds in `status`, `synced_version` and `progress` (the
+ * adapter's checkpoint: the platform's ids and a fingerprint of each part delivered), so a job run twice repeats nothing.
+ */
+export const listings = pgTable(
+  'listings',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    platformId: integer('platform_id').notNull(),
+    status: text('status').$type<ListingStatus>().notNull().default('pending'),
+    syncStatus: text('sync_status').$type<SyncStatus>().notNull().default('syncing'),
+    platformStatus: text('platform_status'),
+    externalId: text('external_id'),
+    externalUrl: text('external_url'),
+    categoryId: text('category_id').notNull(),
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+    /** Amazon's marketplace of the listing; null on the other platforms. */
+    marketplaceId: text('marketplace_id'),
+    variants: jsonb('variants').$type<ListedVariant[]>().notNull().default([]),
+    currency: text('currency').notNull(),
+    /** The product version the platform holds; null before the first delivery. */
+    syncedVersion: integer('synced_version'),
+    /** The product version the listing is being brought to. */
+    targetVersion: integer('target_version').notNull(),
+    /** Where the seller wants the listing: live, switched off, or removed. */
+    wants: text('wants').$type<'active' | 'inactive' | 'deleted'>().notNull().default('active'),
+    issues: jsonb('issues').$type<ListingIssue[]>().notNull().default([]),
+    progress: jsonb('progress').$type<Record<string, unknown>>().notNull().default({}),
+    ...timestamps,
+  },
+  (t) => [
+    // One listing of a product per site and marketplace, deleted ones aside (DESIGN §10: 409).
+    uniqueIndex('listings_product_site_key')
+      .on(t.siteId, t.productId, sql`coalesce(${t.marketplaceId}, '')`)
+      .where(sql`${t.status} <> 'deleted'`),
+    index('listings_site_idx').on(t.siteId, t.id),
+    index('listings_product_idx').on(t.productId),
+    check('listings_status_check', oneOf(t.status, LISTING_STATUSES)),
+    check('listings_sync_status_check', oneOf(t.syncStatus, SYNC_STATUSES)),
+    check('listings_wants_check', oneOf(t.wants, ['active', 'inactive', 'deleted'])),
   ],
 );

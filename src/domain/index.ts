@@ -3,5 +3,6 @@ export * from './accounts.js';
 export * from './catalogue.js';
 export * from './events.js';
 export * from './limits.js';
+export * from './listings.js';
 export * from './platforms.js';
 export * from './sites.js';

@@ -1,5 +1,16 @@
 /** What platform adapters implement, by capability, so core never needs to know which platform it talks to. */
-import type { AdvertisingProfile, AmazonRegion, SitePlatform, Track } from '../domain/index.js';
+import type {
+  AdvertisingProfile,
+  AmazonRegion,
+  Category,
+  CategoryAttribute,
+  ListingIssue,
+  ListingStatus,
+  ProductOption,
+  ProductPackage,
+  SitePlatform,
+  Track,
+} from '../domain/index.js';
 
 /** Tokens as the service keeps them, whatever shape the platform sent them in. */
 export interface TokenSet {
@@ -112,9 +123,128 @@ export interface AdvertisingConnectAdapter extends ConnectAdapterBase {
 /** The connect capability of one track: every track has it, and `kind` says which of the two it is. */
 export type ConnectAdapter = SellerConnectAdapter | AdvertisingConnectAdapter;
 
+/** What a listings call needs: the site's account on the platform, its listing settings, a valid access token. */
+export interface ListingsCall {
+  /** The platform's id of the account (Etsy shop id, TikTok Shop shop id, Amazon seller id). */
+  readonly externalId: string;
+  /** What connecting stored about the account that is not secret (TikTok's shop cipher, Amazon's marketplaces). */
+  readonly data: Readonly<Record<string, unknown>>;
+  /** The site's listing settings (DESIGN §10): platform fields by their settings names. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly accessToken: string;
+  readonly signal?: AbortSignal;
+  /** Hears the rate-limit headers of every answer, so the engine paces the next calls (Etsy's per-second and per-day). */
+  readonly onLimits?: (limits: RateLimits) => void;
+}
+
+/** What a platform said of its limits on one answer; null where it did not say. */
+export interface RateLimits {
+  perSecond: number | null;
+  remainingThisSecond: number | null;
+  perDay: number | null;
+  remainingToday: number | null;
+}
+
+export interface DraftVariant {
+  readonly sku: string;
+  readonly optionValues: Readonly<Record<string, string>>;
+  /** As listed: the catalogue's price with the site's adjustment, to the cent, a decimal string. */
+  readonly price: string;
+  /** As listed: the catalogue's quantity less the site's stock buffer, never below 0. */
+  readonly quantity: number;
+  readonly barcode: string | null;
+}
+
+export interface DraftImage {
+  /** What identifies the image across versions: its SHA-256 for an upload, its URL otherwise. */
+  readonly key: string;
+  readonly url: string;
+  readonly alt: string | null;
+  /** The image's bytes, for platforms that take uploads (Etsy): stored media, or fetched from the URL. */
+  bytes(): Promise<{ bytes: Buffer; contentType: string }>;
+}
+
+/** A listing as the platform should hold it: the catalogue's product after the site's price and stock rules. */
+export interface ListingDraft {
+  readonly title: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly brand: string | null;
+  readonly currency: string;
+  readonly categoryId: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  readonly options: readonly ProductOption[];
+  readonly variants: readonly DraftVariant[];
+  readonly images: readonly DraftImage[];
+  readonly package: ProductPackage | null;
+}
+
 /**
- * The listings capability, implemented from the listings issue on. It has no members yet, on purpose: its methods come
- * with the first platform that implements them rather than being guessed ahead of it. Until then any object fits it.
+ * What a listing's work has done on the platform, saved after every step, so a job run again after a crash resumes
+ * instead of repeating: the platform's id as soon as it answers, each image uploaded, and a fingerprint of each part
+ * delivered (so a price change sends the inventory alone, and an unchanged image is never uploaded twice).
  */
-// biome-ignore lint/suspicious/noEmptyInterface: an interface, not `{}`, so the listings issue extends it in place.
-export interface ListingsAdapter {}
+export interface ListingProgress {
+  externalId: string | null;
+  externalUrl: string | null;
+  /** When the create call was first sent: a listing the platform made but never answered for is looked for from then. */
+  createStartedAt: string | null;
+  /** Image key to the platform's image id. */
+  images: Record<string, string>;
+  /** Part name (the adapter's own: fields, inventory, images) to the fingerprint of what the platform last took. */
+  delivered: Record<string, string>;
+  /** Sku to the platform's id of the variant, where it has one. */
+  variantIds: Record<string, string>;
+}
+
+/** A listing as the platform shows it, in Storelink's words and its own. */
+export interface PlatformListing {
+  status: ListingStatus;
+  /** The platform's own word for it (Etsy's `state`), verbatim. */
+  platformStatus: string;
+  externalUrl: string | null;
+  issues: ListingIssue[];
+}
+
+/**
+ * The listings capability (DESIGN §10): what the engine asks of a platform. Every method may throw PlatformError
+ * (`rejected`: the grant is gone, the site must be reconnected; `unavailable`: try again, after `retryAfterMs`), or
+ * ListingRefused for an answer that refuses the listing itself (its issues, in the platform's words).
+ */
+export interface ListingsAdapter {
+  readonly platform: SitePlatform;
+  /** The listing settings a site needs before anything is published on it. */
+  readonly requiredSettings: readonly string[];
+  /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
+  listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
+  categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;
+  categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[]>;
+  /** The platform's rules Storelink checks itself, before anything is stored or sent (fields of the listing). */
+  check(draft: ListingDraft, attributes: readonly CategoryAttribute[]): ListingIssue[];
+  /** The platform's dry run, where it has one (TikTok Shop's listing_check, Amazon's VALIDATION_PREVIEW); else []. */
+  validate(call: ListingsCall, draft: ListingDraft): Promise<ListingIssue[]>;
+  /**
+   * Makes the platform hold `draft`, creating the listing the first time, and sending only the parts whose fingerprint
+   * differs from `progress.delivered`; `save` is called after every step. Leaves whether it is live alone.
+   */
+  deliver(
+    call: ListingsCall,
+    draft: ListingDraft,
+    progress: ListingProgress,
+    save: (progress: ListingProgress) => Promise<void>,
+  ): Promise<void>;
+  /** Puts the listing live or takes it off. Going live may cost the seller (Etsy's publish fee): the engine reads first. */
+  setActive(call: ListingsCall, progress: ListingProgress, active: boolean): Promise<PlatformListing>;
+  /** Removes the listing from the platform; one already gone is removed. */
+  remove(call: ListingsCall, progress: ListingProgress): Promise<void>;
+  /** The listing as the platform holds it now; null when the platform has no such listing. */
+  read(call: ListingsCall, progress: ListingProgress): Promise<PlatformListing | null>;
+}
+
+/** The platform refused the listing itself (not the grant, not a passing failure): its reasons, in its own words. */
+export class ListingRefused extends Error {
+  constructor(readonly issues: ListingIssue[]) {
+    super(issues.map((issue) => issue.message).join(' '));
+    this.name = 'ListingRefused';
+  }
+}

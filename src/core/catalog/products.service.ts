@@ -6,6 +6,7 @@
 
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
+import * as listingsRepo from '../../db/listings.repo.js';
 import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import { PRODUCT_IMAGES_MAX, type ProductInput, type VariantInput } from '../../domain/index.js';
@@ -199,8 +200,10 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
 
     async remove(workspaceId: number, id: number, actor: Actor): Promise<void> {
       await db.transaction(async (tx) => {
+        // The lock also holds off a listing being made of it meanwhile (its foreign key waits on the row).
         const product = await mustFind(tx, workspaceId, id, true);
-        // Listings come with the listings engine: a product with listings that are not deleted will answer 409 here.
+        // DESIGN §2 fixes the message: `Conflict`.
+        if (await listingsRepo.productIsListed(tx, id)) throw new AppError('conflict');
         await productsRepo.deleteProduct(tx, id);
         await record(tx, 'product.deleted', product, actor);
       });

@@ -1,0 +1,83 @@
+/** Listings (DESIGN §10): one product offered on one connected site, and the words its record and its settings use. */
+
+/** Where a listing stands on its platform. */
+export const LISTING_STATUSES = ['pending', 'in_review', 'active', 'inactive', 'rejected', 'error', 'deleted'] as const;
+export type ListingStatus = (typeof LISTING_STATUSES)[number];
+
+/** Whether the platform has the product's current version. */
+export const SYNC_STATUSES = ['synced', 'syncing', 'failed'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export const ISSUE_SEVERITIES = ['error', 'warning'] as const;
+export const ISSUE_SOURCES = ['storelink', 'platform'] as const;
+
+/**
+ * Something wrong or worth knowing about a listing: Storelink's own check, or the platform's word, kept verbatim in
+ * `message` (`code` is the platform's code where it gives one). `field` is the listing or product field it is about.
+ */
+export interface ListingIssue {
+  severity: (typeof ISSUE_SEVERITIES)[number];
+  code: string;
+  message: string;
+  field: string | null;
+  source: (typeof ISSUE_SOURCES)[number];
+}
+
+/** A variant as listed: its price and quantity after the site's rules, and the platform's id for it once known. */
+export interface ListedVariant {
+  sku: string;
+  price: string;
+  quantity: number;
+  external_id: string | null;
+}
+
+/** Settings every site has: how the listed price and quantity follow the catalogue's. */
+export const PRICE_ADJUSTMENT_MIN = -90;
+export const PRICE_ADJUSTMENT_MAX = 500;
+
+/**
+ * Etsy's `who_made` and `when_made` (listings.md §1.4). The first year bucket moves with the calendar (`2020_2024`,
+ * then `2020_2025`; `2020_2026` in 2026): the sandbox takes this list, and Etsy's own refusal of a stale bucket reaches
+ * the listing's issues in Etsy's words.
+ */
+export const ETSY_WHO_MADE = ['i_did', 'someone_else', 'collective'] as const;
+export const ETSY_WHEN_MADE = [
+  'made_to_order',
+  '2020_2026',
+  '2010_2019',
+  '2000_2009',
+  '1990s',
+  '1980s',
+  '1970s',
+  '1960s',
+  '1950s',
+  '1940s',
+  '1930s',
+  '1920s',
+  '1910s',
+  '1900s',
+  '1800s',
+  '1700s',
+  'before_1700',
+] as const;
+
+/** A category of a platform: Etsy's seller taxonomy node, TikTok Shop's category, Amazon's product type. */
+export interface Category {
+  id: string;
+  name: string;
+  /** Names from the root down to this one. */
+  path: string[];
+  /** Only a leaf can hold a listing. */
+  leaf: boolean;
+}
+
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'select', 'multiselect'] as const;
+
+/** What a listing in a category can or must say: `values` lists the choices of a select (empty otherwise). */
+export interface CategoryAttribute {
+  name: string;
+  label: string;
+  required: boolean;
+  type: (typeof ATTRIBUTE_TYPES)[number];
+  values: { value: string; label: string }[];
+}
