@@ -11,6 +11,7 @@ import { createClientErrorHandler } from './http/client-errors.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { handleError } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.routes.js';
+import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -90,6 +91,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerProductRoutes(api, deps);
       registerConnectRoutes(api, deps);
       registerSiteRoutes(api, deps);
+      registerListingRoutes(api, deps);
       registerAuditRoutes(api, deps);
       registerWebhookRoutes(api, deps);
     },

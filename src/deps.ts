@@ -14,6 +14,7 @@ import { createProductsService, type ProductsService } from './core/catalog/prod
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
+import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
 import { createSitesService, type SitesService } from './core/sites/sites.service.js';
@@ -32,8 +33,8 @@ import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
-import { type Adapters, createAdapters } from './platforms/registry.js';
-import { SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
+import { type Adapters, createAdapters, createListingsAdapters } from './platforms/registry.js';
+import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
 import type { ResolvedConfig } from './secrets.js';
@@ -54,6 +55,7 @@ export interface Deps {
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
+  readonly siteListings: SiteListingsService;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -191,6 +193,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     calls: new Map(),
     accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds,
     revokedGrants: new Set(),
+    etsyLimits: { ...DEFAULT_ETSY_LIMITS },
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
   };
 
@@ -206,6 +209,12 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
     products: createProductsService({ db, clock, outbox, appUrl: config.appUrl }),
+    siteListings: createSiteListingsService({
+      db,
+      clock,
+      adapters: createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS),
+      refresh: tokenRefresh,
+    }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),

@@ -189,3 +189,8 @@ export async function disconnectSite(db: Db, siteId: number, now: Date): Promise
     .returning();
   return { ...row!, refreshedAt: null, nextRefreshAt: null };
 }
+
+/** Replaces the site's listing settings (DESIGN §10). */
+export async function setListingSettings(db: Db, siteId: number, settings: Record<string, unknown>, now: Date): Promise<void> {
+  await db.update(sites).set({ listingSettings: settings, updatedAt: now }).where(eq(sites.id, siteId));
+}

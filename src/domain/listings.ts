@@ -1,4 +1,5 @@
 /** Listings (DESIGN §10): one product offered on one connected site, and the words its record and its settings use. */
+import type { SitePlatform } from './platforms.js';
 
 /** Where a listing stands on its platform. */
 export const LISTING_STATUSES = ['pending', 'in_review', 'active', 'inactive', 'rejected', 'error', 'deleted'] as const;
@@ -81,3 +82,22 @@ export interface CategoryAttribute {
   type: (typeof ATTRIBUTE_TYPES)[number];
   values: { value: string; label: string }[];
 }
+
+/**
+ * A site's listing settings (DESIGN §10), by platform: the fields it has, and of them those a listing needs before it
+ * is published. Every platform also has `price_adjustment_percent` and `stock_buffer`, 0 unless set.
+ */
+export const LISTING_SETTINGS = {
+  etsy: {
+    fields: ['shipping_profile_id', 'return_policy_id', 'readiness_state_id', 'who_made', 'when_made', 'is_supply'],
+    required: ['shipping_profile_id', 'return_policy_id', 'readiness_state_id', 'who_made', 'when_made'],
+    defaults: { is_supply: false },
+  },
+  'tiktok-shop': { fields: ['warehouse_id'], required: ['warehouse_id'], defaults: {} },
+  'amazon-seller': { fields: ['marketplace_id', 'condition_type'], required: ['marketplace_id'], defaults: { condition_type: 'new_new' } },
+} as const satisfies Record<
+  SitePlatform,
+  { fields: readonly string[]; required: readonly string[]; defaults: Readonly<Record<string, unknown>> }
+>;
+
+export const COMMON_LISTING_SETTINGS = { price_adjustment_percent: 0, stock_buffer: 0 } as const;

@@ -16,6 +16,13 @@ export type SitePlatform = (typeof SITE_PLATFORMS)[number];
 /** The platform id of each seller track. */
 export const PLATFORM_ID_OF: Readonly<Record<SitePlatform, PlatformId>> = { etsy: 1, 'tiktok-shop': 4, 'amazon-seller': 5 };
 
+/** Each seller platform as its sellers name it, in messages. */
+export const PLATFORM_NAMES: Readonly<Record<SitePlatform, string>> = {
+  etsy: 'Etsy',
+  'tiktok-shop': 'TikTok Shop',
+  'amazon-seller': 'Amazon',
+};
+
 /** The track a POST /authenticate-site asks for: platform 5 with a `site_id` is Amazon's advertising track (DESIGN §4). */
 export function trackOf(platformId: PlatformId, withSiteId: boolean): Track {
   if (platformId === 1) return 'etsy';

@@ -134,6 +134,7 @@ export function toFieldErrors(errors: readonly ErrorObject[], part: string | und
 function fieldOf(error: ErrorObject, part: string | undefined): string {
   const path = error.instancePath.split('/').filter(Boolean);
   if (error.keyword === 'required') path.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
   return path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
 }
 
@@ -145,6 +146,8 @@ function messageOf(error: ErrorObject, field: string): string {
   switch (error.keyword) {
     case 'required':
       return `The ${label} field is required.`;
+    case 'additionalProperties':
+      return `The ${label} field is not one this request takes.`;
     case 'type':
       return `The ${label} field must be ${ARTICLES[String(params.type).split(',')[0]!] ?? `of type ${params.type}`}.`;
     case 'minLength':

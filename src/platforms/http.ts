@@ -2,18 +2,33 @@
 import { deadlineSignal, type Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
-/** A platform's answer: its status, its JSON body, and its `Retry-After` in milliseconds when it sent one. */
+/**
+ * A platform's answer: its status, its JSON body (null when it has none, as a 204), its `Retry-After` in milliseconds
+ * when it sent one, and its headers (rate limits are read from them).
+ */
 export interface PlatformAnswer {
   status: number;
   body: unknown;
   retryAfterMs?: number | null;
+  headers?: Headers;
 }
+
+/** A request's body: a form (OAuth, Etsy's writes), JSON (Etsy's inventory), or multipart (an image upload). */
+export type PlatformBody = { form: Record<string, string> } | { json: unknown } | { multipart: FormData };
 
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */
   request(
     url: string,
-    init: { method: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> },
+    init: {
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      headers?: Record<string, string>;
+      form?: Record<string, string>;
+      json?: unknown;
+      multipart?: FormData;
+      /** Ends the call early (besides the deadline): a job being stopped. */
+      signal?: AbortSignal;
+    },
   ): Promise<PlatformAnswer>;
 }
 
@@ -48,11 +63,18 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
   return {
     async request(url, init) {
       const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
-      let body: string | undefined;
+      let body: string | FormData | undefined;
       if (init.form) {
         headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
         body = new URLSearchParams(init.form).toString();
+      } else if (init.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.json);
+      } else if (init.multipart) {
+        // fetch writes the boundary into the content type itself.
+        body = init.multipart;
       }
+      const stops = [deps.stop, init.signal].filter((signal): signal is AbortSignal => signal !== undefined);
       let response: Response;
       let text: string;
       try {
@@ -61,18 +83,24 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
           headers,
           body,
           redirect: 'manual',
-          signal: deps.stop ? deadlineSignal(deps.timeoutMs, deps.stop) : AbortSignal.timeout(deps.timeoutMs),
+          signal: stops.length > 0 ? deadlineSignal(deps.timeoutMs, AbortSignal.any(stops)) : AbortSignal.timeout(deps.timeoutMs),
         });
         text = await response.text();
       } catch (error) {
-        if (deps.stop?.aborted) throw new PlatformError('unavailable', 'The call was cut short: the service is shutting down');
+        if (stops.some((signal) => signal.aborted))
+          throw new PlatformError('unavailable', 'The call was cut short: the service is shutting down');
         const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
         throw new PlatformError('unavailable', timedOut ? 'The platform did not answer in time' : 'The platform could not be reached');
       }
       if (response.status >= 300 && response.status < 400) throw new PlatformError('unavailable', 'The platform answered with a redirect');
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
       try {
-        return { status: response.status, body: JSON.parse(text) as unknown, retryAfterMs };
+        return {
+          status: response.status,
+          body: response.status === 204 ? null : (JSON.parse(text) as unknown),
+          retryAfterMs,
+          headers: response.headers,
+        };
       } catch {
         throw new PlatformError('unavailable', `The platform answered with unreadable data (HTTP ${response.status})`, retryAfterMs);
       }

@@ -218,7 +218,8 @@ export interface ListingsAdapter {
   /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
   listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
   categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;
-  categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[]>;
+  /** What a listing in the category can or must say; null for a category the platform does not know. */
+  categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null>;
   /** The platform's rules Storelink checks itself, before anything is stored or sent (fields of the listing). */
   check(draft: ListingDraft, attributes: readonly CategoryAttribute[]): ListingIssue[];
   /** The platform's dry run, where it has one (TikTok Shop's listing_check, Amazon's VALIDATION_PREVIEW); else []. */
@@ -240,6 +241,12 @@ export interface ListingsAdapter {
   /** The listing as the platform holds it now; null when the platform has no such listing. */
   read(call: ListingsCall, progress: ListingProgress): Promise<PlatformListing | null>;
 }
+
+/**
+ * The reads of the listings capability (settings choices, categories, their attributes): what a platform implements
+ * before its listings are published and kept in sync.
+ */
+export type ListingsReads = Pick<ListingsAdapter, 'platform' | 'requiredSettings' | 'listingOptions' | 'categories' | 'categoryAttributes'>;
 
 /** The platform refused the listing itself (not the grant, not a passing failure): its reasons, in its own words. */
 export class ListingRefused extends Error {

@@ -1,12 +1,13 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
-import { type AmazonRegion, perAmazonRegion, type Track } from '../domain/index.js';
+import { type AmazonRegion, perAmazonRegion, type SitePlatform, type Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
+import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
-import type { ConnectAdapter } from './platform.js';
+import type { ConnectAdapter, ListingsReads } from './platform.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
@@ -50,8 +51,8 @@ export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
   return region === 'NA' ? base : `${base}/${region.toLowerCase()}`;
 }
 
-/** Every track's connect adapter; `clients` are what the simulators accept (src/deps.ts passes SANDBOX_CLIENTS). */
-export function createAdapters(config: RegistryConfig, deps: { http: PlatformHttp; clock: Clock }, clients: SandboxClients): Adapters {
+/** Each platform's configuration: its real credentials, else its simulator's when the sandbox runs, else null. */
+function platformConfigs(config: RegistryConfig, clients: SandboxClients) {
   const { platforms } = config;
   // A track's configuration for its simulator, when platforms without credentials run against the sandbox.
   const simulated = <T>(track: Track, build: (base: string) => T): T | null =>
@@ -91,10 +92,28 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
       }),
     }));
 
+  return { etsy, tiktokShop, amazonSeller, amazonAds };
+}
+
+/** Every track's connect adapter; `clients` are what the simulators accept (src/deps.ts passes SANDBOX_CLIENTS). */
+export function createAdapters(config: RegistryConfig, deps: { http: PlatformHttp; clock: Clock }, clients: SandboxClients): Adapters {
+  const { etsy, tiktokShop, amazonSeller, amazonAds } = platformConfigs(config, clients);
   return {
     etsy: etsy ? createEtsyConnectAdapter(etsy, deps) : null,
     'tiktok-shop': tiktokShop ? createTikTokShopConnectAdapter(tiktokShop, deps) : null,
     'amazon-seller': amazonSeller ? createAmazonSellerConnectAdapter(amazonSeller, deps) : null,
     'amazon-ads': amazonAds ? createAmazonAdsConnectAdapter(amazonAds, deps) : null,
   };
+}
+
+/** The listings capability of each seller platform that has it so far (Etsy; TikTok Shop and Amazon come next). */
+export type ListingsAdapters = Readonly<Partial<Record<SitePlatform, ListingsReads>>>;
+
+export function createListingsAdapters(
+  config: RegistryConfig,
+  deps: { http: PlatformHttp; clock: Clock },
+  clients: SandboxClients,
+): ListingsAdapters {
+  const { etsy } = platformConfigs(config, clients);
+  return etsy ? { etsy: createEtsyListingsAdapter(etsy, deps) } : {};
 }

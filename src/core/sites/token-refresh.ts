@@ -53,6 +53,12 @@ export interface TokenRefresh {
    * `rejected` when the site must be reconnected, `unavailable` when the platform could not renew it in time.
    */
   accessTokenFor(siteId: number, grant?: GrantKind): Promise<string>;
+  /**
+   * The platform refused a valid token of the grant on another call (a listing read, a listing write): the seller took
+   * the grant back. As a refused renewal does, the site turns `reauthorization_required` (or advertising goes) and its
+   * webhooks hear of it; `reason` is shown to the user.
+   */
+  refused(siteId: number, grant: GrantKind, reason: string): Promise<void>;
 }
 
 export function createTokenRefresh(deps: {
@@ -194,5 +200,10 @@ export function createTokenRefresh(deps: {
     work: { pollingIntervalSeconds: 10 },
     handler: queueOverdue,
   };
-  return { queues: [refreshQueue as unknown as QueueDefinition<object>, overdueQueue], schedule, accessTokenFor };
+  async function refused(siteId: number, grant: GrantKind, reason: string): Promise<void> {
+    const row = await refreshRepo.findGrant(db, siteId, grant);
+    if (row && row.siteStatus === 'connected') await giveUp(row, reason, clock.now());
+  }
+
+  return { queues: [refreshQueue as unknown as QueueDefinition<object>, overdueQueue], schedule, accessTokenFor, refused };
 }

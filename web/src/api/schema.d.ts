@@ -4427,6 +4427,990 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sites/{site_id}/listing-settings": {
+    /** The site's listing settings */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
+              data: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /** Replace the site's listing settings (a field left out is not set) */
+    put: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *   "price_adjustment_percent": 10,
+           *   "stock_buffer": 1,
+           *   "shipping_profile_id": "1001",
+           *   "return_policy_id": "2001",
+           *   "readiness_state_id": "3001",
+           *   "who_made": "i_did",
+           *   "when_made": "made_to_order",
+           *   "is_supply": false
+           * }
+           */
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
+              data: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/sites/{site_id}/listing-options": {
+    /** The choices of the site's settings, read from its platform: `{<settings field>: [{value, label}]}` */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                [key: string]: {
+                    value: string;
+                    label: string;
+                  }[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/sites/{site_id}/categories": {
+    /** The platform's categories: those whose name holds `q` (at most 50), or the children of `parent_id`, or the top ones */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Text in the name of the category */
+          q?: string;
+          /** @description The children of this category; the top ones without */
+          parent_id?: string;
+        };
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                  id: string;
+                  name: string;
+                  /** @description Names from the top category down to this one */
+                  path: string[];
+                  /** @description Only a leaf category can hold a listing */
+                  leaf: boolean;
+                }[];
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/sites/{site_id}/categories/{category_id}/attributes": {
+    /** What a listing in the category can or must say (Etsy: the category’s properties) */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+          category_id: string;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: ({
+                  /** @description The key of the value in a listing’s `attributes` */
+                  name: string;
+                  label: string;
+                  required: boolean;
+                  type: "text" | "number" | "boolean" | "select" | "multiselect";
+                  /** @description The choices of a select or multiselect */
+                  values: {
+                      value: string;
+                      label: string;
+                    }[];
+                })[];
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/v1/audit-events": {
     /** The workspace's audit log, newest first (owners and admins) */
     get: {

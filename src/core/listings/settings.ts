@@ -1,0 +1,21 @@
+/** A site's listing settings (DESIGN §10): what is stored, what a listing reads, and what is missing to publish. */
+import { COMMON_LISTING_SETTINGS, LISTING_SETTINGS, type SitePlatform } from '../../domain/index.js';
+
+export type ListingSettings = Record<string, unknown>;
+
+/**
+ * Every setting of the platform, as GET answers it and listings read it: what was stored, else the default, else null
+ * (a field never set). `stored` may hold fields of an older version of the platform's list: they are left out.
+ */
+export function settingsOf(platform: SitePlatform, stored: Readonly<Record<string, unknown>>): ListingSettings {
+  const { fields, defaults } = LISTING_SETTINGS[platform];
+  const settings: ListingSettings = {};
+  for (const [name, fallback] of Object.entries(COMMON_LISTING_SETTINGS)) settings[name] = stored[name] ?? fallback;
+  for (const name of fields) settings[name] = stored[name] ?? (defaults as Record<string, unknown>)[name] ?? null;
+  return settings;
+}
+
+/** The settings a listing on the site needs and the site does not have (each a 422 on publishing). */
+export function missingSettings(platform: SitePlatform, settings: ListingSettings): string[] {
+  return LISTING_SETTINGS[platform].required.filter((name) => settings[name] === null || settings[name] === undefined);
+}

@@ -1,0 +1,105 @@
+/**
+ * What a site needs before its listings (DESIGN §10): its listing settings, and the choices, categories and category
+ * attributes read from its platform through the listings capability.
+ */
+import type { Db } from '../../db/client.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import { PLATFORM_NAMES } from '../../domain/index.js';
+import { AppError } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import { type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import type { ListingsAdapters } from '../../platforms/registry.js';
+import type { TokenRefresh } from '../sites/token-refresh.js';
+import { type ListingSettings, settingsOf } from './settings.js';
+
+/** How long a caller is asked to wait when the platform could not answer. */
+const RETRY_AFTER_SECONDS = 30;
+
+const refusedOn = (field: string, message: string) => new AppError('validation_failed', { fields: { [field]: [message] } });
+
+export function createSiteListingsService(deps: {
+  db: Db;
+  clock: Clock;
+  adapters: ListingsAdapters;
+  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+}) {
+  const { db, clock } = deps;
+
+  /** The workspace's site; 404 whether it is missing or another workspace's (DESIGN §2). */
+  async function siteOf(workspaceId: number, siteId: number) {
+    const site = await sitesRepo.findSite(db, workspaceId, siteId);
+    if (!site) throw new AppError('not_found');
+    return site;
+  }
+
+  /**
+   * Runs `read` against the site's platform with a valid token. A site that is not connected, or whose grant the
+   * platform refuses (which turns it `reauthorization_required`), is a 422 on `site_id` saying so; a platform that
+   * cannot answer now is a 503 with `Retry-After`.
+   */
+  async function onPlatform<T>(
+    workspaceId: number,
+    siteId: number,
+    read: (call: ListingsCall, adapter: NonNullable<ListingsAdapters[keyof ListingsAdapters]>) => Promise<T>,
+  ): Promise<T> {
+    const site = await siteOf(workspaceId, siteId);
+    const adapter = deps.adapters[site.platform];
+    if (!adapter) throw refusedOn('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
+    if (site.status !== 'connected') throw refusedOn('site_id', 'The site is not connected: connect it again first.');
+    try {
+      const accessToken = await deps.refresh.accessTokenFor(site.id);
+      const call = {
+        externalId: site.externalId,
+        data: site.platformData,
+        settings: settingsOf(site.platform, site.listingSettings),
+        accessToken,
+      };
+      return await read(call, adapter);
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error;
+      if (error.reason === 'rejected') {
+        await deps.refresh.refused(
+          site.id,
+          'seller',
+          `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`,
+        );
+        throw refusedOn('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
+      }
+      throw new AppError('unavailable', {
+        message: `${PLATFORM_NAMES[site.platform]} could not answer now; try again shortly.`,
+        headers: { 'retry-after': String(error.retryAfterMs ? Math.ceil(error.retryAfterMs / 1000) : RETRY_AFTER_SECONDS) },
+        cause: error,
+      });
+    }
+  }
+
+  return {
+    siteOf,
+
+    async settings(workspaceId: number, siteId: number): Promise<ListingSettings> {
+      const site = await siteOf(workspaceId, siteId);
+      return settingsOf(site.platform, site.listingSettings);
+    },
+
+    /** Replaces the settings with `settings`, already checked against the platform's fields; answers them as GET does. */
+    async replaceSettings(workspaceId: number, siteId: number, settings: ListingSettings): Promise<ListingSettings> {
+      const site = await siteOf(workspaceId, siteId);
+      const stored = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== null && value !== undefined));
+      await sitesRepo.setListingSettings(db, site.id, stored, clock.now());
+      return settingsOf(site.platform, stored);
+    },
+
+    options: (workspaceId: number, siteId: number) => onPlatform(workspaceId, siteId, (call, adapter) => adapter.listingOptions(call)),
+
+    categories: (workspaceId: number, siteId: number, query: { q: string | null; parentId: string | null }) =>
+      onPlatform(workspaceId, siteId, (call, adapter) => adapter.categories(call, query)),
+
+    async categoryAttributes(workspaceId: number, siteId: number, categoryId: string) {
+      const attributes = await onPlatform(workspaceId, siteId, (call, adapter) => adapter.categoryAttributes(call, categoryId));
+      if (!attributes) throw new AppError('not_found');
+      return attributes;
+    },
+  };
+}
+
+export type SiteListingsService = ReturnType<typeof createSiteListingsService>;

@@ -1,0 +1,151 @@
+/** Etsy's answers to the listing API's reads (listings.md §1.3), parsed without I/O. */
+import Type from 'typebox';
+import type { Category, CategoryAttribute } from '../../domain/index.js';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { parseBody } from '../parse.js';
+import { PlatformError, type RateLimits } from '../platform.js';
+
+/** `{error}`, Etsy's refusal (listings.md §1.11). */
+const Refusal = Type.Object({ error: Type.String() });
+
+/** `{count, results}`, the envelope of Etsy's lists. */
+const ListOf = <T extends Parameters<typeof Type.Array>[0]>(item: T) => Type.Object({ results: Type.Array(item) });
+
+const ShippingProfile = Type.Object({ shipping_profile_id: Type.Integer(), title: Type.Union([Type.String(), Type.Null()]) });
+const ReturnPolicy = Type.Object({
+  return_policy_id: Type.Integer(),
+  accepts_returns: Type.Boolean(),
+  accepts_exchanges: Type.Boolean(),
+  return_deadline: Type.Union([Type.Integer(), Type.Null()]),
+});
+const ReadinessState = Type.Object({
+  readiness_state_id: Type.Integer(),
+  readiness_state: Type.String(),
+  min_processing_time: Type.Integer(),
+  max_processing_time: Type.Integer(),
+  processing_time_unit: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+
+/** A seller taxonomy node; its children are checked one level at a time as the tree is walked. */
+const TaxonomyNode = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  children: Type.Array(Type.Unknown()),
+});
+
+const PossibleValue = Type.Object({ value_id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() });
+const TaxonomyProperty = Type.Object({
+  property_id: Type.Integer(),
+  name: Type.String(),
+  display_name: Type.String(),
+  is_required: Type.Boolean(),
+  is_multivalued: Type.Boolean(),
+  possible_values: Type.Array(PossibleValue),
+});
+
+/**
+ * A refused read: passing failures are `unavailable`; 401 is the seller's grant; 403 is Etsy refusing Storelink's key
+ * (its text names the API key or the shared secret: the operator's) or the grant's scopes (the seller's, who connects
+ * again to grant them); anything else is unexpected here and passes.
+ */
+export function readFailure(status: number, body: unknown, what: string): PlatformError {
+  const said = parseBody(Refusal, body)?.error;
+  if (isPassingFailure(status)) return new PlatformError('unavailable', `Etsy could not answer ${what}`);
+  if (status === 401) return new PlatformError('rejected', said ?? 'Etsy refused the access token');
+  if (status === 403 && /api key|shared secret/i.test(said ?? '')) {
+    return new PlatformError('misconfigured', `Etsy refused Storelink's app (HTTP 403, ${said})`);
+  }
+  if (status === 403) return new PlatformError('rejected', `Etsy refused ${what}: ${said ?? 'HTTP 403'}. Connect the site again.`);
+  return new PlatformError('unavailable', `Etsy answered ${what} with HTTP ${status}${said ? `: ${said}` : ''}`);
+}
+
+function listOf<T extends Parameters<typeof Type.Array>[0]>(item: T, what: string) {
+  return (status: number, body: unknown) => {
+    if (status >= 400) throw readFailure(status, body, what);
+    const list = parseBody(ListOf(item), body);
+    if (!list) throw new PlatformError('unavailable', `Etsy answered ${what} in an unknown shape`);
+    return list.results;
+  };
+}
+
+export const parseShippingProfiles = listOf(ShippingProfile, 'the shipping profiles');
+export const parseReturnPolicies = listOf(ReturnPolicy, 'the return policies');
+export const parseReadinessStates = listOf(ReadinessState, 'the processing profiles');
+
+/** A return policy as a seller reads it: "Returns and exchanges within 30 days", "No returns or exchanges". */
+export function returnPolicyLabel(policy: { accepts_returns: boolean; accepts_exchanges: boolean; return_deadline: number | null }) {
+  const what = [policy.accepts_returns && 'returns', policy.accepts_exchanges && 'exchanges'].filter(Boolean).join(' and ');
+  if (!what) return 'No returns or exchanges';
+  const label = what.charAt(0).toUpperCase() + what.slice(1);
+  return policy.return_deadline ? `${label} within ${policy.return_deadline} days` : label;
+}
+
+/** A processing profile as a seller reads it: "Ready to ship in 1–3 days", "Made to order in 1–2 weeks". */
+export function readinessLabel(state: {
+  readiness_state: string;
+  min_processing_time: number;
+  max_processing_time: number;
+  processing_time_unit?: string | null;
+}) {
+  const kind = state.readiness_state === 'made_to_order' ? 'Made to order in' : 'Ready to ship in';
+  const range =
+    state.min_processing_time === state.max_processing_time
+      ? `${state.max_processing_time}`
+      : `${state.min_processing_time}–${state.max_processing_time}`;
+  return `${kind} ${range} ${state.processing_time_unit === 'weeks' ? 'weeks' : 'days'}`;
+}
+
+/** `GET /v3/application/seller-taxonomy/nodes`: the tree, flattened, each node with its path of names and whether it is a leaf. */
+export function parseTaxonomy(status: number, body: unknown): (Category & { parentId: string | null })[] {
+  if (status >= 400) throw readFailure(status, body, 'the seller taxonomy');
+  const roots = parseBody(ListOf(Type.Unknown()), body);
+  if (!roots) throw new PlatformError('unavailable', 'Etsy answered the seller taxonomy in an unknown shape');
+  const flat: (Category & { parentId: string | null })[] = [];
+  const walk = (nodes: readonly unknown[], path: string[], parentId: string | null) => {
+    for (const value of nodes) {
+      const node = parseBody(TaxonomyNode, value);
+      if (!node) throw new PlatformError('unavailable', 'Etsy answered the seller taxonomy with a node in an unknown shape');
+      const here = [...path, node.name];
+      flat.push({ id: String(node.id), name: node.name, path: here, leaf: node.children.length === 0, parentId });
+      walk(node.children, here, String(node.id));
+    }
+  };
+  walk(roots.results, [], null);
+  return flat;
+}
+
+/**
+ * `GET /v3/application/seller-taxonomy/nodes/{id}/properties`: a property with possible values is a choice among them
+ * (several where it is multivalued), otherwise text. Null for a node Etsy does not know (404).
+ */
+export function parseTaxonomyProperties(status: number, body: unknown): CategoryAttribute[] | null {
+  if (status === 404) return null;
+  if (status >= 400) throw readFailure(status, body, "the category's properties");
+  const properties = parseBody(ListOf(TaxonomyProperty), body);
+  if (!properties) throw new PlatformError('unavailable', "Etsy answered the category's properties in an unknown shape");
+  return properties.results.map((property) => ({
+    name: String(property.property_id),
+    label: property.display_name || property.name,
+    required: property.is_required,
+    type: property.possible_values.length === 0 ? 'text' : property.is_multivalued ? 'multiselect' : 'select',
+    values: property.possible_values.flatMap((value) =>
+      value.value_id === null ? [] : [{ value: String(value.value_id), label: value.name }],
+    ),
+  }));
+}
+
+/** Etsy's limits on an answer (listings.md §1.10): `x-limit-per-second`, `x-remaining-this-second`, `x-limit-per-day`, `x-remaining-today`. */
+export function readRateLimits(headers: Headers | undefined): RateLimits | null {
+  if (!headers) return null;
+  const number = (name: string) => {
+    const value = headers.get(name);
+    return value !== null && /^[0-9]+$/.test(value.trim()) ? Number(value) : null;
+  };
+  const limits = {
+    perSecond: number('x-limit-per-second'),
+    remainingThisSecond: number('x-remaining-this-second'),
+    perDay: number('x-limit-per-day'),
+    remainingToday: number('x-remaining-today'),
+  };
+  return Object.values(limits).some((value) => value !== null) ? limits : null;
+}
