@@ -218,6 +218,8 @@ export interface ListingsAdapter {
   /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
   listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
   categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;
+  /** One category by its id; null for one the platform does not know. */
+  category(call: ListingsCall, categoryId: string): Promise<Category | null>;
   /** What a listing in the category can or must say; null for a category the platform does not know. */
   categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null>;
   /** The platform's rules Storelink checks itself, before anything is stored or sent (fields of the listing). */
@@ -246,7 +248,10 @@ export interface ListingsAdapter {
  * The reads of the listings capability (settings choices, categories, their attributes): what a platform implements
  * before its listings are published and kept in sync.
  */
-export type ListingsReads = Pick<ListingsAdapter, 'platform' | 'requiredSettings' | 'listingOptions' | 'categories' | 'categoryAttributes'>;
+export type ListingsReads = Pick<
+  ListingsAdapter,
+  'platform' | 'requiredSettings' | 'listingOptions' | 'categories' | 'category' | 'categoryAttributes'
+>;
 
 /** The platform refused the listing itself (not the grant, not a passing failure): its reasons, in its own words. */
 export class ListingRefused extends Error {

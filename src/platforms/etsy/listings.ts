@@ -84,6 +84,11 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       return found.slice(0, SEARCH_RESULTS_MAX).map(({ id, name, path, leaf }) => ({ id, name, path, leaf }));
     },
 
+    async category(call, categoryId) {
+      const found = (await taxonomyOf(call)).find((node) => node.id === categoryId);
+      return found ? { id: found.id, name: found.name, path: found.path, leaf: found.leaf } : null;
+    },
+
     async categoryAttributes(call, categoryId) {
       if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
       return get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);

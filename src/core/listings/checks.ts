@@ -1,0 +1,80 @@
+/**
+ * The checks a listing passes before anything is stored or sent (DESIGN §10), those every platform shares: the category
+ * is a leaf the platform knows, the attributes fit its requirements, the site's required settings are set. Each problem
+ * is an issue on the request's field (`category_id`, `attributes.<name>`, `settings.<name>`), in Storelink's words.
+ */
+import type { Category, CategoryAttribute, ListingIssue } from '../../domain/index.js';
+
+const issue = (field: string, code: string, message: string): ListingIssue => ({
+  severity: 'error',
+  code,
+  message,
+  field,
+  source: 'storelink',
+});
+
+/** The category: known to the platform, and a leaf (only a leaf holds listings). */
+export function checkCategory(categoryId: string, category: Category | null): ListingIssue[] {
+  if (!category) return [issue('category_id', 'category_unknown', `The platform has no category ${categoryId}.`)];
+  if (!category.leaf) {
+    return [
+      issue(
+        'category_id',
+        'category_not_leaf',
+        `${category.path.join(' > ')} has subcategories: pick one of them (GET categories?parent_id=${category.id}).`,
+      ),
+    ];
+  }
+  return [];
+}
+
+/** A value as the attribute takes it: text for text and selects, a list of texts for a multiselect. */
+function valueProblem(attribute: CategoryAttribute, value: unknown): string | null {
+  const label = attribute.label;
+  const choices = new Set(attribute.values.map((choice) => choice.value));
+  switch (attribute.type) {
+    case 'multiselect':
+      if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string' || !choices.has(v)))
+        return `${label} must be a list of its choices (the values of GET categories/{category_id}/attributes).`;
+      return null;
+    case 'select':
+      return typeof value === 'string' && choices.has(value) ? null : `The selected ${label} is not one of its choices.`;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : `${label} must be a number.`;
+    case 'boolean':
+      return typeof value === 'boolean' ? null : `${label} must be true or false.`;
+    default:
+      return typeof value === 'string' && value.trim() !== '' ? null : `${label} must be text.`;
+  }
+}
+
+/** The attributes given for the category: every required one, each value of the right kind, none it does not have. */
+export function checkAttributes(attributes: readonly CategoryAttribute[], given: Readonly<Record<string, unknown>>): ListingIssue[] {
+  const issues: ListingIssue[] = [];
+  const known = new Map(attributes.map((attribute) => [attribute.name, attribute]));
+  for (const attribute of attributes) {
+    const value = given[attribute.name];
+    if (value === undefined || value === null) {
+      if (attribute.required)
+        issues.push(issue(`attributes.${attribute.name}`, 'attribute_required', `${attribute.label} is required in this category.`));
+      continue;
+    }
+    const problem = valueProblem(attribute, value);
+    if (problem) issues.push(issue(`attributes.${attribute.name}`, 'attribute_invalid', problem));
+  }
+  for (const name of Object.keys(given)) {
+    if (!known.has(name)) issues.push(issue(`attributes.${name}`, 'attribute_unknown', 'The category has no such attribute.'));
+  }
+  return issues;
+}
+
+/** The site's settings a listing needs: each missing one is an issue on `settings.<name>`. */
+export function checkSettings(missing: readonly string[]): ListingIssue[] {
+  return missing.map((name) =>
+    issue(
+      `settings.${name}`,
+      'setting_required',
+      `The site's ${name.replaceAll('_', ' ')} must be set first (PUT /sites/{site_id}/listing-settings).`,
+    ),
+  );
+}

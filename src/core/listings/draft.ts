@@ -1,0 +1,50 @@
+/** A catalogue product as a listing should show it on one site (DESIGN §10): the site's rules applied, nothing sent yet. */
+import type { ProductRecord } from '../../db/products.repo.js';
+import type { ListedVariant } from '../../domain/index.js';
+import type { DraftImage, ListingDraft } from '../../platforms/platform.js';
+import { listedPrice, listedQuantity } from './pricing.js';
+import type { ListingSettings } from './settings.js';
+
+/** Where an image's bytes come from: the stored upload (by hash), or its URL. */
+export type ImageBytes = (image: { url: string; mediaSha256: string | null }) => Promise<{ bytes: Buffer; contentType: string }>;
+
+export function draftOf(
+  product: ProductRecord,
+  listing: { categoryId: string; attributes: Readonly<Record<string, unknown>> },
+  settings: ListingSettings,
+  imageBytes: ImageBytes,
+): ListingDraft {
+  const percent = Number(settings.price_adjustment_percent ?? 0);
+  const buffer = Number(settings.stock_buffer ?? 0);
+  return {
+    title: product.title,
+    description: product.description,
+    tags: product.tags,
+    brand: product.brand,
+    currency: product.currency,
+    categoryId: listing.categoryId,
+    attributes: listing.attributes,
+    options: product.options,
+    variants: product.variants.map((variant) => ({
+      sku: variant.sku,
+      optionValues: variant.optionValues,
+      price: listedPrice(variant.price, percent),
+      quantity: listedQuantity(variant.quantity, buffer),
+      barcode: variant.barcode,
+    })),
+    images: product.images.map(
+      (image): DraftImage => ({
+        key: image.mediaSha256 ?? image.url,
+        url: image.url,
+        alt: image.alt,
+        bytes: () => imageBytes(image),
+      }),
+    ),
+    package: product.package,
+  };
+}
+
+/** The listing record's `variants`: what is listed, with the platform's id of each where the work has it. */
+export function listedVariants(draft: ListingDraft, variantIds: Readonly<Record<string, string>>): ListedVariant[] {
+  return draft.variants.map((v) => ({ sku: v.sku, price: v.price, quantity: v.quantity, external_id: variantIds[v.sku] ?? null }));
+}

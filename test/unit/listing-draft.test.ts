@@ -1,0 +1,79 @@
+/** A product as one site lists it (DESIGN §10): the site's price adjustment and stock buffer applied, images keyed. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { draftOf, listedVariants } from '../../src/core/listings/draft.js';
+import type { ProductRecord } from '../../src/db/products.repo.js';
+
+const at = new Date('2026-11-23T12:00:00Z');
+const product: ProductRecord = {
+  id: 7,
+  workspaceId: 1,
+  title: 'Linen tote',
+  description: 'Sturdy.',
+  brand: null,
+  tags: ['tote'],
+  attributes: {},
+  currency: 'EUR',
+  options: [{ name: 'Color', values: ['Natural'] }],
+  package: null,
+  version: 3,
+  search: 'linen tote\ntote-nat',
+  createdAt: at,
+  updatedAt: at,
+  variants: [
+    {
+      id: 1,
+      productId: 7,
+      workspaceId: 1,
+      position: 0,
+      sku: 'TOTE-NAT',
+      optionValues: { Color: 'Natural' },
+      price: '24.00',
+      quantity: 5,
+      barcode: null,
+      createdAt: at,
+      updatedAt: at,
+    },
+  ],
+  images: [
+    {
+      id: 1,
+      productId: 7,
+      position: 0,
+      url: 'https://shop.test/media/abc.jpg',
+      alt: 'Front',
+      mediaSha256: 'abc',
+      createdAt: at,
+      updatedAt: at,
+    },
+    { id: 2, productId: 7, position: 1, url: 'https://example.com/b.jpg', alt: null, mediaSha256: null, createdAt: at, updatedAt: at },
+  ],
+};
+
+test('the site’s rules are applied to each variant, images are keyed by hash or URL, and their bytes are fetched only when asked', async () => {
+  const asked: string[] = [];
+  const draft = draftOf(
+    product,
+    { categoryId: '1', attributes: { 200: '1' } },
+    { price_adjustment_percent: 10, stock_buffer: 2 },
+    async (image) => {
+      asked.push(image.url);
+      return { bytes: Buffer.from('x'), contentType: 'image/jpeg' };
+    },
+  );
+  assert.deepEqual(
+    draft.variants.map((v) => [v.sku, v.price, v.quantity]),
+    [['TOTE-NAT', '26.40', 3]],
+  );
+  assert.deepEqual(
+    draft.images.map((i) => [i.key, i.alt]),
+    [
+      ['abc', 'Front'],
+      ['https://example.com/b.jpg', null],
+    ],
+  );
+  assert.deepEqual(asked, []);
+  await draft.images[1]!.bytes();
+  assert.deepEqual(asked, ['https://example.com/b.jpg']);
+  assert.deepEqual(listedVariants(draft, { 'TOTE-NAT': '991' }), [{ sku: 'TOTE-NAT', price: '26.40', quantity: 3, external_id: '991' }]);
+});
