@@ -17,6 +17,16 @@ export const SANDBOX_CLIENTS = {
   amazonAds: { clientId: 'amzn1.application-oa2-client.sandbox-ads', clientSecret: 'sandbox-ads-secret' },
 } as const;
 
+/**
+ * Etsy's per-API-key budget: requests per second and per rolling day. The defaults are the documented ones of a new app
+ * (10 QPS, 10,000 QPD; listings.md §1.10); tests lower or raise them on the context.
+ */
+export interface EtsyLimits {
+  perSecond: number;
+  perDay: number;
+}
+export const DEFAULT_ETSY_LIMITS: Readonly<EtsyLimits> = { perSecond: 10, perDay: 10_000 };
+
 export interface SandboxContext {
   readonly tokens: SandboxTokens;
   readonly faults: SandboxFaults;
@@ -29,6 +39,8 @@ export interface SandboxContext {
   readonly accessTokenTtlSeconds: number | null;
   /** `track:account` grants the user revoked on the simulated platform: their refresh tokens are refused. */
   readonly revokedGrants: Set<string>;
+  /** The Etsy simulator's rate limits, read at each call so a test can change them on a running app. */
+  readonly etsyLimits: EtsyLimits;
 }
 
 /** True when the sandbox account's grant on this track was revoked (POST /sandbox/revoke). */

@@ -5,10 +5,31 @@
  */
 import type { FastifyReply } from 'fastify';
 
-export const FAULTS = ['error', 'timeout', 'reset', 'malformed', 'slow', 'refused', 'misconfigured', 'passing', 'throttled'] as const;
+export const FAULTS = [
+  'error',
+  'timeout',
+  'reset',
+  'malformed',
+  'slow',
+  'refused',
+  'misconfigured',
+  'passing',
+  'throttled',
+  'ghost',
+] as const;
 export type Fault = (typeof FAULTS)[number];
-export const FAULTY_ENDPOINTS = ['token', 'identity'] as const;
+/**
+ * `token` and `identity` on every track; the rest are the Etsy simulator's listing endpoints (src/sandbox/etsy/):
+ * `listings` createDraftListing and getListingsByShop, `listing` a listing's read, update and delete, `inventory`
+ * and `images` those of a listing.
+ */
+export const FAULTY_ENDPOINTS = ['token', 'identity', 'listings', 'listing', 'inventory', 'images'] as const;
 export type FaultyEndpoint = (typeof FAULTY_ENDPOINTS)[number];
+/**
+ * `ghost` is a write that happens although its answer is Etsy's 500 (listings.md §1.11), so only endpoints that write
+ * can have it; the route itself answers it after the write (`ghosts`).
+ */
+export const GHOSTLY_ENDPOINTS: readonly FaultyEndpoint[] = ['listings', 'listing', 'inventory', 'images'];
 
 /** One answer of the platform: its HTTP status and JSON body. */
 export interface PlatformAnswer {
@@ -42,12 +63,15 @@ export interface SandboxFaults {
   clear(): void;
   /** Answers with the fault set for the endpoint and returns true; false when none is set or it is `slow` (after the delay, if the caller still waits). */
   apply(track: string, endpoint: FaultyEndpoint, reply: FastifyReply, answers: FaultAnswers): Promise<boolean>;
+  /** True when the endpoint's fault is `ghost`: the route does its work, then answers as `error` would. */
+  ghosts(track: string, endpoint: FaultyEndpoint): boolean;
 }
 
 export function createSandboxFaults(): SandboxFaults {
   const faults = new Map<string, { fault: Fault; delayMs: number; retryAfterSeconds: number }>();
   return {
     set(track, endpoint, fault, options = {}) {
+      if (fault === 'ghost' && !GHOSTLY_ENDPOINTS.includes(endpoint)) throw new Error(`${endpoint} does not write, so it cannot ghost`);
       if (fault === null) faults.delete(`${track}:${endpoint}`);
       else
         faults.set(`${track}:${endpoint}`, {
@@ -57,10 +81,14 @@ export function createSandboxFaults(): SandboxFaults {
         });
     },
     clear: () => faults.clear(),
+    ghosts: (track, endpoint) => faults.get(`${track}:${endpoint}`)?.fault === 'ghost',
     async apply(track, endpoint, reply, answers) {
       const entry = faults.get(`${track}:${endpoint}`);
       if (!entry) return false;
       switch (entry.fault) {
+        case 'ghost':
+          // Answered by the route after its write.
+          return false;
         case 'error':
           await reply.code(500).send(answers.error);
           return true;

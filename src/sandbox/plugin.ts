@@ -6,7 +6,7 @@ import { createAmazonAdsLwa, registerAmazonAdsSimulator } from './amazon-ads/sim
 import { createAmazonSellerLwa, registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
 import type { SandboxContext } from './context.js';
 import { registerEtsySimulator } from './etsy/simulator.js';
-import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint } from './faults.js';
+import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint, GHOSTLY_ENDPOINTS } from './faults.js';
 import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
@@ -34,13 +34,15 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       });
       // Faults a tester can set on a running server, as the tests do in process: the next token or identity calls of a
       // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`), or answer with one of the
-      // platform's error classes (`refused`, `misconfigured`, `passing`, `throttled` with `retry_after` seconds).
+      // platform's error classes (`refused`, `misconfigured`, `passing`, `throttled` with `retry_after` seconds); Etsy's
+      // listing endpoints can also `ghost`: write, then answer 500.
       sandbox.post('/faults', async (request, reply) => {
         const { track, endpoint, fault, delay_ms: delay, retry_after: retryAfter } = (request.body ?? {}) as Record<string, unknown>;
         const valid =
           TRACKS.includes(track as Track) &&
           FAULTY_ENDPOINTS.includes(endpoint as FaultyEndpoint) &&
-          (fault === 'none' || FAULTS.includes(fault as Fault));
+          (fault === 'none' || FAULTS.includes(fault as Fault)) &&
+          (fault !== 'ghost' || GHOSTLY_ENDPOINTS.includes(endpoint as FaultyEndpoint));
         const count = (value: unknown) => value === undefined || /^[0-9]{1,7}$/.test(String(value));
         if (!valid || !count(delay) || !count(retryAfter)) {
           return reply.code(400).send({

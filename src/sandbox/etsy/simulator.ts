@@ -1,17 +1,18 @@
 /**
  * The Etsy simulator (DESIGN §6): Etsy's connect page with PKCE and its fixed scopes, `<user_id>.<token>` tokens
  * carrying the granted scopes, `{error, error_description}` errors, and `x-api-key: keystring:shared_secret` on every v3
- * call, the token endpoint's included (platforms.md §1).
+ * call, the token endpoint's included (platforms.md §1). Its listing API is served from listing-api.ts (DESIGN §10).
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { countCall, isRevoked, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { countCall, isRevoked, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
+import { bearerGrant, CLIENT, type Grant, grantOf, hasApiKey, NO_SHARED_SECRET, shopIdOf, userIdOf } from './api-access.js';
+import { registerEtsyListingApi } from './listing-api.js';
 
 type Params = Record<string, string | undefined>;
-const CLIENT = SANDBOX_CLIENTS.etsy;
 const CODE_TTL_MS = 5 * 60_000;
 const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 90 * 24 * 3600_000;
@@ -25,10 +26,6 @@ const SCOPES: ReadonlySet<string> = new Set(
 
 /** RFC 7636 §4.2: an S256 challenge is the unpadded base64url SHA-256 of the verifier, so 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-
-/** Etsy's observed 403 bodies for a key without its shared secret, and for any other wrong key (platforms.md §1.5). */
-const NO_SHARED_SECRET = { error: 'Shared secret is required in x-api-key header.' };
-const INVALID_API_KEY = { error: "Invalid API key: should be in the format 'keystring:shared_secret'." };
 
 /**
  * The sandbox's choice of an Etsy account without a shop (a buyer's account): `shop=none` on the consent form. The
@@ -65,9 +62,6 @@ const FAULT_ANSWERS: Record<'token' | 'identity', FaultAnswers> = {
   },
 };
 
-const userIdOf = (account: number) => 70_000_000 + account;
-const shopIdOf = (account: number) => 80_000_000 + account;
-
 /** The scopes of a `scope` parameter, space-separated as Etsy's connect URL sends them. */
 const scopesOf = (scope: string | undefined) => (scope ?? '').split(' ').filter(Boolean);
 
@@ -81,25 +75,6 @@ function scopeProblem(scope: string | undefined): string | null {
   const unknown = scopes.filter((name) => !SCOPES.has(name));
   return unknown.length > 0 ? `Unknown scope: ${unknown.join(' ')}.` : null;
 }
-
-/** The refusal of an `x-api-key` header, or null when it is `keystring:shared_secret`. */
-function apiKeyRefusal(header: unknown): { error: string } | null {
-  if (header === `${CLIENT.clientId}:${CLIENT.sharedSecret}`) return null;
-  return header === CLIENT.clientId ? NO_SHARED_SECRET : INVALID_API_KEY;
-}
-
-/** What a grant carries from the consent page to every token issued for it: the account, its scopes, whether it has a shop. */
-interface Grant {
-  account: number;
-  scopes: string;
-  noShop: boolean;
-}
-
-const grantOf = (claims: Record<string, unknown>): Grant => ({
-  account: Number(claims.a),
-  scopes: String(claims.sc ?? ''),
-  noShop: claims.ns === true,
-});
 
 export function registerEtsySimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
@@ -115,13 +90,6 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     if (!p.code_challenge || p.code_challenge_method !== 'S256') return 'PKCE with code_challenge_method=S256 is required.';
     if (!S256_CHALLENGE.test(p.code_challenge)) return 'code_challenge must be the 43-character base64url SHA-256 of the code_verifier.';
     return scopeProblem(p.scope);
-  };
-
-  /** Answers Etsy's 403 and returns false unless the request carries the app's `keystring:shared_secret`. */
-  const hasApiKey = (request: { headers: Record<string, unknown> }, reply: FastifyReply): boolean => {
-    const refusal = apiKeyRefusal(request.headers['x-api-key']);
-    if (refusal) void reply.code(403).send(refusal);
-    return refusal === null;
   };
 
   app.get('/authorize', async (request, reply) => {
@@ -227,24 +195,13 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     });
   });
 
-  /** The grant behind a request's bearer `<user_id>.<token>`; null once a 401 was answered. */
-  const bearerGrant = (headers: Record<string, unknown>, reply: FastifyReply): Grant | null => {
-    const bearer = /^Bearer (\d+)\.(.+)$/.exec(String(headers.authorization ?? ''));
-    const access = bearer ? tokens.read('etsy-access', bearer[2]!, clock.now()) : null;
-    if (!access || Number(bearer![1]) !== userIdOf(Number(access.a))) {
-      void reply.code(401).send({ error: 'invalid_token', error_description: 'access token is expired' });
-      return null;
-    }
-    return grantOf(access);
-  };
-
   // getMe: api_key and oauth2 `shops_r` (Etsy's OpenAPI document); `shop_id` is not required in its answer, and a
   // user without a shop has none.
   app.get('/v3/application/users/me', async (request, reply) => {
     countCall(context, 'etsy', 'identity');
     if (await faults.apply('etsy', 'identity', reply, FAULT_ANSWERS.identity)) return reply;
     if (!hasApiKey(request, reply)) return reply;
-    const grant = bearerGrant(request.headers, reply);
+    const grant = bearerGrant(context, request.headers, reply);
     if (!grant) return reply;
     if (!grant.scopes.split(' ').includes('shops_r')) {
       // `insufficient_scope` as observed (etsy/open-api#598, 2022). ASSUMPTION: the 403 status (RFC 6750 §3.1) and a
@@ -265,4 +222,6 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     if (account < 1 || account > 999_999) return reply.code(404).send({ error: 'Shop not found' });
     return reply.send({ shop_id: shopIdOf(account), shop_name: `Sandbox Etsy Shop ${account}`, user_id: userIdOf(account) });
   });
+
+  registerEtsyListingApi(app, context);
 }
