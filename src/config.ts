@@ -55,6 +55,8 @@ export interface Config {
   readonly refresh: { readonly worker: boolean; readonly pollMs: number; readonly marginMs: number };
   /** Whether this instance sends webhook deliveries, and whether endpoints may be loopback or private addresses. */
   readonly webhooks: { readonly worker: boolean; readonly allowPrivateTargets: boolean };
+  /** Whether this instance works the listing queue (every platform write of a listing). */
+  readonly listings: { readonly worker: boolean };
 }
 
 export interface ServerLimits {
@@ -138,6 +140,7 @@ export function loadConfig(env: Env): Config {
     worker: read('WEBHOOK_WORKER', boolean, true),
     allowPrivateTargets: read('ALLOW_PRIVATE_WEBHOOK_TARGETS', boolean, nodeEnv !== 'production'),
   });
+  const listings = Object.freeze({ worker: read('LISTING_WORKER', boolean, true) });
   const refresh = Object.freeze({
     worker: read('REFRESH_WORKER', boolean, true),
     pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 2) * 1000,
@@ -177,6 +180,7 @@ export function loadConfig(env: Env): Config {
     platforms,
     refresh,
     webhooks,
+    listings,
   });
 }
 

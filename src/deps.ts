@@ -14,6 +14,9 @@ import { createProductsService, type ProductsService } from './core/catalog/prod
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
+import { storedImageBytes } from './core/listings/images.js';
+import { createListingWork, LISTING_QUEUE } from './core/listings/listing-work.js';
+import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
@@ -56,6 +59,7 @@ export interface Deps {
   readonly security: SecurityEvents;
   readonly products: ProductsService;
   readonly siteListings: SiteListingsService;
+  readonly listings: ListingsService;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -171,6 +175,23 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     }),
   );
 
+  // Listings: the platforms' listings capability, and every platform write of a listing as a job (DESIGN §10, §11).
+  const listingsAdapters = createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS);
+  const imageBytes = storedImageBytes(db);
+  const listingWork = createListingWork({
+    db,
+    clock,
+    jobs,
+    outbox,
+    adapters: listingsAdapters,
+    refresh: tokenRefresh,
+    imageBytes,
+    timeoutMs: config.outboundTimeoutMs,
+    pollIntervalSeconds: 1,
+  });
+  jobs.define(listingWork.queue);
+  const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
+
   const connect = createConnectService({
     health,
     db,
@@ -208,14 +229,10 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
-    products: createProductsService({ db, clock, outbox, appUrl: config.appUrl }),
-    siteListings: createSiteListingsService({
-      db,
-      clock,
-      adapters: createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS),
-      refresh: tokenRefresh,
-    }),
-    catalogueCsv: createCatalogueCsvService({ db, clock, outbox }),
+    products: createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork }),
+    siteListings,
+    listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes }),
+    catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
     jobs,
@@ -233,6 +250,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
         await jobs.schedule(OVERDUE_QUEUE, '* * * * *');
       }
       if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
+      if (config.listings.worker) await jobs.work([LISTING_QUEUE]);
     },
     stopWork: () => jobs.stop(shutdownMs),
     close: async () => {

@@ -1,7 +1,23 @@
 /** Listings (DESIGN §10), always scoped to a workspace. Transactions are the service's. */
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { ListingStatus } from '../domain/index.js';
 import type { Db } from './client.js';
-import { listings } from './schema.js';
+import { listings, products } from './schema.js';
+
+export type ListingRow = typeof listings.$inferSelect;
+export type NewListing = Pick<
+  typeof listings.$inferInsert,
+  | 'workspaceId'
+  | 'siteId'
+  | 'productId'
+  | 'platformId'
+  | 'categoryId'
+  | 'attributes'
+  | 'marketplaceId'
+  | 'variants'
+  | 'currency'
+  | 'targetVersion'
+>;
 
 /** Whether the product has a listing on some site that is not `deleted` (its deletion is then refused, 409). */
 export async function productIsListed(db: Db, productId: number): Promise<boolean> {
@@ -11,4 +27,88 @@ export async function productIsListed(db: Db, productId: number): Promise<boolea
     .where(and(eq(listings.productId, productId), ne(listings.status, 'deleted')))
     .limit(1);
   return rows.length > 0;
+}
+
+export async function insertListing(db: Db, listing: NewListing, now: Date): Promise<ListingRow> {
+  const [row] = await db
+    .insert(listings)
+    .values({ ...listing, createdAt: now, updatedAt: now })
+    .returning();
+  return row!;
+}
+
+export async function findListing(db: Db, workspaceId: number, id: number, forUpdate = false): Promise<ListingRow | null> {
+  const query = db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.id, id), eq(listings.workspaceId, workspaceId)));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** A listing by id alone, for its jobs; `forUpdate` locks it. */
+export async function listingById(db: Db, id: number, forUpdate = false): Promise<ListingRow | null> {
+  const query = db.select().from(listings).where(eq(listings.id, id));
+  const [row] = forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function listListings(
+  db: Db,
+  workspaceId: number,
+  siteId: number,
+  page: { limit: number; offset: number },
+  status?: ListingStatus,
+): Promise<{ rows: ListingRow[]; total: number }> {
+  const where: SQL = and(
+    eq(listings.workspaceId, workspaceId),
+    eq(listings.siteId, siteId),
+    status ? eq(listings.status, status) : undefined,
+  )!;
+  const [rows, [totals]] = await Promise.all([
+    db.select().from(listings).where(where).orderBy(asc(listings.id)).limit(page.limit).offset(page.offset),
+    db.select({ total: count() }).from(listings).where(where),
+  ]);
+  return { rows, total: totals?.total ?? 0 };
+}
+
+/** The product's listings that are not deleted: those a change of the product reaches. */
+export async function liveListingsOfProduct(db: Db, productId: number): Promise<ListingRow[]> {
+  return db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.productId, productId), ne(listings.status, 'deleted')))
+    .orderBy(asc(listings.id));
+}
+
+export async function updateListing(
+  db: Db,
+  id: number,
+  fields: Partial<Omit<ListingRow, 'id' | 'createdAt'>>,
+  now: Date,
+): Promise<ListingRow> {
+  const [row] = await db
+    .update(listings)
+    .set({ ...fields, updatedAt: now })
+    .where(eq(listings.id, id))
+    .returning();
+  return row!;
+}
+
+/**
+ * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
+ * new version, `syncing` until it is. Answers the listings, whose work the caller queues.
+ */
+export async function retargetListings(db: Db, productIds: readonly number[], now: Date): Promise<{ id: number; siteId: number }[]> {
+  if (productIds.length === 0) return [];
+  const result = await db.execute(sql`
+    update ${listings} as l set target_version = p.version, sync_status = 'syncing', updated_at = ${now.toISOString()}::timestamptz
+    from ${products} as p
+    where p.id = l.product_id and l.status <> 'deleted' and l.wants <> 'deleted'
+      and l.product_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))
+    returning l.id, l.site_id`);
+  return (result as unknown as { rows: { id: number; site_id: number }[] }).rows.map((r) => ({
+    id: Number(r.id),
+    siteId: Number(r.site_id),
+  }));
 }

@@ -9,6 +9,12 @@ export const WEBHOOK_EVENTS = [
   'product.created',
   'product.updated',
   'product.deleted',
+  'listing.published',
+  'listing.rejected',
+  'listing.error',
+  'listing.deactivated',
+  'listing.deleted',
+  'listing.sync_failed',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -27,11 +33,17 @@ export const AUDIT_ACTIONS = [
   'product.created',
   'product.updated',
   'product.deleted',
+  'listing.created',
+  'listing.changed',
+  'listing.activated',
+  'listing.deactivated',
+  'listing.deleted',
+  'listing.refreshed',
   // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
   'auth.login_failed',
   'authz.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product'] as const;
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

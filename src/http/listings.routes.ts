@@ -1,6 +1,6 @@
 /**
- * What a site needs before its listings (DESIGN §10): GET and PUT /sites/{site_id}/listing-settings, GET
- * /sites/{site_id}/listing-options, GET /sites/{site_id}/categories and GET .../categories/{category_id}/attributes.
+ * Listings (DESIGN §10): what a site needs first (its listing settings, and the choices, categories and attributes read
+ * from its platform), then publishing a product to it (or validating it), and reading the listings.
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import Type, { type TSchema } from 'typebox';
@@ -9,14 +9,18 @@ import {
   ATTRIBUTE_TYPES,
   ETSY_WHEN_MADE,
   ETSY_WHO_MADE,
+  ISSUE_SEVERITIES,
+  ISSUE_SOURCES,
+  LISTING_STATUSES,
   PRICE_ADJUSTMENT_MAX,
   PRICE_ADJUSTMENT_MIN,
   QUANTITY_MAX,
   type SitePlatform,
+  SYNC_STATUSES,
 } from '../domain/index.js';
 import { AppError } from '../errors.js';
-import { type App, workspaceOf } from './access.js';
-import { Id, Ok, OneOf, ok } from './schemas.js';
+import { type App, actorOf, workspaceOf } from './access.js';
+import { Id, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 /** A platform's id of a profile, a policy or a warehouse: digits, as text (Etsy's are above 2^53). */
@@ -99,6 +103,58 @@ const CategoryQuery = Type.Object({
   parent_id: Type.Optional(Type.String({ maxLength: 100, description: 'The children of this category; the top ones without' })),
 });
 
+const IssueSchema = Type.Object({
+  severity: OneOf(ISSUE_SEVERITIES),
+  code: Type.String(),
+  message: Type.String({ description: "The platform's own words where `source` is platform" }),
+  field: Type.Union([Type.String(), Type.Null()]),
+  source: OneOf(ISSUE_SOURCES),
+});
+const ListingSchema = Type.Object({
+  id: Id,
+  site_id: Id,
+  product_id: Id,
+  platform_id: Type.Integer(),
+  status: OneOf(LISTING_STATUSES),
+  sync_status: OneOf(SYNC_STATUSES),
+  platform_status: Type.Union([Type.String(), Type.Null()], { description: "The platform's own word for the listing's state" }),
+  external_id: Type.Union([Type.String(), Type.Null()]),
+  external_url: Type.Union([Type.String(), Type.Null()]),
+  category_id: Type.String(),
+  attributes: Type.Record(Type.String(), Type.Unknown()),
+  marketplace_id: Type.Union([Type.String(), Type.Null()]),
+  variants: Type.Array(
+    Type.Object({
+      sku: Type.String(),
+      price: Type.String(),
+      quantity: Type.Integer(),
+      external_id: Type.Union([Type.String(), Type.Null()]),
+    }),
+    { description: "As listed: after the site's price adjustment and stock buffer" },
+  ),
+  price: Type.Union([Type.String(), Type.Null()]),
+  quantity: Type.Union([Type.Integer(), Type.Null()]),
+  currency: Type.String(),
+  synced_version: Type.Union([Type.Integer(), Type.Null()], { description: 'The product version the platform has' }),
+  issues: Type.Array(IssueSchema),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+const PublishBody = Type.Object(
+  {
+    product_id: Id,
+    category_id: Type.String({ minLength: 1, maxLength: 100 }),
+    attributes: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
+    mode: Type.Optional(
+      OneOf(['publish', 'validate'] as const, {
+        description: 'publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ product_id: 1, category_id: '1633', attributes: { '200': '1' } }] },
+);
+const ListingQuery = Type.Object({ ...PageQuery.properties, status: Type.Optional(OneOf(LISTING_STATUSES)) });
+
 type Check = ((data: unknown) => boolean) & { errors?: Parameters<typeof toFieldErrors>[0] | null };
 
 export function registerListingRoutes(app: App, deps: Deps) {
@@ -110,6 +166,65 @@ export function registerListingRoutes(app: App, deps: Deps) {
       compile({ schema, method: 'PUT', url: '/sites/:site_id/listing-settings', httpPart: 'body' }) as Check,
     ]),
   ) as Record<SitePlatform, Check>;
+
+  const { listings } = deps;
+
+  app.post(
+    '/sites/:site_id/listings',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Publish a product to the site (202, the listing in pending), or only validate it (mode: validate, 200)',
+        description:
+          'Everything is checked before anything is stored: the product and the category (a leaf of the platform), the attributes the category requires, the site connected with its required listing settings, and the platform’s own rules (Etsy: at most two options, an uploaded image, a price of at least 0.20, stock). Any problem is a 422 on its field; 409 when the product already has a listing on the site that is not deleted. Etsy charges the seller USD 0.20 for each publish: Storelink publishes a listing once, and again only when the seller asks.',
+        tags: ['listings'],
+        params: SiteParams,
+        body: PublishBody,
+        response: {
+          200: Ok(Type.Object({ valid: Type.Boolean(), issues: Type.Array(IssueSchema) })),
+          202: Ok(ListingSchema),
+        },
+      },
+    },
+    async (request, reply) => {
+      const workspace = workspaceOf(request);
+      const { site_id: siteId } = request.params;
+      if (request.body.mode === 'validate') return ok(await listings.validate(workspace.id, siteId, request.body));
+      return reply.code(202).send(ok(await listings.publish(workspace.id, siteId, request.body, actorOf(request))));
+    },
+  );
+
+  app.get(
+    '/sites/:site_id/listings',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "The site's listings, `?status=` to pick one status",
+        tags: ['listings'],
+        params: SiteParams,
+        querystring: ListingQuery,
+        response: { 200: OkPage(ListingSchema) },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await listings.list(
+        workspaceOf(request).id,
+        request.params.site_id,
+        pageOf(request.query),
+        request.query.status,
+      );
+      return okPage(rows, total, request.query);
+    },
+  );
+
+  app.get(
+    '/listings/:listing_id',
+    {
+      config: { access: 'workspace' },
+      schema: { summary: 'One listing', tags: ['listings'], params: Type.Object({ listing_id: Id }), response: { 200: Ok(ListingSchema) } },
+    },
+    async (request) => ok(await listings.get(workspaceOf(request).id, request.params.listing_id)),
+  );
 
   app.get(
     '/sites/:site_id/listing-settings',

@@ -160,7 +160,9 @@ export interface DraftImage {
   readonly key: string;
   readonly url: string;
   readonly alt: string | null;
-  /** The image's bytes, for platforms that take uploads (Etsy): stored media, or fetched from the URL. */
+  /** Whether Storelink holds the image's bytes (an upload), which platforms that take files (Etsy) need. */
+  readonly stored: boolean;
+  /** The bytes of a stored image. */
   bytes(): Promise<{ bytes: Buffer; contentType: string }>;
 }
 

@@ -7,7 +7,7 @@ import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
-import type { ConnectAdapter, ListingsReads } from './platform.js';
+import type { ConnectAdapter, ListingsAdapter } from './platform.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
@@ -107,7 +107,7 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
 }
 
 /** The listings capability of each seller platform that has it so far (Etsy; TikTok Shop and Amazon come next). */
-export type ListingsAdapters = Readonly<Partial<Record<SitePlatform, ListingsReads>>>;
+export type ListingsAdapters = Readonly<Partial<Record<SitePlatform, ListingsAdapter>>>;
 
 export function createListingsAdapters(
   config: RegistryConfig,

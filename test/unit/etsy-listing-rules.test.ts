@@ -8,6 +8,7 @@ const image = {
   key: 'k',
   url: 'https://example.com/a.jpg',
   alt: null,
+  stored: true,
   bytes: async () => ({ bytes: Buffer.alloc(0), contentType: 'image/jpeg' }),
 };
 const draft: ListingDraft = {
@@ -43,6 +44,11 @@ test('each broken rule is one issue on the field that breaks it', () => {
     variants: [{ sku: 'A', optionValues: {}, price: '0.19', quantity: 0, barcode: null }],
     images: [],
   };
+  const linked = { ...draft, images: [image, { ...image, stored: false }] };
+  assert.deepEqual(
+    checkEtsyDraft(linked).map((i) => [i.field, i.code]),
+    [['product.images.1', 'etsy_image_file']],
+  );
   assert.deepEqual(
     checkEtsyDraft(broken).map((i) => [i.field, i.code]),
     [

@@ -50,14 +50,14 @@ const product: ProductRecord = {
   ],
 };
 
-test('the site’s rules are applied to each variant, images are keyed by hash or URL, and their bytes are fetched only when asked', async () => {
+test('the site’s rules are applied to each variant, images are keyed by hash or URL, and the bytes of a stored one are read only when asked', async () => {
   const asked: string[] = [];
   const draft = draftOf(
     product,
     { categoryId: '1', attributes: { 200: '1' } },
     { price_adjustment_percent: 10, stock_buffer: 2 },
-    async (image) => {
-      asked.push(image.url);
+    async (sha256) => {
+      asked.push(sha256);
       return { bytes: Buffer.from('x'), contentType: 'image/jpeg' };
     },
   );
@@ -66,14 +66,15 @@ test('the site’s rules are applied to each variant, images are keyed by hash o
     [['TOTE-NAT', '26.40', 3]],
   );
   assert.deepEqual(
-    draft.images.map((i) => [i.key, i.alt]),
+    draft.images.map((i) => [i.key, i.alt, i.stored]),
     [
-      ['abc', 'Front'],
-      ['https://example.com/b.jpg', null],
+      ['abc', 'Front', true],
+      ['https://example.com/b.jpg', null, false],
     ],
   );
   assert.deepEqual(asked, []);
-  await draft.images[1]!.bytes();
-  assert.deepEqual(asked, ['https://example.com/b.jpg']);
+  await draft.images[0]!.bytes();
+  assert.deepEqual(asked, ['abc']);
+  await assert.rejects(draft.images[1]!.bytes());
   assert.deepEqual(listedVariants(draft, { 'TOTE-NAT': '991' }), [{ sku: 'TOTE-NAT', price: '26.40', quantity: 3, external_id: '991' }]);
 });

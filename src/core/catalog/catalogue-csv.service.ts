@@ -31,7 +31,7 @@ import {
 import { presentProduct } from './present.js';
 import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
 import { ALL_GIVEN, checkProduct } from './product-rules.js';
-import type { Actor } from './products.service.js';
+import type { Actor, ProductChanges } from './products.service.js';
 import { skuRace } from './sku-race.js';
 
 type ProductRecord = productsRepo.ProductRecord;
@@ -47,7 +47,7 @@ const SKU_BATCH = 5_000;
 /** Products made or changed by one import from which the catalogue's statistics are gathered again. */
 const ANALYZE_AFTER = 500;
 
-export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: Outbox }) {
+export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: Outbox; listings: ProductChanges }) {
   const { db, clock, outbox } = deps;
 
   /** Audit entries and webhook events of the products made or changed, in the import's transaction. */
@@ -107,6 +107,10 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     );
     const updates = plans.flatMap(({ built, current }) => (current ? (updateOf(current, built.input) ?? []) : []));
     await updateProducts(tx, updates, now);
+    await deps.listings.productsChanged(
+      tx,
+      updates.map((update) => update.current.id),
+    );
     const updated = new Set(updates.map((update) => update.current.id));
     let next = 0;
     const changes = plans.flatMap(({ built, current }): Change[] => {

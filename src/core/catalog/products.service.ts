@@ -43,7 +43,12 @@ export type ProductChange = Partial<ProductInput>;
 
 const refusal = (fields: FieldErrors) => new AppError('validation_failed', { fields });
 
-export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outbox; appUrl: string }) {
+/** Told of every committed-with change of products, in its transaction: their listings follow (DESIGN §10). */
+export interface ProductChanges {
+  productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
+}
+
+export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outbox; appUrl: string; listings: ProductChanges }) {
   const { db, clock, outbox } = deps;
 
   /** Every rule of the body, with the problems the schema found (`known`), refused at once; and the skus' owners. */
@@ -167,6 +172,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
           if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
           const product = await mustFind(tx, workspaceId, id);
           await record(tx, 'product.updated', product, actor);
+          await deps.listings.productsChanged(tx, [id]);
           return product;
         }),
       );
@@ -194,6 +200,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
         await productsRepo.updateProduct(tx, id, {}, now);
         const product = await mustFind(tx, workspaceId, id);
         await record(tx, 'product.updated', product, actor);
+        await deps.listings.productsChanged(tx, [id]);
         return { product, image };
       });
     },

@@ -5,8 +5,8 @@ import type { DraftImage, ListingDraft } from '../../platforms/platform.js';
 import { listedPrice, listedQuantity } from './pricing.js';
 import type { ListingSettings } from './settings.js';
 
-/** Where an image's bytes come from: the stored upload (by hash), or its URL. */
-export type ImageBytes = (image: { url: string; mediaSha256: string | null }) => Promise<{ bytes: Buffer; contentType: string }>;
+/** The bytes of a stored image (an upload, by its hash). */
+export type ImageBytes = (sha256: string) => Promise<{ bytes: Buffer; contentType: string }>;
 
 export function draftOf(
   product: ProductRecord,
@@ -37,7 +37,8 @@ export function draftOf(
         key: image.mediaSha256 ?? image.url,
         url: image.url,
         alt: image.alt,
-        bytes: () => imageBytes(image),
+        stored: image.mediaSha256 !== null,
+        bytes: () => (image.mediaSha256 ? imageBytes(image.mediaSha256) : Promise.reject(new Error(`${image.url} is not stored`))),
       }),
     ),
     package: product.package,

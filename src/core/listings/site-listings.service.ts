@@ -75,6 +75,7 @@ export function createSiteListingsService(deps: {
 
   return {
     siteOf,
+    onPlatform,
 
     async settings(workspaceId: number, siteId: number): Promise<ListingSettings> {
       const site = await siteOf(workspaceId, siteId);

@@ -55,6 +55,12 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
   }
   if (draft.images.length === 0)
     issues.push(issue('product.images', 'etsy_image_required', 'Etsy needs at least one image to publish a listing.'));
+  draft.images.forEach((image, i) => {
+    if (!image.stored) {
+      const message = 'Etsy takes image files, not links: upload this image to the product (POST /products/{product_id}/images).';
+      issues.push(issue(`product.images.${i}`, 'etsy_image_file', message));
+    }
+  });
   draft.variants.forEach((variant, i) => {
     if (cents(variant.price) < MIN_PRICE_CENTS)
       issues.push(

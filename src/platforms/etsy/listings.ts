@@ -1,8 +1,13 @@
-/** Etsy's listings capability (listings.md §1): the reads a site's listing settings and categories need. */
+/**
+ * Etsy's listings capability (listings.md §1): the reads a site's settings and categories need, and the listing's life:
+ * a draft created, its images uploaded, its inventory (variants, skus, prices, quantities) put, then activated; later
+ * changes send only the parts that changed, and a create Etsy made but never answered for is found again by its title.
+ */
+import { createHash } from 'node:crypto';
 import { ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
-import type { ListingsCall, ListingsReads } from '../platform.js';
+import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../platform.js';
 import type { EtsyConfig } from './connect.js';
 import {
   parseReadinessStates,
@@ -14,7 +19,29 @@ import {
   readRateLimits,
   returnPolicyLabel,
 } from './listing-answers.js';
+import { checkEtsyDraft } from './listing-rules.js';
+import {
+  createListingForm,
+  type EtsyListing,
+  fieldsForm,
+  inventoryBody,
+  parseDeleted,
+  parseImage,
+  parseInventory,
+  parseListing,
+  parseListingList,
+  parseListingOrGone,
+  platformListing,
+} from './listing-writes.js';
 import { apiHeaders } from './requests.js';
+
+type Save = (progress: ListingProgress) => Promise<void>;
+
+/** A create's answer lost: listings created up to this long before the first attempt still count as ours. */
+const RECONCILE_SLACK_S = 60;
+
+/** What a part of a listing was when Etsy last took it: equal prints, nothing to send. */
+const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
 
 /** Etsy's taxonomy changes a few times a year: read once an hour, not on every search of it. */
 const TAXONOMY_TTL_MS = 3600_000;
@@ -35,12 +62,95 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
   const base = `${config.apiUrl}/v3/application`;
   let taxonomy: { readAt: number; nodes: ReturnType<typeof parseTaxonomy> } | null = null;
 
-  async function get<T>(call: ListingsCall, path: string, parse: (status: number, body: unknown) => T): Promise<T> {
+  async function send<T>(
+    call: ListingsCall,
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    parse: (status: number, body: unknown) => T,
+    body: { form?: Record<string, string>; json?: unknown; multipart?: FormData } = {},
+  ): Promise<T> {
     const headers = apiHeaders({ clientId: config.clientId, sharedSecret: config.sharedSecret, accessToken: call.accessToken });
-    const answer: PlatformAnswer = await deps.http.request(`${base}${path}`, { method: 'GET', headers, signal: call.signal });
+    const answer: PlatformAnswer = await deps.http.request(`${base}${path}`, { method, headers, signal: call.signal, ...body });
     const limits = readRateLimits(answer.headers);
     if (limits) call.onLimits?.(limits);
     return readAnswer(answer, parse);
+  }
+  const get = <T>(call: ListingsCall, path: string, parse: (status: number, body: unknown) => T) => send(call, 'GET', path, parse);
+
+  /**
+   * A listing Etsy made but never answered for (a time-out, or its 500 after creating, listings.md §1.11): a draft of
+   * the shop with the same title, created since the first attempt, that no other listing of ours holds. Null: none.
+   */
+  async function findCreated(call: ListingsCall, draft: ListingDraft, since: string): Promise<EtsyListing | null> {
+    const after = Math.floor(new Date(since).getTime() / 1000) - RECONCILE_SLACK_S;
+    const page = await get(call, `${shop(call)}/listings?state=draft&limit=100&sort_on=created&sort_order=desc`, parseListingList);
+    return page.results.find((l) => l.title === draft.title && (l.created_timestamp ?? 0) >= after) ?? null;
+  }
+
+  /** The draft, created once: its id saved before anything else is done with it. */
+  async function ensureCreated(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+    if (progress.externalId) return;
+    let listing = progress.createStartedAt ? await findCreated(call, draft, progress.createStartedAt) : null;
+    if (!listing) {
+      progress.createStartedAt ??= deps.clock.now().toISOString();
+      await save(progress);
+      listing = await send(call, 'POST', `${shop(call)}/listings`, parseListing, { form: createListingForm(draft, call.settings) });
+    }
+    progress.externalId = String(listing.listing_id);
+    progress.externalUrl = listing.url ?? null;
+    // A new draft holds these fields already; only a later change sends them.
+    progress.delivered.fields = fingerprint(fieldsForm(draft, call.settings));
+    await save(progress);
+  }
+
+  /**
+   * Uploads the images Etsy does not have, at the draft's rank, and removes those the product no longer has. An image
+   * Etsy holds is never uploaded again; a new order of images it already holds is left as it is (Etsy re-ranks by
+   * re-attaching an image by its id, which the sandbox does not serve yet).
+   */
+  async function deliverImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+    const print = fingerprint(draft.images.map((image) => image.key));
+    if (progress.delivered.images === print) return;
+    const path = `${shop(call)}/listings/${progress.externalId}/images`;
+    for (const [rank, image] of draft.images.entries()) {
+      if (progress.images[image.key]) continue;
+      const { bytes, contentType } = await image.bytes();
+      const form = new FormData();
+      form.set('image', new Blob([new Uint8Array(bytes)], { type: contentType }), `image-${rank + 1}`);
+      form.set('rank', String(rank + 1));
+      if (image.alt) form.set('alt_text', image.alt);
+      const uploaded = await send(call, 'POST', path, parseImage, { multipart: form });
+      progress.images[image.key] = String(uploaded.listing_image_id);
+      await save(progress);
+    }
+    const keys = new Set(draft.images.map((image) => image.key));
+    for (const [key, id] of Object.entries(progress.images)) {
+      if (keys.has(key)) continue;
+      await send(call, 'DELETE', `${path}/${id}`, parseDeleted);
+      delete progress.images[key];
+      await save(progress);
+    }
+    progress.delivered.images = print;
+    await save(progress);
+  }
+
+  async function deliverInventory(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+    const body = inventoryBody(draft, String(call.settings.readiness_state_id));
+    const print = fingerprint(body);
+    if (progress.delivered.inventory === print) return;
+    const answer = await send(call, 'PUT', `/listings/${progress.externalId}/inventory`, parseInventory, { json: body });
+    progress.variantIds = Object.fromEntries(answer.products.flatMap((p) => (p.sku ? [[p.sku, String(p.product_id)]] : [])));
+    progress.delivered.inventory = print;
+    await save(progress);
+  }
+
+  async function deliverFields(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+    const form = fieldsForm(draft, call.settings);
+    const print = fingerprint(form);
+    if (progress.delivered.fields === print) return;
+    await send(call, 'PATCH', `${shop(call)}/listings/${progress.externalId}`, parseListing, { form });
+    progress.delivered.fields = print;
+    await save(progress);
   }
 
   async function taxonomyOf(call: ListingsCall) {
@@ -93,5 +203,32 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
       return get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
     },
-  } satisfies ListingsReads;
+
+    check: (draft) => checkEtsyDraft(draft),
+
+    // Etsy has no dry run (listings.md §5): Storelink's own checks are all there is before the draft is created.
+    validate: async () => [],
+
+    async deliver(call, draft, progress, save) {
+      await ensureCreated(call, draft, progress, save);
+      await deliverFields(call, draft, progress, save);
+      await deliverImages(call, draft, progress, save);
+      await deliverInventory(call, draft, progress, save);
+    },
+
+    async setActive(call, progress, active) {
+      const form = { state: active ? 'active' : 'inactive' };
+      return platformListing(await send(call, 'PATCH', `${shop(call)}/listings/${progress.externalId}`, parseListing, { form }));
+    },
+
+    async remove(call, progress) {
+      if (progress.externalId) await send(call, 'DELETE', `/listings/${progress.externalId}`, parseDeleted);
+    },
+
+    async read(call, progress) {
+      if (!progress.externalId) return null;
+      const listing = await get(call, `/listings/${progress.externalId}`, parseListingOrGone);
+      return listing && platformListing(listing);
+    },
+  } satisfies ListingsAdapter;
 }

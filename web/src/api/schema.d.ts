@@ -4427,6 +4427,737 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sites/{site_id}/listings": {
+    /** The site's listings, `?status=` to pick one status */
+    get: {
+      parameters: {
+        query: {
+          page: number;
+          per_page: number;
+          status?: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+        };
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: ({
+                  id: number;
+                  site_id: number;
+                  product_id: number;
+                  platform_id: number;
+                  status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+                  sync_status: "synced" | "syncing" | "failed";
+                  /** @description The platform's own word for the listing's state */
+                  platform_status: string | null;
+                  external_id: string | null;
+                  external_url: string | null;
+                  category_id: string;
+                  attributes: {
+                    [key: string]: unknown;
+                  };
+                  marketplace_id: string | null;
+                  /** @description As listed: after the site's price adjustment and stock buffer */
+                  variants: ({
+                      sku: string;
+                      price: string;
+                      quantity: number;
+                      external_id: string | null;
+                    })[];
+                  price: string | null;
+                  quantity: number | null;
+                  currency: string;
+                  /** @description The product version the platform has */
+                  synced_version: number | null;
+                  issues: ({
+                      severity: "error" | "warning";
+                      code: string;
+                      /** @description The platform's own words where `source` is platform */
+                      message: string;
+                      field: string | null;
+                      source: "storelink" | "platform";
+                    })[];
+                  /** Format: date-time */
+                  created_at: string;
+                  /** Format: date-time */
+                  updated_at: string;
+                })[];
+              meta: {
+                page: number;
+                per_page: number;
+                total: number;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /**
+     * Publish a product to the site (202, the listing in pending), or only validate it (mode: validate, 200)
+     * @description Everything is checked before anything is stored: the product and the category (a leaf of the platform), the attributes the category requires, the site connected with its required listing settings, and the platform’s own rules (Etsy: at most two options, an uploaded image, a price of at least 0.20, stock). Any problem is a 422 on its field; 409 when the product already has a listing on the site that is not deleted. Etsy charges the seller USD 0.20 for each publish: Storelink publishes a listing once, and again only when the seller asks.
+     */
+    post: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      requestBody: {
+        content: {
+          /**
+           * @example {
+           *   "product_id": 1,
+           *   "category_id": "1633",
+           *   "attributes": {
+           *     "200": "1"
+           *   }
+           * }
+           */
+          "application/json": {
+            product_id: number;
+            category_id: string;
+            attributes?: {
+              [key: string]: unknown;
+            };
+            /** @description publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored */
+            mode?: "publish" | "validate";
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                valid: boolean;
+                issues: ({
+                    severity: "error" | "warning";
+                    code: string;
+                    /** @description The platform's own words where `source` is platform */
+                    message: string;
+                    field: string | null;
+                    source: "storelink" | "platform";
+                  })[];
+              };
+            };
+          };
+        };
+        /** @description Default Response */
+        202: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                site_id: number;
+                product_id: number;
+                platform_id: number;
+                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+                sync_status: "synced" | "syncing" | "failed";
+                /** @description The platform's own word for the listing's state */
+                platform_status: string | null;
+                external_id: string | null;
+                external_url: string | null;
+                category_id: string;
+                attributes: {
+                  [key: string]: unknown;
+                };
+                marketplace_id: string | null;
+                /** @description As listed: after the site's price adjustment and stock buffer */
+                variants: ({
+                    sku: string;
+                    price: string;
+                    quantity: number;
+                    external_id: string | null;
+                  })[];
+                price: string | null;
+                quantity: number | null;
+                currency: string;
+                /** @description The product version the platform has */
+                synced_version: number | null;
+                issues: ({
+                    severity: "error" | "warning";
+                    code: string;
+                    /** @description The platform's own words where `source` is platform */
+                    message: string;
+                    field: string | null;
+                    source: "storelink" | "platform";
+                  })[];
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/listings/{listing_id}": {
+    /** One listing */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          listing_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                site_id: number;
+                product_id: number;
+                platform_id: number;
+                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+                sync_status: "synced" | "syncing" | "failed";
+                /** @description The platform's own word for the listing's state */
+                platform_status: string | null;
+                external_id: string | null;
+                external_url: string | null;
+                category_id: string;
+                attributes: {
+                  [key: string]: unknown;
+                };
+                marketplace_id: string | null;
+                /** @description As listed: after the site's price adjustment and stock buffer */
+                variants: ({
+                    sku: string;
+                    price: string;
+                    quantity: number;
+                    external_id: string | null;
+                  })[];
+                price: string | null;
+                quantity: number | null;
+                currency: string;
+                /** @description The product version the platform has */
+                synced_version: number | null;
+                issues: ({
+                    severity: "error" | "warning";
+                    code: string;
+                    /** @description The platform's own words where `source` is platform */
+                    message: string;
+                    field: string | null;
+                    source: "storelink" | "platform";
+                  })[];
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/v1/sites/{site_id}/listing-settings": {
     /** The site's listing settings */
     get: {
@@ -5434,7 +6165,7 @@ export interface paths {
               data: ({
                   id: number;
                   /** @enum {string} */
-                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "auth.login_failed" | "authz.denied";
+                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "auth.login_failed" | "authz.denied";
                   /** @description Who did it; null once that user is deleted */
                   actor: {
                     id: number;
@@ -5442,7 +6173,7 @@ export interface paths {
                     name: string;
                   } | null;
                   subject: {
-                    type: "site" | "token" | "webhook" | "user" | "product";
+                    type: "site" | "token" | "webhook" | "user" | "product" | "listing";
                     id: number;
                   };
                   ip_address: string | null;
@@ -5642,7 +6373,7 @@ export interface paths {
               data: ({
                   id: number;
                   url: string;
-                  events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
+                  events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
                   /** Format: date-time */
                   created_at: string;
                 })[];
@@ -5823,7 +6554,7 @@ export interface paths {
         content: {
           "application/json": {
             url: string;
-            events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
+            events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
           };
         };
       };
@@ -5837,7 +6568,7 @@ export interface paths {
               data: {
                 id: number;
                 url: string;
-                events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted")[];
+                events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
                 /** Format: date-time */
                 created_at: string;
                 /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */
@@ -6222,7 +6953,7 @@ export interface paths {
                   id: number;
                   message_id: string;
                   /** @enum {string} */
-                  event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted";
+                  event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
                   status: "pending" | "delivered" | "failed";
                   attempts: number;
                   last_status_code: number | null;
@@ -6427,7 +7158,7 @@ export interface paths {
                 id: number;
                 message_id: string;
                 /** @enum {string} */
-                event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted";
+                event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
                 status: "pending" | "delivered" | "failed";
                 attempts: number;
                 last_status_code: number | null;

@@ -1,0 +1,207 @@
+/**
+ * The listing work (DESIGN §10, §11): every platform write of a listing runs as a `listing-work` job. A job brings the
+ * platform to what the seller asked for (`wants`, `target_version`) from what the listing's `progress` says it already
+ * holds, saving the progress after every platform step: a job run again after a crash, a time-out or a retry repeats
+ * no step that was done (no second draft, no second upload, no second publish). One job per listing runs at a time,
+ * and at most one more waits (pg-boss's `stately` policy on the listing's id).
+ */
+import type { Db } from '../../db/client.js';
+import * as listingsRepo from '../../db/listings.repo.js';
+import * as productsRepo from '../../db/products.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import type { ListingIssue, WebhookEvent } from '../../domain/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
+import { type ListingProgress, ListingRefused, type ListingsCall, PlatformError, type PlatformListing } from '../../platforms/platform.js';
+import type { ListingsAdapters } from '../../platforms/registry.js';
+import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import { draftOf, type ImageBytes, listedVariants } from './draft.js';
+import { presentListing } from './present.js';
+import { settingsOf } from './settings.js';
+
+export const LISTING_QUEUE = 'listing-work';
+
+export interface ListingJob {
+  listingId: number;
+  /** Passing failures met so far: the job is sent again after a back-off, until the listing is given up as `error`. */
+  attempt?: number;
+}
+
+/** Passing failures (time-outs, 429, 5xx) a listing's work meets before it is given up: `status: error`. */
+const ATTEMPTS_MAX = 8;
+/** The back-off after the nth passing failure: 2, 4, 8 … seconds, at most ten minutes; never less than `Retry-After`. */
+const backOffMs = (attempt: number) => Math.min(600_000, 1_000 * 2 ** attempt);
+
+export interface ListingWork {
+  readonly queue: QueueDefinition<ListingJob>;
+  /** Queues the listing's work in the caller's transaction (a second send while one waits is the same job). */
+  send(tx: Db, listing: { id: number; siteId: number }, at?: Date, attempt?: number): Promise<void>;
+  /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
+  productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
+}
+
+const emptyProgress = (): ListingProgress => ({
+  externalId: null,
+  externalUrl: null,
+  createStartedAt: null,
+  images: {},
+  delivered: {},
+  variantIds: {},
+});
+
+const issueOf = (message: string, code: string): ListingIssue => ({ severity: 'error', code, message, field: null, source: 'storelink' });
+
+export function createListingWork(deps: {
+  db: Db;
+  clock: Clock;
+  jobs: Jobs;
+  outbox: Outbox;
+  adapters: ListingsAdapters;
+  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  imageBytes: ImageBytes;
+  /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
+  timeoutMs: number;
+  pollIntervalSeconds: number;
+}): ListingWork {
+  const { db, clock, jobs } = deps;
+
+  const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
+    const job: ListingJob = { listingId: listing.id, ...(attempt ? { attempt } : {}) };
+    await jobs.send(LISTING_QUEUE, job, {
+      tx,
+      singletonKey: String(listing.id),
+      group: String(listing.siteId),
+      ...(at ? { startAfter: at } : {}),
+    });
+  };
+
+  /** Writes the listing's new state and tells the workspace, in one transaction. */
+  async function record(id: number, fields: Partial<listingsRepo.ListingRow>, event: WebhookEvent | null): Promise<void> {
+    await db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = await listingsRepo.updateListing(tx, id, fields, now);
+      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+    });
+  }
+
+  async function run(job: ListingJob): Promise<string> {
+    const listing = await listingsRepo.listingById(db, job.listingId);
+    if (!listing || listing.status === 'deleted') return 'nothing to do';
+    const site = await sitesRepo.findSite(db, listing.workspaceId, listing.siteId);
+    const adapter = site && deps.adapters[site.platform];
+    // A site that is not connected holds its listings' work: reconnecting it sends their work again.
+    if (!site || !adapter || site.status !== 'connected') return 'held: the site is not connected';
+    const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
+    if (!product) return 'nothing to do: the product is gone';
+
+    const settings = settingsOf(site.platform, site.listingSettings);
+    const progress: ListingProgress = { ...emptyProgress(), ...(listing.progress as Partial<ListingProgress>) };
+    const save = async (next: ListingProgress) => {
+      await listingsRepo.updateListing(
+        db,
+        listing.id,
+        { progress: { ...next }, externalId: next.externalId, externalUrl: next.externalUrl },
+        clock.now(),
+      );
+    };
+    try {
+      const call: ListingsCall = {
+        externalId: site.externalId,
+        data: site.platformData,
+        settings,
+        accessToken: await deps.refresh.accessTokenFor(site.id),
+        signal: jobs.stopDeadline,
+      };
+      if (listing.wants === 'deleted') {
+        await adapter.remove(call, progress);
+        await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [] }, 'listing.deleted');
+        return 'deleted';
+      }
+      const draft = draftOf(product, listing, settings, deps.imageBytes);
+      await adapter.deliver(call, draft, progress, save);
+      let state: PlatformListing | null = await adapter.read(call, progress);
+      // Etsy charges for each publish: go live only when the platform says the listing is not live already.
+      if (listing.wants === 'active' && state?.status !== 'active') state = await adapter.setActive(call, progress, true);
+      if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
+      const current = await listingsRepo.listingById(db, listing.id);
+      // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
+      const caughtUp = current?.targetVersion === listing.targetVersion;
+      const wentLive = state?.status === 'active' && listing.status !== 'active';
+      const wentOff = state?.status === 'inactive' && listing.status === 'active';
+      await record(
+        listing.id,
+        {
+          status: state?.status ?? listing.status,
+          platformStatus: state?.platformStatus ?? null,
+          externalUrl: state?.externalUrl ?? progress.externalUrl,
+          issues: state?.issues ?? [],
+          variants: listedVariants(draft, progress.variantIds),
+          syncedVersion: listing.targetVersion,
+          syncStatus: caughtUp ? 'synced' : 'syncing',
+        },
+        wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : null,
+      );
+      return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
+    } catch (error) {
+      return failed(listing, site.id, error, job.attempt ?? 0);
+    }
+  }
+
+  /**
+   * A refusal of the listing is its issues (`rejected` before it was ever live, else a failed sync that keeps the last
+   * good status); a refused grant holds the work and asks for reconnection; a passing failure is tried again later,
+   * until the listing is given up as `error`.
+   */
+  async function failed(listing: listingsRepo.ListingRow, siteId: number, error: unknown, attempt: number): Promise<string> {
+    if (error instanceof ListingRefused) {
+      const live = listing.status !== 'pending' && listing.status !== 'rejected';
+      await record(
+        listing.id,
+        live ? { syncStatus: 'failed', issues: error.issues } : { status: 'rejected', syncStatus: 'failed', issues: error.issues },
+        live ? 'listing.sync_failed' : 'listing.rejected',
+      );
+      return `refused: ${error.message}`;
+    }
+    if (error instanceof PlatformError && error.reason === 'rejected') {
+      await deps.refresh.refused(siteId, 'seller', `The platform refused access (${error.message}); reconnect the site.`);
+      return 'held: the grant was refused';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (attempt + 1 >= ATTEMPTS_MAX) {
+      const issue = issueOf(`Storelink could not deliver the listing after ${ATTEMPTS_MAX} attempts: ${message}`, 'delivery_failed');
+      const live = listing.status !== 'pending';
+      await record(
+        listing.id,
+        live ? { syncStatus: 'failed', issues: [issue] } : { status: 'error', syncStatus: 'failed', issues: [issue] },
+        live ? 'listing.sync_failed' : 'listing.error',
+      );
+      return `given up: ${message}`;
+    }
+    const retryAfter = error instanceof PlatformError ? (error.retryAfterMs ?? 0) : 0;
+    const at = new Date(clock.now().getTime() + Math.max(backOffMs(attempt + 1), retryAfter));
+    await send(db, { id: listing.id, siteId }, at, attempt + 1);
+    return `retry at ${at.toISOString()}: ${message}`;
+  }
+
+  return {
+    queue: {
+      name: LISTING_QUEUE,
+      // One running and one waiting job per listing; a job whose instance died is run again after three deadlines of
+      // the longest call it makes (an image upload), and resumes from the saved progress.
+      options: {
+        policy: 'stately',
+        expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
+        retryLimit: 3,
+        retryDelay: 5,
+        deleteAfterSeconds: 7 * 24 * 3600,
+      },
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: run,
+    },
+    send,
+    async productsChanged(tx, productIds) {
+      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now())) await send(tx, listing);
+    },
+  };
+}

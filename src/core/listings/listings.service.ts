@@ -1,0 +1,149 @@
+/**
+ * Listings (DESIGN §10): publish a catalogue product to a site (or only validate it), read them, and hand every platform
+ * write to the listing work (listing-work.ts), in the transaction that records what the seller asked for.
+ */
+
+import { isUniqueViolation } from '../../db/accounts.repo.js';
+import * as auditRepo from '../../db/audit.repo.js';
+import type { Db } from '../../db/client.js';
+import * as listingsRepo from '../../db/listings.repo.js';
+import * as productsRepo from '../../db/products.repo.js';
+import { type ListingIssue, type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
+import { AppError, type FieldErrors } from '../../errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import { checkAttributes, checkCategory, checkSettings } from './checks.js';
+import { draftOf, type ImageBytes, listedVariants } from './draft.js';
+import type { ListingWork } from './listing-work.js';
+import { presentListing } from './present.js';
+import { missingSettings, settingsOf } from './settings.js';
+import type { SiteListingsService } from './site-listings.service.js';
+
+export interface PublishInput {
+  product_id: number;
+  category_id: string;
+  attributes?: Record<string, unknown>;
+  mode?: 'publish' | 'validate';
+}
+
+export interface Actor {
+  userId: number | null;
+  ipAddress: string | null;
+}
+
+const errorsOf = (issues: readonly ListingIssue[]) => issues.filter((issue) => issue.severity === 'error');
+
+/** Issues as a 422's fields: each on its field, the site's own (no field) on `site_id`. */
+function fieldsOf(issues: readonly ListingIssue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of errorsOf(issues)) (fields[issue.field ?? 'site_id'] ??= []).push(issue.message);
+  return fields;
+}
+
+export function createListingsService(deps: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  siteListings: SiteListingsService;
+  work: Pick<ListingWork, 'send'>;
+  imageBytes: ImageBytes;
+}) {
+  const { db, clock } = deps;
+
+  async function audit(tx: Db, action: 'listing.created', listing: listingsRepo.ListingRow, actor: Actor, now: Date) {
+    await auditRepo.recordAudit(
+      tx,
+      [listing.workspaceId],
+      {
+        action,
+        actorUserId: actor.userId,
+        subjectType: 'listing',
+        subjectId: listing.id,
+        ipAddress: actor.ipAddress,
+        details: { site_id: listing.siteId, product_id: listing.productId },
+      },
+      now,
+    );
+  }
+
+  /**
+   * Everything checked before anything is stored: the product, the site (connected, its settings), the category and
+   * the attributes (read from the platform), and the platform's own rules on the product as the site would list it.
+   */
+  async function prepare(workspaceId: number, siteId: number, input: PublishInput) {
+    const site = await deps.siteListings.siteOf(workspaceId, siteId);
+    const product = await productsRepo.findProduct(db, workspaceId, input.product_id);
+    if (!product) throw new AppError('validation_failed', { fields: { product_id: ['The selected product id is invalid.'] } });
+    const settings = settingsOf(site.platform, site.listingSettings);
+    const attributes = input.attributes ?? {};
+    const listing = { categoryId: input.category_id, attributes };
+    const draft = draftOf(product, listing, settings, deps.imageBytes);
+    const issues = await deps.siteListings.onPlatform(workspaceId, siteId, async (call, adapter) => {
+      const category = await adapter.category(call, input.category_id);
+      const found = category?.leaf ? ((await adapter.categoryAttributes(call, input.category_id)) ?? []) : [];
+      const checked = [
+        ...checkSettings(missingSettings(site.platform, settings)),
+        ...checkCategory(input.category_id, category),
+        ...(category?.leaf ? checkAttributes(found, attributes) : []),
+        ...adapter.check(draft, found),
+      ];
+      return input.mode === 'validate' && errorsOf(checked).length === 0 ? [...checked, ...(await adapter.validate(call, draft))] : checked;
+    });
+    return { site, product, draft, issues };
+  }
+
+  return {
+    /** `mode: validate`: the issues, nothing stored, no platform write. */
+    async validate(workspaceId: number, siteId: number, input: PublishInput) {
+      const { issues } = await prepare(workspaceId, siteId, input);
+      return { valid: errorsOf(issues).length === 0, issues };
+    },
+
+    /** `mode: publish`: 422 on any issue, 409 for a second listing of the product on the site, else the listing in `pending`. */
+    async publish(workspaceId: number, siteId: number, input: PublishInput, actor: Actor) {
+      const { site, product, draft, issues } = await prepare(workspaceId, siteId, input);
+      if (errorsOf(issues).length > 0) throw new AppError('validation_failed', { fields: fieldsOf(issues) });
+      const now = clock.now();
+      try {
+        return await db.transaction(async (tx) => {
+          const row = await listingsRepo.insertListing(
+            tx,
+            {
+              workspaceId,
+              siteId: site.id,
+              productId: product.id,
+              platformId: PLATFORM_ID_OF[site.platform],
+              categoryId: input.category_id,
+              attributes: input.attributes ?? {},
+              marketplaceId: null,
+              variants: listedVariants(draft, {}),
+              currency: product.currency,
+              targetVersion: product.version,
+            },
+            now,
+          );
+          await audit(tx, 'listing.created', row, actor, now);
+          await deps.work.send(tx, row);
+          return presentListing(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('conflict');
+        throw error;
+      }
+    },
+
+    async list(workspaceId: number, siteId: number, page: { limit: number; offset: number }, status?: ListingStatus) {
+      const site = await deps.siteListings.siteOf(workspaceId, siteId);
+      const { rows, total } = await listingsRepo.listListings(db, workspaceId, site.id, page, status);
+      return { rows: rows.map(presentListing), total };
+    },
+
+    async get(workspaceId: number, id: number) {
+      const row = await listingsRepo.findListing(db, workspaceId, id);
+      if (!row) throw new AppError('not_found');
+      return presentListing(row);
+    },
+  };
+}
+
+export type ListingsService = ReturnType<typeof createListingsService>;

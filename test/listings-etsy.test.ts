@@ -1,0 +1,275 @@
+/**
+ * Listings on Etsy end to end (DESIGN §10), against the sandbox Etsy over real HTTP: settings from the shop's own
+ * choices, a category from the taxonomy, validate, publish, the listing's work as jobs, a price change that reaches the
+ * shop alone, and what the simulated shop holds (its inspection endpoint) at every step.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
+import { connectEtsySite } from './helpers/connect.js';
+import { databaseKinds } from './helpers/database.js';
+import { API, call, createTestApp, errorBody, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
+
+const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+interface ShopListing {
+  id: number;
+  title: string;
+  state: string;
+  skus: { sku: string; price: string | number; quantity: number }[];
+  images?: number;
+  publishes?: number;
+}
+
+for (const kind of databaseKinds()) {
+  describe(`listings on Etsy [${kind}]`, () => {
+    let t: TestApp;
+    let base: string;
+    before(async () => {
+      t = await createTestApp(kind, { listen: true });
+      base = t.deps.config.appUrl;
+      // The sandbox's per-second budget is timed by the test's clock, which stands still here: rate limits have tests of their own.
+      Object.assign(t.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
+    });
+    after(() => t.close());
+
+    /** A seller with a connected sandbox shop (account `account`), its settings set from the shop's own choices. */
+    async function seller(account: string) {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const site = await connectEtsySite(t, user, account);
+      const options = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
+      const first = (field: string) => options[field][0].value;
+      const settings = {
+        shipping_profile_id: first('shipping_profile_id'),
+        return_policy_id: first('return_policy_id'),
+        readiness_state_id: first('readiness_state_id'),
+        who_made: 'i_did',
+        when_made: 'made_to_order',
+      };
+      assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body: settings })).statusCode, 200);
+      return { ...user, as, site, account };
+    }
+
+    /** A product with one uploaded image (Etsy takes files) and two variants. */
+    async function product(me: Awaited<ReturnType<typeof seller>>, sku: string) {
+      const created = await call(t, 'POST', '/products', {
+        ...me.as,
+        body: {
+          title: `Stoneware mug ${sku}`,
+          description: 'Wheel-thrown, 350 ml.',
+          currency: 'USD',
+          options: [{ name: 'Color', values: ['White', 'Blue'] }],
+          variants: [
+            { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
+            { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
+          ],
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      const id = created.json().data.id as number;
+      const form = new FormData();
+      form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
+      const uploaded = await fetch(`${base}${API}/products/${id}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },
+        body: form,
+      });
+      assert.equal(uploaded.status, 201, await uploaded.text());
+      return id;
+    }
+
+    /** A leaf category whose name holds `q`, and its required attributes given their first choice. */
+    async function category(me: Awaited<ReturnType<typeof seller>>, q: string) {
+      const found = (await call(t, 'GET', `/sites/${me.site}/categories?q=${encodeURIComponent(q)}`, me.as)).json().data;
+      const leaf = found.find((c: { leaf: boolean }) => c.leaf);
+      assert.ok(leaf, `a leaf category named like ${q}: ${JSON.stringify(found)}`);
+      const attributes = (await call(t, 'GET', `/sites/${me.site}/categories/${leaf.id}/attributes`, me.as)).json().data;
+      const given = Object.fromEntries(
+        attributes
+          .filter((a: { required: boolean }) => a.required)
+          .map((a: { name: string; type: string; values: { value: string }[] }) => [
+            a.name,
+            a.type === 'multiselect' ? [a.values[0]!.value] : (a.values[0]?.value ?? 'text'),
+          ]),
+      );
+      return { id: leaf.id as string, attributes: given };
+    }
+
+    const shop = async (account: string): Promise<ShopListing[]> => {
+      const response = await fetch(`${base}/sandbox/etsy/accounts/${account}/listings`);
+      assert.equal(response.status, 200);
+      return response.json() as Promise<ShopListing[]>;
+    };
+    const listing = async (me: { as: object }, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
+    const uploads = () => t.deps.sandbox.calls.get('etsy:uploadListingImage') ?? 0;
+
+    test('validate, publish, and the shop holds the listing active, with its skus, prices and image, published once', async () => {
+      const me = await seller('201');
+      const productId = await product(me, 'M1');
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const body = { product_id: productId, category_id: categoryId, attributes };
+
+      const validated = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...body, mode: 'validate' } });
+      assert.equal(validated.statusCode, 200, validated.body);
+      assert.deepEqual(validated.json().data, { valid: true, issues: [] });
+      assert.deepEqual(await shop(me.account), []);
+
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.equal(published.statusCode, 202, published.body);
+      const pending = published.json().data;
+      assert.equal(pending.status, 'pending');
+      assert.equal(pending.sync_status, 'syncing');
+      assert.deepEqual(
+        pending.variants.map((v: { sku: string; price: string; quantity: number }) => [v.sku, v.price, v.quantity]),
+        [
+          ['M1-W', '18.00', 4],
+          ['M1-B', '19.50', 2],
+        ],
+      );
+
+      await runDueJobs(t, LISTING_QUEUE);
+      const live = await listing(me, pending.id);
+      assert.equal(live.status, 'active', JSON.stringify(live));
+      assert.equal(live.sync_status, 'synced');
+      assert.equal(live.synced_version, 2);
+      assert.equal(live.platform_status, 'active');
+      assert.match(String(live.external_id), /^[0-9]+$/);
+      const [held] = await shop(me.account);
+      assert.equal(held?.id, Number(live.external_id));
+      assert.equal(held?.state, 'active');
+      assert.deepEqual(
+        held?.skus.map((s) => [s.sku, Number(s.price), s.quantity]),
+        [
+          ['M1-W', 18, 4],
+          ['M1-B', 19.5, 2],
+        ],
+      );
+      assert.equal(held?.images, 1);
+      assert.equal(held?.publishes, 1);
+
+      const again = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.deepEqual([again.statusCode, again.json()], [409, errorBody(409, 'Conflict')]);
+      const removal = await call(t, 'DELETE', `/products/${productId}`, me.as);
+      assert.equal(removal.statusCode, 409);
+    });
+
+    test('a price change reaches the shop as an inventory change alone: no new upload, no second publish', async () => {
+      const me = await seller('202');
+      const productId = await product(me, 'M2');
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: productId, category_id: categoryId, attributes },
+      });
+      const id = published.json().data.id as number;
+      await runDueJobs(t, LISTING_QUEUE);
+      const uploadsBefore = uploads();
+      const current = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
+      const variants = current.variants.map((v: { id: number; sku: string; option_values: object; price: string; quantity: number }) => ({
+        id: v.id,
+        sku: v.sku,
+        option_values: v.option_values,
+        price: v.sku === 'M2-W' ? '21.00' : v.price,
+        quantity: v.quantity,
+      }));
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      const syncing = await listing(me, id);
+      assert.equal(syncing.sync_status, 'syncing');
+
+      await runDueJobs(t, LISTING_QUEUE);
+      const synced = await listing(me, id);
+      assert.equal(synced.sync_status, 'synced');
+      assert.equal(synced.synced_version, current.version + 1);
+      assert.equal(synced.variants[0].price, '21.00');
+      const [held] = await shop(me.account);
+      assert.equal(Number(held?.skus.find((s) => s.sku === 'M2-W')?.price), 21);
+      assert.equal(held?.publishes, 1);
+      assert.equal(uploads(), uploadsBefore);
+    });
+
+    test('a create Etsy made but answered with a 500 is found again by the retry: one listing in the shop, published once', async () => {
+      const me = await seller('204');
+      const productId = await product(me, 'M4');
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const id = (
+        await call(t, 'POST', `/sites/${me.site}/listings`, {
+          ...me.as,
+          body: { product_id: productId, category_id: categoryId, attributes },
+        })
+      ).json().data.id as number;
+      t.deps.sandbox.faults.set('etsy', 'listings', 'ghost');
+      try {
+        // One run: its retry would be due at once by the database's clock, which runs ahead of the test's.
+        assert.equal((await t.deps.jobs.runReady(LISTING_QUEUE, 1)).length, 1);
+      } finally {
+        t.deps.sandbox.faults.set('etsy', 'listings', null);
+      }
+      const waiting = await listing(me, id);
+      assert.deepEqual([waiting.status, waiting.sync_status, waiting.external_id], ['pending', 'syncing', null]);
+      assert.equal((await shop(me.account)).length, 1, 'Etsy made the draft although it answered 500');
+
+      t.clock.advance(60_000);
+      await runDueJobs(t, LISTING_QUEUE);
+      const live = await listing(me, id);
+      assert.equal(live.status, 'active', JSON.stringify(live));
+      const held = await shop(me.account);
+      assert.deepEqual(
+        held.map((l) => [l.id, l.state, l.publishes]),
+        [[Number(live.external_id), 'active', 1]],
+      );
+    });
+
+    test('a grant Etsy refuses turns the site reauthorization_required and holds the listing, which keeps its place', async () => {
+      const me = await seller('205');
+      const productId = await product(me, 'M5');
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const id = (
+        await call(t, 'POST', `/sites/${me.site}/listings`, {
+          ...me.as,
+          body: { product_id: productId, category_id: categoryId, attributes },
+        })
+      ).json().data.id as number;
+      t.deps.sandbox.faults.set('etsy', 'listings', 'refused');
+      try {
+        await runDueJobs(t, LISTING_QUEUE);
+      } finally {
+        t.deps.sandbox.faults.set('etsy', 'listings', null);
+      }
+      const site = (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data;
+      assert.equal(site.status, 'reauthorization_required');
+      assert.deepEqual([(await listing(me, id)).status, (await listing(me, id)).sync_status], ['pending', 'syncing']);
+      assert.deepEqual(await shop(me.account), []);
+    });
+
+    test('what Storelink checks before anything is stored is a 422 on each field, and the shop holds nothing', async () => {
+      const me = await seller('203');
+      const created = await call(t, 'POST', '/products', {
+        ...me.as,
+        body: { title: 'Bare', currency: 'USD', variants: [{ sku: 'BARE-1', price: '0.10', quantity: 1 }] },
+      });
+      const { id: categoryId } = await category(me, 'mug');
+      const refused = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: created.json().data.id, category_id: categoryId, attributes: { nonsense: 'x' } },
+      });
+      assert.equal(refused.statusCode, 422, refused.body);
+      const fields = Object.keys(refused.json().errors);
+      for (const field of ['product.images', 'product.variants.0.price', 'attributes.nonsense'])
+        assert.ok(fields.includes(field), `${field} in ${fields}`);
+      const branch = (await call(t, 'GET', `/sites/${me.site}/categories`, me.as)).json().data.find((c: { leaf: boolean }) => !c.leaf);
+      const notLeaf = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: created.json().data.id, category_id: branch.id },
+      });
+      assert.ok(Object.keys(notLeaf.json().errors).includes('category_id'));
+      const missing = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: 999_999, category_id: categoryId },
+      });
+      assert.deepEqual(Object.keys(missing.json().errors), ['product_id']);
+      assert.deepEqual(await shop(me.account), []);
+      assert.deepEqual((await call(t, 'GET', `/sites/${me.site}/listings`, me.as)).json().meta.total, 0);
+    });
+  });
+}
