@@ -193,6 +193,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
 
   const connect = createConnectService({
+    listings: listingWork,
     health,
     db,
     clock,

@@ -188,6 +188,39 @@ for (const kind of databaseKinds()) {
       assert.equal(uploads(), uploadsBefore);
     });
 
+    test('deactivate, activate and delete reach the shop; a deleted listing keeps its record and frees its product', async () => {
+      const me = await seller('206');
+      const productId = await product(me, 'M6');
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const id = (
+        await call(t, 'POST', `/sites/${me.site}/listings`, {
+          ...me.as,
+          body: { product_id: productId, category_id: categoryId, attributes },
+        })
+      ).json().data.id as number;
+      await runDueJobs(t, LISTING_QUEUE);
+
+      const off = await call(t, 'POST', `/listings/${id}/deactivate`, me.as);
+      assert.deepEqual([off.statusCode, off.json().data.sync_status], [202, 'syncing']);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual([(await listing(me, id)).status, (await shop(me.account))[0]?.state], ['inactive', 'inactive']);
+
+      assert.equal((await call(t, 'POST', `/listings/${id}/activate`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual([(await listing(me, id)).status, (await shop(me.account))[0]?.state], ['active', 'active']);
+
+      const removal = await call(t, 'DELETE', `/listings/${id}`, me.as);
+      assert.equal(removal.statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      const gone = await listing(me, id);
+      assert.deepEqual([gone.status, gone.sync_status], ['deleted', 'synced']);
+      assert.deepEqual(await shop(me.account), []);
+      const again = await call(t, 'POST', `/listings/${id}/activate`, me.as);
+      assert.deepEqual([again.statusCode, again.json()], [409, errorBody(409, 'Conflict')]);
+      assert.equal((await call(t, 'DELETE', `/products/${productId}`, me.as)).statusCode, 204);
+      assert.equal((await call(t, 'GET', `/listings/${id}`, me.as)).statusCode, 404);
+    });
+
     test('a create Etsy made but answered with a 500 is found again by the retry: one listing in the shop, published once', async () => {
       const me = await seller('204');
       const productId = await product(me, 'M4');
@@ -220,7 +253,7 @@ for (const kind of databaseKinds()) {
       );
     });
 
-    test('a grant Etsy refuses turns the site reauthorization_required and holds the listing, which keeps its place', async () => {
+    test('a grant Etsy refuses turns the site reauthorization_required and holds the listing until the shop is connected again', async () => {
       const me = await seller('205');
       const productId = await product(me, 'M5');
       const { id: categoryId, attributes } = await category(me, 'mug');
@@ -240,6 +273,12 @@ for (const kind of databaseKinds()) {
       assert.equal(site.status, 'reauthorization_required');
       assert.deepEqual([(await listing(me, id)).status, (await listing(me, id)).sync_status], ['pending', 'syncing']);
       assert.deepEqual(await shop(me.account), []);
+
+      // Connecting the shop again keeps the site's id and sends the held work again.
+      assert.equal(await connectEtsySite(t, me, me.account), me.site);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, id)).status, 'active');
+      assert.equal((await shop(me.account)).length, 1);
     });
 
     test('what Storelink checks before anything is stored is a 422 on each field, and the shop holds nothing', async () => {

@@ -112,3 +112,12 @@ export async function retargetListings(db: Db, productIds: readonly number[], no
     siteId: Number(r.site_id),
   }));
 }
+
+/** The site's listings with work left (not synced), whose work a reconnection queues again. */
+export async function unsyncedListingsOfSite(db: Db, siteId: number): Promise<{ id: number; siteId: number }[]> {
+  return db
+    .select({ id: listings.id, siteId: listings.siteId })
+    .from(listings)
+    .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), ne(listings.syncStatus, 'synced')))
+    .orderBy(asc(listings.id));
+}

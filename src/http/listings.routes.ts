@@ -226,6 +226,70 @@ export function registerListingRoutes(app: App, deps: Deps) {
     async (request) => ok(await listings.get(workspaceOf(request).id, request.params.listing_id)),
   );
 
+  const ListingParams = Type.Object({ listing_id: Id });
+  const accepted = { 202: Ok(ListingSchema) };
+
+  app.patch(
+    '/listings/:listing_id',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform',
+        tags: ['listings'],
+        params: ListingParams,
+        body: Type.Object(
+          { category_id: Type.Optional(PublishBody.properties.category_id), attributes: Type.Optional(PublishBody.properties.attributes) },
+          { additionalProperties: false },
+        ),
+        response: accepted,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(ok(await listings.change(workspaceOf(request).id, request.params.listing_id, request.body, actorOf(request)))),
+  );
+
+  for (const [path, wants, summary] of [
+    ['/listings/:listing_id/activate', 'active', 'Put the listing live again (202); on Etsy a publish, which the seller pays for'],
+    ['/listings/:listing_id/deactivate', 'inactive', 'Take the listing off sale (202); it stays on the platform, inactive'],
+  ] as const) {
+    app.post(
+      path,
+      { config: { access: 'workspace' }, schema: { summary, tags: ['listings'], params: ListingParams, response: accepted } },
+      async (request, reply) =>
+        reply.code(202).send(ok(await listings.want(workspaceOf(request).id, request.params.listing_id, wants, actorOf(request)))),
+    );
+  }
+
+  app.delete(
+    '/listings/:listing_id',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Remove the listing from the platform (202); the record stays, `deleted`',
+        tags: ['listings'],
+        params: ListingParams,
+        response: accepted,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(ok(await listings.want(workspaceOf(request).id, request.params.listing_id, 'deleted', actorOf(request)))),
+  );
+
+  app.post(
+    '/listings/:listing_id/refresh',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: 'Read the listing back from the platform (202): its status, the platform’s word for it and its issues',
+        tags: ['listings'],
+        params: ListingParams,
+        response: accepted,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(ok(await listings.refresh(workspaceOf(request).id, request.params.listing_id, actorOf(request)))),
+  );
+
   app.get(
     '/sites/:site_id/listing-settings',
     {

@@ -58,6 +58,8 @@ export function createConnectService(deps: {
   refreshPolicy: RefreshPolicy;
   /** Queues the first renewal of new credentials, in the transaction that stores them. */
   refresh: Pick<TokenRefresh, 'schedule'>;
+  /** Queues again, in the same transaction, the listing work a site's lost connection held. */
+  listings: { siteConnected(tx: Db, siteId: number): Promise<void> };
   outbox: Outbox;
   health: PlatformHealth;
   appUrl: string;
@@ -181,6 +183,7 @@ export function createConnectService(deps: {
     const sealed = sealTokens(cipher, siteId, grant, tokens, now, deps.refreshPolicy);
     const version = await sitesRepo.saveCredentials(tx, siteId, grant, sealed, now);
     await deps.refresh.schedule(tx, { siteId, grant, version }, sealed.nextRefreshAt);
+    if (grant === 'seller') await deps.listings.siteConnected(tx, siteId);
   }
 
   /**

@@ -39,6 +39,8 @@ export interface ListingWork {
   send(tx: Db, listing: { id: number; siteId: number }, at?: Date, attempt?: number): Promise<void>;
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
+  /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
+  siteConnected(tx: Db, siteId: number): Promise<void>;
 }
 
 const emptyProgress = (): ListingProgress => ({
@@ -202,6 +204,9 @@ export function createListingWork(deps: {
     send,
     async productsChanged(tx, productIds) {
       for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now())) await send(tx, listing);
+    },
+    async siteConnected(tx, siteId) {
+      for (const listing of await listingsRepo.unsyncedListingsOfSite(tx, siteId)) await send(tx, listing);
     },
   };
 }

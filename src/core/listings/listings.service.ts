@@ -50,7 +50,15 @@ export function createListingsService(deps: {
 }) {
   const { db, clock } = deps;
 
-  async function audit(tx: Db, action: 'listing.created', listing: listingsRepo.ListingRow, actor: Actor, now: Date) {
+  type ListingAction =
+    | 'listing.created'
+    | 'listing.changed'
+    | 'listing.activated'
+    | 'listing.deactivated'
+    | 'listing.deleted'
+    | 'listing.refreshed';
+
+  async function audit(tx: Db, action: ListingAction, listing: listingsRepo.ListingRow, actor: Actor, now: Date) {
     await auditRepo.recordAudit(
       tx,
       [listing.workspaceId],
@@ -92,6 +100,25 @@ export function createListingsService(deps: {
     return { site, product, draft, issues };
   }
 
+  /** The workspace's listing, not deleted nor being deleted: 404 for none, 409 Conflict for one that is gone or going. */
+  async function live(workspaceId: number, id: number) {
+    const row = await listingsRepo.findListing(db, workspaceId, id);
+    if (!row) throw new AppError('not_found');
+    if (row.status === 'deleted' || row.wants === 'deleted') throw new AppError('conflict');
+    return row;
+  }
+
+  /** Records what the seller asked of the listing and queues its work, in one transaction. */
+  async function act(current: listingsRepo.ListingRow, action: ListingAction, fields: Partial<listingsRepo.ListingRow>, actor: Actor) {
+    const now = clock.now();
+    return db.transaction(async (tx) => {
+      const row = await listingsRepo.updateListing(tx, current.id, { ...fields, syncStatus: 'syncing' }, now);
+      await audit(tx, action, row, actor, now);
+      await deps.work.send(tx, row);
+      return presentListing(row);
+    });
+  }
+
   return {
     /** `mode: validate`: the issues, nothing stored, no platform write. */
     async validate(workspaceId: number, siteId: number, input: PublishInput) {
@@ -130,6 +157,28 @@ export function createListingsService(deps: {
         if (isUniqueViolation(error)) throw new AppError('conflict');
         throw error;
       }
+    },
+
+    /** PATCH: a new category or attributes, checked as publishing checks them, then delivered (202). */
+    async change(workspaceId: number, id: number, input: { category_id?: string; attributes?: Record<string, unknown> }, actor: Actor) {
+      const current = await live(workspaceId, id);
+      const categoryId = input.category_id ?? current.categoryId;
+      const attributes = input.attributes ?? current.attributes;
+      const { issues } = await prepare(workspaceId, current.siteId, { product_id: current.productId, category_id: categoryId, attributes });
+      if (errorsOf(issues).length > 0) throw new AppError('validation_failed', { fields: fieldsOf(issues) });
+      return act(current, 'listing.changed', { categoryId, attributes }, actor);
+    },
+
+    /** activate, deactivate, delete (202): what the seller wants of the listing, which its work then brings about. */
+    async want(workspaceId: number, id: number, wants: 'active' | 'inactive' | 'deleted', actor: Actor) {
+      const current = await live(workspaceId, id);
+      const action = wants === 'active' ? 'listing.activated' : wants === 'inactive' ? 'listing.deactivated' : 'listing.deleted';
+      return act(current, action, { wants }, actor);
+    },
+
+    /** refresh (202): the listing read back from the platform (its work, run again, sends nothing that has not changed). */
+    async refresh(workspaceId: number, id: number, actor: Actor) {
+      return act(await live(workspaceId, id), 'listing.refreshed', {}, actor);
     },
 
     async list(workspaceId: number, siteId: number, page: { limit: number; offset: number }, status?: ListingStatus) {
