@@ -135,6 +135,8 @@ export interface ListingsCall {
   readonly signal?: AbortSignal;
   /** Hears the rate-limit headers of every answer, so the engine paces the next calls (Etsy's per-second and per-day). */
   readonly onLimits?: (limits: RateLimits) => void;
+  /** Awaited before every call: the engine's pacing (it may wait, or throw `unavailable` to put the work off). */
+  readonly beforeCall?: () => Promise<void>;
 }
 
 /** What a platform said of its limits on one answer; null where it did not say. */

@@ -17,6 +17,7 @@ import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
+import { createPacer, type Pacer } from './pacing.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -67,6 +68,9 @@ export function createListingWork(deps: {
   pollIntervalSeconds: number;
 }): ListingWork {
   const { db, clock, jobs } = deps;
+  // One pacer per platform: its limits are per app key, which every site of the platform shares.
+  const pacers = new Map<string, Pacer>();
+  const pacerOf = (platform: string) => pacers.get(platform) ?? (pacers.set(platform, createPacer(clock)), pacers.get(platform)!);
 
   const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
     const job: ListingJob = { listingId: listing.id, ...(attempt ? { attempt } : {}) };
@@ -114,6 +118,8 @@ export function createListingWork(deps: {
         settings,
         accessToken: await deps.refresh.accessTokenFor(site.id),
         signal: jobs.stopDeadline,
+        beforeCall: () => pacerOf(site.platform).beforeCall(),
+        onLimits: (limits) => pacerOf(site.platform).heard(limits),
       };
       if (listing.wants === 'deleted') {
         await adapter.remove(call, progress);

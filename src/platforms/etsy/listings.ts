@@ -70,6 +70,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     body: { form?: Record<string, string>; json?: unknown; multipart?: FormData } = {},
   ): Promise<T> {
     const headers = apiHeaders({ clientId: config.clientId, sharedSecret: config.sharedSecret, accessToken: call.accessToken });
+    await call.beforeCall?.();
     const answer: PlatformAnswer = await deps.http.request(`${base}${path}`, { method, headers, signal: call.signal, ...body });
     const limits = readRateLimits(answer.headers);
     if (limits) call.onLimits?.(limits);
