@@ -121,3 +121,13 @@ export async function unsyncedListingsOfSite(db: Db, siteId: number): Promise<{ 
     .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), ne(listings.syncStatus, 'synced')))
     .orderBy(asc(listings.id));
 }
+
+/** Whether a listing of the site other than `exceptId` holds the platform's id `externalId`. */
+export async function externalIdClaimed(db: Db, siteId: number, externalId: string, exceptId: number): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(listings)
+    .where(and(eq(listings.siteId, siteId), eq(listings.externalId, externalId), ne(listings.id, exceptId)))
+    .limit(1);
+  return rows.length > 0;
+}

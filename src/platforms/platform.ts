@@ -137,6 +137,8 @@ export interface ListingsCall {
   readonly onLimits?: (limits: RateLimits) => void;
   /** Awaited before every call: the engine's pacing (it may wait, or throw `unavailable` to put the work off). */
   readonly beforeCall?: () => Promise<void>;
+  /** Whether another listing of the site holds this platform id already (a lost create is never taken from another). */
+  readonly isClaimed?: (externalId: string) => Promise<boolean>;
 }
 
 /** What a platform said of its limits on one answer; null where it did not say. */

@@ -55,6 +55,16 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         });
         return reply.code(204).send();
       });
+      // Etsy's call budget of the app's key (listings.md §1.10: 10 a second and 10,000 a day unless Etsy raised them),
+      // for a tester watching pacing, or a load that should not wait on it.
+      sandbox.post('/limits', async (request, reply) => {
+        const { per_second: perSecond, per_day: perDay } = (request.body ?? {}) as Record<string, unknown>;
+        const count = (value: unknown) => /^[1-9][0-9]{0,9}$/.test(String(value));
+        if (!count(perSecond) || !count(perDay))
+          return reply.code(400).send({ error: 'per_second and per_day must be positive whole numbers' });
+        Object.assign(context.etsyLimits, { perSecond: Number(perSecond), perDay: Number(perDay) });
+        return reply.code(204).send();
+      });
       // What the simulated platforms were asked, per `track:endpoint` (for example `etsy:token`).
       sandbox.get('/calls', async () => Object.fromEntries(context.calls));
       await sandbox.register(async (etsy) => registerEtsySimulator(etsy, context), { prefix: '/etsy' });

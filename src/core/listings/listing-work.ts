@@ -119,6 +119,7 @@ export function createListingWork(deps: {
         accessToken: await deps.refresh.accessTokenFor(site.id),
         signal: jobs.stopDeadline,
         beforeCall: () => pacerOf(site.platform).beforeCall(),
+        isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id),
         onLimits: (limits) => pacerOf(site.platform).heard(limits),
       };
       if (listing.wants === 'deleted') {

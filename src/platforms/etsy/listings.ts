@@ -84,8 +84,12 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
    */
   async function findCreated(call: ListingsCall, draft: ListingDraft, since: string): Promise<EtsyListing | null> {
     const after = Math.floor(new Date(since).getTime() / 1000) - RECONCILE_SLACK_S;
-    const page = await get(call, `${shop(call)}/listings?state=draft&limit=100&sort_on=created&sort_order=desc`, parseListingList);
-    return page.results.find((l) => l.title === draft.title && (l.created_timestamp ?? 0) >= after) ?? null;
+    const page = await get(call, `${shop(call)}/listings?state=draft&limit=100`, parseListingList);
+    for (const listing of page.results) {
+      if (listing.title !== draft.title || (listing.created_timestamp ?? 0) < after) continue;
+      if (!(await call.isClaimed?.(String(listing.listing_id)))) return listing;
+    }
+    return null;
   }
 
   /** The draft, created once: its id saved before anything else is done with it. */

@@ -1,0 +1,161 @@
+/**
+ * A kill -9 during a publish of 200 products loses no listing and duplicates none (issue 14, item 8), on both
+ * databases. The simulated Etsy runs in a process of its own (P), which lives through the test: the service (W) reaches
+ * it through Etsy's real variables, as it would reach Etsy, and P's sandbox redirects the consent to W (P's APP_URL is
+ * W's address). W is killed -9 while listings are being delivered and restarted on the same database; every listing
+ * must end active and synced, and the shop must hold exactly one listing per product, each published once.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
+import { consent, locationOf, openCallback } from './helpers/connect.js';
+import { createPostgresDatabase, type DatabaseKind, databaseKinds } from './helpers/database.js';
+import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
+import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
+
+const PRODUCTS = 200;
+const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+async function storage(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
+  if (kind === 'postgres') {
+    const database = await createPostgresDatabase();
+    return { env: { DATABASE_URL: database.url }, remove: database.drop };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'storelink-listings-'));
+  return { env: { DATA_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+async function json(server: ServerProcess, method: string, path: string, auth: Record<string, string>, body?: unknown) {
+  const response = await fetch(`${server.url}/api/v1${path}`, {
+    method,
+    headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, json: (await response.json()) as any };
+}
+
+interface ShopListing {
+  id: number;
+  title: string;
+  state: string;
+  skus: { sku: string }[];
+  publishes: number;
+}
+
+for (const kind of databaseKinds()) {
+  describe(`listings across a kill -9 [${kind}]`, () => {
+    test(`a publish of ${PRODUCTS} products killed -9 midway ends with each listed once, published once`, {
+      timeout: 300_000,
+    }, async () => {
+      const data = await storage(kind);
+      const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
+      const servers: Record<string, ServerProcess> = {};
+      try {
+        const [platformPort, servicePort] = [await freePort(), await freePort()];
+        const serviceUrl = `http://127.0.0.1:${servicePort}`;
+        const secrets = { APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, NODE_ENV: 'test', LOG_LEVEL: 'warn' };
+        // P: the platform. Its sandbox's registered callback is W's, as Etsy's would be.
+        servers.P = await startServerProcess({ ...secrets, DATA_DIR: platformDir, APP_URL: serviceUrl }, { port: platformPort });
+        const sandbox = `${servers.P.url}/sandbox`;
+        const limits = await fetch(`${sandbox}/limits`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ per_second: 100_000, per_day: 10_000_000 }),
+        });
+        assert.equal(limits.status, 204);
+        const service = {
+          ...secrets,
+          ...data.env,
+          ETSY_CLIENT_ID: SANDBOX_CLIENTS.etsy.clientId,
+          ETSY_CLIENT_SECRET: SANDBOX_CLIENTS.etsy.sharedSecret,
+          ETSY_CONNECT_URL: `${sandbox}/etsy/authorize`,
+          ETSY_API_URL: `${sandbox}/etsy`,
+          // A job whose instance died is run again after three of these deadlines (at least 10 s each).
+          OUTBOUND_TIMEOUT_MS: '3000',
+        };
+        servers.W = await startServerProcess(service, { port: servicePort });
+
+        const email = `kill-${Date.now()}@example.com`;
+        const registered = await json(servers.W, 'POST', '/auth/register', {}, { email, password: 'correct horse battery', name: 'Kill' });
+        const auth = { authorization: `Bearer ${registered.json.data.token}`, 'x-workspace-id': String(registered.json.data.workspace.id) };
+        const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: 1 });
+        const site = Number(
+          /\/site\/(\d+)\/listings$/.exec(locationOf(await openCallback(await consent(started.json.data.url, 'allow', '7'))))![1],
+        );
+        const options = (await json(servers.W, 'GET', `/sites/${site}/listing-options`, auth)).json.data;
+        const settings = {
+          shipping_profile_id: options.shipping_profile_id[0].value,
+          return_policy_id: options.return_policy_id[0].value,
+          readiness_state_id: options.readiness_state_id[0].value,
+          who_made: 'i_did',
+          when_made: 'made_to_order',
+        };
+        assert.equal((await json(servers.W, 'PUT', `/sites/${site}/listing-settings`, auth, settings)).status, 200);
+
+        const products: number[] = [];
+        for (let i = 0; i < PRODUCTS; i++) {
+          const body = { title: `Kill test mug ${i}`, currency: 'USD', variants: [{ sku: `KILL-${i}`, price: '12.00', quantity: 3 }] };
+          const created = await json(servers.W, 'POST', '/products', auth, body);
+          assert.equal(created.status, 201, JSON.stringify(created.json));
+          const form = new FormData();
+          form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
+          const uploaded = await fetch(`${servers.W.url}/api/v1/products/${created.json.data.id}/images`, {
+            method: 'POST',
+            headers: auth,
+            body: form,
+          });
+          assert.equal(uploaded.status, 201);
+          products.push(created.json.data.id);
+        }
+        // Canvas Totes needs only its Primary color (the sandbox's taxonomy).
+        for (const product of products) {
+          const published = await json(servers.W, 'POST', `/sites/${site}/listings`, auth, {
+            product_id: product,
+            category_id: '1011',
+            attributes: { 200: '1' },
+          });
+          assert.equal(published.status, 202, JSON.stringify(published.json));
+        }
+        const shop = async () => (await (await fetch(`${sandbox}/etsy/accounts/7/listings`)).json()) as ShopListing[];
+        // Midway: some listings are in the shop, most are still to come.
+        await within(60_000, async () => (await shop()).length >= 20, { pollMs: 50 });
+
+        process.kill(servers.W.pid, 'SIGKILL');
+        await within(5_000, async () => servers.W!.exited(), { pollMs: 20 });
+        const inShopAtKill = (await shop()).length;
+        servers.W = await startServerProcess(service, { port: servicePort });
+
+        const listed = async () => {
+          const page = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100&status=active`, auth);
+          return page.json.meta.total as number;
+        };
+        const took = await within(150_000, async () => (await listed()) === PRODUCTS, { pollMs: 500 });
+        process.stdout.write(
+          `[${kind}] killed with ${inShopAtKill} of ${PRODUCTS} in the shop; all active ${Math.round(took)} ms after the restart\n`,
+        );
+
+        const held = await shop();
+        assert.equal(held.length, PRODUCTS, 'one listing per product in the shop, none lost, none doubled');
+        assert.deepEqual(new Set(held.map((l) => l.title)).size, PRODUCTS);
+        assert.ok(
+          held.every((l) => l.state === 'active' && l.publishes === 1),
+          JSON.stringify(held.filter((l) => l.publishes !== 1)),
+        );
+        for (let page = 1; page <= PRODUCTS / 100; page++) {
+          const rows = (await json(servers.W, 'GET', `/sites/${site}/listings?per_page=100&page=${page}`, auth)).json.data;
+          assert.ok(rows.every((r: { sync_status: string; external_id: string }) => r.sync_status === 'synced' && r.external_id));
+        }
+      } catch (error) {
+        process.stderr.write(`${outputsOf(servers)}\n`);
+        throw error;
+      } finally {
+        await Promise.all(Object.values(servers).map((server) => server.stop()));
+        await data.remove();
+        await rm(platformDir, { recursive: true, force: true });
+      }
+    });
+  });
+}
