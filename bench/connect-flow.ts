@@ -43,7 +43,8 @@ export async function runConnectFlows(baseUrl: string, user: BenchUser, duration
   return { flows, flowsPerSecond: flows / seconds, failures, firstFailure, sitesStored: await countSites(baseUrl, user) };
 }
 
-async function connectOnce(baseUrl: string, user: BenchUser, account: number): Promise<void> {
+/** One connect flow of sandbox Etsy `account`; answers the site's id. */
+export async function connectOnce(baseUrl: string, user: BenchUser, account: number): Promise<number> {
   const asked = await fetch(`${baseUrl}/api/v1/authenticate-site`, {
     method: 'POST',
     headers: { ...user.headers, 'content-type': 'application/json' },
@@ -64,6 +65,7 @@ async function connectOnce(baseUrl: string, user: BenchUser, account: number): P
   await callback.arrayBuffer();
   const target = callback.headers.get('location') ?? '';
   expect(callback.status === 302 && /\/site\/\d+\/listings$/.test(target), `callback answered ${callback.status} to ${target}`);
+  return Number(/\/site\/(\d+)\/listings$/.exec(target)![1]);
 }
 
 async function countSites(baseUrl: string, user: BenchUser): Promise<number> {

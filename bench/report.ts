@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { ImportResult } from './catalogue.js';
 import type { FlowResult } from './connect-flow.js';
+import type { ListingsResult } from './listings.js';
 import type { Measurement } from './measure.js';
 
 export interface BenchResults {
@@ -25,6 +26,8 @@ export interface BenchResults {
   readonly flows: Readonly<Record<string, FlowResult>>;
   /** (g) The CSV import of the catalogue, per database. */
   readonly imports: Readonly<Record<string, ImportResult>>;
+  /** (h) Listings on the sandbox Etsy, PostgreSQL. */
+  readonly listings: ListingsResult | null;
   /** Per database, in bytes: RSS right after start and during (b) (medians), and after `settleSeconds` alone. */
   readonly memory: Readonly<Record<string, { idle: number; settled: number; peak: number }>>;
 }
@@ -91,6 +94,16 @@ export function checksOf(results: BenchResults): Check[] {
   ratio('g/a(products) req/s (PGlite)', 'g-pglite', 'a-products', 0);
   ratio(`e(${growthLabel(results.growthPats)})/e(10) req/s (PostgreSQL)`, 'e-postgres-grown', 'b-postgres', 0.9);
   ratio(`e(${growthLabel(results.growthPats)})/e(10) req/s (PGlite)`, 'e-pglite-grown', 'b-pglite', 0.9);
+  if (results.listings) {
+    const { ofFloor } = results.listings;
+    checks.push({
+      name: '(h) publish to Etsy: floor set by its rate limit / time taken',
+      value: ofFloor,
+      target: '>= 0.9',
+      met: ofFloor >= 0.9,
+      unit: '',
+    });
+  }
   for (const [kind, m] of Object.entries(memory)) {
     checks.push({ name: `peak RSS during (b), ${kind}`, value: m.peak / MB, target: '<= 150 MB', met: m.peak <= 150 * MB, unit: ' MB' });
   }
@@ -131,6 +144,7 @@ export function renderReport(results: BenchResults): string {
         `| ${kind} | ${fmt(i.rows, 0)} | ${fmt(i.seconds, 2)} | ${fmt(i.rssBefore / MB, 1)} MB | ${fmt(i.peakAfter / MB, 1)} MB |`,
     ),
     '',
+    ...(results.listings ? listingsLines(results.listings) : []),
     '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
     '|---|---:|---:|---:|---:|',
     ...Object.entries(results.flows).map(
@@ -151,6 +165,19 @@ export function renderReport(results: BenchResults): string {
     ),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+function listingsLines(l: ListingsResult): string[] {
+  return [
+    `| listings (h): publish to the sandbox Etsy at ${l.callsPerSecond} calls/s, PostgreSQL | listings | Etsy calls per listing | floor (calls ÷ limit) | took | floor / took |`,
+    '|---|---:|---:|---:|---:|---:|',
+    `| publish, first POST to all active in the shop | ${fmt(l.listings, 0)} | ${fmt(l.callsPerListing, 2)} | ${fmt(l.floorSeconds, 1)} s | ${fmt(l.publishSeconds, 1)} s | ${fmt(l.ofFloor, 2)} |`,
+    '',
+    '| listings (h): every price changed, from each change to the shop holding it | median | p99 | max |',
+    '|---|---:|---:|---:|',
+    `| ${fmt(l.listings, 0)} listings | ${fmt(l.priceMedianMs / 1000, 2)} s | ${fmt(l.priceP99Ms / 1000, 2)} s | ${fmt(l.priceMaxMs / 1000, 2)} s |`,
+    '',
+  ];
 }
 
 export function writeReport(results: BenchResults, markdown: string, dir: URL): void {

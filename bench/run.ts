@@ -19,6 +19,7 @@ import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } fr
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
+import { benchListings, type ListingsResult } from './listings.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
@@ -41,7 +42,8 @@ const { values: flags } = parseArgs({
 const short = flags.short!;
 const duration = Number(flags.duration ?? (short ? 2 : 10));
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${flags.duration})`);
-const warmup = short ? 0 : 3;
+// Even the short run warms each server up a second: cold, a server under 1,000 requests in flight may answer none in 2 s.
+const warmup = short ? 1 : 3;
 const rounds = Number(flags.rounds ?? (short ? 1 : 3));
 // Seconds a fresh Storelink is left alone while its settled idle memory is read (the lowest RSS over them).
 const settle = short ? 0 : 45;
@@ -202,6 +204,24 @@ async function connectFlows(database: BenchDatabase): Promise<void> {
   }
 }
 
+/** (h): a publish of 1,000 products (short: 50) to the sandbox Etsy under its rate limit, then a price change of each. */
+async function listingsRun(database: BenchDatabase): Promise<ListingsResult | null> {
+  const server = await storelink(database.kind, database.env);
+  try {
+    const result = await benchListings(server, database.user!, short ? 50 : 1_000);
+    console.log(
+      `h ${database.kind}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s (floor ${result.floorSeconds.toFixed(1)} s, ` +
+        `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms`,
+    );
+    return result;
+  } catch (error) {
+    problems.push(`listings (h): ${(error as Error).message}`);
+    return null;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** The comparison of this build with `--baseline`, in alternating rounds. */
 function compare() {
   return compareBuilds({
@@ -285,6 +305,7 @@ async function main(): Promise<void> {
     catalogue('g-pglite', pgliteSmall),
   ]);
   for (const database of small) await connectFlows(database);
+  const listings = await listingsRun(postgresSmall);
 
   const results: BenchResults = {
     date: new Date().toISOString(),
@@ -309,6 +330,7 @@ async function main(): Promise<void> {
     runs: Object.fromEntries(Object.entries(measurements).map(([key, list]) => [key, medianOf(list)])),
     flows,
     imports,
+    listings,
     memory: Object.fromEntries(
       Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
     ),

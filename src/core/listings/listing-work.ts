@@ -205,7 +205,9 @@ export function createListingWork(deps: {
         retryDelay: 5,
         deleteAfterSeconds: 7 * 24 * 3600,
       },
-      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      // Eight at a time per instance, and no pause between jobs while some are ready (pg-boss's burst mode, from its
+      // cached count of ready jobs): a worker that waited its polling interval after every job ran one listing a second.
+      work: { localConcurrency: 8, pollingIntervalSeconds: deps.pollIntervalSeconds, burstWhenReadyExceeds: 1 },
       handler: run,
     },
     send,

@@ -4,7 +4,7 @@
  * changes send only the parts that changed, and a create Etsy made but never answered for is found again by its title.
  */
 import { createHash } from 'node:crypto';
-import { ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
+import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../platform.js';
@@ -61,6 +61,8 @@ const whenMadeLabel = (value: string) =>
 export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const base = `${config.apiUrl}/v3/application`;
   let taxonomy: { readAt: number; nodes: ReturnType<typeof parseTaxonomy> } | null = null;
+  // A category's properties change with the taxonomy: read once an hour too, not for every listing published in it.
+  const properties = new Map<string, { readAt: number; attributes: CategoryAttribute[] | null }>();
 
   async function send<T>(
     call: ListingsCall,
@@ -206,7 +208,12 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
     async categoryAttributes(call, categoryId) {
       if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
-      return get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
+      const now = deps.clock.now().getTime();
+      const known = properties.get(categoryId);
+      if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.attributes;
+      const attributes = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
+      properties.set(categoryId, { readAt: now, attributes });
+      return attributes;
     },
 
     check: (draft) => checkEtsyDraft(draft),
