@@ -10,6 +10,7 @@ import { ErrorMessage, Frame, formatDate, Loading, useRequest } from '../ui';
 import { DetailsSection, PackageSection } from './product-details';
 import { bodyOf, type Draft, describeKey, draftOf, fieldIdOf, newKey, type Product, plainErrors } from './product-draft';
 import { ImagesEditor } from './product-images';
+import { ProductListings } from './product-listings';
 import { type Errors, OptionsEditor, VariantsTable } from './product-options';
 import { flash, productsUrl, productUrl, useFlash, usePage } from './product-parts';
 
@@ -32,7 +33,10 @@ export function ProductEditor({ workspaceId, productId }: { workspaceId: string;
         <Link href={productsUrl(workspaceId)}>← Products</Link>
       </p>
       {loaded.state === 'ready' ? (
-        <ProductForm workspaceId={workspaceId} stored={loaded.data} />
+        <>
+          <ProductForm workspaceId={workspaceId} stored={loaded.data} />
+          {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} />}
+        </>
       ) : (
         <>
           <h1>Product</h1>

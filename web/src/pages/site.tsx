@@ -1,4 +1,7 @@
-/** /site/<id>/listings: the site's details, advertising profiles, disconnect, and its listings (none yet). */
+/**
+ * /site/<id>/listings: the site's details, advertising profiles and disconnect, then its listings: the listing settings,
+ * the listings table with their actions, and "Publish products".
+ */
 import { useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
@@ -15,6 +18,9 @@ import {
   useRequest,
 } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
+import { ListingSettings } from './listing-settings';
+import { ListingsTable } from './listings-table';
+import { PublishProducts } from './publish-products';
 
 /** The workspace the dashboard was last on, if the user still has it, else their first. */
 async function currentWorkspaceId(): Promise<string> {
@@ -36,6 +42,8 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [disconnectError, setDisconnectError] = useState<Error | null>(null);
+  const [published, setPublished] = useState(0);
+  const [listable, setListable] = useState(false);
 
   if (loaded.state !== 'ready') {
     return (
@@ -167,11 +175,21 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
         </section>
       )}
 
+      <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} />
+
       <section aria-labelledby="listings-heading" className="card">
-        <h2 id="listings-heading">Listings</h2>
-        <p className="empty">
-          No listings yet. Storelink does not import listings from {platformName(site.platform)} yet; they will appear here once it does.
-        </p>
+        <div className="page-head">
+          <h2 id="listings-heading">Listings</h2>
+          {listable && (
+            <PublishProducts
+              siteId={site.id}
+              workspaceId={workspaceId}
+              platform={site.platform}
+              onPublished={() => setPublished((n) => n + 1)}
+            />
+          )}
+        </div>
+        <ListingsTable siteId={site.id} workspaceId={workspaceId} version={published} />
       </section>
     </Frame>
   );

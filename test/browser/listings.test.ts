@@ -1,0 +1,264 @@
+/**
+ * The site's listings page in real headless Chromium, as test/browser/products.test.ts drives the Products pages: one
+ * signed-up seller with a product (made, and its image uploaded, through the API) connects the sandbox Etsy shop, sets
+ * the site's listing settings from the shop's own choices, publishes the product through "Publish products" (a leaf
+ * category found by search, its required attributes, validate, then publish), watches the row reach active and synced
+ * as the job workers deliver it, deactivates it, and sees where it is listed from the product page. Every state is saved
+ * as test-results/screenshots/listings-*.png. Any console error fails the run, but for the browser's own log line of the
+ * 422 the test provokes on purpose.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
+
+/** A 16x16 PNG of four blue and orange squares. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
+  'base64',
+);
+const TITLE = 'Stoneware mug';
+/** Chromium logs every 4xx answer of a fetch as a console error; a refused save is one the test asks for. */
+const REFUSED = /Failed to load resource: the server responded with a status of 422/;
+/** Publishing, then the listing's work on the sandbox shop: a few seconds; the page polls every 2 s. */
+const DELIVERED_MS = 30_000;
+
+interface ApiListing {
+  id: number;
+  status: string;
+  sync_status: string;
+  external_url: string | null;
+}
+
+describe('the site listings page in a browser', () => {
+  let baseUrl: string;
+  let page: Page;
+  let consoleErrors: string[];
+  const user = { name: 'Listing Seller', email: `listings-${Date.now()}@example.com`, password: 'correct horse battery' };
+  let workspaceId = '';
+  let token = '';
+  let productId = 0;
+  let siteId = '';
+
+  let session: BrowserSession;
+  before(async () => {
+    session = await openBrowser();
+    ({ baseUrl, page, consoleErrors } = session);
+    // The listing work runs on the app's own job workers, as in production: the page sees it arrive by polling.
+    await session.t.deps.startWorkers();
+    // The sandbox's per-second budget is timed by the test's clock, which stands still here: rate limits have tests of their own.
+    Object.assign(session.t.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
+  });
+
+  after(() => session?.close());
+
+  async function shot(name: string, width = 1440) {
+    await page.setViewportSize({ width, height: 900 });
+    const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    await page.setViewportSize({ width, height: Math.max(900, height) });
+    await page.screenshot({ path: join(SCREENSHOTS, `listings-${name}.png`) });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+
+  /** No console error since the last check, but for those `expected` names. */
+  function noConsoleErrors(expected: RegExp[] = []) {
+    const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
+    consoleErrors.length = 0;
+    assert.deepEqual(unexpected, [], 'the browser console reported errors');
+  }
+
+  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-workspace-id': workspaceId,
+        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    });
+  }
+
+  async function listings(): Promise<ApiListing[]> {
+    const response = await apiCall('GET', `/sites/${siteId}/listings?page=1&per_page=100`);
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { data: ApiListing[] }).data;
+  }
+
+  const row = () => page.getByRole('row').filter({ hasText: TITLE });
+
+  test('a seller with a product connects the sandbox Etsy shop and lands on its listings page', async () => {
+    await page.goto(`${baseUrl}/signup`);
+    await page.getByLabel('Name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
+    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
+    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+
+    const created = await apiCall('POST', '/products', {
+      title: TITLE,
+      description: 'Wheel-thrown, 350 ml.',
+      currency: 'USD',
+      options: [{ name: 'Color', values: ['White', 'Blue'] }],
+      variants: [
+        { sku: 'MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
+        { sku: 'MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
+      ],
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    productId = ((await created.json()) as { data: { id: number } }).data.id;
+    const form = new FormData();
+    form.set('file', new Blob([PNG], { type: 'image/png' }), 'mug.png');
+    const uploaded = await apiCall('POST', `/products/${productId}/images`, form);
+    assert.equal(uploaded.status, 201, await uploaded.text());
+
+    const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 1 });
+    assert.equal(authorization.status, 200);
+    await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
+    await page.getByText('Sandbox.').waitFor();
+    await page.getByLabel('Sandbox account number').fill('1');
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL(/\/site\/\d+\/listings$/);
+    siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+    await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
+    await page.getByText('No listings yet.').waitFor();
+    await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
+    noConsoleErrors();
+  });
+
+  test("the listing settings are set from the shop's own choices and saved whole", async () => {
+    const shipping = page.getByLabel('Shipping profile');
+    await shipping.waitFor();
+    // Each select's first choice after "Not set" is one the sandbox shop offers.
+    for (const label of ['Shipping profile', 'Return policy', 'Processing profile']) {
+      await page.getByLabel(label).selectOption({ index: 1 });
+    }
+    await page.getByLabel('Who made it').selectOption('i_did');
+    await page.getByLabel('When it was made').selectOption('made_to_order');
+    // A value out of range is refused by the API and its message shown at the field.
+    await page.getByLabel('Price adjustment (%)').fill('600');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('#setting-price_adjustment_percent-error').waitFor();
+    assert.equal(await page.getByLabel('Price adjustment (%)').getAttribute('aria-invalid'), 'true');
+    noConsoleErrors([REFUSED]);
+    await page.getByLabel('Price adjustment (%)').fill('10');
+    await page.getByLabel('Stock buffer').fill('1');
+    await shot('settings');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
+
+    const saved = await apiCall('GET', `/sites/${siteId}/listing-settings`);
+    const settings = ((await saved.json()) as { data: Record<string, unknown> }).data;
+    assert.equal(settings.who_made, 'i_did');
+    assert.equal(settings.when_made, 'made_to_order');
+    assert.equal(settings.price_adjustment_percent, 10);
+    assert.equal(settings.stock_buffer, 1);
+    assert.equal(settings.is_supply, false);
+    assert.match(String(settings.shipping_profile_id), /^\d+$/);
+    noConsoleErrors();
+  });
+
+  test('the product is validated, then published to a leaf category found by search, with the Etsy fee said first', async () => {
+    await page.getByRole('button', { name: 'Publish products…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish products' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Search the catalogue').fill('mug');
+    await dialog.getByRole('checkbox', { name: TITLE }).check();
+    await dialog.getByText('1 picked').waitFor();
+    await dialog
+      .getByText('Etsy charges the seller USD 0.20 for each published listing. Publishing this product makes one listing: USD 0.20')
+      .waitFor();
+
+    await dialog.getByLabel('Search categories').fill('tote');
+    // "Totes" has subcategories and offers only to open them; "Canvas Totes" is a leaf and can be picked.
+    await dialog.getByRole('button', { name: /Bags & Purses › Totes \(has subcategories/ }).waitFor();
+    await dialog.getByRole('radio', { name: 'Bags & Purses › Totes › Canvas Totes' }).check();
+    await dialog.getByText('Picked: Bags & Purses › Totes › Canvas Totes').waitFor();
+    const color = dialog.getByLabel(/Primary color/);
+    await color.waitFor();
+    assert.equal(await color.getAttribute('required'), '');
+    // Validating without the required attribute names it, in the product's results; nothing is stored.
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    await dialog.getByText(`${TITLE}: one problem; nothing was published.`).waitFor();
+    await dialog.getByText('Primary color is required in this category.').waitFor();
+    await color.selectOption({ label: 'Blue' });
+
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    await dialog.getByText(`${TITLE}: ready to publish, no problems.`).waitFor();
+    assert.deepEqual(await listings(), [], 'validating stores nothing');
+    await shot('publish-dialog');
+
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+    await dialog.getByText(`${TITLE}: published: the listing is on its way (pending).`).waitFor();
+    await shot('publish-dialog-published');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    noConsoleErrors();
+  });
+
+  test('the row reaches active and synced live, with the listed price, quantity and a link to the listing on Etsy', async () => {
+    await row().getByText('Active', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    // The price raised by the site's 10 %, the stock less its buffer of 1.
+    await row().getByText('$19.80').waitFor();
+    assert.equal((await row().getByRole('cell').nth(4).textContent())?.trim(), '3');
+    const link = row().getByRole('link', { name: /View/ });
+    assert.match((await link.getAttribute('href')) ?? '', /^https:\/\/www\.etsy\.com\/listing\/\d+/);
+    const [listing] = await listings();
+    assert.equal(listing?.status, 'active');
+    assert.equal(listing?.sync_status, 'synced');
+    await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
+    await shot('table-active');
+    noConsoleErrors();
+  });
+
+  test('deactivating shows syncing, then inactive once Etsy has it', async () => {
+    await row()
+      .getByRole('button', { name: `Deactivate ${TITLE}` })
+      .click();
+    await row().getByText('Inactive', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row()
+      .getByRole('button', { name: `Activate ${TITLE}` })
+      .waitFor();
+    const [listing] = await listings();
+    assert.equal(listing?.status, 'inactive');
+    await page.getByLabel('Status').selectOption('active');
+    await page.getByText('No listings have this status.').waitFor();
+    await page.getByLabel('Status').selectOption('inactive');
+    await row().waitFor();
+    await shot('table-inactive');
+    noConsoleErrors();
+  });
+
+  test('the product page says where the product is listed, linking to the site', async () => {
+    await row().getByRole('link', { name: TITLE, exact: true }).click();
+    await page.waitForURL(`${baseUrl}/workspace/${workspaceId}/products/${productId}`);
+    const listed = page.getByRole('region', { name: 'Listed on' });
+    await listed.getByText('Inactive', { exact: true }).waitFor();
+    await listed.getByRole('link', { name: /\(Etsy\)/ }).click();
+    await page.waitForURL(`${baseUrl}/site/${siteId}/listings`);
+    await row().waitFor();
+    noConsoleErrors();
+  });
+
+  test('deleting asks first, then the listing is removed from the shop and its row says deleted', async () => {
+    await row()
+      .getByRole('button', { name: `Delete ${TITLE}` })
+      .click();
+    const confirm = page.getByRole('dialog', { name: `Remove “${TITLE}” from the platform?` });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await row()
+      .getByRole('button', { name: `Delete ${TITLE}` })
+      .click();
+    await confirm.getByRole('button', { name: 'Yes, delete the listing' }).click();
+    await row().getByText('Deleted', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    noConsoleErrors();
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * A site's listing settings: each choice read from the platform (GET listing-options), the price adjustment and the
+ * stock buffer; saved whole with PUT (a PUT replaces all, so every field of the form is sent), each 422 at its field.
+ */
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { ApiError, api, inWorkspace, unwrap } from '../api/client';
+import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
+import { LISTINGS_PLATFORMS, SETTING_LABEL } from './listing-parts';
+
+type SiteLike = { id: number; platform: string; status: string };
+
+type Choices = Record<string, { value: string; label: string }[]>;
+type Values = Record<string, string | boolean>;
+const NUMBERS = ['price_adjustment_percent', 'stock_buffer'] as const;
+
+/** The form's values from the stored settings: text for selects and numbers, booleans as they are. */
+function valuesOf(settings: Record<string, unknown>): Values {
+  return Object.fromEntries(
+    Object.entries(settings).map(([name, value]) => [name, typeof value === 'boolean' ? value : value === null ? '' : String(value)]),
+  );
+}
+
+/** The PUT body: every field, a select left empty as null, numbers as numbers (a blank one as 0, the default). */
+function bodyOf(values: Values): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      if (typeof value === 'boolean') return [name, value];
+      if ((NUMBERS as readonly string[]).includes(name)) return [name, value.trim() === '' ? 0 : Number(value)];
+      return [name, value === '' ? null : value];
+    }),
+  );
+}
+
+/**
+ * Why the site cannot have listings now, known without asking (the API's words): a platform without listings yet, or a
+ * site not connected. Asking would cost a 422, which the browser logs as an error on every visit to such a site.
+ */
+function refusalOf(site: SiteLike): string | null {
+  if (!LISTINGS_PLATFORMS.includes(site.platform)) return `Listings on ${platformName(site.platform)} are not available yet.`;
+  if (site.status !== 'connected') return 'The site is not connected: connect it again first.';
+  return null;
+}
+
+/**
+ * Loads the choices and the settings. A site that cannot have listings (a platform without them yet, a site not
+ * connected, or a 422 on `site_id` from the API) shows that message instead of the form; `onAvailable` tells the page
+ * whether listings can be made.
+ */
+export function ListingSettings({
+  site,
+  workspaceId,
+  onAvailable,
+}: {
+  site: SiteLike;
+  workspaceId: string;
+  onAvailable: (available: boolean) => void;
+}) {
+  const siteId = site.id;
+  const known = refusalOf(site);
+  const loaded = useRequest(async () => {
+    const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
+    const settings = unwrap(await api.GET('/api/v1/sites/{site_id}/listing-settings', { params })).data;
+    if (known) return { settings, choices: {} as Choices, refusal: known };
+    try {
+      const choices = unwrap(await api.GET('/api/v1/sites/{site_id}/listing-options', { params })).data as Choices;
+      return { settings, choices, refusal: null };
+    } catch (caught) {
+      const refusal = caught instanceof ApiError && caught.status === 422 ? caught.fields.site_id?.[0] : undefined;
+      if (refusal) return { settings, choices: {} as Choices, refusal };
+      throw caught;
+    }
+  }, `listing-settings-${siteId}-${site.status}`);
+  const available = loaded.state === 'ready' && loaded.data.refusal === null;
+  useEffect(() => onAvailable(available), [available, onAvailable]);
+  return (
+    <section aria-labelledby="settings-heading" className="card">
+      <h2 id="settings-heading">Listing settings</h2>
+      {loaded.state === 'loading' && <Loading what="the listing settings" />}
+      {loaded.state === 'error' && <ErrorMessage error={loaded.error} title="Could not load the listing settings" />}
+      {loaded.state === 'ready' &&
+        (loaded.data.refusal ? (
+          <p className="empty" role="status">
+            {loaded.data.refusal}
+          </p>
+        ) : (
+          <SettingsForm siteId={siteId} workspaceId={workspaceId} settings={loaded.data.settings} choices={loaded.data.choices} />
+        ))}
+    </section>
+  );
+}
+
+function SettingsForm({
+  siteId,
+  workspaceId,
+  settings,
+  choices,
+}: {
+  siteId: number;
+  workspaceId: string;
+  settings: Record<string, unknown>;
+  choices: Choices;
+}) {
+  const [values, setValues] = useState<Values>(() => valuesOf(settings));
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [failure, setFailure] = useState<Error | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState('');
+  const set = (name: string, value: string | boolean) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setMessage('');
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    setFailure(null);
+    setMessage('');
+    try {
+      const saved = unwrap(
+        await api.PUT('/api/v1/sites/{site_id}/listing-settings', {
+          params: { path: { site_id: siteId }, header: inWorkspace(workspaceId) },
+          body: bodyOf(values),
+        }),
+      ).data;
+      setValues(valuesOf(saved));
+      setMessage('Listing settings saved.');
+    } catch (caught) {
+      if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) setErrors(caught.fields);
+      else setFailure(caught as Error);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const selects = Object.keys(values).filter((name) => choices[name] !== undefined);
+  const flags = Object.keys(values).filter((name) => typeof values[name] === 'boolean');
+  // A field of the settings with no choices and not a number (none on Etsy today) is still sent, as text.
+  const others = Object.keys(values).filter(
+    (name) => !selects.includes(name) && !flags.includes(name) && !(NUMBERS as readonly string[]).includes(name),
+  );
+  const errorOf = (name: string) => errors[name] ?? errors[`body.${name}`];
+  /** The ids of a control's hint and error, as its description. */
+  const describedBy = (name: string, hint: boolean) =>
+    [hint && `setting-${name}-hint`, errorOf(name) && `setting-${name}-error`].filter(Boolean).join(' ') || undefined;
+  const unknownErrors = Object.entries(errors).filter(([key]) => !(key.replace(/^body\./, '') in values));
+
+  return (
+    <form onSubmit={(e) => void save(e)} noValidate aria-describedby="settings-help">
+      <p id="settings-help" className="muted small">
+        What every listing on this site uses. The choices are read from the shop; saving replaces all the settings.
+      </p>
+      {failure && <ErrorMessage error={failure} title="The settings were not saved" />}
+      {unknownErrors.length > 0 && <ErrorMessage error={unknownErrors.map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')} />}
+      <div className="form-grid">
+        {selects.map((name) => (
+          <Field key={name} name={name} errors={errorOf(name)}>
+            <select
+              id={`setting-${name}`}
+              value={String(values[name])}
+              onChange={(e) => set(name, e.target.value)}
+              aria-invalid={errorOf(name) ? true : undefined}
+              aria-describedby={describedBy(name, false)}
+            >
+              <option value="">Not set</option>
+              {choices[name]!.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ))}
+        {others.map((name) => (
+          <Field key={name} name={name} errors={errorOf(name)}>
+            <input id={`setting-${name}`} value={String(values[name])} onChange={(e) => set(name, e.target.value)} />
+          </Field>
+        ))}
+        <Field
+          name="price_adjustment_percent"
+          errors={errorOf('price_adjustment_percent')}
+          hint="−90 to 500; 10 lists a 20.00 price at 22.00."
+        >
+          <input
+            id="setting-price_adjustment_percent"
+            type="number"
+            inputMode="decimal"
+            step="0.01"
+            min={-90}
+            max={500}
+            value={String(values.price_adjustment_percent ?? '')}
+            onChange={(e) => set('price_adjustment_percent', e.target.value)}
+            aria-invalid={errorOf('price_adjustment_percent') ? true : undefined}
+            aria-describedby={describedBy('price_adjustment_percent', true)}
+          />
+        </Field>
+        <Field name="stock_buffer" errors={errorOf('stock_buffer')} hint="Listed quantity is the stock less this, never below 0.">
+          <input
+            id="setting-stock_buffer"
+            type="number"
+            inputMode="numeric"
+            step="1"
+            min={0}
+            value={String(values.stock_buffer ?? '')}
+            onChange={(e) => set('stock_buffer', e.target.value)}
+            aria-invalid={errorOf('stock_buffer') ? true : undefined}
+            aria-describedby={describedBy('stock_buffer', true)}
+          />
+        </Field>
+      </div>
+      {flags.map((name) => (
+        <div key={name} className="field">
+          <label className="checkbox">
+            <input type="checkbox" checked={values[name] === true} onChange={(e) => set(name, e.target.checked)} />{' '}
+            {SETTING_LABEL[name] ?? name}
+          </label>
+          {errorOf(name)?.map((m) => (
+            <p key={m} className="field-error">
+              {m}
+            </p>
+          ))}
+        </div>
+      ))}
+      <div className="button-row">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? 'Saving…' : 'Save settings'}
+        </button>
+        <span className="saved-note" role="status">
+          {message}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function Field({ name, errors, hint, children }: { name: string; errors?: string[]; hint?: string; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={`setting-${name}`}>{SETTING_LABEL[name] ?? name}</label>
+      {children}
+      {hint && (
+        <p id={`setting-${name}-hint`} className="muted small hint">
+          {hint}
+        </p>
+      )}
+      {errors && (
+        <p id={`setting-${name}-error`} className="field-error">
+          {errors.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,316 @@
+/**
+ * The site's listings: a status filter, a table (product, status, sync, price and quantity as listed, the platform's
+ * word, a link to the listing there, its issues) and each listing's actions. While any listing is pending or syncing
+ * the list is read again every 2 s, so its status changes live; the polling stops when none is.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, inWorkspace, unwrap } from '../api/client';
+import { Link } from '../router';
+import { ErrorMessage, Loading } from '../ui';
+import { IssueList, inFlight, LISTING_STATUSES, type Listing, type ListingStatus, ListingStatusBadge, SyncBadge } from './listing-parts';
+import { formatPrice, productUrl, Thumb } from './product-parts';
+
+const PER_PAGE = 25;
+const POLL_MS = 2_000;
+
+interface ProductName {
+  title: string;
+  image: string | undefined;
+}
+
+/**
+ * The products' names, one GET /products/{id} per product the table shows, each once for the life of the page. Chosen
+ * over GET /products?per_page=100 because that holds only the first 100 products of the catalogue, while a site's
+ * listings may be of any of them; a page of listings has at most 25 products, and polling asks for none again.
+ */
+function useProductNames(workspaceId: string, rows: readonly Listing[]) {
+  const [names, setNames] = useState<Map<number, ProductName | null>>(() => new Map());
+  const asked = useRef(new Set<number>());
+  useEffect(() => {
+    const wanted = [...new Set(rows.map((r) => r.product_id))].filter((id) => !asked.current.has(id));
+    for (const id of wanted) {
+      asked.current.add(id);
+      api
+        .GET('/api/v1/products/{product_id}', { params: { path: { product_id: id }, header: inWorkspace(workspaceId) } })
+        .then((result) => {
+          const product = unwrap(result).data;
+          return { title: product.title, image: product.images[0]?.url };
+        })
+        .catch(() => null)
+        .then((name) => setNames((m) => new Map(m).set(id, name)));
+    }
+  }, [rows, workspaceId]);
+  return names;
+}
+
+export function ListingsTable({ siteId, workspaceId, version }: { siteId: number; workspaceId: string; version: number }) {
+  const [status, setStatus] = useState<ListingStatus | ''>('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ rows: Listing[]; total: number } | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [loading, setLoading] = useState(true);
+  const round = useRef(0);
+
+  const load = useCallback(async () => {
+    const mine = ++round.current;
+    try {
+      const query = { page, per_page: PER_PAGE, ...(status ? { status } : {}) };
+      const result = unwrap(
+        await api.GET('/api/v1/sites/{site_id}/listings', {
+          params: { path: { site_id: siteId }, query, header: inWorkspace(workspaceId) },
+        }),
+      );
+      // An answer to an older question (the filter changed meanwhile) is dropped.
+      if (mine !== round.current) return;
+      setData({ rows: result.data, total: result.meta.total });
+      setError(null);
+    } catch (caught) {
+      if (mine === round.current) setError(caught as Error);
+    } finally {
+      if (mine === round.current) setLoading(false);
+    }
+  }, [siteId, workspaceId, page, status]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is a trigger (a publish happened), not a value read
+  useEffect(() => {
+    setLoading(true);
+    void load();
+  }, [load, version]);
+
+  const polling = data?.rows.some(inFlight) ?? false;
+  useEffect(() => {
+    if (!polling) return;
+    const timer = setInterval(() => void load(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [polling, load]);
+
+  const names = useProductNames(workspaceId, data?.rows ?? []);
+  const replace = (listing: Listing) => setData((d) => (d ? { ...d, rows: d.rows.map((r) => (r.id === listing.id ? listing : r)) } : d));
+  const pages = data ? Math.max(1, Math.ceil(data.total / PER_PAGE)) : 1;
+
+  return (
+    <>
+      <div className="listing-filter">
+        <div className="field inline">
+          <label htmlFor="listing-status">Status</label>
+          <select
+            id="listing-status"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value as ListingStatus | '');
+              setPage(1);
+            }}
+          >
+            <option value="">All</option>
+            {LISTING_STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <span className="muted small" role="status">
+          {polling ? 'Updating while listings are on their way…' : data ? countLine(data.total, status) : ''}
+        </span>
+      </div>
+      {error && <ErrorMessage error={error} title="Could not load the listings" />}
+      {!data && loading && <Loading what="the listings" />}
+      {data && data.rows.length === 0 && (
+        <p className="empty">{status ? 'No listings have this status.' : 'No listings yet. Publish products to list them here.'}</p>
+      )}
+      {data && data.rows.length > 0 && (
+        <div className="table-wrap" aria-busy={loading}>
+          <table className="stack listings-table">
+            <thead>
+              <tr>
+                <th scope="col">Product</th>
+                <th scope="col">Status</th>
+                <th scope="col">Sync</th>
+                <th scope="col" className="num">
+                  Price
+                </th>
+                <th scope="col" className="num">
+                  Quantity
+                </th>
+                <th scope="col">On the platform</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.rows.map((listing) => (
+                <ListingRow
+                  key={listing.id}
+                  listing={listing}
+                  name={names.get(listing.product_id)}
+                  workspaceId={workspaceId}
+                  onChanged={replace}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && pages > 1 && (
+        <nav className="pagination" aria-label="Pages of listings">
+          <button type="button" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
+            ← Previous
+          </button>
+          <span>
+            Page {page} of {pages}
+          </span>
+          <button type="button" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
+            Next →
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}
+
+function countLine(total: number, status: string): string {
+  const what = total === 1 ? 'listing' : 'listings';
+  return status ? `${total} ${what} with this status.` : `${total} ${what}.`;
+}
+
+function ListingRow({
+  listing,
+  name,
+  workspaceId,
+  onChanged,
+}: {
+  listing: Listing;
+  name: ProductName | null | undefined;
+  workspaceId: string;
+  onChanged: (listing: Listing) => void;
+}) {
+  const title = name === undefined ? `Product ${listing.product_id}` : (name?.title ?? `Product ${listing.product_id} (not found)`);
+  return (
+    <tr>
+      <td data-label="Product">
+        <span className="listing-product">
+          <Thumb url={name?.image} />
+          <Link href={productUrl(workspaceId, listing.product_id)}>{title}</Link>
+        </span>
+      </td>
+      <td data-label="Status">
+        <ListingStatusBadge status={listing.status} />
+      </td>
+      <td data-label="Sync">
+        <SyncBadge sync={listing.sync_status} />
+      </td>
+      <td data-label="Price" className="num">
+        {listing.price === null ? '—' : formatPrice(listing.price, listing.currency)}
+        {listing.variants.length > 1 && <span className="muted small"> ({listing.variants.length} variants)</span>}
+      </td>
+      <td data-label="Quantity" className="num">
+        {listing.quantity ?? '—'}
+      </td>
+      <td data-label="On the platform">
+        <span>
+          {listing.platform_status ? <code>{listing.platform_status}</code> : <span className="muted">Not yet</span>}
+          {listing.external_url && (
+            <>
+              {' · '}
+              <a href={listing.external_url} target="_blank" rel="noopener noreferrer">
+                View<span className="visually-hidden"> {title} on the platform</span> ↗
+              </a>
+            </>
+          )}
+          <IssueList issues={listing.issues} />
+        </span>
+      </td>
+      <td data-label="Actions">
+        <ListingActions listing={listing} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+      </td>
+    </tr>
+  );
+}
+
+type Action = 'activate' | 'deactivate' | 'refresh';
+
+function ListingActions({
+  listing,
+  title,
+  workspaceId,
+  onChanged,
+}: {
+  listing: Listing;
+  title: string;
+  workspaceId: string;
+  onChanged: (listing: Listing) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const params = { path: { listing_id: listing.id }, header: inWorkspace(workspaceId) };
+
+  async function run(send: () => Promise<Listing>) {
+    setBusy(true);
+    setError(null);
+    try {
+      onChanged(await send());
+      dialog.current?.close();
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const post = (action: Action) =>
+    run(async () => {
+      if (action === 'activate') return unwrap(await api.POST('/api/v1/listings/{listing_id}/activate', { params })).data;
+      if (action === 'deactivate') return unwrap(await api.POST('/api/v1/listings/{listing_id}/deactivate', { params })).data;
+      return unwrap(await api.POST('/api/v1/listings/{listing_id}/refresh', { params })).data;
+    });
+  const remove = () => run(async () => unwrap(await api.DELETE('/api/v1/listings/{listing_id}', { params })).data);
+
+  if (listing.status === 'deleted') return <span className="muted small">Removed from the platform</span>;
+  const label = (verb: string) => `${verb} ${title}`;
+  return (
+    <div className="listing-actions">
+      <div className="button-row">
+        {listing.status === 'active' && (
+          <button type="button" onClick={() => void post('deactivate')} disabled={busy} aria-label={label('Deactivate')}>
+            Deactivate
+          </button>
+        )}
+        {listing.status === 'inactive' && (
+          <button type="button" onClick={() => void post('activate')} disabled={busy} aria-label={label('Activate')}>
+            Activate
+          </button>
+        )}
+        <button type="button" onClick={() => void post('refresh')} disabled={busy} aria-label={label('Refresh')}>
+          Refresh
+        </button>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          aria-label={label('Delete')}
+          onClick={() => {
+            setError(null);
+            dialog.current?.showModal();
+            cancel.current?.focus();
+          }}
+        >
+          Delete…
+        </button>
+      </div>
+      {error && <ErrorMessage error={error} />}
+      <dialog ref={dialog} className="dialog" aria-labelledby={`delete-listing-${listing.id}`}>
+        <h2 id={`delete-listing-${listing.id}`}>Remove “{title}” from the platform?</h2>
+        <p>The listing is deleted on the platform; Storelink keeps its record as deleted. The product stays in the catalogue.</p>
+        {error && <ErrorMessage error={error} title="Could not delete the listing" />}
+        <div className="button-row">
+          <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
+            {busy ? 'Deleting…' : 'Yes, delete the listing'}
+          </button>
+          <button type="button" ref={cancel} onClick={() => dialog.current?.close()} disabled={busy}>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}

@@ -1,0 +1,496 @@
+/**
+ * "Publish products": pick products from the catalogue, a leaf category of the platform (by search or by browsing),
+ * fill the category's attributes, then validate or publish each picked product (one POST per product). On Etsy the fee
+ * is said before publishing: USD 0.20 for each published listing.
+ */
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ApiError, api, inWorkspace, unwrap } from '../api/client';
+import { ErrorMessage, Loading, useRequest } from '../ui';
+import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
+
+const SEARCH_DELAY_MS = 300;
+const ETSY_FEE_CENTS = 20;
+
+type AttributeValue = string | string[] | boolean;
+type Outcome =
+  | { kind: 'valid' }
+  | { kind: 'issues'; issues: Issue[] }
+  | { kind: 'published' }
+  | { kind: 'conflict'; message: string }
+  | { kind: 'failed'; message: string };
+
+/** A text that follows its input once the typing pauses. */
+function useDebounced(value: string): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  return settled;
+}
+
+export function PublishProducts({
+  siteId,
+  workspaceId,
+  platform,
+  onPublished,
+}: {
+  siteId: number;
+  workspaceId: string;
+  platform: string;
+  onPublished: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(0);
+  return (
+    <>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          setOpen((n) => n + 1);
+          dialog.current?.showModal();
+        }}
+      >
+        Publish products…
+      </button>
+      <dialog ref={dialog} className="dialog publish-dialog" aria-labelledby="publish-title" onClose={() => setOpen(0)}>
+        {open > 0 && (
+          <PublishForm
+            key={open}
+            siteId={siteId}
+            workspaceId={workspaceId}
+            platform={platform}
+            onPublished={onPublished}
+            onClose={() => dialog.current?.close()}
+          />
+        )}
+      </dialog>
+    </>
+  );
+}
+
+function PublishForm({
+  siteId,
+  workspaceId,
+  platform,
+  onPublished,
+  onClose,
+}: {
+  siteId: number;
+  workspaceId: string;
+  platform: string;
+  onPublished: () => void;
+  onClose: () => void;
+}) {
+  const [picked, setPicked] = useState<Map<number, string>>(() => new Map());
+  const [category, setCategory] = useState<Category | null>(null);
+  const [values, setValues] = useState<Record<string, AttributeValue>>({});
+  const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(() => new Map());
+  const [busy, setBusy] = useState<'validate' | 'publish' | null>(null);
+  const header = inWorkspace(workspaceId);
+
+  const attributes = useRequest(
+    async () => {
+      if (!category) return [] as Attribute[];
+      return unwrap(
+        await api.GET('/api/v1/sites/{site_id}/categories/{category_id}/attributes', {
+          params: { path: { site_id: siteId, category_id: category.id }, header },
+        }),
+      ).data;
+    },
+    `attributes-${siteId}-${category?.id ?? 'none'}`,
+  );
+  const known = attributes.state === 'ready' ? attributes.data : [];
+
+  /** The attributes as the API takes them: a blank value is left out, a number as a number. */
+  function attributesBody(): Record<string, unknown> {
+    const body: Record<string, unknown> = {};
+    for (const attribute of known) {
+      const value = values[attribute.name];
+      if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
+      body[attribute.name] = attribute.type === 'number' && typeof value === 'string' ? Number(value) : value;
+    }
+    return body;
+  }
+
+  async function send(mode: 'validate' | 'publish') {
+    if (!category) return;
+    setBusy(mode);
+    setOutcomes(new Map());
+    const results = new Map<number, Outcome>();
+    for (const productId of picked.keys()) {
+      const body = {
+        product_id: productId,
+        category_id: category.id,
+        attributes: attributesBody(),
+        ...(mode === 'validate' ? { mode } : {}),
+      };
+      try {
+        const result = unwrap(await api.POST('/api/v1/sites/{site_id}/listings', { params: { path: { site_id: siteId }, header }, body }));
+        if (mode === 'publish') results.set(productId, { kind: 'published' });
+        else {
+          const answer = result.data as { valid: boolean; issues: Issue[] };
+          results.set(
+            productId,
+            answer.valid && answer.issues.length === 0 ? { kind: 'valid' } : { kind: 'issues', issues: answer.issues },
+          );
+        }
+      } catch (caught) {
+        results.set(productId, outcomeOf(caught));
+      }
+      setOutcomes(new Map(results));
+    }
+    setBusy(null);
+    if (mode === 'publish' && [...results.values()].some((o) => o.kind === 'published')) onPublished();
+  }
+
+  const count = picked.size;
+  const ready = count > 0 && category !== null && attributes.state === 'ready';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void send('publish');
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="page-head">
+        <h2 id="publish-title">Publish products</h2>
+        <button type="button" onClick={onClose} aria-label="Close">
+          Close
+        </button>
+      </div>
+      <ProductPicker workspaceId={workspaceId} picked={picked} setPicked={setPicked} />
+      <CategoryPicker siteId={siteId} workspaceId={workspaceId} category={category} onPick={(c) => (setCategory(c), setValues({}))} />
+      {category && (
+        <fieldset className="publish-step">
+          <legend>3. What a listing in {category.name} says</legend>
+          {attributes.state === 'loading' && <Loading what="the category's attributes" />}
+          {attributes.state === 'error' && <ErrorMessage error={attributes.error} title="Could not load the attributes" />}
+          {attributes.state === 'ready' && known.length === 0 && <p className="empty">This category asks for nothing more.</p>}
+          <div className="form-grid">
+            {known.map((attribute) => (
+              <AttributeField
+                key={attribute.name}
+                attribute={attribute}
+                value={values[attribute.name]}
+                onChange={(value) => setValues((v) => ({ ...v, [attribute.name]: value }))}
+              />
+            ))}
+          </div>
+        </fieldset>
+      )}
+      {platform === 'etsy' && count > 0 && (
+        <p className="alert alert-info fee-note" role="note">
+          Etsy charges the seller USD 0.20 for each published listing. Publishing {count === 1 ? 'this product' : `these ${count} products`}{' '}
+          makes {count === 1 ? 'one listing' : `${count} listings`}: USD {((count * ETSY_FEE_CENTS) / 100).toFixed(2)}, billed by Etsy to
+          the shop. Validating costs nothing.
+        </p>
+      )}
+      <Outcomes picked={picked} outcomes={outcomes} attributes={known} />
+      <div className="button-row">
+        <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
+          {busy === 'validate' ? 'Validating…' : 'Validate'}
+        </button>
+        <button type="submit" className="primary" disabled={!ready || busy !== null}>
+          {busy === 'publish' ? 'Publishing…' : count > 1 ? `Publish ${count} products` : 'Publish'}
+        </button>
+        {!ready && <span className="muted small">Pick at least one product and a category first.</span>}
+      </div>
+    </form>
+  );
+}
+
+function outcomeOf(caught: unknown): Outcome {
+  if (!(caught instanceof ApiError)) return { kind: 'failed', message: (caught as Error).message };
+  if (caught.status === 409) return { kind: 'conflict', message: 'This product is already listed on this site.' };
+  if (caught.status === 422 && Object.keys(caught.fields).length > 0) {
+    const issues = Object.entries(caught.fields).flatMap(([field, messages]) =>
+      messages.map((message): Issue => ({ severity: 'error', code: 'refused', message, field, source: 'storelink' })),
+    );
+    return { kind: 'issues', issues };
+  }
+  return { kind: 'failed', message: caught.message };
+}
+
+function Outcomes({
+  picked,
+  outcomes,
+  attributes,
+}: {
+  picked: Map<number, string>;
+  outcomes: Map<number, Outcome>;
+  attributes: Attribute[];
+}) {
+  if (outcomes.size === 0) return null;
+  return (
+    <section className="outcomes" aria-labelledby="outcomes-heading" aria-live="polite">
+      <h3 id="outcomes-heading">Results</h3>
+      <ul>
+        {[...outcomes].map(([id, outcome]) => (
+          <li key={id} className={`outcome outcome-${outcome.kind}`}>
+            <strong>{picked.get(id) ?? `Product ${id}`}</strong>: {sayOutcome(outcome)}
+            {outcome.kind === 'issues' && <IssueList issues={outcome.issues} attributes={attributes} />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function sayOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'valid':
+      return 'ready to publish, no problems.';
+    case 'published':
+      return 'published: the listing is on its way (pending).';
+    case 'issues':
+      return `${outcome.issues.length === 1 ? 'one problem' : `${outcome.issues.length} problems`}; nothing was published.`;
+    case 'conflict':
+    case 'failed':
+      return outcome.message;
+  }
+}
+
+/** Step 1: a searchable list of the catalogue with checkboxes; the picks are kept across searches. */
+function ProductPicker({
+  workspaceId,
+  picked,
+  setPicked,
+}: {
+  workspaceId: string;
+  picked: Map<number, string>;
+  setPicked: (next: Map<number, string>) => void;
+}) {
+  const [text, setText] = useState('');
+  const q = useDebounced(text.trim());
+  const found = useRequest(async () => {
+    const query = { page: 1, per_page: 25, ...(q ? { q } : {}) };
+    return unwrap(await api.GET('/api/v1/products', { params: { query, header: inWorkspace(workspaceId) } }));
+  }, `publish-products-${q}`);
+  const toggle = (id: number, title: string, on: boolean) => {
+    const next = new Map(picked);
+    if (on) next.set(id, title);
+    else next.delete(id);
+    setPicked(next);
+  };
+  return (
+    <fieldset className="publish-step">
+      <legend>1. Products</legend>
+      <div className="field search">
+        <label htmlFor="publish-product-search">Search the catalogue</label>
+        <input
+          id="publish-product-search"
+          type="search"
+          value={text}
+          placeholder="Title or SKU"
+          autoComplete="off"
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <p className="muted small" role="status">
+        {picked.size === 0 ? 'No product picked yet.' : `${picked.size} picked: ${[...picked.values()].join(', ')}.`}
+      </p>
+      {found.state === 'loading' && <Loading what="products" />}
+      {found.state === 'error' && <ErrorMessage error={found.error} title="Could not load the products" />}
+      {found.state === 'ready' && found.data.data.length === 0 && (
+        <p className="empty">{q ? `No products match “${q}”.` : 'The catalogue is empty: add products first.'}</p>
+      )}
+      {found.state === 'ready' && found.data.data.length > 0 && (
+        <ul className="pick-list">
+          {found.data.data.map((product) => (
+            <li key={product.id}>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={picked.has(product.id)}
+                  onChange={(e) => toggle(product.id, product.title, e.target.checked)}
+                />{' '}
+                {product.title} <code className="muted small">{product.sku}</code>
+              </label>
+            </li>
+          ))}
+          {found.data.meta.total > found.data.data.length && (
+            <li className="muted small">{found.data.meta.total - found.data.data.length} more: search to find them.</li>
+          )}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+/** Step 2: a category found by name or by browsing from the top; only a leaf (no subcategories) can be picked. */
+function CategoryPicker({
+  siteId,
+  workspaceId,
+  category,
+  onPick,
+}: {
+  siteId: number;
+  workspaceId: string;
+  category: Category | null;
+  onPick: (category: Category) => void;
+}) {
+  const [text, setText] = useState('');
+  const [trail, setTrail] = useState<Category[]>([]);
+  const q = useDebounced(text.trim());
+  const parent = trail[trail.length - 1];
+  const found = useRequest(
+    async () => {
+      const query = q ? { q } : parent ? { parent_id: parent.id } : {};
+      return unwrap(
+        await api.GET('/api/v1/sites/{site_id}/categories', {
+          params: { path: { site_id: siteId }, query, header: inWorkspace(workspaceId) },
+        }),
+      ).data;
+    },
+    `categories-${siteId}-${q}-${parent?.id ?? 'top'}`,
+  );
+  const browse = (next: Category[]) => {
+    setText('');
+    setTrail(next);
+  };
+  return (
+    <fieldset className="publish-step">
+      <legend>2. Category</legend>
+      <p className="muted small" role="status">
+        {category
+          ? `Picked: ${category.path.join(' › ')}`
+          : 'No category picked yet. Only a category without subcategories can hold a listing.'}
+      </p>
+      <div className="field search">
+        <label htmlFor="publish-category-search">Search categories</label>
+        <input
+          id="publish-category-search"
+          type="search"
+          value={text}
+          placeholder="For example: mug, tote"
+          autoComplete="off"
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      {!q && (
+        <nav aria-label="Category path" className="category-trail">
+          <button type="button" className="link-button" onClick={() => browse([])} disabled={trail.length === 0}>
+            All categories
+          </button>
+          {trail.map((c, i) => (
+            <span key={c.id}>
+              {' › '}
+              <button type="button" className="link-button" onClick={() => browse(trail.slice(0, i + 1))} disabled={i === trail.length - 1}>
+                {c.name}
+              </button>
+            </span>
+          ))}
+        </nav>
+      )}
+      {found.state === 'loading' && <Loading what="categories" />}
+      {found.state === 'error' && <ErrorMessage error={found.error} title="Could not load the categories" />}
+      {found.state === 'ready' && found.data.length === 0 && <p className="empty">No categories match “{q}”.</p>}
+      {found.state === 'ready' && found.data.length > 0 && (
+        <ul className="pick-list category-list">
+          {found.data.map((c) => (
+            <li key={c.id}>
+              {c.leaf ? (
+                <label className="checkbox">
+                  <input type="radio" name="publish-category" checked={category?.id === c.id} onChange={() => onPick(c)} />{' '}
+                  {q ? c.path.join(' › ') : c.name}
+                </label>
+              ) : (
+                <button
+                  type="button"
+                  className="link-button" // A search result's path is names only (no ids), so browsing from one starts at the category itself.
+                  onClick={() => browse(q ? [c] : [...trail, c])}
+                >
+                  {q ? c.path.join(' › ') : c.name} <span className="muted small">(has subcategories: open)</span>
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+/** One attribute's control: a select, checkboxes for a multiselect, a checkbox for yes/no, else an input. */
+function AttributeField({
+  attribute,
+  value,
+  onChange,
+}: {
+  attribute: Attribute;
+  value: AttributeValue | undefined;
+  onChange: (value: AttributeValue) => void;
+}) {
+  const id = `attribute-${attribute.name}`;
+  const label = (
+    <>
+      {attribute.label}
+      {attribute.required ? (
+        <span className="required">
+          {' '}
+          <span aria-hidden="true">*</span>
+          <span className="visually-hidden">(required)</span>
+        </span>
+      ) : (
+        <span className="muted small"> (optional)</span>
+      )}
+    </>
+  );
+  if (attribute.type === 'multiselect') {
+    const chosen = Array.isArray(value) ? value : [];
+    return (
+      <fieldset className="field attribute-choices">
+        <legend className="label">{label}</legend>
+        {attribute.values.map((choice) => (
+          <label key={choice.value} className="checkbox">
+            <input
+              type="checkbox"
+              checked={chosen.includes(choice.value)}
+              onChange={(e) => onChange(e.target.checked ? [...chosen, choice.value] : chosen.filter((v) => v !== choice.value))}
+            />{' '}
+            {choice.label}
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  if (attribute.type === 'boolean') {
+    return (
+      <div className="field">
+        <label className="checkbox">
+          <input type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} /> {label}
+        </label>
+      </div>
+    );
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {attribute.type === 'select' ? (
+        <select
+          id={id}
+          value={typeof value === 'string' ? value : ''}
+          required={attribute.required}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          <option value="">Choose…</option>
+          {attribute.values.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          id={id}
+          type={attribute.type === 'number' ? 'number' : 'text'}
+          value={typeof value === 'string' ? value : ''}
+          required={attribute.required}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </div>
+  );
+}
