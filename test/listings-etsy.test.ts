@@ -148,6 +148,17 @@ for (const kind of databaseKinds()) {
       assert.equal(held?.images, 1);
       assert.equal(held?.publishes, 1);
 
+      const filtered = async (query: string) => (await call(t, 'GET', `/sites/${me.site}/listings?${query}`, me.as)).json().meta.total;
+      assert.deepEqual(
+        [
+          await filtered(`product_id=${productId}`),
+          await filtered(`product_id=${productId + 1000}`),
+          await filtered('status=active'),
+          await filtered('status=pending'),
+        ],
+        [1, 0, 1, 0],
+      );
+
       const again = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
       assert.deepEqual([again.statusCode, again.json()], [409, errorBody(409, 'Conflict')]);
       const removal = await call(t, 'DELETE', `/products/${productId}`, me.as);

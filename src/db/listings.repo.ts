@@ -58,12 +58,13 @@ export async function listListings(
   workspaceId: number,
   siteId: number,
   page: { limit: number; offset: number },
-  status?: ListingStatus,
+  filter: { status?: ListingStatus; productId?: number } = {},
 ): Promise<{ rows: ListingRow[]; total: number }> {
   const where: SQL = and(
     eq(listings.workspaceId, workspaceId),
     eq(listings.siteId, siteId),
-    status ? eq(listings.status, status) : undefined,
+    filter.status ? eq(listings.status, filter.status) : undefined,
+    filter.productId ? eq(listings.productId, filter.productId) : undefined,
   )!;
   const [rows, [totals]] = await Promise.all([
     db.select().from(listings).where(where).orderBy(asc(listings.id)).limit(page.limit).offset(page.offset),

@@ -153,7 +153,11 @@ const PublishBody = Type.Object(
   },
   { additionalProperties: false, examples: [{ product_id: 1, category_id: '1633', attributes: { '200': '1' } }] },
 );
-const ListingQuery = Type.Object({ ...PageQuery.properties, status: Type.Optional(OneOf(LISTING_STATUSES)) });
+const ListingQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(OneOf(LISTING_STATUSES)),
+  product_id: Type.Optional(Id),
+});
 
 type Check = ((data: unknown) => boolean) & { errors?: Parameters<typeof toFieldErrors>[0] | null };
 
@@ -199,7 +203,7 @@ export function registerListingRoutes(app: App, deps: Deps) {
     {
       config: { access: 'workspace' },
       schema: {
-        summary: "The site's listings, `?status=` to pick one status",
+        summary: "The site's listings; `?status=` and `?product_id=` narrow them",
         tags: ['listings'],
         params: SiteParams,
         querystring: ListingQuery,
@@ -207,12 +211,9 @@ export function registerListingRoutes(app: App, deps: Deps) {
       },
     },
     async (request) => {
-      const { rows, total } = await listings.list(
-        workspaceOf(request).id,
-        request.params.site_id,
-        pageOf(request.query),
-        request.query.status,
-      );
+      const { status, product_id: productId } = request.query;
+      const filter = { status, productId };
+      const { rows, total } = await listings.list(workspaceOf(request).id, request.params.site_id, pageOf(request.query), filter);
       return okPage(rows, total, request.query);
     },
   );

@@ -181,9 +181,14 @@ export function createListingsService(deps: {
       return act(await live(workspaceId, id), 'listing.refreshed', {}, actor);
     },
 
-    async list(workspaceId: number, siteId: number, page: { limit: number; offset: number }, status?: ListingStatus) {
+    async list(
+      workspaceId: number,
+      siteId: number,
+      page: { limit: number; offset: number },
+      filter: { status?: ListingStatus; productId?: number },
+    ) {
       const site = await deps.siteListings.siteOf(workspaceId, siteId);
-      const { rows, total } = await listingsRepo.listListings(db, workspaceId, site.id, page, status);
+      const { rows, total } = await listingsRepo.listListings(db, workspaceId, site.id, page, filter);
       return { rows: rows.map(presentListing), total };
     },
 

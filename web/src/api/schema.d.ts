@@ -4428,13 +4428,14 @@ export interface paths {
     };
   };
   "/api/v1/sites/{site_id}/listings": {
-    /** The site's listings, `?status=` to pick one status */
+    /** The site's listings; `?status=` and `?product_id=` narrow them */
     get: {
       parameters: {
         query: {
           page: number;
           per_page: number;
           status?: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+          product_id?: number;
         };
         header: {
           /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */

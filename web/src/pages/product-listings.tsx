@@ -1,30 +1,20 @@
 /**
  * The product page's "Listed on" section: for each site of the workspace, this product's listing there and its status,
- * linking to the site's listings page. Read as GET /sites, then each site's listings filtered here (the API has no
- * filter by product), a page of 100 at a time up to MAX_PAGES.
+ * linking to the site's listings page. Read as GET /sites, then each site's listings of this product (`?product_id=`).
  */
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import { Link } from '../router';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { type Listing, ListingStatusBadge, SyncBadge, siteListingsUrl } from './listing-parts';
 
-const MAX_PAGES = 10;
-
-async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null | 'unknown'> {
-  let found: Listing | null = null;
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const result = unwrap(
-      await api.GET('/api/v1/sites/{site_id}/listings', {
-        params: { path: { site_id: siteId }, query: { page, per_page: PAGE.per_page }, header: inWorkspace(workspaceId) },
-      }),
-    );
-    for (const listing of result.data) {
-      // A listing not deleted is the one that counts; a deleted one is shown only when there is no other.
-      if (listing.product_id === productId && (found === null || found.status === 'deleted')) found = listing;
-    }
-    if ((found && found.status !== 'deleted') || page * PAGE.per_page >= result.meta.total) return found;
-  }
-  return found ?? 'unknown';
+/** The product's listing on the site: the one not deleted, else the last deleted one, else null. */
+async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null> {
+  const { data } = unwrap(
+    await api.GET('/api/v1/sites/{site_id}/listings', {
+      params: { path: { site_id: siteId }, query: { ...PAGE, product_id: productId }, header: inWorkspace(workspaceId) },
+    }),
+  );
+  return data.find((listing) => listing.status !== 'deleted') ?? data.at(-1) ?? null;
 }
 
 export function ProductListings({ workspaceId, productId }: { workspaceId: string; productId: number }) {
@@ -51,8 +41,6 @@ export function ProductListings({ workspaceId, productId }: { workspaceId: strin
               :{' '}
               {listing === null ? (
                 <span className="muted">not listed</span>
-              ) : listing === 'unknown' ? (
-                <span className="muted">not among its first {MAX_PAGES * PAGE.per_page} listings</span>
               ) : (
                 <>
                   <ListingStatusBadge status={listing.status} /> <SyncBadge sync={listing.sync_status} />
