@@ -141,6 +141,37 @@ for (const kind of databaseKinds()) {
       assert.equal(await version(me.as, me.product.id), 1);
     });
 
+    test("a PNG whose header claims a side past 2^31 - 1 pixels (PNG's own limit) is 422 on file, not a 500", async () => {
+      const me = await seller();
+      const before = await mediaRows();
+      for (const [width, height] of [
+        [2 ** 31, 1],
+        [1, 2 ** 32 - 1],
+      ]) {
+        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'huge.png', value: png(width!, height!) }]);
+        assert.equal(response.statusCode, 422, response.body);
+        assert.deepEqual(response.json().errors, { file: ['The file must be a JPEG, PNG, WebP or GIF image.'] });
+      }
+      assert.equal(await mediaRows(), before);
+      assert.equal(await version(me.as, me.product.id), 1);
+    });
+
+    test('an alt with a NUL character is 422 on alt, not a 500, and nothing changes', async () => {
+      const me = await seller();
+      const before = await mediaRows();
+      const response = await upload(me.as, me.product.id, [
+        { name: 'file', filename: 'a.gif', value: GIF_1X1 },
+        { name: 'alt', value: 'a\u0000b' },
+      ]);
+      assert.equal(response.statusCode, 422, response.body);
+      assert.deepEqual(response.json(), {
+        ...errorBody(422, 'The given data was invalid.'),
+        errors: { alt: ['The alt field must not contain a NUL character.'] },
+      });
+      assert.equal(await mediaRows(), before);
+      assert.equal(await version(me.as, me.product.id), 1);
+    });
+
     test('a product holds at most 10 images; another workspace cannot upload to it', async () => {
       const me = await seller();
       const stranger = await seller();

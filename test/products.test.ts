@@ -189,6 +189,31 @@ for (const kind of databaseKinds()) {
         assert.equal(await countProducts(me.workspace.id), 0);
       });
 
+      test('a sku with a NUL character is 422 on its field, not a 500, on create and change alike', async () => {
+        const me = await owner();
+        const created = await me.post(mug('NUL\u0000SKU'));
+        assert.equal(created.statusCode, 422, created.body);
+        assert.deepEqual(Object.keys(created.json().errors), ['variants.0.sku']);
+        assert.equal(await countProducts(me.workspace.id), 0);
+        const product = (await me.post(mug('NUL-1'))).json().data;
+        const changed = await me.patch(product.id, { variants: [{ sku: '\u0000', price: '1.00', quantity: 1 }] });
+        assert.equal(changed.statusCode, 422, changed.body);
+        assert.deepEqual(Object.keys(changed.json().errors), ['variants.0.sku']);
+        assert.equal((await me.get(`/products/${product.id}`)).json().data.version, 1);
+      });
+
+      test('an unknown field named as a member of every object (constructor, toString) is 422 on it, not a 500', async () => {
+        const me = await owner();
+        const created = await me.post({ ...mug('PROTO-1'), constructor: [], toString: 1 });
+        assert.equal(created.statusCode, 422, created.body);
+        assert.deepEqual(Object.keys(created.json().errors).sort(), ['constructor', 'toString']);
+        assert.equal(await countProducts(me.workspace.id), 0);
+        const product = (await me.post(mug('PROTO-2'))).json().data;
+        const changed = await me.patch(product.id, { valueOf: 1 });
+        assert.equal(changed.statusCode, 422, changed.body);
+        assert.deepEqual(changed.json().errors, { valueOf: ['The valueOf field is not one this request takes.'] });
+      });
+
       test('a body that is not an object, or unknown fields, are 422 and nothing is stored', async () => {
         const me = await owner();
         assert.equal((await me.post([mug('X-1')])).statusCode, 422);

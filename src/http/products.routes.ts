@@ -211,6 +211,9 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt
             fields: { alt: [`The alt must not be greater than ${IMAGE_ALT_LENGTH_MAX} characters.`] },
           });
         }
+        // PostgreSQL's text cannot hold NUL: the schema refuses it in a JSON body, and this is a multipart field's only check.
+        if (part.value.includes('\u0000'))
+          throw new AppError('validation_failed', { fields: { alt: ['The alt field must not contain a NUL character.'] } });
         alt = part.value;
       }
     }

@@ -120,15 +120,17 @@ const ARTICLES: Record<string, string> = {
 
 /** One readable message per field, Laravel-style ("The email field is required."). */
 export function toFieldErrors(errors: readonly ErrorObject[], part: string | undefined): FieldErrors {
-  const fields: FieldErrors = {};
+  // A map, not an object: an unknown field may bear the name of a member every object has (`constructor`, `toString`).
+  const fields = new Map<string, string[]>();
   for (const error of errors) {
     // Branch errors of a union repeat what the union's own error says.
     if (error.schemaPath.includes('/anyOf/')) continue;
     const field = fieldOf(error, part);
     const message = messageOf(error, field);
-    (fields[field] ??= []).includes(message) || fields[field].push(message);
+    const messages = fields.get(field) ?? [];
+    if (!messages.includes(message)) fields.set(field, [...messages, message]);
   }
-  return fields;
+  return Object.fromEntries(fields);
 }
 
 function fieldOf(error: ErrorObject, part: string | undefined): string {

@@ -15,6 +15,9 @@ export interface InspectedImage {
   readonly sizeBytes: number;
 }
 
+/** The largest width or height: PNG's own limit (its header has room for twice as much), and what an integer column holds. */
+const DIMENSION_MAX = 2 ** 31 - 1;
+
 /** image-size's names of the four accepted formats. */
 const ACCEPTED: Record<string, ImageExtension> = { jpg: 'jpg', png: 'png', webp: 'webp', gif: 'gif' };
 
@@ -27,7 +30,7 @@ export function inspectImage(bytes: Buffer): InspectedImage | null {
     return null;
   }
   const extension = measured.type ? ACCEPTED[measured.type] : undefined;
-  if (!extension || !measured.width || !measured.height) return null;
+  if (!extension || !measured.width || !measured.height || measured.width > DIMENSION_MAX || measured.height > DIMENSION_MAX) return null;
   return {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     extension,

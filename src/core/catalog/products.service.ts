@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { PRODUCT_IMAGES_MAX, type ProductInput, type VariantInput } from '../../domain/index.js';
+import { PRODUCT_IMAGES_MAX, type ProductInput, SKU_PATTERN, type VariantInput } from '../../domain/index.js';
 import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -67,10 +67,11 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     };
     Object.assign(errors, checkProduct(candidate, given, existing, known));
     if (given.variants) {
+      // Only a sku a variant can have can be taken: any other is refused already, and one with a NUL cannot even be sent.
       const owners = await productsRepo.productsOfSkus(
         tx,
         workspaceId,
-        candidate.variants.flatMap((v) => (isObject(v) && typeof v.sku === 'string' ? [v.sku] : [])),
+        candidate.variants.flatMap((v) => (isObject(v) && typeof v.sku === 'string' && SKU_PATTERN.test(v.sku) ? [v.sku] : [])),
       );
       candidate.variants.forEach((variant, i) => {
         const owner = isObject(variant) && typeof variant.sku === 'string' ? owners.get(variant.sku) : undefined;
