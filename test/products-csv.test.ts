@@ -597,6 +597,19 @@ for (const kind of databaseKinds()) {
         const response = await me.importCsv('handle,title,currency,sku,price,quantity\nh,"Unclosed,USD,S-1,1,1\n');
         assert.equal(response.statusCode, 422);
         assert.deepEqual(response.json().errors, { 'line 2.row': ['The file is not valid CSV: a quoted cell is never closed.'] });
+        const later = await me.importCsv(
+          'handle,title,currency,sku,price,quantity\na,A,USD,S-1,1,1\nb,B,USD,S-2,1,1\nc,C "x",USD,S-3,1,1\n',
+        );
+        assert.deepEqual(Object.keys(later.json().errors), ['line 4.row']);
+        assert.equal((await me.get('/products')).json().meta.total, 0);
+      });
+
+      test('a sku cell with a NUL character is 422 on its cell, not a 500, and nothing is stored', async () => {
+        const me = await owner();
+        const response = await me.importCsv('handle,title,currency,sku,price,quantity\nh,T,EUR,\u0000,1.00,1\n');
+        assert.equal(response.statusCode, 422, response.body);
+        assert.deepEqual(Object.keys(response.json().errors), ['line 2.sku']);
+        assert.equal((await me.get('/products')).json().meta.total, 0);
       });
     });
   });

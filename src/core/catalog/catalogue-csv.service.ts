@@ -10,7 +10,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import type { ProductInput } from '../../domain/index.js';
+import { type ProductInput, SKU_PATTERN } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -186,7 +186,9 @@ async function readFile(source: AsyncIterable<Buffer | string>): Promise<ReadFil
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    addError(errors, `line ${line + 1}.row`, notCsv(error));
+    // The parser reads ahead of the records handed out: its own count says which record broke.
+    const records = (error as CsvError & { records?: unknown }).records;
+    addError(errors, `line ${typeof records === 'number' ? records + 1 : line + 1}.row`, notCsv(error));
     merge(errors, reader?.errors ?? {});
     return { header: null, groups: [], errors };
   }
@@ -227,7 +229,8 @@ function refusal(errors: FieldErrors, header: CsvHeader | null): AppError {
 
 function skusOf(groups: readonly CsvGroup[], header: CsvHeader): string[] {
   const at = header.index.get('sku')!;
-  return [...new Set(groups.flatMap((group) => group.rows.map((row) => row.cells[at] ?? '')))].filter((sku) => sku !== '');
+  // Only a sku a variant can have is looked up: any other is refused on its cell, and one with a NUL cannot even be sent.
+  return [...new Set(groups.flatMap((group) => group.rows.map((row) => row.cells[at] ?? '')))].filter((sku) => SKU_PATTERN.test(sku));
 }
 
 async function ownersOf(tx: Db, workspaceId: number, skus: readonly string[]): Promise<Map<string, number>> {
