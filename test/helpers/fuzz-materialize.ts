@@ -1,5 +1,20 @@
 /** Turns the fuzz suite's abstract choices into an inject() request, with the fixtures' current tokens and ids. */
-import type { AuthChoice, BodyChoice, Fixtures, FuzzRequest, Operation, TextChoice, Who, WorkspaceChoice } from './fuzz-requests.js';
+import { ATTRIBUTE_PREFIX } from '../../src/core/catalog/csv.js';
+import type {
+  AuthChoice,
+  BodyChoice,
+  CsvCell,
+  CsvRow,
+  FileBytes,
+  Fixtures,
+  FuzzRequest,
+  ImageFormat,
+  Operation,
+  PartChoice,
+  TextChoice,
+  Who,
+  WorkspaceChoice,
+} from './fuzz-requests.js';
 
 /** Percent-encodes every UTF-8 byte outside the unreserved set; lone surrogates become U+FFFD, as a client's encoder would make them. */
 function percentEncode(value: string): string {
@@ -88,7 +103,114 @@ function textOf(choice: TextChoice, fixtures: Fixtures, track: string): string {
   }
 }
 
-function payloadOf(body: BodyChoice): string | undefined {
+/** The valid cell of each CSV column, for the row at index `row` among the rows of product `product`. */
+const VALID_CELLS: Record<string, (product: number, row: number) => string> = {
+  handle: (product) => `fuzz-${product}`,
+  title: (product) => `Fuzz import ${product}`,
+  description: () => 'Made by the fuzz suite, "quoted", on\ntwo lines.',
+  brand: () => 'Fuzz & Co',
+  tags: () => 'fuzz, csv',
+  currency: () => 'EUR',
+  option1_name: () => 'Size',
+  option1_value: (_, row) => `S${row}`,
+  option2_name: () => 'Color',
+  option2_value: () => 'Red',
+  option3_name: () => 'Fit',
+  option3_value: () => 'Slim',
+  // Few skus in all, each always on the same product's rows: an accepted import mostly updates the products earlier
+  // ones made, so the catalogue stays small.
+  sku: (product, row) => `CSV-${product}-${row}`,
+  price: (_, row) => `${10 + row}.50`,
+  quantity: (_, row) => String(row),
+  barcode: (_, row) => `012345678901${row}`,
+  weight_grams: () => '250',
+  length_mm: () => '300',
+  width_mm: () => '200',
+  height_mm: () => '20',
+  image_urls: () => 'https://example.com/fuzz-a.jpg https://example.com/fuzz-b.jpg',
+};
+
+const validCell = (column: string, product: number, row: number) =>
+  column.startsWith(ATTRIBUTE_PREFIX) ? 'cotton' : (VALID_CELLS[column]?.(product, row) ?? 'x');
+
+function changedCell(cell: CsvCell, row: number, fixtures: Fixtures): string {
+  if (cell === 'empty') return '';
+  if ('text' in cell) return cell.text;
+  const skus = fixtures.skus[cell.sku];
+  return skus[row % skus.length]!;
+}
+
+/** A cell as CSV writes it: quoted when it holds a quote, a comma or a line break. */
+const quoted = (text: string) => (/["\r\n,]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/** A data row; `index` is its place among the rows of its product. */
+function csvLine(row: CsvRow, index: number, header: string[], fixtures: Fixtures): string {
+  const width = Math.max(0, header.length + (row.ragged ?? 0));
+  const cells = Array.from({ length: width }, (_, i) => validCell(header[i] ?? '', row.product, index));
+  for (const [at, cell] of row.changes) if (width > 0) cells[at % width] = changedCell(cell, index, fixtures);
+  return cells.map(quoted).join(',');
+}
+
+// What each way of breaking a CSV file adds at its end: a quoted cell never closed, a quote inside a bare cell.
+const BROKEN_ENDS = { 'unclosed-quote': 'fuzz-0,"never closed', 'stray-quote': 'fuzz-0,a"b,1' };
+
+function csvOf(body: Extract<BodyChoice, { kind: 'csv' }>, fixtures: Fixtures): string {
+  const seen = new Map<number, number>();
+  const rows = body.rows.map((row) => {
+    const index = seen.get(row.product) ?? 0;
+    seen.set(row.product, index + 1);
+    return csvLine(row, index, body.header, fixtures);
+  });
+  const lines = [body.header.map(quoted).join(','), ...rows];
+  if (body.broken) lines.push(BROKEN_ENDS[body.broken]);
+  return (body.bom ? '\ufeff' : '') + lines.join(body.eol) + body.eol;
+}
+
+// The smallest images of the accepted formats, one pixel each.
+const IMAGES: Record<ImageFormat, Buffer> = {
+  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
+  gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  jpeg: Buffer.from(
+    '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+    'base64',
+  ),
+};
+
+/** The 1x1 PNG with its header saying another width and height: all a reader of the size looks at. */
+function pngSized(width: number, height: number): Buffer {
+  const bytes = Buffer.from(IMAGES.png);
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  return bytes;
+}
+
+function bytesOf(file: FileBytes): Buffer {
+  switch (file.kind) {
+    case 'image':
+      return file.keep === null ? IMAGES[file.format] : IMAGES[file.format].subarray(0, file.keep);
+    case 'png-size':
+      return pngSized(file.width, file.height);
+    case 'random':
+      return Buffer.from(file.bytes);
+    case 'empty':
+      return Buffer.alloc(0);
+  }
+}
+
+function partOf(part: PartChoice, boundary: string): Buffer[] {
+  const filename = part.kind === 'file' && part.filename !== null ? `; filename="${part.filename}"` : '';
+  const type = part.kind === 'file' && part.type !== null ? `Content-Type: ${part.type}\r\n` : '';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\n${type}\r\n`;
+  const content = part.kind === 'file' ? bytesOf(part.bytes) : Buffer.from(part.value);
+  return [Buffer.from(head), content, Buffer.from('\r\n')];
+}
+
+function multipartOf(body: Extract<BodyChoice, { kind: 'multipart' }>): Buffer {
+  const payload = Buffer.concat([...body.parts.flatMap((part) => partOf(part, body.boundary)), Buffer.from(`--${body.boundary}--\r\n`)]);
+  return body.cut === null ? payload : payload.subarray(0, body.cut % (payload.length + 1));
+}
+
+function payloadOf(body: BodyChoice, fixtures: Fixtures): string | Buffer | undefined {
   switch (body.kind) {
     case 'none':
       return undefined;
@@ -107,8 +229,15 @@ function payloadOf(body: BodyChoice): string | undefined {
       return body.value;
     case 'huge':
       return JSON.stringify({ email: 'é'.repeat(body.size / 2), password: 'x', name: 'x', url: 'x', platform_id: 1 });
+    case 'csv':
+      return csvOf(body, fixtures);
+    case 'multipart':
+      return multipartOf(body);
   }
 }
+
+/** The boundary a multipart content type names: the body's own, or one no body has. */
+const boundaryOf = (body: BodyChoice) => (body.kind === 'multipart' ? body.boundary : 'no-multipart-body');
 
 /** The operation's track, for a callback path (`/oauth/callback/{track}`); '' elsewhere. */
 function trackOf(operation: Operation): string {
@@ -127,9 +256,9 @@ export function materialize(request: FuzzRequest, operations: Operation[], fixtu
   if (authorization !== undefined) headers.authorization = authorization;
   const workspace = workspaceOf(request.workspace, fixtures);
   if (workspace !== undefined) headers['x-workspace-id'] = workspace;
-  if (request.contentType !== null) headers['content-type'] = request.contentType;
+  if (request.contentType !== null) headers['content-type'] = request.contentType.replaceAll('{boundary}', boundaryOf(request.body));
   if (request.accept !== null) headers.accept = request.accept;
-  const payload = payloadOf(request.body);
+  const payload = payloadOf(request.body, fixtures);
   if (request.contentLength !== null && payload !== undefined) headers['content-length'] = request.contentLength;
   return {
     method: (request.otherMethod ?? operation.method) as 'GET',
