@@ -14,8 +14,19 @@ export interface LoadResult {
 export const CONNECTIONS = 100;
 export const PIPELINING = 10;
 
-export async function runLoad(url: string, headers: Record<string, string>, durationSeconds: number): Promise<LoadResult> {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, pipelining: PIPELINING, duration: durationSeconds });
+/** How many requests are in flight: 100 connections pipelining 10 unless a run says otherwise. */
+export interface LoadShape {
+  connections: number;
+  pipelining: number;
+}
+
+export async function runLoad(
+  url: string,
+  headers: Record<string, string>,
+  durationSeconds: number,
+  shape: LoadShape = { connections: CONNECTIONS, pipelining: PIPELINING },
+): Promise<LoadResult> {
+  const result = await autocannon({ url, headers, ...shape, duration: durationSeconds });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type LoadResult, runLoad } from './load.js';
+import { type LoadResult, type LoadShape, runLoad } from './load.js';
 import type { ServerProcess } from './server-process.js';
 
 export interface Measurement extends LoadResult {
@@ -17,12 +17,12 @@ export async function measureServer(
   server: ServerProcess,
   path: string,
   headers: Record<string, string>,
-  options: { warmup: number; duration: number },
+  options: { warmup: number; duration: number; shape?: LoadShape },
 ): Promise<Measurement> {
   const url = `${server.url}${path}`;
-  const warm = options.warmup > 0 ? await runLoad(url, headers, options.warmup) : null;
+  const warm = options.warmup > 0 ? await runLoad(url, headers, options.warmup, options.shape) : null;
   const cpuBefore = server.cpuMicros();
-  const result = await runLoad(url, headers, options.duration);
+  const result = await runLoad(url, headers, options.duration, options.shape);
   const cpu = server.cpuMicros() - cpuBefore;
   return {
     ...result,

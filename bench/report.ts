@@ -62,9 +62,9 @@ const LABELS: Record<string, string> = {
   c: '(c) Express 5 + passport-jwt + pg',
   'e-postgres-grown': '(e) Storelink, PostgreSQL, grown',
   'e-pglite-grown': '(e) Storelink, PGlite, grown',
-  'a-products': '(g) bare node:http answering the page of GET /products?q=, with its headers',
-  'g-postgres': '(g) Storelink, GET /products?q=mug&per_page=25 of the imported catalogue, PostgreSQL',
-  'g-pglite': '(g) Storelink, GET /products?q=mug&per_page=25 of the imported catalogue, PGlite',
+  'a-products': '(g) bare node:http answering the page of GET /products?q=, with its headers (10 connections, no pipelining)',
+  'g-postgres': '(g) Storelink, GET /products?q=mug&per_page=25 of the imported catalogue, PostgreSQL (10 connections)',
+  'g-pglite': '(g) Storelink, GET /products?q=mug&per_page=25 of the imported catalogue, PGlite (10 connections)',
 };
 
 export function checksOf(results: BenchResults): Check[] {

@@ -20,6 +20,7 @@ import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
 import { benchListings, type ListingsResult } from './listings.js';
+import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
@@ -110,6 +111,8 @@ interface Contender {
   /** Whose PAT the load sends: the user of the contender's database (any user for a bare server). */
   readonly user: BenchUser;
   readonly memoryOf?: Kind;
+  /** The load's shape, when not the bench's 100 connections pipelining 10. */
+  readonly shape?: LoadShape;
 }
 
 /** A Storelink database of the bench: its environment, and the user made through the API on first start. */
@@ -167,7 +170,11 @@ async function runRounds(contenders: readonly Contender[]): Promise<void> {
       try {
         const idle = server.memory().rss;
         await (contender.check ?? checkBody)(server, contender.user);
-        const result = await measureServer(server, contender.path ?? '/api/v1/user', contender.user.headers, { warmup, duration });
+        const result = await measureServer(server, contender.path ?? '/api/v1/user', contender.user.headers, {
+          warmup,
+          duration,
+          shape: contender.shape,
+        });
         (measurements[contender.key] ??= []).push(result);
         if (contender.memoryOf) {
           const figures = (memory[contender.memoryOf] ??= { idle: [], peak: [], settled: Number.NaN });
@@ -274,11 +281,15 @@ async function main(): Promise<void> {
       return startServer(`bare node:http${answer.headers ? ' + headers' : ''}`, here('bare-server.ts'), env, await freePort());
     },
   });
+  // A search reads thousands of rows: under 1,000 requests in flight each waits for the others' queries, and none
+  // answers within a short run. Searches are loaded by 10 connections without pipelining, the bare server alike.
+  const searchShape = { connections: 10, pipelining: 1 };
   const catalogue = (key: string, database: BenchDatabase): Contender => ({
     ...on(key, database),
     memoryOf: undefined,
     path: CATALOGUE_PATH,
     check: checkCatalogue,
+    shape: searchShape,
   });
   await runRounds([
     bare('a', { body: reference!.body, headers: null }),
@@ -300,7 +311,7 @@ async function main(): Promise<void> {
     on('e-postgres-grown', postgresGrown),
     on('e-pglite-grown', pgliteGrown),
     // The bare server answers PostgreSQL's page of the search, with its headers, whatever it is asked.
-    bare('a-products', catalogueAnswers.PostgreSQL!, CATALOGUE_PATH),
+    { ...bare('a-products', catalogueAnswers.PostgreSQL!, CATALOGUE_PATH), shape: searchShape },
     catalogue('g-postgres', postgresSmall),
     catalogue('g-pglite', pgliteSmall),
   ]);

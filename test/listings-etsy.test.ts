@@ -96,6 +96,16 @@ for (const kind of databaseKinds()) {
       return { id: leaf.id as string, attributes: given };
     }
 
+    /** A product of `sku` published to the seller's shop in a category for mugs: the product's and the listing's ids. */
+    async function publish(me: Awaited<ReturnType<typeof seller>>, sku: string) {
+      const productId = await product(me, sku);
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      const body = { product_id: productId, category_id: categoryId, attributes };
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.equal(published.statusCode, 202, published.body);
+      return { productId, id: published.json().data.id as number };
+    }
+
     const shop = async (account: string): Promise<ShopListing[]> => {
       const response = await fetch(`${base}/sandbox/etsy/accounts/${account}/listings`);
       assert.equal(response.status, 200);
@@ -167,13 +177,7 @@ for (const kind of databaseKinds()) {
 
     test('a price change reaches the shop as an inventory change alone: no new upload, no second publish', async () => {
       const me = await seller('202');
-      const productId = await product(me, 'M2');
-      const { id: categoryId, attributes } = await category(me, 'mug');
-      const published = await call(t, 'POST', `/sites/${me.site}/listings`, {
-        ...me.as,
-        body: { product_id: productId, category_id: categoryId, attributes },
-      });
-      const id = published.json().data.id as number;
+      const { productId, id } = await publish(me, 'M2');
       await runDueJobs(t, LISTING_QUEUE);
       const uploadsBefore = uploads();
       const current = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
@@ -201,14 +205,7 @@ for (const kind of databaseKinds()) {
 
     test('deactivate, activate and delete reach the shop; a deleted listing keeps its record and frees its product', async () => {
       const me = await seller('206');
-      const productId = await product(me, 'M6');
-      const { id: categoryId, attributes } = await category(me, 'mug');
-      const id = (
-        await call(t, 'POST', `/sites/${me.site}/listings`, {
-          ...me.as,
-          body: { product_id: productId, category_id: categoryId, attributes },
-        })
-      ).json().data.id as number;
+      const { productId, id } = await publish(me, 'M6');
       await runDueJobs(t, LISTING_QUEUE);
 
       const off = await call(t, 'POST', `/listings/${id}/deactivate`, me.as);
@@ -234,14 +231,7 @@ for (const kind of databaseKinds()) {
 
     test('a create Etsy made but answered with a 500 is found again by the retry: one listing in the shop, published once', async () => {
       const me = await seller('204');
-      const productId = await product(me, 'M4');
-      const { id: categoryId, attributes } = await category(me, 'mug');
-      const id = (
-        await call(t, 'POST', `/sites/${me.site}/listings`, {
-          ...me.as,
-          body: { product_id: productId, category_id: categoryId, attributes },
-        })
-      ).json().data.id as number;
+      const { id } = await publish(me, 'M4');
       t.deps.sandbox.faults.set('etsy', 'listings', 'ghost');
       try {
         // One run: its retry would be due at once by the database's clock, which runs ahead of the test's.
@@ -266,14 +256,7 @@ for (const kind of databaseKinds()) {
 
     test('a grant Etsy refuses turns the site reauthorization_required and holds the listing until the shop is connected again', async () => {
       const me = await seller('205');
-      const productId = await product(me, 'M5');
-      const { id: categoryId, attributes } = await category(me, 'mug');
-      const id = (
-        await call(t, 'POST', `/sites/${me.site}/listings`, {
-          ...me.as,
-          body: { product_id: productId, category_id: categoryId, attributes },
-        })
-      ).json().data.id as number;
+      const { id } = await publish(me, 'M5');
       t.deps.sandbox.faults.set('etsy', 'listings', 'refused');
       try {
         await runDueJobs(t, LISTING_QUEUE);

@@ -8,10 +8,9 @@
  * 422 the test provokes on purpose.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
+import { type BrowserSession, openBrowser } from '../helpers/browser.js';
 
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
@@ -34,7 +33,6 @@ interface ApiListing {
 describe('the site listings page in a browser', () => {
   let baseUrl: string;
   let page: Page;
-  let consoleErrors: string[];
   const user = { name: 'Listing Seller', email: `listings-${Date.now()}@example.com`, password: 'correct horse battery' };
   let workspaceId = '';
   let token = '';
@@ -44,7 +42,7 @@ describe('the site listings page in a browser', () => {
   let session: BrowserSession;
   before(async () => {
     session = await openBrowser();
-    ({ baseUrl, page, consoleErrors } = session);
+    ({ baseUrl, page } = session);
     // The listing work runs on the app's own job workers, as in production: the page sees it arrive by polling.
     await session.t.deps.startWorkers();
     // The sandbox's per-second budget is timed by the test's clock, which stands still here: rate limits have tests of their own.
@@ -52,21 +50,6 @@ describe('the site listings page in a browser', () => {
   });
 
   after(() => session?.close());
-
-  async function shot(name: string, width = 1440) {
-    await page.setViewportSize({ width, height: 900 });
-    const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
-    await page.setViewportSize({ width, height: Math.max(900, height) });
-    await page.screenshot({ path: join(SCREENSHOTS, `listings-${name}.png`) });
-    await page.setViewportSize({ width: 1440, height: 900 });
-  }
-
-  /** No console error since the last check, but for those `expected` names. */
-  function noConsoleErrors(expected: RegExp[] = []) {
-    const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
-    consoleErrors.length = 0;
-    assert.deepEqual(unexpected, [], 'the browser console reported errors');
-  }
 
   async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
     return fetch(`${baseUrl}/api/v1${path}`, {
@@ -126,7 +109,7 @@ describe('the site listings page in a browser', () => {
     await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
     await page.getByText('No listings yet.').waitFor();
     await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test("the listing settings are set from the shop's own choices and saved whole", async () => {
@@ -143,10 +126,10 @@ describe('the site listings page in a browser', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.locator('#setting-price_adjustment_percent-error').waitFor();
     assert.equal(await page.getByLabel('Price adjustment (%)').getAttribute('aria-invalid'), 'true');
-    noConsoleErrors([REFUSED]);
+    session.noConsoleErrors([REFUSED]);
     await page.getByLabel('Price adjustment (%)').fill('10');
     await page.getByLabel('Stock buffer').fill('1');
-    await shot('settings');
+    await session.shot('listings-settings');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
 
@@ -158,7 +141,7 @@ describe('the site listings page in a browser', () => {
     assert.equal(settings.stock_buffer, 1);
     assert.equal(settings.is_supply, false);
     assert.match(String(settings.shipping_profile_id), /^\d+$/);
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test('the product is validated, then published to a leaf category found by search, with the Etsy fee said first', async () => {
@@ -189,14 +172,14 @@ describe('the site listings page in a browser', () => {
     await dialog.getByRole('button', { name: 'Validate' }).click();
     await dialog.getByText(`${TITLE}: ready to publish, no problems.`).waitFor();
     assert.deepEqual(await listings(), [], 'validating stores nothing');
-    await shot('publish-dialog');
+    await session.shot('listings-publish-dialog');
 
     await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
     await dialog.getByText(`${TITLE}: published: the listing is on its way (pending).`).waitFor();
-    await shot('publish-dialog-published');
+    await session.shot('listings-publish-dialog-published');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test('the row reaches active and synced live, with the listed price, quantity and a link to the listing on Etsy', async () => {
@@ -211,8 +194,8 @@ describe('the site listings page in a browser', () => {
     assert.equal(listing?.status, 'active');
     assert.equal(listing?.sync_status, 'synced');
     await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
-    await shot('table-active');
-    noConsoleErrors();
+    await session.shot('listings-table-active');
+    session.noConsoleErrors();
   });
 
   test('deactivating shows syncing, then inactive once Etsy has it', async () => {
@@ -230,8 +213,8 @@ describe('the site listings page in a browser', () => {
     await page.getByText('No listings have this status.').waitFor();
     await page.getByLabel('Status').selectOption('inactive');
     await row().waitFor();
-    await shot('table-inactive');
-    noConsoleErrors();
+    await session.shot('listings-table-inactive');
+    session.noConsoleErrors();
   });
 
   test('the product page says where the product is listed, linking to the site', async () => {
@@ -242,7 +225,7 @@ describe('the site listings page in a browser', () => {
     await listed.getByRole('link', { name: /\(Etsy\)/ }).click();
     await page.waitForURL(`${baseUrl}/site/${siteId}/listings`);
     await row().waitFor();
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test('deleting asks first, then the listing is removed from the shop and its row says deleted', async () => {
@@ -259,6 +242,6 @@ describe('the site listings page in a browser', () => {
     await confirm.getByRole('button', { name: 'Yes, delete the listing' }).click();
     await row().getByText('Deleted', { exact: true }).waitFor({ timeout: DELIVERED_MS });
     await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 });

@@ -7,12 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
+import { type BrowserSession, openBrowser } from '../helpers/browser.js';
 
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
@@ -40,7 +39,6 @@ interface ApiProduct {
 describe('the Products pages in a browser', () => {
   let baseUrl: string;
   let page: Page;
-  let consoleErrors: string[];
   const user = { name: 'Catalogue Seller', email: `products-${Date.now()}@example.com`, password: 'correct horse battery' };
   let workspaceId = '';
   let token = '';
@@ -50,29 +48,10 @@ describe('the Products pages in a browser', () => {
   let session: BrowserSession;
   before(async () => {
     session = await openBrowser({ acceptDownloads: true });
-    ({ baseUrl, page, consoleErrors } = session);
+    ({ baseUrl, page } = session);
   });
 
   after(() => session?.close());
-
-  /**
-   * A screenshot of the whole page. The viewport is made as tall as the page first, so the editor's sticky Save bar sits
-   * at the bottom as a user sees it, not across the middle as a stitched full-page capture would put it.
-   */
-  async function shot(name: string, width = 1440) {
-    await page.setViewportSize({ width, height: 900 });
-    const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
-    await page.setViewportSize({ width, height: Math.max(900, height) });
-    await page.screenshot({ path: join(SCREENSHOTS, `products-${name}.png`) });
-    await page.setViewportSize({ width: 1440, height: 900 });
-  }
-
-  /** No console error since the last check, but for those `expected` names. */
-  function noConsoleErrors(expected: RegExp[] = []) {
-    const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
-    consoleErrors.length = 0;
-    assert.deepEqual(unexpected, [], 'the browser console reported errors');
-  }
 
   const productsUrl = () => `${baseUrl}/workspace/${workspaceId}/products`;
 
@@ -126,9 +105,9 @@ describe('the Products pages in a browser', () => {
     assert.equal(await page.getByRole('link', { name: 'Products', exact: true }).getAttribute('aria-current'), 'page');
     await page.getByRole('link', { name: 'Add a product' }).waitFor();
     await page.getByRole('button', { name: 'Import CSV…' }).waitFor();
-    await shot('empty');
-    await shot('empty-375', 375);
-    noConsoleErrors();
+    await session.shot('products-empty');
+    await session.shot('products-empty-375', 375);
+    session.noConsoleErrors();
   });
 
   test('a product with two options is created: the variant grid follows the options, and a refused save shows each problem at its field', async () => {
@@ -140,7 +119,7 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Tags', { exact: true }).fill('linen, summer');
     await page.getByLabel('Tags', { exact: true }).press('Enter');
     await page.getByRole('button', { name: 'Remove tag summer' }).waitFor();
-    await shot('new-blank');
+    await session.shot('products-new-blank');
 
     await page.getByRole('button', { name: 'Add option' }).click();
     assert.ok(await isFocused(page.getByLabel('Option name')), 'the name of the new option has the focus');
@@ -170,7 +149,7 @@ describe('the Products pages in a browser', () => {
       if (!(color === 'Blue' && size === 'M')) await page.getByLabel(`Price of ${color} / ${size}`).fill('24.00');
       await page.getByLabel(`Quantity of ${color} / ${size}`).fill('5');
     }
-    await shot('new-filled');
+    await session.shot('products-new-filled');
 
     await page.getByRole('button', { name: 'Create product' }).click();
     const summary = page.getByRole('alert').filter({ hasText: 'The product was not saved' });
@@ -180,10 +159,10 @@ describe('the Products pages in a browser', () => {
     const price = page.getByLabel('Price of Blue / M');
     assert.equal(await price.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.locator('#product-variants-3-price-error').textContent(), 'Enter a price, such as 19.99.');
-    await shot('new-refused');
+    await session.shot('products-new-refused');
     await summary.getByRole('link', { name: 'Variant Blue / M: Price' }).click();
     assert.ok(await isFocused(price), 'the summary link focuses the field');
-    noConsoleErrors([REFUSED]);
+    session.noConsoleErrors([REFUSED]);
 
     await price.fill('26.00');
     await page.getByRole('button', { name: 'Create product' }).click();
@@ -202,8 +181,8 @@ describe('the Products pages in a browser', () => {
       product.variants.map((v) => [v.sku, v.price, v.quantity]),
       COMBINATIONS.map(([color, size]) => [skuOf(color, size), color === 'Blue' && size === 'M' ? '26.00' : '24.00', 5]),
     );
-    await shot('created');
-    noConsoleErrors();
+    await session.shot('products-created');
+    session.noConsoleErrors();
   });
 
   test('an image is uploaded to the saved product, a second is added by URL, and they are ordered by keyboard and by dragging', async () => {
@@ -217,7 +196,7 @@ describe('the Products pages in a browser', () => {
     assert.equal(media.status, 200);
     assert.equal(media.headers.get('content-type'), 'image/png');
     assert.deepEqual(Buffer.from(await media.arrayBuffer()), PNG);
-    await shot('image-uploaded');
+    await session.shot('products-image-uploaded');
 
     await page.getByLabel('Add an image by URL').fill(url);
     await page.getByRole('button', { name: 'Add image', exact: true }).click();
@@ -235,7 +214,7 @@ describe('the Products pages in a browser', () => {
     // By dragging: the first image dropped on the second puts the order back.
     await items.nth(0).locator('.drag-handle').dragTo(items.nth(1));
     assert.equal(await page.getByLabel('Alt text of image 1').inputValue(), 'Swatch, front');
-    await shot('images-ordered');
+    await session.shot('products-images-ordered');
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await notice('Saved. This is version 3.').waitFor();
@@ -244,7 +223,7 @@ describe('the Products pages in a browser', () => {
       product.images.map((i) => i.alt),
       ['Swatch, front', 'Swatch, back'],
     );
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test('a price is edited and saved: the API holds the new price and the next version, and every variant keeps its id', async () => {
@@ -259,9 +238,9 @@ describe('the Products pages in a browser', () => {
       product.variants.map((v) => v.id),
       before.variants.map((v) => v.id),
     );
-    await shot('price-saved');
-    await shot('editor-375', 375);
-    noConsoleErrors();
+    await session.shot('products-price-saved');
+    await session.shot('products-editor-375', 375);
+    session.noConsoleErrors();
   });
 
   test('the list shows the product with its thumbnail, sku, price, stock and variant count, and the search finds it by sku', async () => {
@@ -272,19 +251,19 @@ describe('the Products pages in a browser', () => {
     assert.match((await row.locator('img').getAttribute('src'))!, /\/media\/[0-9a-f]{64}\.png$/);
     const cells = await row.getByRole('cell').allInnerTexts();
     assert.deepEqual(cells.slice(1), ['Linen shirt', 'SHIRT-RED-S +3 more', '$21.50 – $26.00', '20', '4']);
-    await shot('list');
-    await shot('list-375', 375);
+    await session.shot('products-list');
+    await session.shot('products-list-375', 375);
 
     await page.getByLabel('Search products').fill('blue-m');
     await page.waitForURL(`${productsUrl()}?q=blue-m`);
     await page.getByText('1 product matches “blue-m”.').waitFor();
     await page.getByLabel('Search products').fill('no such thing');
     await page.getByText('No products match “no such thing”.').waitFor();
-    await shot('search-none');
+    await session.shot('products-search-none');
     await page.getByLabel('Search products').fill('');
     await page.waitForURL(productsUrl());
     await row.waitFor();
-    noConsoleErrors();
+    session.noConsoleErrors();
   });
 
   test('the catalogue is exported as CSV and imported again with an edited price', async () => {
@@ -305,8 +284,8 @@ describe('the Products pages in a browser', () => {
     assert.equal(variantOf(product, 'Blue', 'S').price, '27.00');
     assert.equal(product.version, before.version + 1);
     await page.getByRole('row').filter({ hasText: 'Linen shirt' }).getByText('$21.50 – $27.00').waitFor();
-    await shot('import-done');
-    noConsoleErrors();
+    await session.shot('products-import-done');
+    session.noConsoleErrors();
   });
 
   test('a CSV with bad rows is refused with every line’s problem, and nothing changes', async () => {
@@ -327,10 +306,10 @@ describe('the Products pages in a browser', () => {
       `line 5's quantity is named: ${lines.join(' | ')}`,
     );
     assert.equal((await stored()).version, before.version);
-    await shot('import-refused');
+    await session.shot('products-import-refused');
     await problems.getByRole('button', { name: 'Dismiss' }).click();
     assert.equal(await problems.count(), 0);
-    noConsoleErrors([REFUSED]);
+    session.noConsoleErrors([REFUSED]);
   });
 
   test('the product is deleted after a confirmation; Escape cancels it', async () => {
@@ -346,7 +325,7 @@ describe('the Products pages in a browser', () => {
     assert.ok(await isFocused(open), 'the focus is back on the delete button');
 
     await open.click();
-    await shot('delete-confirm');
+    await session.shot('products-delete-confirm');
     await dialog.getByRole('button', { name: 'Yes, delete it' }).click();
     await page.waitForURL(productsUrl());
     await notice('“Linen shirt” was deleted.').waitFor();
@@ -355,7 +334,7 @@ describe('the Products pages in a browser', () => {
       headers: { authorization: `Bearer ${token}`, 'x-workspace-id': workspaceId },
     });
     assert.equal(response.status, 404);
-    await shot('deleted');
-    noConsoleErrors();
+    await session.shot('products-deleted');
+    session.noConsoleErrors();
   });
 });

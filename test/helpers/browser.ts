@@ -31,6 +31,13 @@ export interface BrowserSession {
   readonly page: Page;
   /** `<page url>: <message>` of every console error and uncaught error so far; empty it with `length = 0`. */
   readonly consoleErrors: string[];
+  /**
+   * A screenshot of the whole page, `test-results/screenshots/<name>.png`. The viewport is made as tall as the page
+   * first, so a sticky bar sits at the bottom as a user sees it, not across the middle as a stitched capture puts it.
+   */
+  shot(name: string, width?: number): Promise<void>;
+  /** Asserts no console error since the last check, but for those matching `expected`, and forgets them. */
+  noConsoleErrors(expected?: RegExp[]): void;
   close(): Promise<void>;
 }
 
@@ -62,6 +69,18 @@ export async function openBrowser(options: { acceptDownloads?: boolean } = {}): 
     context,
     page,
     consoleErrors,
+    async shot(name, width = 1440) {
+      await page.setViewportSize({ width, height: 900 });
+      const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+      await page.setViewportSize({ width, height: Math.max(900, height) });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+      await page.setViewportSize({ width: 1440, height: 900 });
+    },
+    noConsoleErrors(expected = []) {
+      const unexpected = consoleErrors.filter((line) => !expected.some((pattern) => pattern.test(line)));
+      consoleErrors.length = 0;
+      assert.deepEqual(unexpected, [], 'the browser console reported errors');
+    },
     async close() {
       const browser = context.browser();
       await context.close();
