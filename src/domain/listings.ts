@@ -24,6 +24,15 @@ export interface ListingIssue {
   source: (typeof ISSUE_SOURCES)[number];
 }
 
+/** An error Storelink itself finds in a listing, on `field` (null: the listing as a whole). */
+export const storelinkIssue = (field: string | null, code: string, message: string): ListingIssue => ({
+  severity: 'error',
+  code,
+  message,
+  field,
+  source: 'storelink',
+});
+
 /** A variant as listed: its price and quantity after the site's rules, and the platform's id for it once known. */
 export interface ListedVariant {
   sku: string;

@@ -3,22 +3,14 @@
  * is a leaf the platform knows, the attributes fit its requirements, the site's required settings are set. Each problem
  * is an issue on the request's field (`category_id`, `attributes.<name>`, `settings.<name>`), in Storelink's words.
  */
-import type { Category, CategoryAttribute, ListingIssue } from '../../domain/index.js';
-
-const issue = (field: string, code: string, message: string): ListingIssue => ({
-  severity: 'error',
-  code,
-  message,
-  field,
-  source: 'storelink',
-});
+import { type Category, type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 
 /** The category: known to the platform, and a leaf (only a leaf holds listings). */
 export function checkCategory(categoryId: string, category: Category | null): ListingIssue[] {
-  if (!category) return [issue('category_id', 'category_unknown', `The platform has no category ${categoryId}.`)];
+  if (!category) return [storelinkIssue('category_id', 'category_unknown', `The platform has no category ${categoryId}.`)];
   if (!category.leaf) {
     return [
-      issue(
+      storelinkIssue(
         'category_id',
         'category_not_leaf',
         `${category.path.join(' > ')} has subcategories: pick one of them (GET categories?parent_id=${category.id}).`,
@@ -56,14 +48,16 @@ export function checkAttributes(attributes: readonly CategoryAttribute[], given:
     const value = given[attribute.name];
     if (value === undefined || value === null) {
       if (attribute.required)
-        issues.push(issue(`attributes.${attribute.name}`, 'attribute_required', `${attribute.label} is required in this category.`));
+        issues.push(
+          storelinkIssue(`attributes.${attribute.name}`, 'attribute_required', `${attribute.label} is required in this category.`),
+        );
       continue;
     }
     const problem = valueProblem(attribute, value);
-    if (problem) issues.push(issue(`attributes.${attribute.name}`, 'attribute_invalid', problem));
+    if (problem) issues.push(storelinkIssue(`attributes.${attribute.name}`, 'attribute_invalid', problem));
   }
   for (const name of Object.keys(given)) {
-    if (!known.has(name)) issues.push(issue(`attributes.${name}`, 'attribute_unknown', 'The category has no such attribute.'));
+    if (!known.has(name)) issues.push(storelinkIssue(`attributes.${name}`, 'attribute_unknown', 'The category has no such attribute.'));
   }
   return issues;
 }
@@ -71,7 +65,7 @@ export function checkAttributes(attributes: readonly CategoryAttribute[], given:
 /** The site's settings a listing needs: each missing one is an issue on `settings.<name>`. */
 export function checkSettings(missing: readonly string[]): ListingIssue[] {
   return missing.map((name) =>
-    issue(
+    storelinkIssue(
       `settings.${name}`,
       'setting_required',
       `The site's ${name.replaceAll('_', ' ')} must be set first (PUT /sites/{site_id}/listing-settings).`,

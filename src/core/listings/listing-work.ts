@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { ListingIssue, WebhookEvent } from '../../domain/index.js';
+import { storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
 import { type ListingProgress, ListingRefused, type ListingsCall, PlatformError, type PlatformListing } from '../../platforms/platform.js';
@@ -52,8 +52,6 @@ const emptyProgress = (): ListingProgress => ({
   delivered: {},
   variantIds: {},
 });
-
-const issueOf = (message: string, code: string): ListingIssue => ({ severity: 'error', code, message, field: null, source: 'storelink' });
 
 export function createListingWork(deps: {
   db: Db;
@@ -178,7 +176,11 @@ export function createListingWork(deps: {
     }
     const message = error instanceof Error ? error.message : String(error);
     if (attempt + 1 >= ATTEMPTS_MAX) {
-      const issue = issueOf(`Storelink could not deliver the listing after ${ATTEMPTS_MAX} attempts: ${message}`, 'delivery_failed');
+      const issue = storelinkIssue(
+        null,
+        'delivery_failed',
+        `Storelink could not deliver the listing after ${ATTEMPTS_MAX} attempts: ${message}`,
+      );
       const live = listing.status !== 'pending';
       await record(
         listing.id,

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/client.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { PLATFORM_NAMES } from '../../domain/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { type ListingsCall, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
@@ -14,8 +14,6 @@ import { type ListingSettings, settingsOf } from './settings.js';
 
 /** How long a caller is asked to wait when the platform could not answer. */
 const RETRY_AFTER_SECONDS = 30;
-
-const refusedOn = (field: string, message: string) => new AppError('validation_failed', { fields: { [field]: [message] } });
 
 export function createSiteListingsService(deps: {
   db: Db;
@@ -44,8 +42,8 @@ export function createSiteListingsService(deps: {
   ): Promise<T> {
     const site = await siteOf(workspaceId, siteId);
     const adapter = deps.adapters[site.platform];
-    if (!adapter) throw refusedOn('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
-    if (site.status !== 'connected') throw refusedOn('site_id', 'The site is not connected: connect it again first.');
+    if (!adapter) throw invalidField('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
+    if (site.status !== 'connected') throw invalidField('site_id', 'The site is not connected: connect it again first.');
     try {
       const accessToken = await deps.refresh.accessTokenFor(site.id);
       const call = {
@@ -63,7 +61,7 @@ export function createSiteListingsService(deps: {
           'seller',
           `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`,
         );
-        throw refusedOn('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
+        throw invalidField('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
       }
       throw new AppError('unavailable', {
         message: `${PLATFORM_NAMES[site.platform]} could not answer now; try again shortly.`,

@@ -3,7 +3,7 @@
  * properties, a title with `% : & +` at most once each, an image to activate, the lowest price, stock to publish, and
  * no parentheses in variation values. Each problem is an issue on the product field that breaks it.
  */
-import type { ListingIssue } from '../../domain/index.js';
+import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../platform.js';
 
 /** Etsy's lowest price, in the shop's currency ("must be above min price", listings.md §1.7). */
@@ -12,14 +12,6 @@ const MIN_PRICE_CENTS = 20;
 const MAX_VARIATIONS = 2;
 /** UNCONFIRMED by Etsy's own documentation (listings.md §1.4); the catalogue's own limit is the same. */
 const TITLE_MAX = 140;
-
-const issue = (field: string, code: string, message: string): ListingIssue => ({
-  severity: 'error',
-  code,
-  message,
-  field,
-  source: 'storelink',
-});
 
 const cents = (price: string) => {
   const [whole, fraction = ''] = price.split('.');
@@ -30,7 +22,7 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
   const issues: ListingIssue[] = [];
   if (draft.options.length > MAX_VARIATIONS) {
     issues.push(
-      issue(
+      storelinkIssue(
         'product.options',
         'etsy_too_many_options',
         `Etsy lists at most ${MAX_VARIATIONS} options; this product has ${draft.options.length}.`,
@@ -39,14 +31,14 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
   }
   draft.options.forEach((option, i) => {
     if (option.values.some((value) => /[()]/.test(value)))
-      issues.push(issue(`product.options.${i}.values`, 'etsy_parentheses', 'Etsy does not take parentheses in option values.'));
+      issues.push(storelinkIssue(`product.options.${i}.values`, 'etsy_parentheses', 'Etsy does not take parentheses in option values.'));
   });
   if (draft.title.length > TITLE_MAX)
-    issues.push(issue('product.title', 'etsy_title_length', `Etsy titles have at most ${TITLE_MAX} characters.`));
+    issues.push(storelinkIssue('product.title', 'etsy_title_length', `Etsy titles have at most ${TITLE_MAX} characters.`));
   const repeated = ['%', ':', '&', '+'].filter((c) => draft.title.split(c).length > 2);
   if (repeated.length > 0) {
     issues.push(
-      issue(
+      storelinkIssue(
         'product.title',
         'etsy_title_characters',
         `Etsy takes each of % : & + at most once in a title (repeated: ${repeated.join(' ')}).`,
@@ -54,17 +46,17 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
     );
   }
   if (draft.images.length === 0)
-    issues.push(issue('product.images', 'etsy_image_required', 'Etsy needs at least one image to publish a listing.'));
+    issues.push(storelinkIssue('product.images', 'etsy_image_required', 'Etsy needs at least one image to publish a listing.'));
   draft.images.forEach((image, i) => {
     if (!image.stored) {
       const message = 'Etsy takes image files, not links: upload this image to the product (POST /products/{product_id}/images).';
-      issues.push(issue(`product.images.${i}`, 'etsy_image_file', message));
+      issues.push(storelinkIssue(`product.images.${i}`, 'etsy_image_file', message));
     }
   });
   draft.variants.forEach((variant, i) => {
     if (cents(variant.price) < MIN_PRICE_CENTS)
       issues.push(
-        issue(
+        storelinkIssue(
           `product.variants.${i}.price`,
           'etsy_price_too_low',
           `Etsy's lowest price is 0.20; this variant would list at ${variant.price}.`,
@@ -73,7 +65,11 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
   });
   if (draft.variants.every((variant) => variant.quantity === 0)) {
     issues.push(
-      issue('product.variants', 'etsy_out_of_stock', 'Etsy needs at least one item in stock to publish (after the site’s stock buffer).'),
+      storelinkIssue(
+        'product.variants',
+        'etsy_out_of_stock',
+        'Etsy needs at least one item in stock to publish (after the site’s stock buffer).',
+      ),
     );
   }
   return issues;
