@@ -389,6 +389,82 @@ describe("a listing's life", () => {
   });
 });
 
+describe("a listing's properties", () => {
+  const account = 116;
+  const shop = shopOf(account);
+  const MATERIAL = 507;
+  const put = (token: string, id: number, property: number | string, fields: Record<string, string>) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `${BASE}/shops/${shop}/listings/${id}/properties/${property}`,
+      headers: { ...headersOf(token), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(fields).toString(),
+    });
+
+  test('set by value_ids (Etsy names the values) or by text, read back, replaced, deleted', async () => {
+    const token = await connect(account);
+    const id = await draft(token, account);
+    const color = await put(token, id, PRIMARY_COLOR, { value_ids: '3' });
+    assert.equal(color.statusCode, 200, color.body);
+    assert.deepEqual(color.json(), {
+      property_id: PRIMARY_COLOR,
+      property_name: 'Primary color',
+      scale_id: null,
+      scale_name: null,
+      value_ids: [3],
+      values: ['Red'],
+    });
+    assert.equal((await put(token, id, MATERIAL, { value_ids: '601,603' })).json().values.join(), 'Cotton,Ceramic');
+    const capacity = await put(token, id, CAPACITY, { values: '350, give or take', scale_id: '12' });
+    assert.deepEqual([capacity.json().values, capacity.json().scale_name], [['350, give or take'], 'Millilitres']);
+    assert.equal((await put(token, id, PRIMARY_COLOR, { value_ids: '4' })).statusCode, 200);
+
+    const read = await call(token, 'GET', `/listings/${id}/properties`);
+    assert.deepEqual(
+      read.json().results.map((p: { property_id: number; values: string[] }) => [p.property_id, p.values]),
+      [
+        [PRIMARY_COLOR, ['Blue']],
+        [MATERIAL, ['Cotton', 'Ceramic']],
+        [CAPACITY, ['350, give or take']],
+      ],
+    );
+    assert.equal((await call(token, 'DELETE', `/shops/${shop}/listings/${id}/properties/${CAPACITY}`)).statusCode, 204);
+    assert.equal((await call(token, 'DELETE', `/shops/${shop}/listings/${id}/properties/${CAPACITY}`)).statusCode, 404);
+    assert.deepEqual(
+      (await inspect(account)).find((l: { id: number }) => l.id === id).properties.map((p: { property_id: number }) => p.property_id),
+      [PRIMARY_COLOR, MATERIAL],
+    );
+  });
+
+  test('refusals: a property not of the category, a value not of the property, too many values, a wrong scale', async () => {
+    const token = await connect(account);
+    const id = await draft(token, account);
+    const refusals = [
+      await put(token, id, 100, { value_ids: '701' }), // Size: not an attribute of mugs
+      await put(token, id, PRIMARY_COLOR, { value_ids: '601' }),
+      await put(token, id, PRIMARY_COLOR, { value_ids: '1,2' }),
+      await put(token, id, MATERIAL, { value_ids: '601,602,603,604,605,606' }),
+      await put(token, id, PRIMARY_COLOR, { values: 'Red' }),
+      await put(token, id, CAPACITY, { values: '350', scale_id: '1' }),
+      await put(token, id, CAPACITY, {}),
+    ];
+    assert.deepEqual(
+      refusals.map((r) => r.statusCode),
+      refusals.map(() => 400),
+    );
+    assert.ok(refusals.every((r) => typeof r.json().error === 'string'));
+    assert.equal((await call(token, 'GET', `/listings/${id}/properties`)).json().count, 0);
+    // Another category keeps only the properties it has: canvas totes (1011) have a primary colour but no capacity.
+    assert.equal((await put(token, id, PRIMARY_COLOR, { value_ids: '1' })).statusCode, 200);
+    assert.equal((await put(token, id, CAPACITY, { values: '350' })).statusCode, 200);
+    assert.equal((await form(token, 'PATCH', `/shops/${shop}/listings/${id}`, { taxonomy_id: '1011' })).statusCode, 200);
+    assert.deepEqual(
+      (await call(token, 'GET', `/listings/${id}/properties`)).json().results.map((p: { property_id: number }) => p.property_id),
+      [PRIMARY_COLOR],
+    );
+  });
+});
+
 const pick = (listings: Array<{ id: number; state: string; publishes: number; fees: number }>, id: number) => {
   const found = listings.find((listing) => listing.id === id);
   return found && { state: found.state, publishes: found.publishes, fees: found.fees };
@@ -681,7 +757,7 @@ describe('faults', () => {
 });
 
 describe('the inspection endpoint', () => {
-  test('answers id, title, state, skus with decimal prices, and counts of images and publishes', async () => {
+  test('answers id, title, state, skus with decimal prices, properties, counts of images and publishes, and the last change', async () => {
     const token = await connect(170);
     const id = await draft(token, 170);
     assert.equal((await call(token, 'PUT', `/listings/${id}/inventory`, variedInventory(ids(shopOf(170)).readiness))).statusCode, 200);
@@ -697,8 +773,10 @@ describe('the inspection endpoint', () => {
         { sku: 'MUG-WH-16', price: '24.00', quantity: 4 },
       ],
       images: 0,
+      properties: [],
       publishes: 0,
       fees: 0,
+      updated_at: t.clock.now().toISOString(),
     });
     assert.deepEqual(await inspect(171), []);
   });

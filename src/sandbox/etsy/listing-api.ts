@@ -9,6 +9,7 @@ import { createEtsyGuard } from './guard.js';
 import { registerImages } from './images.js';
 import { createListingStore, enabledOfferings, type ListingStore } from './listing-store.js';
 import { registerListings } from './listings.js';
+import { registerProperties } from './properties.js';
 import { registerShopSetup } from './shop-setup.js';
 import { propertiesOf, TAXONOMY, taxonomyNode } from './taxonomy.js';
 
@@ -33,12 +34,14 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
   registerShopSetup(app, guard);
   registerListings(app, guard, store, now);
   registerImages(app, guard, store, now);
+  registerProperties(app, guard, store, now);
   registerInspection(app, store);
 }
 
 /**
  * `GET /sandbox/etsy/accounts/{account}/listings`: what the simulated shop holds, without auth (sandbox only), as
- * DESIGN §10 asks (`id, title, state, skus`), plus the image count and the publishes and fees counted per listing.
+ * DESIGN §10 asks (`id, title, state, skus`), plus the image count, the properties, the publishes and fees counted per
+ * listing, and when the listing last changed.
  * Prices are decimal text, as Storelink's API writes them; the SKUs are those of enabled offerings.
  */
 function registerInspection(app: FastifyInstance, store: ListingStore) {
@@ -54,8 +57,11 @@ function registerInspection(app: FastifyInstance, store: ListingStore) {
         .filter((product) => enabledOfferings(listing).includes(product.offering))
         .map((product) => ({ sku: product.sku, price: (product.offering.price / 100).toFixed(2), quantity: product.offering.quantity })),
       images: listing.images.length,
+      properties: [...listing.properties.values()].map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
       publishes: listing.publishes,
       fees: listing.fees,
+      // When the shop last took a change of the listing (to the millisecond), so a client can time a change's arrival.
+      updated_at: new Date(listing.updated).toISOString(),
     }));
   });
 }

@@ -2,6 +2,8 @@
  * The Etsy simulator's listings, in memory per app: what createDraftListing stores, the state machine of listings.md
  * §1.2 and DESIGN §10, and the `ShopListing` shape it answers (listings.md §1.4).
  */
+import type { FastifyReply } from 'fastify';
+import { shopIdOf } from './api-access.js';
 
 /** Etsy's states (listings.md §1.2). The sandbox does not let listings expire after four months, so none is ever `expired`. */
 export type ListingState = 'draft' | 'active' | 'inactive' | 'sold_out' | 'expired';
@@ -74,6 +76,8 @@ export interface StoredListing {
   fields: ListingFields;
   inventory: Inventory;
   images: ListingImage[];
+  /** The listing's properties (updateListingProperty), by property id. */
+  properties: Map<number, ProductPropertyValue>;
   created: number;
   updated: number;
   /** Transitions into `active` from any other state (DESIGN §10: a listing must never be published twice by mistake). */
@@ -100,6 +104,16 @@ export function createListingStore() {
     ofShop: (shopId: number) => [...listings.values()].filter((listing) => listing.shop_id === shopId),
     remove: (id: number) => listings.delete(id),
   };
+}
+
+/** The listing of a path's `{listing_id}` when it is of the token's shop; null once Etsy's 404 or 403 was answered. */
+export function ownListingOf(store: ListingStore, reply: FastifyReply, listingId: string | undefined, account: number) {
+  const listing = /^[0-9]{1,15}$/.test(listingId ?? '') ? store.get(Number(listingId)) : undefined;
+  if (!listing) void reply.code(404).send({ error: `Could not find a listing with listing_id = ${listingId}` });
+  else if (listing.shop_id !== shopIdOf(account))
+    void reply.code(403).send({ error: 'The listing is not of the shop of the access token.' });
+  else return listing;
+  return null;
 }
 
 export const enabledOfferings = (listing: StoredListing) =>

@@ -4,7 +4,7 @@
  * problems, answered as the `[{path, type, message}]` array Etsy's validator was seen to send on that route (§1.11).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { shopIdOf, userIdOf } from './api-access.js';
+import { userIdOf } from './api-access.js';
 import type { EtsyGuard } from './guard.js';
 import { readInventory } from './inventory.js';
 import { errorText, type Problem, priceProblem, QUANTITY_MAX, readFields, readParameters } from './listing-fields.js';
@@ -16,10 +16,12 @@ import {
   type ListingFields,
   type ListingImage,
   type ListingStore,
+  ownListingOf,
   type StoredListing,
   settleStock,
 } from './listing-store.js';
 import { presentInventory, presentListing } from './present.js';
+import { dropForeignProperties } from './properties.js';
 import { readinessStateIds } from './shop-setup.js';
 
 const REQUIRED: readonly (keyof ListingFields | 'quantity' | 'price')[] = [
@@ -71,14 +73,8 @@ function readCreate(parameters: Record<string, string>, shopId: number) {
 
 export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: ListingStore, now: () => number) {
   /** The listing of the path when it belongs to the token's shop; null once a 404 or 403 was answered. */
-  const ownListing = (reply: FastifyReply, listingId: string | undefined, account: number): StoredListing | null => {
-    const listing = /^[0-9]{1,15}$/.test(listingId ?? '') ? store.get(Number(listingId)) : undefined;
-    if (!listing) void reply.code(404).send({ error: `Could not find a listing with listing_id = ${listingId}` });
-    else if (listing.shop_id !== shopIdOf(account))
-      void reply.code(403).send({ error: 'The listing is not of the shop of the access token.' });
-    else return listing;
-    return null;
-  };
+  const ownListing = (reply: FastifyReply, listingId: string | undefined, account: number): StoredListing | null =>
+    ownListingOf(store, reply, listingId, account);
 
   app.post('/v3/application/shops/:shopId/listings', async (request, reply) => {
     const { shopId } = paramsOf(request);
@@ -99,6 +95,7 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
       fields: { return_policy_id: null, tags: [], materials: [], is_supply: false, should_auto_renew: false, ...fields } as ListingFields,
       inventory: firstInventory(store, quantity, price, fields.readiness_state_id!),
       images: [],
+      properties: new Map(),
       created: at,
       updated: at,
       publishes: 0,
@@ -227,6 +224,8 @@ function updateListing(listing: StoredListing, parameters: Record<string, string
     listing.fields = before;
     return refusal;
   }
+  // ASSUMPTION: a listing moved to another category keeps only the properties the new one has.
+  if (fields.taxonomy_id !== undefined && fields.taxonomy_id !== before.taxonomy_id) dropForeignProperties(listing);
   if (order) {
     // The images named come first, in their order; the others keep theirs after them.
     const rank = (image: ListingImage) =>
