@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
 import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
@@ -19,6 +20,7 @@ interface ShopListing {
   skus: { sku: string; price: string | number; quantity: number }[];
   images?: number;
   publishes?: number;
+  properties: { property_id: number; value_ids: number[]; values: string[] }[];
 }
 
 for (const kind of databaseKinds()) {
@@ -157,6 +159,12 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(held?.images, 1);
       assert.equal(held?.publishes, 1);
+      // The category's required attributes (each given its first choice) are the listing's properties on Etsy.
+      assert.deepEqual(attributes, { 200: '1', 507: ['601'] });
+      assert.deepEqual(held?.properties, [
+        { property_id: 200, value_ids: [1], values: ['Black'] },
+        { property_id: 507, value_ids: [601], values: ['Cotton'] },
+      ]);
 
       const filtered = async (query: string) => (await call(t, 'GET', `/sites/${me.site}/listings?${query}`, me.as)).json().meta.total;
       assert.deepEqual(
@@ -201,6 +209,47 @@ for (const kind of databaseKinds()) {
       assert.equal(Number(held?.skus.find((s) => s.sku === 'M2-W')?.price), 21);
       assert.equal(held?.publishes, 1);
       assert.equal(uploads(), uploadsBefore);
+    });
+
+    test("a change of attributes sends the changed properties alone, removes a dropped one, and a refused value is the attribute's issue", async () => {
+      const me = await seller('207');
+      const { id } = await publish(me, 'M7');
+      await runDueJobs(t, LISTING_QUEUE);
+      const properties = async () => (await shop(me.account))[0]?.properties.map((p) => [p.property_id, p.values]);
+      const puts = () => t.deps.sandbox.calls.get('etsy:updateListingProperty') ?? 0;
+      // Mugs (1071): primary colour and material required; capacity is free text.
+      const change = (attributes: object) => call(t, 'PATCH', `/listings/${id}`, { ...me.as, body: { attributes } });
+
+      const before = puts();
+      assert.equal((await change({ 200: '3', 507: ['601', '603'], 300: '350 ml' })).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual(await properties(), [
+        [200, ['Red']],
+        [507, ['Cotton', 'Ceramic']],
+        [300, ['350 ml']],
+      ]);
+      assert.equal(puts() - before, 3);
+
+      assert.equal((await change({ 200: '3', 507: ['601', '603'] })).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual(await properties(), [
+        [200, ['Red']],
+        [507, ['Cotton', 'Ceramic']],
+      ]);
+      assert.equal(puts() - before, 3, 'unchanged properties are not sent again');
+      assert.equal((await listing(me, id)).sync_status, 'synced');
+
+      // A value the shop refuses (here: more materials than Etsy takes, which Storelink does not count) is the attribute's issue.
+      const many = ['601', '602', '603', '604', '605', '606'];
+      assert.equal((await change({ 200: '3', 507: many })).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      const refused = await listing(me, id);
+      assert.deepEqual([refused.status, refused.sync_status], ['active', 'failed']);
+      assert.deepEqual(
+        refused.issues.map((issue: { field: string; source: string }) => [issue.field, issue.source]),
+        [['attributes.507', 'platform']],
+      );
+      assert.match(refused.issues[0].message, /at most 5 values/);
     });
 
     test('deactivate, activate and delete reach the shop; a deleted listing keeps its record and frees its product', async () => {
@@ -252,6 +301,89 @@ for (const kind of databaseKinds()) {
         held.map((l) => [l.id, l.state, l.publishes]),
         [[Number(live.external_id), 'active', 1]],
       );
+    });
+
+    test('a 429 storm: the work waits as Retry-After says, then publishes once; a storm past the retries is error, and activate tries again', async () => {
+      const me = await seller('208');
+      const events = await call(t, 'POST', '/webhooks', {
+        ...me.as,
+        body: { url: `${base}/nowhere`, events: ['listing.published', 'listing.error'] },
+      });
+      assert.equal(events.statusCode, 201, events.body);
+      const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+      const sent = async () =>
+        (
+          await rowsOf<{ event_type: string }>(
+            sql`select event_type from webhook_deliveries where endpoint_id = ${events.json().data.id} order by id`,
+          )
+        ).map((row) => row.event_type);
+      const { id } = await publish(me, 'M8');
+      /** One run of whatever is due by the test's clock (the database's runs ahead of it), then when the listing's next run is due. */
+      const runOnce = async () => {
+        await t.database.db.execute(
+          sql`update pgboss.job set start_after = now() where name = ${LISTING_QUEUE} and state = 'created' and start_after <= ${t.clock.now().toISOString()}::timestamptz`,
+        );
+        const results = await t.deps.jobs.runReady(LISTING_QUEUE, 10);
+        const [next] = await rowsOf<{ start_after: string | Date }>(
+          sql`select start_after from pgboss.job where name = ${LISTING_QUEUE} and state = 'created' and data->>'listingId' = ${String(id)}`,
+        );
+        return { results, waitMs: next ? new Date(next.start_after).getTime() - t.clock.now().getTime() : null };
+      };
+
+      t.deps.sandbox.faults.set('etsy', 'listings', 'throttled', { retryAfterSeconds: 30 });
+      try {
+        for (let attempt = 1; attempt <= 3; attempt++) {
+          const { results, waitMs } = await runOnce();
+          assert.equal(results.length, 1);
+          assert.match(results[0]!, /^retry at /);
+          // The back-off (2, 4, 8 s) is never shorter than Etsy's Retry-After of 30 s.
+          assert.ok(waitMs !== null && waitMs >= 30_000 && waitMs < 31_000, `next run in ${waitMs} ms`);
+          const waiting = await listing(me, id);
+          assert.deepEqual([waiting.status, waiting.sync_status, waiting.issues], ['pending', 'syncing', []]);
+          t.clock.advance(30_000);
+        }
+      } finally {
+        t.deps.sandbox.faults.set('etsy', 'listings', null);
+      }
+      assert.match((await runOnce()).results[0]!, /^active at version/);
+      assert.deepEqual(
+        (await shop(me.account)).map((l) => [l.state, l.publishes]),
+        [['active', 1]],
+      );
+
+      // A storm that outlasts the eight attempts: the listing is given up as error, with an issue saying why.
+      const second = await publish(me, 'M9');
+      t.deps.sandbox.faults.set('etsy', 'listings', 'throttled', { retryAfterSeconds: 1 });
+      try {
+        for (let attempt = 1; attempt <= 8; attempt++) {
+          await t.database.db.execute(sql`update pgboss.job set start_after = now() where name = ${LISTING_QUEUE} and state = 'created'`);
+          assert.equal((await t.deps.jobs.runReady(LISTING_QUEUE, 10)).length, 1);
+        }
+      } finally {
+        t.deps.sandbox.faults.set('etsy', 'listings', null);
+      }
+      const failed = await listing(me, second.id);
+      assert.deepEqual([failed.status, failed.sync_status], ['error', 'failed']);
+      assert.deepEqual(
+        failed.issues.map((issue: { code: string; source: string }) => [issue.code, issue.source]),
+        [['delivery_failed', 'storelink']],
+      );
+      assert.match(failed.issues[0].message, /after 8 attempts/);
+      assert.equal((await shop(me.account)).length, 1, 'nothing of the second listing reached the shop');
+      assert.deepEqual(await sent(), ['listing.published', 'listing.error']);
+
+      // The storm over, the seller asks again: the listing is published, once.
+      assert.equal((await call(t, 'POST', `/listings/${second.id}/activate`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, second.id)).status, 'active');
+      assert.deepEqual(
+        (await shop(me.account)).map((l) => [l.state, l.publishes]),
+        [
+          ['active', 1],
+          ['active', 1],
+        ],
+      );
+      assert.deepEqual(await sent(), ['listing.published', 'listing.error', 'listing.published']);
     });
 
     test('a grant Etsy refuses turns the site reauthorization_required and holds the listing until the shop is connected again', async () => {

@@ -234,14 +234,17 @@ export interface ListingsAdapter {
   validate(call: ListingsCall, draft: ListingDraft): Promise<ListingIssue[]>;
   /**
    * Makes the platform hold `draft`, creating the listing the first time, and sending only the parts whose fingerprint
-   * differs from `progress.delivered`; `save` is called after every step. Leaves whether it is live alone.
+   * differs from `progress.delivered`. `progress` is updated after every step; `save` checkpoints it at once after a
+   * step that must never be repeated (a create, an upload), while the rest (a put that is the same when sent twice) is
+   * saved with the job's outcome. Leaves whether it is live alone. Answers the listing as the platform answered its
+   * creation when this call created it (nothing since can have put it live), else null: the engine reads it.
    */
   deliver(
     call: ListingsCall,
     draft: ListingDraft,
     progress: ListingProgress,
     save: (progress: ListingProgress) => Promise<void>,
-  ): Promise<void>;
+  ): Promise<PlatformListing | null>;
   /** Puts the listing live or takes it off. Going live may cost the seller (Etsy's publish fee): the engine reads first. */
   setActive(call: ListingsCall, progress: ListingProgress, active: boolean): Promise<PlatformListing>;
   /** Removes the listing from the platform; one already gone is removed. */

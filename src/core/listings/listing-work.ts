@@ -1,8 +1,9 @@
 /**
  * The listing work (DESIGN §10, §11): every platform write of a listing runs as a `listing-work` job. A job brings the
  * platform to what the seller asked for (`wants`, `target_version`) from what the listing's `progress` says it already
- * holds, saving the progress after every platform step: a job run again after a crash, a time-out or a retry repeats
- * no step that was done (no second draft, no second upload, no second publish). One job per listing runs at a time,
+ * holds, saving the progress at once after every step that must not be repeated and with the outcome for the rest: a
+ * job run again after a crash, a time-out or a retry repeats no create, no upload and no publish (at most a put that
+ * leaves the listing the same). One job per listing runs at a time,
  * and at most one more waits (pg-boss's `stately` policy on the listing's id).
  */
 import type { Db } from '../../db/client.js';
@@ -126,11 +127,17 @@ export function createListingWork(deps: {
         return 'deleted';
       }
       const draft = draftOf(product, listing, settings, deps.imageBytes);
-      await adapter.deliver(call, draft, progress, save);
-      let state: PlatformListing | null = await adapter.read(call, progress);
-      // Etsy charges for each publish: go live only when the platform says the listing is not live already.
-      if (listing.wants === 'active' && state?.status !== 'active') state = await adapter.setActive(call, progress, true);
-      if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
+      const before = JSON.stringify(progress);
+      const created = await adapter.deliver(call, draft, progress, save);
+      // A change delivered to a listing that stands where the seller wants it is not read back: a price change is one
+      // call. The read stays for a refresh (nothing to deliver), a listing to put live or take off, and stock run out.
+      const settled = JSON.stringify(progress) !== before && listing.status === listing.wants && draft.variants.some((v) => v.quantity > 0);
+      let state: PlatformListing | null = created ?? (settled ? null : await adapter.read(call, progress));
+      if (state || !settled) {
+        // Etsy charges for each publish: go live only when the platform says the listing is not live already.
+        if (listing.wants === 'active' && state?.status !== 'active') state = await adapter.setActive(call, progress, true);
+        if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
+      }
       const current = await listingsRepo.listingById(db, listing.id);
       // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
       const caughtUp = current?.targetVersion === listing.targetVersion;
@@ -139,10 +146,12 @@ export function createListingWork(deps: {
       await record(
         listing.id,
         {
+          progress: { ...progress },
           status: state?.status ?? listing.status,
-          platformStatus: state?.platformStatus ?? null,
+          // Not read back: the platform's word and its warnings stand as last read; Storelink's own issues are past.
+          platformStatus: state ? state.platformStatus : settled ? listing.platformStatus : null,
           externalUrl: state?.externalUrl ?? progress.externalUrl,
-          issues: state?.issues ?? [],
+          issues: state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : [],
           variants: listedVariants(draft, progress.variantIds),
           syncedVersion: listing.targetVersion,
           syncStatus: caughtUp ? 'synced' : 'syncing',
@@ -151,6 +160,8 @@ export function createListingWork(deps: {
       );
       return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
     } catch (error) {
+      // What was delivered before the failure is not sent again (the steps that are saved at once are saved already).
+      await save(progress);
       return failed(listing, site.id, error, job.attempt ?? 0);
     }
   }
@@ -207,9 +218,8 @@ export function createListingWork(deps: {
         retryDelay: 5,
         deleteAfterSeconds: 7 * 24 * 3600,
       },
-      // Eight at a time per instance, and no pause between jobs while some are ready (pg-boss's burst mode, from its
-      // cached count of ready jobs): a worker that waited its polling interval after every job ran one listing a second.
-      work: { localConcurrency: 8, pollingIntervalSeconds: deps.pollIntervalSeconds, burstWhenReadyExceeds: 1 },
+      // Eight at a time per instance (each worker fetches its next job at once while there are some: lib/jobs.ts).
+      work: { localConcurrency: 8, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: run,
     },
     send,

@@ -69,6 +69,16 @@ const expect =
 export const parseListing = expect<EtsyListing>(Listing, 'the listing');
 export const parseListingList = expect<Static<typeof ListingList>>(ListingList, 'the shop’s listings');
 export const parseImage = expect<Static<typeof Image>>(Image, 'the image upload');
+/** updateListingProperty's answer; a refusal is the issue of the attribute (`attributes.<property_id>`). */
+export const parseProperty =
+  (propertyId: string) =>
+  (status: number, body: unknown): void => {
+    if (status < 300) return;
+    const failure = writeFailure(status, body, `the attribute ${propertyId}`);
+    if (failure instanceof ListingRefused)
+      throw new ListingRefused(failure.issues.map((issue) => ({ ...issue, field: `attributes.${propertyId}` })));
+    throw failure;
+  };
 export const parseInventory = expect<Static<typeof InventoryAnswer>>(InventoryAnswer, 'the inventory');
 
 /** `GET /v3/application/listings/{id}`: the listing, or null when Etsy has none by that id (404). */

@@ -1,7 +1,8 @@
 /**
  * Etsy's listings capability (listings.md §1): the reads a site's settings and categories need, and the listing's life:
- * a draft created, its images uploaded, its inventory (variants, skus, prices, quantities) put, then activated; later
- * changes send only the parts that changed, and a create Etsy made but never answered for is found again by its title.
+ * a draft created, its properties (the category's attributes) set, its images uploaded, its inventory (variants, skus,
+ * prices, quantities) put, then activated; later changes send only the parts that changed, and a create Etsy made but
+ * never answered for is found again by its title.
  */
 import { createHash } from 'node:crypto';
 import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
@@ -31,6 +32,7 @@ import {
   parseListing,
   parseListingList,
   parseListingOrGone,
+  parseProperty,
   platformListing,
 } from './listing-writes.js';
 import { apiHeaders } from './requests.js';
@@ -94,9 +96,9 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     return null;
   }
 
-  /** The draft, created once: its id saved before anything else is done with it. */
+  /** The draft, created once: its id saved before anything else is done with it. The draft when this call made or found it. */
   async function ensureCreated(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
-    if (progress.externalId) return;
+    if (progress.externalId) return null;
     let listing = progress.createStartedAt ? await findCreated(call, draft, progress.createStartedAt) : null;
     if (!listing) {
       progress.createStartedAt ??= deps.clock.now().toISOString();
@@ -108,6 +110,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     // A new draft holds these fields already; only a later change sends them.
     progress.delivered.fields = fingerprint(fieldsForm(draft, call.settings));
     await save(progress);
+    return listing;
   }
 
   /**
@@ -135,29 +138,62 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (keys.has(key)) continue;
       await send(call, 'DELETE', `${path}/${id}`, parseDeleted);
       delete progress.images[key];
-      await save(progress);
     }
     progress.delivered.images = print;
-    await save(progress);
   }
 
-  async function deliverInventory(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+  async function deliverInventory(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
     const body = inventoryBody(draft, String(call.settings.readiness_state_id));
     const print = fingerprint(body);
     if (progress.delivered.inventory === print) return;
     const answer = await send(call, 'PUT', `/listings/${progress.externalId}/inventory`, parseInventory, { json: body });
     progress.variantIds = Object.fromEntries(answer.products.flatMap((p) => (p.sku ? [[p.sku, String(p.product_id)]] : [])));
     progress.delivered.inventory = print;
-    await save(progress);
   }
 
-  async function deliverFields(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+  async function deliverFields(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
     const form = fieldsForm(draft, call.settings);
     const print = fingerprint(form);
     if (progress.delivered.fields === print) return;
     await send(call, 'PATCH', `${shop(call)}/listings/${progress.externalId}`, parseListing, { form });
     progress.delivered.fields = print;
-    await save(progress);
+  }
+
+  /**
+   * The listing's attributes as Etsy's listing properties (updateListingProperty, one call a property): a select's or
+   * multiselect's choices by `value_ids`, a text property's text as `values`. Only a property whose value changed is
+   * sent, and one the listing no longer has is removed (deleteListingProperty; gone already is done).
+   */
+  async function deliverProperties(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
+    const wanted = Object.entries(draft.attributes).filter(([, value]) => value !== null && value !== undefined && value !== '');
+    const kinds = new Map(
+      (wanted.length > 0 ? ((await categoryAttributes(call, draft.categoryId)) ?? []) : []).map((a) => [a.name, a.type]),
+    );
+    const path = `${shop(call)}/listings/${progress.externalId}/properties`;
+    for (const [id, value] of wanted) {
+      const form: Record<string, string> =
+        kinds.get(id) === 'text' ? { values: String(value) } : { value_ids: [value].flat().map(String).join(',') };
+      const print = fingerprint({ categoryId: draft.categoryId, form });
+      if (progress.delivered[`property.${id}`] === print) continue;
+      await send(call, 'PUT', `${path}/${encodeURIComponent(id)}`, parseProperty(id), { form });
+      progress.delivered[`property.${id}`] = print;
+    }
+    const keep = new Set(wanted.map(([id]) => `property.${id}`));
+    for (const key of Object.keys(progress.delivered)) {
+      if (!key.startsWith('property.') || keep.has(key)) continue;
+      await send(call, 'DELETE', `${path}/${encodeURIComponent(key.slice('property.'.length))}`, parseDeleted);
+      delete progress.delivered[key];
+    }
+  }
+
+  async function categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null> {
+    if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
+    const now = deps.clock.now().getTime();
+    const known = properties.get(categoryId);
+    if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.attributes;
+    const attributes = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
+    properties.set(categoryId, { readAt: now, attributes });
+    return attributes;
   }
 
   async function taxonomyOf(call: ListingsCall) {
@@ -206,15 +242,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       return found ? { id: found.id, name: found.name, path: found.path, leaf: found.leaf } : null;
     },
 
-    async categoryAttributes(call, categoryId) {
-      if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
-      const now = deps.clock.now().getTime();
-      const known = properties.get(categoryId);
-      if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.attributes;
-      const attributes = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
-      properties.set(categoryId, { readAt: now, attributes });
-      return attributes;
-    },
+    categoryAttributes,
 
     check: (draft) => checkEtsyDraft(draft),
 
@@ -222,10 +250,13 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     validate: async () => [],
 
     async deliver(call, draft, progress, save) {
-      await ensureCreated(call, draft, progress, save);
-      await deliverFields(call, draft, progress, save);
+      const created = await ensureCreated(call, draft, progress, save);
+      await deliverFields(call, draft, progress);
+      await deliverProperties(call, draft, progress);
       await deliverImages(call, draft, progress, save);
-      await deliverInventory(call, draft, progress, save);
+      await deliverInventory(call, draft, progress);
+      // A draft stays a draft through its fields, properties, images and inventory: no need to read it back.
+      return created && platformListing(created);
     },
 
     async setActive(call, progress, active) {
