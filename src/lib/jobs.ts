@@ -102,6 +102,15 @@ export function createJobs(options: JobsOptions): Jobs {
   const stopDeadline = new AbortController();
   let stopped: Promise<void> | null = null;
 
+  /**
+   * Tells the queue's workers that hold a job to fetch again as soon as it is done, rather than after their polling
+   * interval (pg-boss's own burst mode follows a count of ready jobs it caches for a minute): a backlog drains at the
+   * pace of the handlers, while an idle worker still costs one fetch an interval.
+   */
+  const keepFetching = (name: string) => {
+    for (const worker of boss.getWipData()) if (worker.name === name && worker.count > 0) boss.notifyWorker(worker.id);
+  };
+
   const definition = (name: string) => {
     const queue = queues.get(name);
     if (!queue) throw new Error(`no such queue: ${name}`);
@@ -134,7 +143,10 @@ export function createJobs(options: JobsOptions): Jobs {
     async work(names) {
       for (const name of names) {
         const queue = definition(name);
-        await boss.work<object>(name, queue.work, async ([job]) => queue.handler(job!.data, job!));
+        await boss.work<object>(name, queue.work, async ([job]) => {
+          keepFetching(name);
+          return queue.handler(job!.data, job!);
+        });
       }
     },
     async runReady(name, limit = 100) {

@@ -41,3 +41,18 @@ test('a spent day is a passing failure with a Retry-After for half an hour, then
   pacer.heard(limits(5, 40));
   await pacer.beforeCall();
 });
+
+test("calls are spaced so that no second holds more than the platform's per-second limit, once the limit was heard", async () => {
+  const clock = createManualClock(new Date('2026-11-23T12:00:00.000Z'));
+  const slept: number[] = [];
+  const pacer = createPacer(clock, async (ms) => void slept.push(ms));
+  for (let i = 0; i < 5; i++) await pacer.beforeCall();
+  assert.deepEqual(slept, [], 'the limit is not known before the first answer');
+  pacer.heard({ perSecond: 3, remainingThisSecond: 2, perDay: 10_000, remainingToday: 500 });
+  // Seven calls at one instant: three go now, three a second (and a hundredth) later, the seventh a second after them.
+  for (let i = 0; i < 7; i++) await pacer.beforeCall();
+  assert.deepEqual(slept, [1_010, 1_010, 1_010, 2_020]);
+  clock.advance(5_000);
+  await pacer.beforeCall();
+  assert.deepEqual(slept.length, 4, 'a quiet while later the next call goes at once');
+});
