@@ -303,6 +303,29 @@ for (const kind of databaseKinds()) {
       );
     });
 
+    test('an image upload Etsy took but answered with a 500 is found again by the retry: one image, published once', async () => {
+      const me = await seller('209');
+      const { id } = await publish(me, 'M10');
+      t.deps.sandbox.faults.set('etsy', 'images', 'ghost');
+      try {
+        assert.equal((await t.deps.jobs.runReady(LISTING_QUEUE, 1)).length, 1);
+      } finally {
+        t.deps.sandbox.faults.set('etsy', 'images', null);
+      }
+      assert.deepEqual(
+        (await shop(me.account)).map((l) => [l.state, l.images]),
+        [['draft', 1]],
+        'Etsy took the image although it answered 500',
+      );
+      t.clock.advance(60_000);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, id)).status, 'active');
+      assert.deepEqual(
+        (await shop(me.account)).map((l) => [l.state, l.images, l.publishes]),
+        [['active', 1, 1]],
+      );
+    });
+
     test('a 429 storm: the work waits as Retry-After says, then publishes once; a storm past the retries is error, and activate tries again', async () => {
       const me = await seller('208');
       const events = await call(t, 'POST', '/webhooks', {

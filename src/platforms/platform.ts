@@ -197,6 +197,8 @@ export interface ListingProgress {
   createStartedAt: string | null;
   /** Image key to the platform's image id. */
   images: Record<string, string>;
+  /** The key of the image whose upload was sent and not yet answered: one the platform took is found, not sent again. */
+  uploading?: string | null;
   /** Part name (the adapter's own: fields, inventory, images) to the fingerprint of what the platform last took. */
   delivered: Record<string, string>;
   /** Sku to the platform's id of the variant, where it has one. */

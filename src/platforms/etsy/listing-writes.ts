@@ -22,7 +22,8 @@ const Listing = Type.Object({
   price: Type.Optional(Type.Union([Money, Type.Number()])),
 });
 const ListingList = Type.Object({ count: Type.Integer(), results: Type.Array(Listing) });
-const Image = Type.Object({ listing_image_id: Type.Integer() });
+const Image = Type.Object({ listing_image_id: Type.Integer(), rank: Type.Optional(Type.Integer()) });
+const ImageList = Type.Object({ count: Type.Integer(), results: Type.Array(Image) });
 const InventoryAnswer = Type.Object({
   products: Type.Array(Type.Object({ product_id: Type.Integer(), sku: Type.Union([Type.String(), Type.Null()]) })),
 });
@@ -69,6 +70,7 @@ const expect =
 export const parseListing = expect<EtsyListing>(Listing, 'the listing');
 export const parseListingList = expect<Static<typeof ListingList>>(ListingList, 'the shop’s listings');
 export const parseImage = expect<Static<typeof Image>>(Image, 'the image upload');
+export const parseImageList = expect<Static<typeof ImageList>>(ImageList, 'the listing’s images');
 /** updateListingProperty's answer; a refusal is the issue of the attribute (`attributes.<property_id>`). */
 export const parseProperty =
   (propertyId: string) =>

@@ -28,6 +28,7 @@ import {
   inventoryBody,
   parseDeleted,
   parseImage,
+  parseImageList,
   parseInventory,
   parseListing,
   parseListingList,
@@ -96,6 +97,14 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     return null;
   }
 
+  /** An image of the listing at `rank` that none of ours holds: the upload Etsy took without answering. Null: none. */
+  async function findUploaded(call: ListingsCall, progress: ListingProgress, rank: number): Promise<string | null> {
+    const ours = new Set(Object.values(progress.images));
+    const images = await get(call, `${shop(call)}/listings/${progress.externalId}/images`, parseImageList);
+    const found = images.results.find((image) => !ours.has(String(image.listing_image_id)) && image.rank === rank);
+    return found ? String(found.listing_image_id) : null;
+  }
+
   /** The draft, created once: its id saved before anything else is done with it. The draft when this call made or found it. */
   async function ensureCreated(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
     if (progress.externalId) return null;
@@ -124,6 +133,16 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     const path = `${shop(call)}/listings/${progress.externalId}/images`;
     for (const [rank, image] of draft.images.entries()) {
       if (progress.images[image.key]) continue;
+      // An upload Etsy took but never answered for (a time-out, its 500, the instance killed) is found, not sent again.
+      const taken = progress.uploading === image.key ? await findUploaded(call, progress, rank + 1) : null;
+      if (taken) {
+        progress.images[image.key] = taken;
+        progress.uploading = null;
+        await save(progress);
+        continue;
+      }
+      progress.uploading = image.key;
+      await save(progress);
       const { bytes, contentType } = await image.bytes();
       const form = new FormData();
       form.set('image', new Blob([new Uint8Array(bytes)], { type: contentType }), `image-${rank + 1}`);
@@ -131,6 +150,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (image.alt) form.set('alt_text', image.alt);
       const uploaded = await send(call, 'POST', path, parseImage, { multipart: form });
       progress.images[image.key] = String(uploaded.listing_image_id);
+      progress.uploading = null;
       await save(progress);
     }
     const keys = new Set(draft.images.map((image) => image.key));
