@@ -6,7 +6,7 @@
  * ASSUMPTION: `values` or `value_ids` alone is enough (Etsy's release of 2021-07-28: "allows to submit values or
  * value_ids only"); a scale is optional even where the property has scales.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EtsyGuard } from './guard.js';
 import { readParameters } from './listing-fields.js';
 import { type ListingStore, ownListingOf, type ProductPropertyValue, type StoredListing } from './listing-store.js';
@@ -68,16 +68,17 @@ export function registerProperties(app: FastifyInstance, guard: EtsyGuard, store
     return guard.answer(reply, 'listing', 200, { count: results.length, results });
   });
 
+  /** The write's grant checked (its scope, the path's shop) and the path's listing found; null once answered. */
+  const writable = async (request: FastifyRequest, reply: FastifyReply, operation: string, scope: string) => {
+    const { shopId, listingId } = paramsOf(request);
+    const grant = await guard.admitGrant(request, reply, { operation, fault: 'listing', scope, shopId });
+    return grant && ownListingOf(store, reply, listingId, grant.account);
+  };
+
   app.put(`${path}/:propertyId`, async (request, reply) => {
-    const { shopId, listingId, propertyId } = paramsOf(request);
-    const grant = await guard.admitGrant(request, reply, {
-      operation: 'updateListingProperty',
-      fault: 'listing',
-      scope: 'listings_w',
-      shopId,
-    });
-    const listing = grant && ownListingOf(store, reply, listingId, grant.account);
+    const listing = await writable(request, reply, 'updateListingProperty', 'listings_w');
     if (!listing) return reply;
+    const { propertyId } = paramsOf(request);
     const property = /^[0-9]{1,15}$/.test(propertyId ?? '') ? attributeOf(listing, Number(propertyId)) : undefined;
     if (!property)
       return reply
@@ -91,15 +92,9 @@ export function registerProperties(app: FastifyInstance, guard: EtsyGuard, store
   });
 
   app.delete(`${path}/:propertyId`, async (request, reply) => {
-    const { shopId, listingId, propertyId } = paramsOf(request);
-    const grant = await guard.admitGrant(request, reply, {
-      operation: 'deleteListingProperty',
-      fault: 'listing',
-      scope: 'listings_d',
-      shopId,
-    });
-    const listing = grant && ownListingOf(store, reply, listingId, grant.account);
+    const listing = await writable(request, reply, 'deleteListingProperty', 'listings_d');
     if (!listing) return reply;
+    const { propertyId } = paramsOf(request);
     if (!listing.properties.delete(Number(propertyId)))
       return reply.code(404).send({ error: `The listing has no property with property_id = ${propertyId}` });
     listing.updated = now();
