@@ -37,15 +37,16 @@ async function freshDatabase(kind: string): Promise<{ env: Record<string, string
   return { env: { DATABASE_URL: database.url }, remove: database.drop };
 }
 
-/** A build to run: its bundle and the node flags it is deployed with. */
+/** A build to run: its bundle, and the node flags and environment it is deployed with. */
 export interface Build {
   file: string;
   nodeFlags: readonly string[];
+  env?: Readonly<Record<string, string>>;
 }
 
 async function startSide(name: string, build: Build, env: Record<string, string>) {
   const port = await freePort();
-  const server = await startServer(name, build.file, { ...env, APP_URL: `http://127.0.0.1:${port}` }, port, build.nodeFlags);
+  const server = await startServer(name, build.file, { ...build.env, ...env, APP_URL: `http://127.0.0.1:${port}` }, port, build.nodeFlags);
   // Idle: started, migrated and listening, before any request.
   const idleRss = server.memory().rss;
   const user = await createBenchUser(server.url);

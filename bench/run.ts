@@ -7,9 +7,9 @@
  * server's CPU time per request. The server runs pinned to one CPU and the load generator to the others.
  * `-- --short`: 2 s runs, one round, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`:
  * run length. `-- --rounds <n>`: rounds (default 3). `-- --no-pin`: no CPU pinning.
- * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs with the
- * node flags of the start script, the baseline with `--baseline-flags "<flags>"` (default none); `--compare-only`
- * runs that comparison alone.
+ * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs as the start
+ * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none);
+ * `--compare-only` runs that comparison alone.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,7 +24,7 @@ import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
-import { freePort, pinCpus, type ServerProcess, startScriptNodeFlags, startServer } from './server-process.js';
+import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
@@ -55,7 +55,7 @@ const catalogueRows = short ? 1_000 : 10_000;
 const here = (file: string) => new URL(file, import.meta.url).pathname;
 // What `npm start` runs: the bundle `npm run build:server` makes (the bench script builds it first), with its node flags.
 const STORELINK = here('../dist/server/main.js');
-const START_FLAGS = startScriptNodeFlags();
+const START = startScript();
 const secrets = { APP_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
 const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
 
@@ -77,9 +77,9 @@ async function storelink(kind: Kind, database: Record<string, string>): Promise<
   const server = await startServer(
     `Storelink (${kind})`,
     STORELINK,
-    { ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` },
+    { ...START.env, ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` },
     port,
-    START_FLAGS,
+    START.flags,
   );
   cleanups.push(() => server.stop());
   return server;
@@ -232,7 +232,7 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult | nu
 /** The comparison of this build with `--baseline`, in alternating rounds. */
 function compare() {
   return compareBuilds({
-    current: { file: STORELINK, nodeFlags: START_FLAGS },
+    current: { file: STORELINK, nodeFlags: START.flags, env: START.env },
     baseline: { file: flags.baseline!, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) },
     env: { ...quiet, ...secrets },
     rounds,
@@ -361,10 +361,11 @@ function roundsOf(all: Record<string, Measurement[]>): BenchResults['perRound'] 
   );
 }
 
-/** The comparison's title: which builds ran with which node flags. */
+/** The comparison's title: which builds ran with which node flags (and, for this build, the start script's environment). */
 function describeBuilds(baseline: string, baselineFlags: string): string {
   const withFlags = (flagsText: string) => (flagsText.trim() ? ` (node ${flagsText.trim()})` : ' (no node flags)');
-  return `\`${baseline}\`${withFlags(baselineFlags)}; this build${withFlags(START_FLAGS.join(' '))}`;
+  const env = Object.entries(START.env).map(([name, value]) => ` ${name}=${value}`);
+  return `\`${baseline}\`${withFlags(baselineFlags)}; this build${withFlags(START.flags.join(' '))}${env.length ? `, with${env.join(',')}` : ''}`;
 }
 
 const pins = flags['no-pin'] ? null : cpuPins();

@@ -22,14 +22,19 @@ export interface ServerProcess {
 }
 
 /**
- * The node flags `npm start` runs the server with, read from package.json's start script (`node <flags> <file>`), so
- * the bench measures the server as it is deployed.
+ * How `npm start` runs the server, read from package.json's start script (`[NAME=value …] node <flags> <file>`): the
+ * environment it sets and its node flags, so the bench measures the server as it is deployed.
  */
-export function startScriptNodeFlags(): string[] {
+export function startScript(): { env: Record<string, string>; flags: string[] } {
   const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
   const words = packageJson.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
   if (words[0] !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
-  return words.slice(1, -1);
+  return { env, flags: words.slice(1, -1) };
 }
 
 let serverCpus: string | null = null;
