@@ -11,8 +11,10 @@ import { createListingStore, enabledOfferings, type ListingStore } from './listi
 import { registerListings } from './listings.js';
 import { registerProperties } from './properties.js';
 import { registerShopSetup } from './shop-setup.js';
+import { type StockChoice, stockShop } from './stock.js';
 import { propertiesOf, TAXONOMY, taxonomyNode } from './taxonomy.js';
 
+/** Registers the listing API; answers how to stock an account's shop with listings made outside Storelink (stock.ts). */
 export function registerEtsyListingApi(app: FastifyInstance, context: SandboxContext) {
   const guard = createEtsyGuard(context);
   const store = createListingStore();
@@ -36,6 +38,7 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
   registerImages(app, guard, store, now);
   registerProperties(app, guard, store, now);
   registerInspection(app, store);
+  return { stock: (account: number, choice: StockChoice) => stockShop(store, account, choice, now()) };
 }
 
 /**

@@ -93,8 +93,11 @@ export function createListingStore() {
   const listings = new Map<number, StoredListing>();
   const next = { listing: 1_000_000_000, image: 5_000_000_000, product: 7_000_000_000, offering: 9_000_000_000 };
   const nextId = (kind: keyof typeof next) => ++next[kind];
+  const stocked = new Set<number>();
   return {
     nextId,
+    /** Whether the shop is to be stocked now (the first time it is asked; stock.ts). */
+    stock: (shopId: number) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),
     add(listing: Omit<StoredListing, 'listing_id'>): StoredListing {
       const stored = { ...listing, listing_id: nextId('listing') };
       listings.set(stored.listing_id, stored);

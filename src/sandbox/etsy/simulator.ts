@@ -11,6 +11,7 @@ import { countCall, isRevoked, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { bearerGrant, CLIENT, type Grant, grantOf, hasApiKey, NO_SHARED_SECRET, shopIdOf, userIdOf } from './api-access.js';
 import { registerEtsyListingApi } from './listing-api.js';
+import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
 type Params = Record<string, string | undefined>;
 const CODE_TTL_MS = 5 * 60_000;
@@ -28,17 +29,21 @@ const SCOPES: ReadonlySet<string> = new Set(
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The sandbox's choice of an Etsy account without a shop (a buyer's account): `shop=none` on the consent form. The
- * field is optional; absent (or empty) is an account with a shop.
+ * The sandbox's choice of the account's shop on the consent form: `shop=none` is an account without a shop (a buyer's
+ * account); `stocked` and `stocked-large` a shop that already has listings made outside Storelink (stock.ts), to try
+ * an import. The field is optional; absent (or empty) is an account with a shop as it is.
  */
 const SHOP_OPTION: ConsentOption = {
   name: 'shop',
   label: "The sandbox account's shop",
   values: [
     ['', 'The account has a shop'],
+    ['stocked', 'The shop already has 6 listings (to try an import)'],
+    ['stocked-large', `The shop already has ${6 + LARGE_STOCK} listings`],
     ['none', 'The account has no shop (a buyer account)'],
   ],
 };
+const SHOP_CHOICES: readonly string[] = ['', 'none', ...STOCK_CHOICES];
 
 /**
  * The error classes a test can ask for (src/sandbox/faults.ts), in Etsy's words where they were observed (platforms.md
@@ -80,6 +85,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl('etsy');
   const accessTtlSeconds = context.accessTokenTtlSeconds ?? ACCESS_TTL_S;
+  const listingApi = registerEtsyListingApi(app, context);
 
   /** Etsy shows an error page and never redirects for a bad client or redirect URI. */
   const requestProblem = (p: Params) => {
@@ -112,7 +118,10 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
   app.post('/authorize', async (request, reply) => {
     countCall(context, 'etsy', 'consent');
     const form = firstValues(request.body);
-    const shopProblem = form.shop === undefined || form.shop === '' || form.shop === 'none' ? null : 'shop must be none or left out.';
+    const shopProblem =
+      form.shop === undefined || SHOP_CHOICES.includes(form.shop)
+        ? null
+        : `shop must be one of ${SHOP_CHOICES.slice(1).join(', ')} or left out.`;
     const choice = consentChoice(reply, 'Etsy', form, requestProblem(form) ?? shopProblem);
     if (!choice) return reply;
     const back = new URL(form.redirect_uri!);
@@ -127,6 +136,8 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
       }))
         back.searchParams.append(key, value);
     } else {
+      if (choice.decision === 'allow' && STOCK_CHOICES.includes(form.shop as StockChoice))
+        listingApi.stock(choice.account, form.shop as StockChoice);
       const code = tokens.issue(
         'etsy-code',
         {
@@ -222,6 +233,4 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     if (account < 1 || account > 999_999) return reply.code(404).send({ error: 'Shop not found' });
     return reply.send({ shop_id: shopIdOf(account), shop_name: `Sandbox Etsy Shop ${account}`, user_id: userIdOf(account) });
   });
-
-  registerEtsyListingApi(app, context);
 }
