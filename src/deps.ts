@@ -15,8 +15,10 @@ import { type ConnectService, createConnectService } from './core/connect/connec
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
 import { storedImageBytes } from './core/listings/images.js';
+import { createListingImport, IMPORT_QUEUE, type ListingImport } from './core/listings/listing-import.js';
 import { createListingWork, LISTING_QUEUE } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
+import { createPacers } from './core/listings/pacing.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
@@ -60,6 +62,7 @@ export interface Deps {
   readonly products: ProductsService;
   readonly siteListings: SiteListingsService;
   readonly listings: ListingsService;
+  readonly listingImport: ListingImport;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -178,7 +181,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   // Listings: the platforms' listings capability, and every platform write of a listing as a job (DESIGN §10, §11).
   const listingsAdapters = createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS);
   const imageBytes = storedImageBytes(db);
+  const pacerOf = createPacers(clock);
   const listingWork = createListingWork({
+    pacerOf,
     db,
     clock,
     jobs,
@@ -191,6 +196,19 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   jobs.define(listingWork.queue);
   const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
+  const products = createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork });
+  const listingImport = createListingImport({
+    db,
+    clock,
+    jobs,
+    adapters: listingsAdapters,
+    refresh: tokenRefresh,
+    products,
+    pacerOf,
+    imageBytes,
+    pollIntervalSeconds: 1,
+  });
+  jobs.define(listingImport.queue);
 
   const connect = createConnectService({
     listings: listingWork,
@@ -230,8 +248,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
-    products: createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork }),
+    products,
     siteListings,
+    listingImport,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
@@ -251,7 +270,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
         await jobs.schedule(OVERDUE_QUEUE, '* * * * *');
       }
       if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
-      if (config.listings.worker) await jobs.work([LISTING_QUEUE]);
+      if (config.listings.worker) await jobs.work([LISTING_QUEUE, IMPORT_QUEUE]);
     },
     stopWork: () => jobs.stop(shutdownMs),
     close: async () => {

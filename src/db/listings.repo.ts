@@ -1,5 +1,5 @@
 /** Listings (DESIGN §10), always scoped to a workspace. Transactions are the service's. */
-import { and, asc, count, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { ListingStatus } from '../domain/index.js';
 import type { Db } from './client.js';
 import { listings, products } from './schema.js';
@@ -29,7 +29,13 @@ export async function productIsListed(db: Db, productId: number): Promise<boolea
   return rows.length > 0;
 }
 
-export async function insertListing(db: Db, listing: NewListing, now: Date): Promise<ListingRow> {
+/** What an imported listing has from the start: where it stands on the platform, and what the platform holds. */
+export type ImportedFields = Pick<
+  typeof listings.$inferInsert,
+  'status' | 'syncStatus' | 'platformStatus' | 'externalId' | 'externalUrl' | 'syncedVersion' | 'wants' | 'issues' | 'progress'
+>;
+
+export async function insertListing(db: Db, listing: NewListing & Partial<ImportedFields>, now: Date): Promise<ListingRow> {
   const [row] = await db
     .insert(listings)
     .values({ ...listing, createdAt: now, updatedAt: now })
@@ -131,4 +137,24 @@ export async function externalIdClaimed(db: Db, siteId: number, externalId: stri
     .where(and(eq(listings.siteId, siteId), eq(listings.externalId, externalId), ne(listings.id, exceptId)))
     .limit(1);
   return rows.length > 0;
+}
+
+/** The site's listings (not deleted) holding these platform ids, by platform id. */
+export async function listingsOfExternalIds(db: Db, siteId: number, externalIds: readonly string[]): Promise<Map<string, ListingRow>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), inArray(listings.externalId, [...externalIds])));
+  return new Map(rows.map((row) => [row.externalId!, row]));
+}
+
+/** The products among `productIds` that have a listing on the site that is not deleted. */
+export async function listedOnSite(db: Db, siteId: number, productIds: readonly number[]): Promise<Set<number>> {
+  if (productIds.length === 0) return new Set();
+  const rows = await db
+    .select({ productId: listings.productId })
+    .from(listings)
+    .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), inArray(listings.productId, [...productIds])));
+  return new Set(rows.map((row) => row.productId));
 }

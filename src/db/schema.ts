@@ -25,7 +25,10 @@ import {
   GRANT_KINDS,
   type GrantKind,
   IMAGE_TYPES,
+  IMPORT_STATUSES,
   type ImageExtension,
+  type ImportSkip,
+  type ImportStatus,
   LISTING_STATUSES,
   type ListedVariant,
   type ListingIssue,
@@ -417,10 +420,51 @@ export const listings = pgTable(
     uniqueIndex('listings_product_site_key')
       .on(t.siteId, t.productId, sql`coalesce(${t.marketplaceId}, '')`)
       .where(sql`${t.status} <> 'deleted'`),
+    // One listing record per platform listing of a site: an import finds the ones it took before by their id.
+    uniqueIndex('listings_site_external_key')
+      .on(t.siteId, t.externalId)
+      .where(sql`${t.status} <> 'deleted' and ${t.externalId} is not null`),
     index('listings_site_idx').on(t.siteId, t.id),
     index('listings_product_idx').on(t.productId),
     check('listings_status_check', oneOf(t.status, LISTING_STATUSES)),
     check('listings_sync_status_check', oneOf(t.syncStatus, SYNC_STATUSES)),
     check('listings_wants_check', oneOf(t.wants, ['active', 'inactive', 'deleted'])),
+  ],
+);
+
+/**
+ * Imports of a site's existing listings (DESIGN §10): where the reading stands (`cursor`, the platform's own) and what
+ * it did so far, counted in the transaction that did it, so a page read again after a crash is counted once.
+ */
+export const listingImports = pgTable(
+  'listing_imports',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    status: text('status').$type<ImportStatus>().notNull().default('running'),
+    /** The next page to read; null before the first. */
+    cursor: text('cursor'),
+    pages: integer('pages').notNull().default(0),
+    found: integer('found').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    linked: integer('linked').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    skipped: integer('skipped').notNull().default(0),
+    skips: jsonb('skips').$type<ImportSkip[]>().notNull().default([]),
+    error: text('error'),
+    startedBy: integer('started_by').references(() => users.id, { onDelete: 'set null' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    // One running import per site: a second request answers the running one.
+    uniqueIndex('listing_imports_running_key').on(t.siteId).where(sql`${t.status} = 'running'`),
+    index('listing_imports_site_idx').on(t.siteId, t.id),
+    check('listing_imports_status_check', oneOf(t.status, IMPORT_STATUSES)),
   ],
 );

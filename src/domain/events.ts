@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'listing.deactivated',
   'listing.deleted',
   'listing.refreshed',
+  'listing.imported',
   // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
   'auth.login_failed',
   'authz.denied',

@@ -41,6 +41,18 @@ export interface ListedVariant {
   external_id: string | null;
 }
 
+/** An import of a site's existing listings (DESIGN §10): running until its last page is read, or failed. */
+export const IMPORT_STATUSES = ['running', 'done', 'failed'] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+/** A listing an import could not take, and why (the import's `skipped` counts them; the first 100 are kept). */
+export interface ImportSkip {
+  external_id: string;
+  title: string;
+  message: string;
+}
+export const IMPORT_SKIPS_KEPT = 100;
+
 /** Settings every site has: how the listed price and quantity follow the catalogue's. */
 export const PRICE_ADJUSTMENT_MIN = -90;
 export const PRICE_ADJUSTMENT_MAX = 500;

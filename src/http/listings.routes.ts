@@ -9,6 +9,7 @@ import {
   ATTRIBUTE_TYPES,
   ETSY_WHEN_MADE,
   ETSY_WHO_MADE,
+  IMPORT_STATUSES,
   ISSUE_SEVERITIES,
   ISSUE_SOURCES,
   LISTING_STATUSES,
@@ -289,6 +290,60 @@ export function registerListingRoutes(app: App, deps: Deps) {
     },
     async (request, reply) =>
       reply.code(202).send(ok(await listings.refresh(workspaceOf(request).id, request.params.listing_id, actorOf(request)))),
+  );
+
+  const ImportSchema = Type.Object({
+    id: Id,
+    site_id: Id,
+    status: OneOf(IMPORT_STATUSES, { description: 'running until the last page of the shop is read; failed says why in `error`' }),
+    pages: Type.Integer({ description: 'Pages of the shop read so far' }),
+    found: Type.Integer({ description: "The shop's listings read so far" }),
+    created: Type.Integer({ description: 'Listings whose product the import made (no product had their sku)' }),
+    linked: Type.Integer({ description: "Listings linked to the catalogue's product with the same sku" }),
+    updated: Type.Integer({ description: 'Listings Storelink held already (by the platform’s id): their status brought up to date' }),
+    skipped: Type.Integer({ description: 'Listings not taken; `skips` says why (the first 100)' }),
+    skips: Type.Array(Type.Object({ external_id: Type.String(), title: Type.String(), message: Type.String() })),
+    error: Nullable(Type.String()),
+    started_at: Timestamp,
+    updated_at: Timestamp,
+    finished_at: Nullable(Timestamp),
+  });
+  const { listingImport } = deps;
+
+  app.post(
+    '/sites/:site_id/listings/import',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "Import the site's existing listings (202): each linked to the catalogue's product with the same sku, or its product made",
+        description:
+          'Reads every listing of the shop, a page at a time in the background (`GET` this path for the progress). A listing is linked to the catalogue product with one of its skus, or a product is made from it (a variant without a sku gets `<PLATFORM>-<listing id>`); one Storelink already holds is brought up to date, never taken twice. The import writes nothing to the platform; a linked product that differs from the shop is then delivered as any product change is (only what differs). The site must be connected with its listing settings set (422). While an import of the site runs, this answers it.',
+        tags: ['listings'],
+        params: SiteParams,
+        response: { 202: Ok(ImportSchema) },
+      },
+    },
+    async (request, reply) => {
+      const site = await siteListings.siteOf(workspaceOf(request).id, request.params.site_id);
+      return reply.code(202).send(ok(await listingImport.start(site, actorOf(request))));
+    },
+  );
+
+  app.get(
+    '/sites/:site_id/listings/import',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "The site's latest import of its existing listings, running or finished; null before its first",
+        tags: ['listings'],
+        params: SiteParams,
+        response: { 200: Ok(Nullable(ImportSchema)) },
+      },
+    },
+    async (request) => {
+      const site = await siteListings.siteOf(workspaceOf(request).id, request.params.site_id);
+      return ok(await listingImport.latest(site.workspaceId, site.id));
+    },
   );
 
   app.get(

@@ -214,6 +214,34 @@ export interface PlatformListing {
   issues: ListingIssue[];
 }
 
+/** A listing the platform holds that Storelink did not make, as an import reads it (DESIGN §10). */
+export interface ExistingListing {
+  readonly externalId: string;
+  readonly state: PlatformListing;
+  readonly categoryId: string;
+  /** The product the listing shows, in the catalogue's words: prices as decimal text, a variant's sku null where it has none. */
+  readonly product: {
+    readonly title: string;
+    readonly description: string;
+    readonly tags: readonly string[];
+    readonly currency: string;
+    readonly options: readonly ProductOption[];
+    readonly variants: readonly { sku: string | null; optionValues: Record<string, string>; price: string; quantity: number }[];
+    readonly images: readonly { url: string; alt: string | null }[];
+  };
+  /**
+   * What the platform holds, as the listing's work records what it delivered: a product made from `product` (images by
+   * their URLs) sends nothing until it changes, and a product already in the catalogue sends only where it differs.
+   */
+  readonly progress: ListingProgress;
+}
+
+/** One page of a shop's listings; `next` is the cursor of the page after it, null after the last. */
+export interface ExistingPage {
+  readonly listings: readonly ExistingListing[];
+  readonly next: string | null;
+}
+
 /**
  * The listings capability (DESIGN §10): what the engine asks of a platform. Every method may throw PlatformError
  * (`rejected`: the grant is gone, the site must be reconnected; `unavailable`: try again, after `retryAfterMs`), or
@@ -253,6 +281,10 @@ export interface ListingsAdapter {
   remove(call: ListingsCall, progress: ListingProgress): Promise<void>;
   /** The listing as the platform holds it now; null when the platform has no such listing. */
   read(call: ListingsCall, progress: ListingProgress): Promise<PlatformListing | null>;
+  /** The shop's listings, a page at a time from `cursor` (null: the first page), in every state the platform lists. */
+  existing(call: ListingsCall, cursor: string | null): Promise<ExistingPage>;
+  /** What `deliver` would send for `draft` beyond `progress`, in a seller's words ("prices, quantities or skus"); [] for nothing. */
+  differences(draft: ListingDraft, settings: Readonly<Record<string, unknown>>, progress: ListingProgress): string[];
 }
 
 /**

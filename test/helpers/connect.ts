@@ -72,7 +72,7 @@ export async function connectAmazonSellerSite(t: TestApp, actor: Actor, account 
 }
 
 /** Connects an Etsy shop through the sandbox and returns its site id (shop 80,000,000 + the sandbox account). */
-export async function connectEtsySite(t: TestApp, actor: Actor, account = '1'): Promise<number> {
-  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', account));
+export async function connectEtsySite(t: TestApp, actor: Actor, account = '1', choices: Record<string, string> = {}): Promise<number> {
+  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 1 }, 'allow', account, choices));
   return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
 }

@@ -34,7 +34,8 @@ export type ProductsService = ReturnType<typeof createProductsService>;
 
 /** Who asked for a change, as the audit log records them. */
 export interface Actor {
-  readonly userId: number;
+  /** Null for work done on a user's behalf after they left (an import they started). */
+  readonly userId: number | null;
   readonly ipAddress: string | null;
 }
 
@@ -106,6 +107,27 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     return product;
   }
 
+  /**
+   * A new product in the caller's transaction (an import's page); every rule is checked before anything is written, so
+   * a refusal (422) leaves the transaction as it was.
+   */
+  async function createIn(tx: Db, workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
+    const candidate = candidateOf(input);
+    await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
+    const now = clock.now();
+    const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
+    await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
+    await productsRepo.replaceImages(
+      tx,
+      row.id,
+      (input.images ?? []).map((image) => imageFields(image, null)),
+      now,
+    );
+    const product = await mustFind(tx, workspaceId, row.id);
+    await record(tx, 'product.created', product, actor);
+    return product;
+  }
+
   return {
     list: (workspaceId: number, page: { limit: number; offset: number }, q?: string) =>
       productsRepo.listProducts(db, workspaceId, page, q?.trim() || undefined),
@@ -116,25 +138,10 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
 
     /** A new product; `known` are the problems the request's schema already found. */
     async create(workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
-      return skuRace(() =>
-        db.transaction(async (tx) => {
-          const candidate = candidateOf(input);
-          await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
-          const now = clock.now();
-          const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
-          await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
-          await productsRepo.replaceImages(
-            tx,
-            row.id,
-            (input.images ?? []).map((image) => imageFields(image, null)),
-            now,
-          );
-          const product = await mustFind(tx, workspaceId, row.id);
-          await record(tx, 'product.created', product, actor);
-          return product;
-        }),
-      );
+      return skuRace(() => db.transaction((tx) => createIn(tx, workspaceId, input, known, actor)));
     },
+
+    createIn,
 
     /** A partial change; the lists given replace the stored ones. Nothing different: nothing written, no new version. */
     async update(workspaceId: number, id: number, change: ProductChange, known: FieldErrors, actor: Actor): Promise<ProductRecord> {

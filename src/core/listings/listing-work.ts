@@ -18,7 +18,7 @@ import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
-import { createPacer, type Pacer } from './pacing.js';
+import type { Pacer } from './pacing.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -62,14 +62,13 @@ export function createListingWork(deps: {
   adapters: ListingsAdapters;
   refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
   imageBytes: ImageBytes;
+  /** The platform's pacer (pacing.ts), shared with the imports. */
+  pacerOf: (platform: string) => Pacer;
   /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
 }): ListingWork {
-  const { db, clock, jobs } = deps;
-  // One pacer per platform: its limits are per app key, which every site of the platform shares.
-  const pacers = new Map<string, Pacer>();
-  const pacerOf = (platform: string) => pacers.get(platform) ?? (pacers.set(platform, createPacer(clock)), pacers.get(platform)!);
+  const { db, clock, jobs, pacerOf } = deps;
 
   const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
     const job: ListingJob = { listingId: listing.id, ...(attempt ? { attempt } : {}) };

@@ -60,3 +60,9 @@ export function createPacer(clock: Clock, sleep: (ms: number) => Promise<void> =
     },
   };
 }
+
+/** One pacer per platform, shared by everything that calls it (listing work, imports): its limits are per app key. */
+export function createPacers(clock: Clock): (platform: string) => Pacer {
+  const pacers = new Map<string, Pacer>();
+  return (platform) => pacers.get(platform) ?? (pacers.set(platform, createPacer(clock)), pacers.get(platform)!);
+}

@@ -1,4 +1,5 @@
 /** Etsy's listing writes and listing reads (listings.md §1.4–1.9): requests built and answers parsed, without I/O. */
+import { createHash } from 'node:crypto';
 import Type, { type Static, type TSchema } from 'typebox';
 import type { ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
@@ -13,13 +14,48 @@ import { readFailure } from './listing-answers.js';
 export const CUSTOM_PROPERTY_IDS = [513, 514] as const;
 
 const Money = Type.Object({ amount: Type.Integer(), divisor: Type.Integer(), currency_code: Type.String() });
+const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+/** A listing's inventory (getListingInventory, or getListingsByShop's `includes=Inventory`), as far as an import reads it. */
+const ListingInventory = Type.Object({
+  products: Type.Array(
+    Type.Object({
+      product_id: Type.Optional(Type.Integer()),
+      sku: Nullable(Type.String()),
+      is_deleted: Type.Optional(Type.Boolean()),
+      property_values: Type.Array(
+        Type.Object({ property_id: Type.Integer(), property_name: Nullable(Type.String()), values: Type.Array(Type.String()) }),
+      ),
+      offerings: Type.Array(
+        Type.Object({ price: Money, quantity: Type.Integer(), is_enabled: Type.Boolean(), is_deleted: Type.Optional(Type.Boolean()) }),
+      ),
+    }),
+  ),
+});
 const Listing = Type.Object({
   listing_id: Type.Integer(),
   title: Type.String(),
   state: Type.String(),
-  url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  url: Nullable(Type.String()),
   created_timestamp: Type.Optional(Type.Integer()),
   price: Type.Optional(Type.Union([Money, Type.Number()])),
+  // What an import reads besides (listings.md §1.4, §1.9).
+  description: Type.Optional(Type.String()),
+  tags: Type.Optional(Type.Array(Type.String())),
+  taxonomy_id: Nullable(Type.Integer()),
+  shipping_profile_id: Nullable(Type.Integer()),
+  return_policy_id: Nullable(Type.Integer()),
+  readiness_state_id: Nullable(Type.Integer()),
+  images: Type.Optional(
+    Type.Array(
+      Type.Object({
+        listing_image_id: Type.Integer(),
+        rank: Type.Integer(),
+        url_fullxfull: Type.String(),
+        alt_text: Nullable(Type.String()),
+      }),
+    ),
+  ),
+  inventory: Type.Optional(ListingInventory),
 });
 const ListingList = Type.Object({ count: Type.Integer(), results: Type.Array(Listing) });
 const Image = Type.Object({ listing_image_id: Type.Integer(), rank: Type.Optional(Type.Integer()) });
@@ -32,6 +68,9 @@ const Refusal = Type.Object({ error: Type.String() });
 const PathRefusals = Type.Array(Type.Object({ path: Type.String(), message: Type.String(), type: Type.Optional(Type.String()) }));
 
 export type EtsyListing = Static<typeof Listing>;
+
+/** What a part of a listing was when Etsy last took it: equal prints, nothing to send. */
+export const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
 
 /**
  * A refused write: 400 and 409 refuse the listing itself (its issues, in Etsy's words); the rest is read as every call

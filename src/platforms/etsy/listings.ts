@@ -4,12 +4,12 @@
  * prices, quantities) put, then activated; later changes send only the parts that changed, and a create Etsy made but
  * never answered for is found again by its title.
  */
-import { createHash } from 'node:crypto';
 import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../platform.js';
 import type { EtsyConfig } from './connect.js';
+import { existingListing, existingPath, nextCursor } from './existing.js';
 import {
   parseReadinessStates,
   parseReturnPolicies,
@@ -25,6 +25,7 @@ import {
   createListingForm,
   type EtsyListing,
   fieldsForm,
+  fingerprint,
   inventoryBody,
   parseDeleted,
   parseImage,
@@ -42,9 +43,6 @@ type Save = (progress: ListingProgress) => Promise<void>;
 
 /** A create's answer lost: listings created up to this long before the first attempt still count as ours. */
 const RECONCILE_SLACK_S = 60;
-
-/** What a part of a listing was when Etsy last took it: equal prints, nothing to send. */
-const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
 
 /** Etsy's taxonomy changes a few times a year: read once an hour, not on every search of it. */
 const TAXONOMY_TTL_MS = 3600_000;
@@ -292,6 +290,20 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (!progress.externalId) return null;
       const listing = await get(call, `/listings/${progress.externalId}`, parseListingOrGone);
       return listing && platformListing(listing);
+    },
+
+    differences(draft, settings, progress) {
+      const parts: [string, unknown, string][] = [
+        ['fields', fieldsForm(draft, settings), 'title, description, tags, category or shop profiles'],
+        ['inventory', inventoryBody(draft, String(settings.readiness_state_id)), 'variants, prices, quantities or skus'],
+        ['images', draft.images.map((image) => image.key), 'images'],
+      ];
+      return parts.filter(([name, value]) => progress.delivered[name] !== fingerprint(value)).map(([, , words]) => words);
+    },
+
+    async existing(call, cursor) {
+      const page = await get(call, `${shop(call)}${existingPath(cursor)}`, parseListingList);
+      return { listings: page.results.map(existingListing), next: nextCursor(cursor, page.count, page.results.length) };
     },
   } satisfies ListingsAdapter;
 }

@@ -6295,6 +6295,435 @@ export interface paths {
       };
     };
   };
+  "/api/v1/sites/{site_id}/listings/import": {
+    /** The site's latest import of its existing listings, running or finished; null before its first */
+    get: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: ({
+                id: number;
+                site_id: number;
+                /** @description running until the last page of the shop is read; failed says why in `error` */
+                status: "running" | "done" | "failed";
+                /** @description Pages of the shop read so far */
+                pages: number;
+                /** @description The shop's listings read so far */
+                found: number;
+                /** @description Listings whose product the import made (no product had their sku) */
+                created: number;
+                /** @description Listings linked to the catalogue's product with the same sku */
+                linked: number;
+                /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
+                updated: number;
+                /** @description Listings not taken; `skips` says why (the first 100) */
+                skipped: number;
+                skips: {
+                    external_id: string;
+                    title: string;
+                    message: string;
+                  }[];
+                error: string | null;
+                /** Format: date-time */
+                started_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                finished_at: string | null;
+              }) | null;
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+    /**
+     * Import the site's existing listings (202): each linked to the catalogue's product with the same sku, or its product made
+     * @description Reads every listing of the shop, a page at a time in the background (`GET` this path for the progress). A listing is linked to the catalogue product with one of its skus, or a product is made from it (a variant without a sku gets `<PLATFORM>-<listing id>`); one Storelink already holds is brought up to date, never taken twice. The import writes nothing to the platform; a linked product that differs from the shop is then delivered as any product change is (only what differs). The site must be connected with its listing settings set (422). While an import of the site runs, this answers it.
+     */
+    post: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          site_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                site_id: number;
+                /** @description running until the last page of the shop is read; failed says why in `error` */
+                status: "running" | "done" | "failed";
+                /** @description Pages of the shop read so far */
+                pages: number;
+                /** @description The shop's listings read so far */
+                found: number;
+                /** @description Listings whose product the import made (no product had their sku) */
+                created: number;
+                /** @description Listings linked to the catalogue's product with the same sku */
+                linked: number;
+                /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
+                updated: number;
+                /** @description Listings not taken; `skips` says why (the first 100) */
+                skipped: number;
+                skips: {
+                    external_id: string;
+                    title: string;
+                    message: string;
+                  }[];
+                error: string | null;
+                /** Format: date-time */
+                started_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                finished_at: string | null;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/v1/sites/{site_id}/listing-settings": {
     /** The site's listing settings */
     get: {
@@ -7302,7 +7731,7 @@ export interface paths {
               data: ({
                   id: number;
                   /** @enum {string} */
-                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "auth.login_failed" | "authz.denied";
+                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "auth.login_failed" | "authz.denied";
                   /** @description Who did it; null once that user is deleted */
                   actor: {
                     id: number;

@@ -2,7 +2,7 @@
  * /site/<id>/listings: the site's details, advertising profiles and disconnect, then its listings: the listing settings,
  * the listings table with their actions, and "Publish products".
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
 import {
@@ -18,6 +18,7 @@ import {
   useRequest,
 } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
+import { ListingImport } from './listing-import';
 import { ListingSettings } from './listing-settings';
 import { ListingsTable } from './listings-table';
 import { PublishProducts } from './publish-products';
@@ -44,6 +45,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
   const [disconnectError, setDisconnectError] = useState<Error | null>(null);
   const [published, setPublished] = useState(0);
   const [listable, setListable] = useState(false);
+  const imported = useCallback(() => setPublished((n) => n + 1), []);
 
   if (loaded.state !== 'ready') {
     return (
@@ -180,6 +182,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       <section aria-labelledby="listings-heading" className="card">
         <div className="page-head">
           <h2 id="listings-heading">Listings</h2>
+          {listable && <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />}
           {listable && (
             <PublishProducts
               siteId={site.id}

@@ -1,0 +1,94 @@
+/**
+ * "Import listings" on the site's listings page in real headless Chromium: a seller connects a sandbox Etsy shop that
+ * already sells (the consent page's "The shop already has 6 listings"), sets the site's listing settings through the
+ * API, imports from the page (what it does said before it starts), and watches the progress and the listings arrive.
+ * Screenshots: test-results/screenshots/listing-import-*.png. Any console error fails the run.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { type BrowserSession, openBrowser } from '../helpers/browser.js';
+
+/** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
+const IMPORTED_MS = 30_000;
+
+describe('importing a shop’s listings in a browser', () => {
+  let baseUrl: string;
+  let page: Page;
+  let session: BrowserSession;
+  const user = { name: 'Import Seller', email: `import-${Date.now()}@example.com`, password: 'correct horse battery' };
+  let workspaceId = '';
+  let token = '';
+  let siteId = '';
+
+  before(async () => {
+    session = await openBrowser();
+    ({ baseUrl, page } = session);
+    await session.t.deps.startWorkers();
+    Object.assign(session.t.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
+  });
+  after(() => session?.close());
+
+  const apiCall = (method: string, path: string, body?: unknown) =>
+    fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-workspace-id': workspaceId,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  test('a seller connects a shop that already sells and sets its listing settings', async () => {
+    await page.goto(`${baseUrl}/signup`);
+    await page.getByLabel('Name').fill(user.name);
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
+    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
+    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+
+    const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 1 });
+    assert.equal(authorization.status, 200);
+    await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
+    await page.getByLabel('Sandbox account number').fill('31');
+    await page.getByLabel("The sandbox account's shop").selectOption('stocked');
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL(/\/site\/\d+\/listings$/);
+    siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+
+    const options = (await (await apiCall('GET', `/sites/${siteId}/listing-options`)).json()) as {
+      data: Record<string, { value: string }[]>;
+    };
+    const first = (field: string) => options.data[field]![0]!.value;
+    const saved = await apiCall('PUT', `/sites/${siteId}/listing-settings`, {
+      shipping_profile_id: first('shipping_profile_id'),
+      return_policy_id: first('return_policy_id'),
+      readiness_state_id: first('readiness_state_id'),
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+    });
+    assert.equal(saved.status, 200);
+    await page.reload();
+    await page.getByText('No listings yet.').waitFor();
+    session.noConsoleErrors();
+  });
+
+  test('Import listings says what it does first, then shows its progress and the listings it took', async () => {
+    await page.getByRole('button', { name: 'Import listings' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('Nothing is changed on Etsy').waitFor();
+    await session.shot('listing-import-confirm');
+    await confirm.getByRole('button', { name: 'Yes, import' }).click();
+    await page.getByRole('status').filter({ hasText: 'Import done. 6 found: 6 products made' }).waitFor({ timeout: IMPORTED_MS });
+    for (const title of ['Stoneware mug with a speckled glaze', 'Canvas tote bag', 'Leather card case', 'Hand-thrown vase'])
+      await page.getByRole('row').filter({ hasText: title }).waitFor({ timeout: IMPORTED_MS });
+    await session.shot('listing-import-done');
+
+    const listed = (await (await apiCall('GET', `/sites/${siteId}/listings?per_page=100`)).json()) as { data: { status: string }[] };
+    assert.equal(listed.data.length, 6);
+    session.noConsoleErrors();
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * "Import listings": the shop's existing listings brought into Storelink (POST /sites/{id}/listings/import), with what
+ * it does said before it starts, and its progress read every 2 s while it runs (GET of the same path).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, inWorkspace, unwrap } from '../api/client';
+import type { paths } from '../api/schema';
+import { ErrorMessage, platformName } from '../ui';
+
+type Import = NonNullable<paths['/api/v1/sites/{site_id}/listings/import']['get']['responses'][200]['content']['application/json']['data']>;
+
+const POLL_MS = 2_000;
+
+export function ListingImport({
+  siteId,
+  workspaceId,
+  platform,
+  onProgress,
+}: {
+  siteId: number;
+  workspaceId: string;
+  platform: string;
+  onProgress: () => void;
+}) {
+  const [current, setCurrent] = useState<Import | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+
+  const load = useCallback(async () => {
+    const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
+    try {
+      setCurrent(unwrap(await api.GET('/api/v1/sites/{site_id}/listings/import', { params })).data);
+    } catch (caught) {
+      setError(caught as Error);
+    }
+  }, [siteId, workspaceId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // While it runs, the progress and the listings table are read again; once more when it ends.
+  const running = current?.status === 'running';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      void load();
+      onProgress();
+    }, POLL_MS);
+    return () => {
+      clearInterval(timer);
+      onProgress();
+    };
+  }, [running, load, onProgress]);
+
+  async function start() {
+    setError(null);
+    try {
+      const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
+      const started = unwrap(await api.POST('/api/v1/sites/{site_id}/listings/import', { params }));
+      setCurrent(started.data);
+      setConfirming(false);
+    } catch (caught) {
+      setError(caught as Error);
+    }
+  }
+
+  const name = platformName(platform);
+  return (
+    <div className="listing-import">
+      {!confirming && (
+        <button type="button" onClick={() => setConfirming(true)} disabled={running}>
+          {running ? 'Importing…' : 'Import listings'}
+        </button>
+      )}
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-labelledby="confirm-import">
+          <p id="confirm-import">
+            Import the listings this {name} shop already has? Each is linked to the catalogue product with the same SKU, or a product is
+            made from it. Nothing is changed on {name}; a linked product that differs from the shop is marked so, and its next change is
+            sent.
+          </p>
+          <div className="button-row">
+            <button type="button" onClick={() => void start()}>
+              Yes, import
+            </button>
+            <button type="button" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {current && <ImportProgress current={current} />}
+      {error && <ErrorMessage error={error} title="Could not import the listings" />}
+    </div>
+  );
+}
+
+function ImportProgress({ current }: { current: Import }) {
+  const counts = `${current.found} found: ${current.created} products made, ${current.linked} linked by SKU, ${current.updated} already here, ${current.skipped} skipped`;
+  return (
+    <div role="status" className="import-progress">
+      <p>
+        {current.status === 'running' && `Importing… ${counts}.`}
+        {current.status === 'done' && `Import done. ${counts}.`}
+        {current.status === 'failed' && `Import stopped: ${current.error ?? 'unknown error'} ${counts}.`}
+      </p>
+      {current.skips.length > 0 && (
+        <details>
+          <summary>Skipped listings</summary>
+          <ul>
+            {current.skips.map((skip) => (
+              <li key={skip.external_id}>
+                {skip.title} (<code>{skip.external_id}</code>): {skip.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
