@@ -157,9 +157,11 @@ describe('Etsy simulator', () => {
       }
     });
 
-    test('the consent page offers an account without a shop', async () => {
+    test('the consent page offers an account without a shop, and shops that already sell', async () => {
       const response = await page({});
-      assert.match(response.body, /<select id="shop" name="shop"><option value="">[^<]+<\/option><option value="none">/);
+      assert.match(response.body, /<select id="shop" name="shop"><option value="">[^<]+<\/option>/);
+      assert.match(response.body, /<option value="none">The account has no shop \(a buyer account\)<\/option>/);
+      assert.match(response.body, /<option value="stocked">The shop already has 6 listings/);
     });
 
     test('ASSUMPTION (etsy/open-api#234 saw no redirect at all): Deny redirects back with error=access_denied and the state', async () => {
@@ -252,14 +254,14 @@ describe('Etsy simulator', () => {
       assert.deepEqual((await me(refreshed.json().access_token)).json(), { user_id: 70000032 });
     });
 
-    test('an empty shop field is an account with a shop; any other value is refused on the error page', async () => {
+    test('an empty shop field is an account with a shop; a value not offered is refused on the error page', async () => {
       assert.deepEqual((await me((await connect({}, { account: '33', shop: '' })).access_token)).json(), {
         user_id: 70000033,
         shop_id: 80000033,
       });
       const response = await postForm('/sandbox/etsy/authorize', { ...authorizeParams(), decision: 'allow', shop: 'yes' });
       assert.equal(response.statusCode, 400);
-      assert.match(response.body, /shop must be none or left out/);
+      assert.match(response.body, /shop must be one of none, stocked, stocked-large or left out/);
     });
   });
 });

@@ -33,6 +33,8 @@ export interface SandboxContext {
   readonly clock: Clock;
   /** The redirect URI "registered" with the simulated platform: this service's callback for the track. */
   callbackUrl(track: Track): string;
+  /** Where the simulators are served (`<app url>/sandbox`): the base of what they host themselves, such as images. */
+  readonly sandboxUrl: string;
   /** Calls per `track:endpoint`, for tests. */
   readonly calls: Map<string, number>;
   /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */

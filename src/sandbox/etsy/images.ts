@@ -63,6 +63,7 @@ function addImage(store: ListingStore, listing: StoredListing, upload: Upload, c
   const rank = Math.min(Math.max(Number(upload.fields.rank ?? listing.images.length + 1), 1), listing.images.length + 1);
   const image = {
     listing_image_id: store.nextId('image'),
+    url_base: store.imageBase,
     listing_id: listing.listing_id,
     rank,
     alt_text: upload.fields.alt_text ?? null,

@@ -2,22 +2,36 @@
  * Everything the Etsy simulator serves for listing products (DESIGN §10 "Sandbox"): the seller taxonomy, the shop's
  * prerequisites, listings with their images and inventory, and the sandbox's own inspection of what a shop holds.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { shopIdOf } from './api-access.js';
 import { createEtsyGuard } from './guard.js';
 import { registerImages } from './images.js';
-import { createListingStore, enabledOfferings, type ListingStore } from './listing-store.js';
+import {
+  activate,
+  createListingStore,
+  deactivate,
+  enabledOfferings,
+  type ListingStore,
+  type StoredListing,
+  settleStock,
+} from './listing-store.js';
 import { registerListings } from './listings.js';
 import { registerProperties } from './properties.js';
 import { registerShopSetup } from './shop-setup.js';
 import { type StockChoice, stockShop } from './stock.js';
 import { propertiesOf, TAXONOMY, taxonomyNode } from './taxonomy.js';
 
+/** A 16x16 PNG of four blue and orange squares: every image the sandbox hosts. */
+const PLACEHOLDER_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
+  'base64',
+);
+
 /** Registers the listing API; answers how to stock an account's shop with listings made outside Storelink (stock.ts). */
 export function registerEtsyListingApi(app: FastifyInstance, context: SandboxContext) {
   const guard = createEtsyGuard(context);
-  const store = createListingStore();
+  const store = createListingStore(`${context.sandboxUrl}/etsy/images`);
   const now = () => context.clock.now().getTime();
 
   // The seller taxonomy is public: Etsy's OAS gives both routes the api_key security only, no OAuth scope.
@@ -33,12 +47,66 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
     return reply.send({ count: results.length, results });
   });
 
+  // Etsy's CDN, as the sandbox hosts it: every image's every size is one small picture (the bytes are not kept).
+  app.get('/images/:file', async (request, reply) => {
+    if (!/^il_[0-9a-zA-Z]+\.[0-9]{1,15}\.jpg$/.test((request.params as { file: string }).file)) return reply.code(404).send();
+    return reply.header('cache-control', 'public, max-age=86400').type('image/png').send(PLACEHOLDER_PNG);
+  });
+
   registerShopSetup(app, guard);
   registerListings(app, guard, store, now);
   registerImages(app, guard, store, now);
   registerProperties(app, guard, store, now);
   registerInspection(app, store);
+  registerSellerEdits(app, store, now);
   return { stock: (account: number, choice: StockChoice) => stockShop(store, account, choice, now()) };
+}
+
+/** A sandbox account number from a path, or null once a 400 is answered. */
+function accountOf(reply: FastifyReply, account: string): number | null {
+  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
+  void reply.code(400).send({ error: 'account must be a sandbox account number' });
+  return null;
+}
+
+/**
+ * `PATCH /sandbox/etsy/accounts/{account}/listings/{listing_id}`: the seller editing the listing on etsy.com, outside
+ * Storelink (sandbox only, no auth), so a change made on the platform can be tried: `{title?, description?, state?:
+ * "active"|"inactive", skus?: [{sku, price?, quantity?}]}`. Etsy's own rules apply (activating needs an image and
+ * stock, and is a publish); the answer is the listing as the inspection shows it.
+ */
+function registerSellerEdits(app: FastifyInstance, store: ListingStore, now: () => number) {
+  app.patch('/accounts/:account/listings/:listingId', async (request, reply) => {
+    const params = request.params as { account: string; listingId: string };
+    const account = accountOf(reply, params.account);
+    if (account === null) return reply;
+    const listing = store.get(Number(params.listingId));
+    if (!listing || listing.shop_id !== shopIdOf(account)) return reply.code(404).send({ error: 'No such listing in this shop' });
+    const body = (request.body ?? {}) as { title?: unknown; description?: unknown; state?: unknown; skus?: unknown };
+    const skus = Array.isArray(body.skus) ? (body.skus as { sku?: unknown; price?: unknown; quantity?: unknown }[]) : [];
+    for (const edit of skus) {
+      const product = listing.inventory.products.find((p) => p.sku === edit.sku);
+      if (!product) return reply.code(400).send({ error: `No offering with the sku ${String(edit.sku)}` });
+      if (edit.price !== undefined && !(typeof edit.price === 'string' && /^[0-9]{1,6}(\.[0-9]{1,2})?$/.test(edit.price)))
+        return reply.code(400).send({ error: 'price must be decimal text, as "12.50"' });
+      if (edit.quantity !== undefined && !(Number.isInteger(edit.quantity) && (edit.quantity as number) >= 0))
+        return reply.code(400).send({ error: 'quantity must be a whole number of 0 or more' });
+    }
+    if (body.state !== undefined && body.state !== 'active' && body.state !== 'inactive')
+      return reply.code(400).send({ error: 'state must be active or inactive' });
+    if (typeof body.title === 'string') listing.fields.title = body.title;
+    if (typeof body.description === 'string') listing.fields.description = body.description;
+    for (const edit of skus) {
+      const { offering } = listing.inventory.products.find((p) => p.sku === edit.sku)!;
+      if (typeof edit.price === 'string') offering.price = Math.round(Number(edit.price) * 100);
+      if (typeof edit.quantity === 'number') offering.quantity = edit.quantity;
+    }
+    const refusal = body.state === 'active' ? activate(listing) : body.state === 'inactive' ? deactivate(listing) : null;
+    if (refusal) return reply.code(409).send({ error: refusal });
+    settleStock(listing);
+    listing.updated = now();
+    return inspected(listing);
+  });
 }
 
 /**
@@ -49,22 +117,26 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
  */
 function registerInspection(app: FastifyInstance, store: ListingStore) {
   app.get('/accounts/:account/listings', async (request, reply) => {
-    const { account } = request.params as { account: string };
-    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
-      return reply.code(400).send({ error: 'account must be a sandbox account number' });
-    return store.ofShop(shopIdOf(Number(account))).map((listing) => ({
-      id: listing.listing_id,
-      title: listing.fields.title,
-      state: listing.state,
-      skus: listing.inventory.products
-        .filter((product) => enabledOfferings(listing).includes(product.offering))
-        .map((product) => ({ sku: product.sku, price: (product.offering.price / 100).toFixed(2), quantity: product.offering.quantity })),
-      images: listing.images.length,
-      properties: [...listing.properties.values()].map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
-      publishes: listing.publishes,
-      fees: listing.fees,
-      // When the shop last took a change of the listing (to the millisecond), so a client can time a change's arrival.
-      updated_at: new Date(listing.updated).toISOString(),
-    }));
+    const account = accountOf(reply, (request.params as { account: string }).account);
+    if (account === null) return reply;
+    return store.ofShop(shopIdOf(account)).map(inspected);
   });
+}
+
+/** A listing as the inspection shows it. */
+function inspected(listing: StoredListing) {
+  return {
+    id: listing.listing_id,
+    title: listing.fields.title,
+    state: listing.state,
+    skus: listing.inventory.products
+      .filter((product) => enabledOfferings(listing).includes(product.offering))
+      .map((product) => ({ sku: product.sku, price: (product.offering.price / 100).toFixed(2), quantity: product.offering.quantity })),
+    images: listing.images.length,
+    properties: [...listing.properties.values()].map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
+    publishes: listing.publishes,
+    fees: listing.fees,
+    // When the shop last took a change of the listing (to the millisecond), so a client can time a change's arrival.
+    updated_at: new Date(listing.updated).toISOString(),
+  };
 }

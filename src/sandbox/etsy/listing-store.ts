@@ -44,6 +44,8 @@ export interface Inventory {
 
 export interface ListingImage {
   listing_image_id: number;
+  /** Where the image's sizes are served (the sandbox hosts them, as Etsy's CDN would). */
+  url_base: string;
   listing_id: number;
   rank: number;
   alt_text: string | null;
@@ -88,13 +90,14 @@ export interface StoredListing {
 
 export type ListingStore = ReturnType<typeof createListingStore>;
 
-/** Ids grow from fixed starts, so a run's ids are the same every time. */
-export function createListingStore() {
+/** Ids grow from fixed starts, so a run's ids are the same every time. `imageBase`: where the images are served. */
+export function createListingStore(imageBase: string) {
   const listings = new Map<number, StoredListing>();
   const next = { listing: 1_000_000_000, image: 5_000_000_000, product: 7_000_000_000, offering: 9_000_000_000 };
   const nextId = (kind: keyof typeof next) => ++next[kind];
   const stocked = new Set<number>();
   return {
+    imageBase,
     nextId,
     /** Whether the shop is to be stocked now (the first time it is asked; stock.ts). */
     stock: (shopId: number) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),

@@ -12,7 +12,7 @@ const slug = (title: string) =>
     .replace(/^-|-$/g, '');
 
 export function presentImage(image: ListingImage) {
-  const url = (size: string) => `https://i.etsystatic.com/sandbox/${size}.${image.listing_image_id}.jpg`;
+  const url = (size: string) => `${image.url_base}/${size}.${image.listing_image_id}.jpg`;
   return {
     listing_id: image.listing_id,
     listing_image_id: image.listing_image_id,

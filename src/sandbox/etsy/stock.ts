@@ -134,6 +134,7 @@ export function stockShop(store: ListingStore, account: number, choice: StockCho
     });
     listing.images = Array.from({ length: seed.images }, (_, rank) => ({
       listing_image_id: store.nextId('image'),
+      url_base: store.imageBase,
       listing_id: listing.listing_id,
       rank: rank + 1,
       alt_text: null,
