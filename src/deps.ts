@@ -16,6 +16,7 @@ import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
 import { storedImageBytes } from './core/listings/images.js';
 import { createListingImport, IMPORT_QUEUE, type ListingImport } from './core/listings/listing-import.js';
+import { createListingWatch, type ListingWatch, READ_QUEUE, WATCH_QUEUE } from './core/listings/listing-watch.js';
 import { createListingWork, LISTING_QUEUE } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createPacers } from './core/listings/pacing.js';
@@ -63,6 +64,7 @@ export interface Deps {
   readonly siteListings: SiteListingsService;
   readonly listings: ListingsService;
   readonly listingImport: ListingImport;
+  readonly listingWatch: ListingWatch;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -209,6 +211,18 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     pollIntervalSeconds: 1,
   });
   jobs.define(listingImport.queue);
+  const listingWatch = createListingWatch({
+    db,
+    clock,
+    jobs,
+    outbox,
+    adapters: listingsAdapters,
+    refresh: tokenRefresh,
+    pacerOf,
+    imageBytes,
+    pollIntervalSeconds: 1,
+  });
+  for (const queue of listingWatch.queues) jobs.define(queue);
 
   const connect = createConnectService({
     listings: listingWork,
@@ -235,6 +249,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     revokedGrants: new Set(),
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
+    sandboxUrl: `${config.appUrl}/sandbox`,
   };
 
   return {
@@ -251,7 +266,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     products,
     siteListings,
     listingImport,
-    listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes }),
+    listingWatch,
+    listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
@@ -270,7 +286,10 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
         await jobs.schedule(OVERDUE_QUEUE, '* * * * *');
       }
       if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
-      if (config.listings.worker) await jobs.work([LISTING_QUEUE, IMPORT_QUEUE]);
+      if (config.listings.worker) {
+        await jobs.work([LISTING_QUEUE, IMPORT_QUEUE, WATCH_QUEUE, READ_QUEUE]);
+        await jobs.schedule(WATCH_QUEUE, '* * * * *');
+      }
     },
     stopWork: () => jobs.stop(shutdownMs),
     close: async () => {

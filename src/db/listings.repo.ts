@@ -32,7 +32,17 @@ export async function productIsListed(db: Db, productId: number): Promise<boolea
 /** What an imported listing has from the start: where it stands on the platform, and what the platform holds. */
 export type ImportedFields = Pick<
   typeof listings.$inferInsert,
-  'status' | 'syncStatus' | 'platformStatus' | 'externalId' | 'externalUrl' | 'syncedVersion' | 'wants' | 'issues' | 'progress'
+  | 'status'
+  | 'syncStatus'
+  | 'platformStatus'
+  | 'externalId'
+  | 'externalUrl'
+  | 'syncedVersion'
+  | 'wants'
+  | 'issues'
+  | 'differences'
+  | 'readAt'
+  | 'progress'
 >;
 
 export async function insertListing(db: Db, listing: NewListing & Partial<ImportedFields>, now: Date): Promise<ListingRow> {
@@ -157,4 +167,37 @@ export async function listedOnSite(db: Db, siteId: number, productIds: readonly 
     .from(listings)
     .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), inArray(listings.productId, [...productIds])));
   return new Set(rows.map((row) => row.productId));
+}
+
+/**
+ * Listings due for a read from their platform (listing-watch.ts): on the platform, not being deleted, no work on its way,
+ * and unread for longer than their status's interval (`everySeconds`); the most overdue first, at most `limit`.
+ */
+export async function listingsDueForRead(
+  db: Db,
+  everySeconds: Readonly<Partial<Record<ListingStatus, number>>>,
+  now: Date,
+  limit: number,
+): Promise<number[]> {
+  const entries = Object.entries(everySeconds);
+  if (entries.length === 0) return [];
+  const interval = sql.join(
+    entries.map(([status, seconds]) => sql`when ${status} then ${seconds}::int`),
+    sql` `,
+  );
+  const rows = await db
+    .select({ id: listings.id })
+    .from(listings)
+    .where(
+      and(
+        inArray(listings.status, entries.map(([status]) => status) as ListingStatus[]),
+        ne(listings.wants, 'deleted'),
+        ne(listings.syncStatus, 'syncing'),
+        sql`${listings.externalId} is not null`,
+        sql`(${listings.readAt} is null or ${listings.readAt} < ${now.toISOString()}::timestamptz - make_interval(secs => case ${listings.status} ${interval} end))`,
+      ),
+    )
+    .orderBy(sql`${listings.readAt} asc nulls first`, asc(listings.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
 }

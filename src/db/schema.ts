@@ -31,6 +31,7 @@ import {
   type ImportStatus,
   LISTING_STATUSES,
   type ListedVariant,
+  type ListingDifference,
   type ListingIssue,
   type ListingStatus,
   type ProductOption,
@@ -412,6 +413,10 @@ export const listings = pgTable(
     /** Where the seller wants the listing: live, switched off, or removed. */
     wants: text('wants').$type<'active' | 'inactive' | 'deleted'>().notNull().default('active'),
     issues: jsonb('issues').$type<ListingIssue[]>().notNull().default([]),
+    /** What the platform shows that the catalogue does not, as last read (listing-watch.ts). */
+    differences: jsonb('differences').$type<ListingDifference[]>().notNull().default([]),
+    /** When the listing was last read from the platform by the watch; null before the first. */
+    readAt: timestamp('read_at', { withTimezone: true }),
     progress: jsonb('progress').$type<Record<string, unknown>>().notNull().default({}),
     ...timestamps,
   },

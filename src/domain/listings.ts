@@ -41,6 +41,18 @@ export interface ListedVariant {
   external_id: string | null;
 }
 
+/**
+ * A value the platform shows for a listing that is not the catalogue's (changed on the platform outside Storelink, or a
+ * listing imported as the shop had it): `field` is `title`, `description`, `tags`, `images` (their count),
+ * `variants.<sku>.price`, `variants.<sku>.quantity`, or `variants.<sku>` (a variant on one side only). The catalogue's
+ * value is as listed, after the site's price adjustment and stock buffer.
+ */
+export interface ListingDifference {
+  field: string;
+  platform: string | null;
+  catalogue: string | null;
+}
+
 /** An import of a site's existing listings (DESIGN §10): running until its last page is read, or failed. */
 export const IMPORT_STATUSES = ['running', 'done', 'failed'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];

@@ -138,6 +138,11 @@ const ListingSchema = Type.Object({
   currency: Type.String(),
   synced_version: Type.Union([Type.Integer(), Type.Null()], { description: 'The product version the platform has' }),
   issues: Type.Array(IssueSchema),
+  differences: Type.Array(Type.Object({ field: Type.String(), platform: Nullable(Type.String()), catalogue: Nullable(Type.String()) }), {
+    description:
+      "What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue.",
+  }),
+  read_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -282,7 +287,8 @@ export function registerListingRoutes(app: App, deps: Deps) {
     {
       config: { access: 'workspace' },
       schema: {
-        summary: 'Read the listing back from the platform (202): its status, the platform’s word for it and its issues',
+        summary:
+          'Read the listing back from the platform (202): its status, the platform’s word for it and its issues; values that differ from the catalogue (`differences`) are sent again',
         tags: ['listings'],
         params: ListingParams,
         response: accepted,
@@ -344,6 +350,23 @@ export function registerListingRoutes(app: App, deps: Deps) {
       const site = await siteListings.siteOf(workspaceOf(request).id, request.params.site_id);
       return ok(await listingImport.latest(site.workspaceId, site.id));
     },
+  );
+
+  app.post(
+    '/listings/:listing_id/adopt',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary: "Take the platform's values of the listing's `differences` into the catalogue's product (202)",
+        description:
+          "The product changes as a PATCH would change it (title, description, tags, and each variant's price and quantity, the site's price adjustment and stock buffer undone), so every listing of the product follows; this one holds the values already. 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are changed in the product). To send the catalogue's values to the platform instead, POST /listings/{id}/refresh.",
+        tags: ['listings'],
+        params: ListingParams,
+        response: accepted,
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(ok(await listings.adopt(workspaceOf(request).id, request.params.listing_id, actorOf(request)))),
   );
 
   app.get(

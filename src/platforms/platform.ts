@@ -283,8 +283,13 @@ export interface ListingsAdapter {
   read(call: ListingsCall, progress: ListingProgress): Promise<PlatformListing | null>;
   /** The shop's listings, a page at a time from `cursor` (null: the first page), in every state the platform lists. */
   existing(call: ListingsCall, cursor: string | null): Promise<ExistingPage>;
-  /** What `deliver` would send for `draft` beyond `progress`, in a seller's words ("prices, quantities or skus"); [] for nothing. */
-  differences(draft: ListingDraft, settings: Readonly<Record<string, unknown>>, progress: ListingProgress): string[];
+  /** The listing as the platform shows it now, read as an import reads it; null when the platform has no such listing. */
+  readExisting(call: ListingsCall, progress: ListingProgress): Promise<ExistingListing | null>;
+  /**
+   * The progress, told what the platform holds now (`existing`, as readExisting read it): a part changed on the platform
+   * outside Storelink is recorded as the platform has it, so the next delivery sends the catalogue's again, and only there.
+   */
+  reconcile(progress: ListingProgress, existing: ExistingListing): ListingProgress;
 }
 
 /**

@@ -91,4 +91,30 @@ describe('importing a shop’s listings in a browser', () => {
     assert.equal(listed.data.length, 6);
     session.noConsoleErrors();
   });
+
+  test("a change made on Etsy shows as Changed on Etsy, and Take Etsy's brings it into the catalogue", async () => {
+    const listed = (await (await apiCall('GET', `/sites/${siteId}/listings?per_page=100`)).json()) as {
+      data: { id: number; external_id: string; product_id: number }[];
+    };
+    const shop = (await (await fetch(`${baseUrl}/sandbox/etsy/accounts/31/listings`)).json()) as { id: number; title: string }[];
+    const mugOnEtsy = shop.find((l) => l.title === 'Stoneware mug with a speckled glaze')!;
+    const mug = listed.data.find((l) => l.external_id === String(mugOnEtsy.id))!;
+    const edited = await fetch(`${baseUrl}/sandbox/etsy/accounts/31/listings/${mugOnEtsy.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ skus: [{ sku: 'MUG-SPECKLE', price: '31.00' }] }),
+    });
+    assert.equal(edited.status, 200);
+    // The watch's read of the listing, run now rather than at its six-hourly turn.
+    await session.t.deps.listingWatch.read({ listingId: mug.id });
+    await page.reload();
+    const changes = page.locator('.platform-changes');
+    await changes.getByText('MUG-SPECKLE price: Etsy “31.00”, catalogue “28.00”').waitFor();
+    await session.shot('listing-import-changed-on-etsy');
+    await changes.getByRole('button', { name: /^Take Etsy’s values for/ }).click();
+    await changes.waitFor({ state: 'detached', timeout: IMPORTED_MS });
+    const product = (await (await apiCall('GET', `/products/${mug.product_id}`)).json()) as { data: { variants: { price: string }[] } };
+    assert.equal(product.data.variants[0]!.price, '31.00');
+    session.noConsoleErrors();
+  });
 });

@@ -4,8 +4,8 @@
  * job of the next page, so a page read again (a crash, a retry) is taken once. A listing is linked to the catalogue's
  * product with the same sku, or its product is made from what the shop shows; one Storelink already holds (by the
  * platform's id) is brought up to date instead of taken twice. An import writes nothing to the platform: a linked
- * product whose catalogue values differ from the shop's is said to differ, and the next change of the product (or a
- * refresh of the listing) sends only what differs (docs/listings.md, "Import").
+ * product whose catalogue values differ from the shop's has them as the listing's `differences`, and the next change of
+ * the product (or a refresh of the listing) sends only what differs (docs/listings.md, "Import").
  */
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
@@ -17,11 +17,12 @@ import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } fr
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type ExistingListing, type ListingsAdapter, type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import { type ExistingListing, type ListingsCall, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import { checkSettings } from './checks.js';
+import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
 import { missingSettings, settingsOf } from './settings.js';
@@ -110,7 +111,6 @@ export function createListingImport(deps: {
   /** The site's listing of `listing`, taken in the caller's transaction: what the page's outcome counts it as. */
   async function take(
     tx: Db,
-    adapter: ListingsAdapter,
     site: NonNullable<Awaited<ReturnType<typeof sitesRepo.findSite>>>,
     row: importsRepo.ListingImportRow,
     listing: ExistingListing,
@@ -161,17 +161,8 @@ export function createListingImport(deps: {
     const settings = settingsOf(site.platform, site.listingSettings);
     const draft = draftOf(product, { categoryId: listing.categoryId, attributes: {} }, settings, deps.imageBytes);
     // A product made from the listing is what the shop holds. A linked one may not be: the shop's listing is left as the
-    // seller made it, and the difference is said (the next change of the product, or a refresh, sends it).
-    const differences = outcome === 'created' ? [] : adapter.differences(draft, settings, listing.progress);
-    const issues = [...listing.state.issues];
-    if (differences.length > 0)
-      issues.push({
-        severity: 'warning',
-        code: 'differs_from_catalogue',
-        message: `${PLATFORM_NAMES[site.platform]} shows the listing as the shop had it, not as the catalogue's product says (${differences.join('; ')}). The next change of the product sends the catalogue's, only what differs; refresh the listing to send it now.`,
-        field: null,
-        source: 'storelink',
-      });
+    // seller made it, and what differs is shown (the next change of the product, or a refresh, sends the catalogue's).
+    const differences = outcome === 'created' ? [] : differencesOf(listing.product, draft);
     const inserted = await listingsRepo.insertListing(
       tx,
       {
@@ -194,7 +185,9 @@ export function createListingImport(deps: {
         externalUrl: listing.state.externalUrl,
         // The seller's choice stands as the shop shows it: an import never puts a listing live or takes one off.
         wants: listing.state.status === 'active' ? 'active' : 'inactive',
-        issues,
+        issues: listing.state.issues,
+        differences,
+        readAt: now,
         progress: { ...listing.progress },
       },
       now,
@@ -256,7 +249,7 @@ export function createListingImport(deps: {
       const outcome: importsRepo.PageOutcome = { found: 0, created: 0, linked: 0, updated: 0, skips: [] };
       for (const listing of page.listings) {
         outcome.found += 1;
-        const taken = await take(tx, adapter, site, current, listing, known, owners, listed);
+        const taken = await take(tx, site, current, listing, known, owners, listed);
         if (taken === 'created' || taken === 'linked' || taken === 'updated') outcome[taken] += 1;
         else outcome.skips.push({ external_id: listing.externalId, title: listing.product.title, message: taken } satisfies ImportSkip);
       }

@@ -122,7 +122,7 @@ export function createListingWork(deps: {
       };
       if (listing.wants === 'deleted') {
         await adapter.remove(call, progress);
-        await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [] }, 'listing.deleted');
+        await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [], differences: [] }, 'listing.deleted');
         return 'deleted';
       }
       const draft = draftOf(product, listing, settings, deps.imageBytes);
@@ -152,6 +152,9 @@ export function createListingWork(deps: {
           externalUrl: state?.externalUrl ?? progress.externalUrl,
           issues: state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : [],
           variants: listedVariants(draft, progress.variantIds),
+          // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
+          differences: [],
+          readAt: clock.now(),
           syncedVersion: listing.targetVersion,
           syncStatus: caughtUp ? 'synced' : 'syncing',
         },

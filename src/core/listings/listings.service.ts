@@ -11,8 +11,10 @@ import * as productsRepo from '../../db/products.repo.js';
 import { type ListingIssue, type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import type { ProductsService } from '../catalog/products.service.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { checkAttributes, checkCategory, checkSettings } from './checks.js';
+import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
 import { presentListing } from './present.js';
@@ -47,6 +49,7 @@ export function createListingsService(deps: {
   siteListings: SiteListingsService;
   work: Pick<ListingWork, 'send'>;
   imageBytes: ImageBytes;
+  products: Pick<ProductsService, 'update'>;
 }) {
   const { db, clock } = deps;
 
@@ -179,6 +182,29 @@ export function createListingsService(deps: {
     /** refresh (202): the listing read back from the platform (its work, run again, sends nothing that has not changed). */
     async refresh(workspaceId: number, id: number, actor: Actor) {
       return act(await live(workspaceId, id), 'listing.refreshed', {}, actor);
+    },
+
+    /**
+     * adopt (202): the platform's values of the listing's `differences` taken into the catalogue's product (a product
+     * change like any other: every listing of the product follows; this one has them already, so nothing is sent to it).
+     * 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are the
+     * seller's to change).
+     */
+    async adopt(workspaceId: number, id: number, actor: Actor) {
+      const current = await live(workspaceId, id);
+      const site = await deps.siteListings.siteOf(workspaceId, current.siteId);
+      const product = await productsRepo.findProduct(db, workspaceId, current.productId);
+      if (!product) throw new AppError('not_found');
+      const settings = settingsOf(site.platform, site.listingSettings);
+      const rules = { percent: Number(settings.price_adjustment_percent ?? 0), buffer: Number(settings.stock_buffer ?? 0) };
+      const change = adoption(product, current.differences, rules);
+      if (!change)
+        throw new AppError('conflict', {
+          message: 'The listing shows no value the catalogue can take (images, or a variant on one side only, are changed in the product).',
+        });
+      if (actor.userId === null) throw new AppError('forbidden');
+      await deps.products.update(workspaceId, product.id, change, {}, { userId: actor.userId, ipAddress: actor.ipAddress });
+      return presentListing((await listingsRepo.findListing(db, workspaceId, id))!);
     },
 
     async list(

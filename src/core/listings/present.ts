@@ -22,6 +22,8 @@ export function presentListing(row: ListingRow) {
     currency: row.currency,
     synced_version: row.syncedVersion,
     issues: row.issues,
+    differences: row.differences,
+    read_at: row.readAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -292,13 +292,27 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       return listing && platformListing(listing);
     },
 
-    differences(draft, settings, progress) {
-      const parts: [string, unknown, string][] = [
-        ['fields', fieldsForm(draft, settings), 'title, description, tags, category or shop profiles'],
-        ['inventory', inventoryBody(draft, String(settings.readiness_state_id)), 'variants, prices, quantities or skus'],
-        ['images', draft.images.map((image) => image.key), 'images'],
-      ];
-      return parts.filter(([name, value]) => progress.delivered[name] !== fingerprint(value)).map(([, , words]) => words);
+    async readExisting(call, progress) {
+      if (!progress.externalId) return null;
+      const listing = await get(call, `/listings/${progress.externalId}?includes=Images,Inventory`, parseListingOrGone);
+      return listing && existingListing(listing);
+    },
+
+    reconcile(progress, existing) {
+      // Images by Etsy's ids: one the seller removed on Etsy is no longer ours there, so a delivery uploads it again.
+      const held = new Set(Object.values(existing.progress.images));
+      const images = Object.fromEntries(Object.entries(progress.images).filter(([, id]) => held.has(id)));
+      const sameImages = Object.keys(images).length === Object.keys(progress.images).length;
+      return {
+        ...progress,
+        images,
+        delivered: {
+          ...progress.delivered,
+          fields: existing.progress.delivered.fields!,
+          inventory: existing.progress.delivered.inventory!,
+          ...(sameImages ? {} : { images: '' }),
+        },
+      };
     },
 
     async existing(call, cursor) {

@@ -4488,6 +4488,13 @@ export interface paths {
                       field: string | null;
                       source: "storelink" | "platform";
                     })[];
+                  /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                  differences: ({
+                      field: string;
+                      platform: string | null;
+                      catalogue: string | null;
+                    })[];
+                  read_at: string | null;
                   /** Format: date-time */
                   created_at: string;
                   /** Format: date-time */
@@ -4762,6 +4769,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -4988,6 +5002,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5212,6 +5233,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5446,6 +5474,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5672,6 +5707,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5898,6 +5940,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -6070,7 +6119,7 @@ export interface paths {
     };
   };
   "/api/v1/listings/{listing_id}/refresh": {
-    /** Read the listing back from the platform (202): its status, the platform’s word for it and its issues */
+    /** Read the listing back from the platform (202): its status, the platform’s word for it and its issues; values that differ from the catalogue (`differences`) are sent again */
     post: {
       parameters: {
         header: {
@@ -6124,6 +6173,13 @@ export interface paths {
                     field: string | null;
                     source: "storelink" | "platform";
                   })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -6557,6 +6613,242 @@ export interface paths {
                 /** Format: date-time */
                 updated_at: string;
                 finished_at: string | null;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
+  "/api/v1/listings/{listing_id}/adopt": {
+    /**
+     * Take the platform's values of the listing's `differences` into the catalogue's product (202)
+     * @description The product changes as a PATCH would change it (title, description, tags, and each variant's price and quantity, the site's price adjustment and stock buffer undone), so every listing of the product follows; this one holds the values already. 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are changed in the product). To send the catalogue's values to the platform instead, POST /listings/{id}/refresh.
+     */
+    post: {
+      parameters: {
+        header: {
+          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+          "x-workspace-id": string;
+        };
+        path: {
+          listing_id: number;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        202: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                id: number;
+                site_id: number;
+                product_id: number;
+                platform_id: number;
+                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+                sync_status: "synced" | "syncing" | "failed";
+                /** @description The platform's own word for the listing's state */
+                platform_status: string | null;
+                external_id: string | null;
+                external_url: string | null;
+                category_id: string;
+                attributes: {
+                  [key: string]: unknown;
+                };
+                marketplace_id: string | null;
+                /** @description As listed: after the site's price adjustment and stock buffer */
+                variants: ({
+                    sku: string;
+                    price: string;
+                    quantity: number;
+                    external_id: string | null;
+                  })[];
+                price: string | null;
+                quantity: number | null;
+                currency: string;
+                /** @description The product version the platform has */
+                synced_version: number | null;
+                issues: ({
+                    severity: "error" | "warning";
+                    code: string;
+                    /** @description The platform's own words where `source` is platform */
+                    message: string;
+                    field: string | null;
+                    source: "storelink" | "platform";
+                  })[];
+                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+                differences: ({
+                    field: string;
+                    platform: string | null;
+                    catalogue: string | null;
+                  })[];
+                read_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
               };
             };
           };

@@ -217,12 +217,83 @@ function ListingRow({
             </>
           )}
           <IssueList issues={listing.issues} />
+          {listing.differences.length > 0 && listing.status !== 'deleted' && (
+            <PlatformChanges listing={listing} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+          )}
         </span>
       </td>
       <td data-label="Actions">
         <ListingActions listing={listing} title={title} workspaceId={workspaceId} onChanged={onChanged} />
       </td>
     </tr>
+  );
+}
+
+const PLATFORM_OF_ID: Record<number, string> = { 1: 'Etsy', 4: 'TikTok Shop', 5: 'Amazon' };
+
+/** A difference's field in a seller's words: `variants.MUG-W.price` is "MUG-W price". */
+const fieldLabel = (field: string) => field.replace(/^variants\.(.+)\.(price|quantity)$/, '$1 $2').replace(/^variants\./, 'variant ');
+
+/**
+ * "Changed on Etsy": each value the platform shows beside the catalogue's, and the seller's two ways out: send the
+ * catalogue's values again (refresh), or take the platform's into the catalogue (adopt).
+ */
+function PlatformChanges({
+  listing,
+  title,
+  workspaceId,
+  onChanged,
+}: {
+  listing: Listing;
+  title: string;
+  workspaceId: string;
+  onChanged: (listing: Listing) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  const platform = PLATFORM_OF_ID[listing.platform_id] ?? 'the platform';
+  const params = { path: { listing_id: listing.id }, header: inWorkspace(workspaceId) };
+  async function run(path: '/api/v1/listings/{listing_id}/refresh' | '/api/v1/listings/{listing_id}/adopt') {
+    setBusy(true);
+    setError(null);
+    try {
+      onChanged(unwrap(await api.POST(path, { params })).data);
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="platform-changes">
+      <strong>Changed on {platform}</strong>
+      <ul>
+        {listing.differences.map((d) => (
+          <li key={d.field}>
+            {fieldLabel(d.field)}: {platform} “{d.platform ?? 'none'}”, catalogue “{d.catalogue ?? 'none'}”
+          </li>
+        ))}
+      </ul>
+      <div className="button-row">
+        <button
+          type="button"
+          onClick={() => void run('/api/v1/listings/{listing_id}/refresh')}
+          disabled={busy}
+          aria-label={`Send the catalogue’s values for ${title}`}
+        >
+          Send the catalogue’s
+        </button>
+        <button
+          type="button"
+          onClick={() => void run('/api/v1/listings/{listing_id}/adopt')}
+          disabled={busy}
+          aria-label={`Take ${platform}’s values for ${title}`}
+        >
+          Take {platform}’s
+        </button>
+      </div>
+      {error && <ErrorMessage error={error} />}
+    </div>
   );
 }
 

@@ -1,0 +1,171 @@
+/**
+ * Listings kept true to their platforms (DESIGN §10, §11): every minute a sweep finds the listings due for a read, by
+ * how fast their state moves (under review: every minute; live: every six hours; off: every day), and queues one
+ * `listing-read` job each. A read brings the listing's status, the platform's word and issues up to date, follows a
+ * listing switched off or on, or deleted, on the platform (the seller's choice there stands: Storelink never publishes
+ * on its own), and shows what the platform holds that the catalogue does not (`differences`), recording it as the
+ * platform has it so that a refresh sends the catalogue's values again, and only those. A listing whose work is on its
+ * way is that work's: the read leaves it alone.
+ */
+import type { Db } from '../../db/client.js';
+import * as listingsRepo from '../../db/listings.repo.js';
+import * as productsRepo from '../../db/products.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { type ListingProgress, type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import type { ListingsAdapters } from '../../platforms/registry.js';
+import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import { differencesOf } from './differences.js';
+import { draftOf, type ImageBytes } from './draft.js';
+import type { Pacer } from './pacing.js';
+import { presentListing } from './present.js';
+import { settingsOf } from './settings.js';
+
+export const WATCH_QUEUE = 'listing-watch';
+export const READ_QUEUE = 'listing-read';
+
+/** How long a listing goes unread, by its status: the states a platform moves on its own are read more often. */
+export const READ_EVERY_SECONDS = { in_review: 60, active: 6 * 3600, inactive: 24 * 3600, rejected: 24 * 3600, error: 24 * 3600 } as const;
+/** Listings a sweep queues at most: the rest are due at the next one, the most overdue first. */
+const SWEEP_MAX = 500;
+
+interface ReadJob {
+  listingId: number;
+}
+
+const emptyProgress = (): ListingProgress => ({
+  externalId: null,
+  externalUrl: null,
+  createStartedAt: null,
+  images: {},
+  delivered: {},
+  variantIds: {},
+});
+
+export function createListingWatch(deps: {
+  db: Db;
+  clock: Clock;
+  jobs: Jobs;
+  outbox: Outbox;
+  adapters: ListingsAdapters;
+  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  pacerOf: (platform: string) => Pacer;
+  imageBytes: ImageBytes;
+  pollIntervalSeconds: number;
+}) {
+  const { db, clock, jobs } = deps;
+
+  async function sweep(): Promise<string> {
+    const due = await listingsRepo.listingsDueForRead(db, READ_EVERY_SECONDS, clock.now(), SWEEP_MAX);
+    for (const id of due) await jobs.send(READ_QUEUE, { listingId: id } satisfies ReadJob, { singletonKey: String(id) });
+    return `${due.length} due`;
+  }
+
+  async function read(job: ReadJob): Promise<string> {
+    const listing = await listingsRepo.listingById(db, job.listingId);
+    if (!listing || listing.status === 'deleted' || listing.wants === 'deleted' || !listing.externalId) return 'nothing to do';
+    if (listing.syncStatus === 'syncing') return 'left to its work';
+    const site = await sitesRepo.findSite(db, listing.workspaceId, listing.siteId);
+    const adapter = site && deps.adapters[site.platform];
+    if (!site || !adapter || site.status !== 'connected') return 'held: the site is not connected';
+    const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
+    if (!product) return 'nothing to do: the product is gone';
+    const progress: ListingProgress = { ...emptyProgress(), ...(listing.progress as Partial<ListingProgress>) };
+    const settings = settingsOf(site.platform, site.listingSettings);
+    const pacer = deps.pacerOf(site.platform);
+    let existing: Awaited<ReturnType<typeof adapter.readExisting>>;
+    try {
+      const call: ListingsCall = {
+        externalId: site.externalId,
+        data: site.platformData,
+        settings,
+        accessToken: await deps.refresh.accessTokenFor(site.id),
+        signal: jobs.stopDeadline,
+        beforeCall: () => pacer.beforeCall(),
+        onLimits: (limits) => pacer.heard(limits),
+      };
+      existing = await adapter.readExisting(call, progress);
+    } catch (error) {
+      if (error instanceof PlatformError && error.reason === 'rejected') {
+        await deps.refresh.refused(
+          site.id,
+          'seller',
+          `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`,
+        );
+        return 'held: the grant was refused';
+      }
+      // A passing failure waits for the listing's next turn (its read time is left as it was: the next sweep).
+      return `not read: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      // Locked and read again: a change the listing took while the platform was read is newer than this read.
+      const current = await listingsRepo.listingById(tx, listing.id, true);
+      if (!current || current.updatedAt.getTime() !== listing.updatedAt.getTime()) {
+        if (current) await listingsRepo.updateListing(tx, current.id, { readAt: now }, current.updatedAt);
+        return 'changed meanwhile: read again next time';
+      }
+      let event: WebhookEvent | null = null;
+      let fields: Partial<listingsRepo.ListingRow>;
+      if (!existing) {
+        fields = {
+          status: 'deleted',
+          wants: 'deleted',
+          syncStatus: 'synced',
+          differences: [],
+          issues: [
+            {
+              severity: 'warning',
+              code: 'deleted_on_platform',
+              message: `The listing was deleted on ${PLATFORM_NAMES[site.platform]}, outside Storelink.`,
+              field: null,
+              source: 'storelink',
+            },
+          ],
+        };
+        event = 'listing.deleted';
+      } else {
+        const status = existing.state.status;
+        const draft = draftOf(product, listing, settings, deps.imageBytes);
+        const wentOff = listing.status === 'active' && status === 'inactive';
+        const wentLive = listing.status !== 'active' && status === 'active';
+        fields = {
+          status,
+          // Switched off or on on the platform: the seller's choice there is where they want the listing.
+          ...(wentOff ? { wants: 'inactive' as const } : wentLive ? { wants: 'active' as const } : {}),
+          platformStatus: existing.state.platformStatus,
+          externalUrl: existing.state.externalUrl ?? listing.externalUrl,
+          issues: [...listing.issues.filter((issue) => issue.source === 'storelink'), ...existing.state.issues],
+          differences: differencesOf(existing.product, draft),
+          progress: { ...adapter.reconcile(progress, existing) },
+        };
+        event = wentOff ? 'listing.deactivated' : wentLive ? 'listing.published' : null;
+      }
+      const row = await listingsRepo.updateListing(tx, listing.id, { ...fields, readAt: now }, now);
+      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+      return `${row.platformStatus ?? row.status}, ${row.differences.length} differences`;
+    });
+  }
+
+  const queues: QueueDefinition<object>[] = [
+    {
+      name: WATCH_QUEUE,
+      options: { policy: 'singleton', retryLimit: 0, expireInSeconds: 60, deleteAfterSeconds: 3600 },
+      work: { localConcurrency: 1, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: () => sweep(),
+    },
+    {
+      name: READ_QUEUE,
+      options: { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300, deleteAfterSeconds: 24 * 3600 },
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: (data) => read(data as ReadJob),
+    } satisfies QueueDefinition<ReadJob> as QueueDefinition<object>,
+  ];
+
+  return { queues, sweep, read };
+}
+
+export type ListingWatch = ReturnType<typeof createListingWatch>;
