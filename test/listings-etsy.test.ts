@@ -9,9 +9,8 @@ import { sql } from 'drizzle-orm';
 import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
 import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { API, call, createTestApp, errorBody, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
-
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+import { etsySeller, leafCategory, mugProduct, publishMug } from './helpers/listings.js';
+import { call, createTestApp, errorBody, runDueJobs, type TestApp } from './helpers/test-app.js';
 
 interface ShopListing {
   id: number;
@@ -35,78 +34,11 @@ for (const kind of databaseKinds()) {
     });
     after(() => t.close());
 
-    /** A seller with a connected sandbox shop (account `account`), its settings set from the shop's own choices. */
-    async function seller(account: string) {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const site = await connectEtsySite(t, user, account);
-      const options = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
-      const first = (field: string) => options[field][0].value;
-      const settings = {
-        shipping_profile_id: first('shipping_profile_id'),
-        return_policy_id: first('return_policy_id'),
-        readiness_state_id: first('readiness_state_id'),
-        who_made: 'i_did',
-        when_made: 'made_to_order',
-      };
-      assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body: settings })).statusCode, 200);
-      return { ...user, as, site, account };
-    }
+    const seller = (account: string) => etsySeller(t, account);
 
-    /** A product with one uploaded image (Etsy takes files) and two variants. */
-    async function product(me: Awaited<ReturnType<typeof seller>>, sku: string) {
-      const created = await call(t, 'POST', '/products', {
-        ...me.as,
-        body: {
-          title: `Stoneware mug ${sku}`,
-          description: 'Wheel-thrown, 350 ml.',
-          currency: 'USD',
-          options: [{ name: 'Color', values: ['White', 'Blue'] }],
-          variants: [
-            { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
-            { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
-          ],
-        },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const id = created.json().data.id as number;
-      const form = new FormData();
-      form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
-      const uploaded = await fetch(`${base}${API}/products/${id}/images`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },
-        body: form,
-      });
-      assert.equal(uploaded.status, 201, await uploaded.text());
-      return id;
-    }
-
-    /** A leaf category whose name holds `q`, and its required attributes given their first choice. */
-    async function category(me: Awaited<ReturnType<typeof seller>>, q: string) {
-      const found = (await call(t, 'GET', `/sites/${me.site}/categories?q=${encodeURIComponent(q)}`, me.as)).json().data;
-      const leaf = found.find((c: { leaf: boolean }) => c.leaf);
-      assert.ok(leaf, `a leaf category named like ${q}: ${JSON.stringify(found)}`);
-      const attributes = (await call(t, 'GET', `/sites/${me.site}/categories/${leaf.id}/attributes`, me.as)).json().data;
-      const given = Object.fromEntries(
-        attributes
-          .filter((a: { required: boolean }) => a.required)
-          .map((a: { name: string; type: string; values: { value: string }[] }) => [
-            a.name,
-            a.type === 'multiselect' ? [a.values[0]!.value] : (a.values[0]?.value ?? 'text'),
-          ]),
-      );
-      return { id: leaf.id as string, attributes: given };
-    }
-
-    /** A product of `sku` published to the seller's shop in a category for mugs: the product's and the listing's ids. */
-    async function publish(me: Awaited<ReturnType<typeof seller>>, sku: string) {
-      const productId = await product(me, sku);
-      const { id: categoryId, attributes } = await category(me, 'mug');
-      const body = { product_id: productId, category_id: categoryId, attributes };
-      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
-      assert.equal(published.statusCode, 202, published.body);
-      return { productId, id: published.json().data.id as number };
-    }
+    const product = (me: Awaited<ReturnType<typeof seller>>, sku: string) => mugProduct(t, me, sku);
+    const category = (me: Awaited<ReturnType<typeof seller>>, q: string) => leafCategory(t, me, q);
+    const publish = (me: Awaited<ReturnType<typeof seller>>, sku: string) => publishMug(t, me, sku);
 
     const shop = async (account: string): Promise<ShopListing[]> => {
       const response = await fetch(`${base}/sandbox/etsy/accounts/${account}/listings`);

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { IMPORT_QUEUE } from '../src/core/listings/listing-import.js';
 import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
-import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { call, createTestApp, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
+import { etsySeller } from './helpers/listings.js';
+import { call, createTestApp, runDueJobs, type TestApp } from './helpers/test-app.js';
 
 interface ShopListing {
   id: number;
@@ -45,24 +45,7 @@ for (const kind of databaseKinds()) {
     after(() => t.close());
 
     /** A seller whose sandbox shop `account` already sells (`shop`: the consent page's choice), its settings set or not. */
-    async function seller(account: string, shop: string, settings = true) {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const site = await connectEtsySite(t, user, account, { shop });
-      if (settings) {
-        const options = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
-        const first = (field: string) => options[field][0].value;
-        const body = {
-          shipping_profile_id: first('shipping_profile_id'),
-          return_policy_id: first('return_policy_id'),
-          readiness_state_id: first('readiness_state_id'),
-          who_made: 'i_did',
-          when_made: 'made_to_order',
-        };
-        assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body })).statusCode, 200);
-      }
-      return { as, site, account };
-    }
+    const seller = (account: string, shop: string, settings = true) => etsySeller(t, account, { shop, settings });
 
     const shopOf = async (account: string) =>
       (await (await fetch(`${base}/sandbox/etsy/accounts/${account}/listings`)).json()) as ShopListing[];

@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { READ_QUEUE } from '../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
-import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { API, call, createTestApp, registerUser, runDueJobs, type TestApp } from './helpers/test-app.js';
+import { etsySeller, publishMug } from './helpers/listings.js';
+import { call, createTestApp, runDueJobs, type TestApp } from './helpers/test-app.js';
 
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const SIX_HOURS = 6 * 3600_000;
 
 interface ShopListing {
@@ -38,62 +37,12 @@ for (const kind of databaseKinds()) {
 
     /** A seller's shop with one published, active listing of a product (skus `<sku>-W` 18.00 and `<sku>-B` 19.50). */
     async function published(account: string, sku: string) {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const site = await connectEtsySite(t, user, account);
-      const options = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
-      const first = (field: string) => options[field][0].value;
-      const settings = {
-        shipping_profile_id: first('shipping_profile_id'),
-        return_policy_id: first('return_policy_id'),
-        readiness_state_id: first('readiness_state_id'),
-        who_made: 'i_did',
-        when_made: 'made_to_order',
-      };
-      assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body: settings })).statusCode, 200);
-      const created = await call(t, 'POST', '/products', {
-        ...as,
-        body: {
-          title: `Stoneware mug ${sku}`,
-          description: 'Wheel-thrown, 350 ml.',
-          tags: ['mug'],
-          currency: 'USD',
-          options: [{ name: 'Color', values: ['White', 'Blue'] }],
-          variants: [
-            { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
-            { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
-          ],
-        },
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const productId = created.json().data.id as number;
-      const form = new FormData();
-      form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
-      const uploaded = await fetch(`${base}${API}/products/${productId}/images`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${user.session}`, 'x-workspace-id': String(user.workspace.id) },
-        body: form,
-      });
-      assert.equal(uploaded.status, 201);
-      const categories = (await call(t, 'GET', `/sites/${site}/categories?q=mug`, as)).json().data;
-      const leaf = categories.find((c: { leaf: boolean }) => c.leaf);
-      const attributes = (await call(t, 'GET', `/sites/${site}/categories/${leaf.id}/attributes`, as)).json().data;
-      const given = Object.fromEntries(
-        attributes
-          .filter((a: { required: boolean }) => a.required)
-          .map((a: { name: string; type: string; values: { value: string }[] }) => [
-            a.name,
-            a.type === 'multiselect' ? [a.values[0]!.value] : (a.values[0]?.value ?? 'text'),
-          ]),
-      );
-      const body = { product_id: productId, category_id: leaf.id, attributes: given };
-      const posted = await call(t, 'POST', `/sites/${site}/listings`, { ...as, body });
-      assert.equal(posted.statusCode, 202, posted.body);
+      const me = await etsySeller(t, account);
+      const { productId, id } = await publishMug(t, me, sku);
       await runDueJobs(t, LISTING_QUEUE);
-      const id = posted.json().data.id as number;
-      const listing = (await call(t, 'GET', `/listings/${id}`, as)).json().data;
+      const listing = (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
       assert.equal(listing.status, 'active');
-      return { as, site, account, productId, id, externalId: listing.external_id as string };
+      return { ...me, productId, id, externalId: listing.external_id as string };
     }
 
     const get = async (me: { as: object }, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;

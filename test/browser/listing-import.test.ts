@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser } from '../helpers/browser.js';
+import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
 const IMPORTED_MS = 30_000;
@@ -41,14 +41,7 @@ describe('importing a shop’s listings in a browser', () => {
     });
 
   test('a seller connects a shop that already sells and sets its listing settings', async () => {
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel('Name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
-    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
-    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+    ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
     const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 1 });
     assert.equal(authorization.status, 200);

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser } from '../helpers/browser.js';
+import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
@@ -72,14 +72,7 @@ describe('the site listings page in a browser', () => {
   const row = () => page.getByRole('row').filter({ hasText: TITLE });
 
   test('a seller with a product connects the sandbox Etsy shop and lands on its listings page', async () => {
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel('Name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
-    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
-    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+    ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
     const created = await apiCall('POST', '/products', {
       title: TITLE,

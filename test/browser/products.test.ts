@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserSession, openBrowser } from '../helpers/browser.js';
+import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
@@ -89,14 +89,7 @@ describe('the Products pages in a browser', () => {
   const notice = (text: string | RegExp) => page.getByRole('status').filter({ hasText: text });
 
   test('a new seller opens Products from the navigation and is invited to add a product or import a CSV', async () => {
-    await page.goto(`${baseUrl}/signup`);
-    await page.getByLabel('Name').fill(user.name);
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
-    workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
-    token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+    ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Products' }).click();
     await page.waitForURL(productsUrl());

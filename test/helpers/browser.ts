@@ -90,3 +90,23 @@ export async function openBrowser(options: { acceptDownloads?: boolean } = {}): 
     },
   };
 }
+
+/**
+ * Signs a new user up through the dashboard's sign-up page and waits for their workspace's dashboard: the workspace's id
+ * and the session token the page keeps (for the API calls a test makes beside the page).
+ */
+export async function signUp(
+  page: Page,
+  baseUrl: string,
+  user: { name: string; email: string; password: string },
+): Promise<{ workspaceId: string; token: string }> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.getByLabel('Name').fill(user.name);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
+  const workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
+  const token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
+  return { workspaceId, token };
+}

@@ -17,7 +17,7 @@ import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } fr
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type ExistingListing, type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import { type ExistingListing, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
@@ -25,6 +25,7 @@ import { checkSettings } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
+import { platformCall } from './platform-call.js';
 import { missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
@@ -221,18 +222,9 @@ export function createListingImport(deps: {
       await importsRepo.failImport(db, row.id, 'The site is not connected: connect it again, then import again.', clock.now());
       return 'failed: the site is not connected';
     }
-    const pacer = deps.pacerOf(site.platform);
     let page: Awaited<ReturnType<typeof adapter.existing>>;
     try {
-      const call: ListingsCall = {
-        externalId: site.externalId,
-        data: site.platformData,
-        settings: settingsOf(site.platform, site.listingSettings),
-        accessToken: await deps.refresh.accessTokenFor(site.id),
-        signal: jobs.stopDeadline,
-        beforeCall: () => pacer.beforeCall(),
-        onLimits: (limits) => pacer.heard(limits),
-      };
+      const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
       page = await adapter.existing(call, row.cursor);
     } catch (error) {
       return failed(row, site.id, site.platform, error, job.attempt ?? 0);

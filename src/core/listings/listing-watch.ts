@@ -14,13 +14,14 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type ListingProgress, type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import { PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
 import type { Pacer } from './pacing.js';
+import { platformCall, progressOf } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -35,15 +36,6 @@ const SWEEP_MAX = 500;
 interface ReadJob {
   listingId: number;
 }
-
-const emptyProgress = (): ListingProgress => ({
-  externalId: null,
-  externalUrl: null,
-  createStartedAt: null,
-  images: {},
-  delivered: {},
-  variantIds: {},
-});
 
 export function createListingWatch(deps: {
   db: Db;
@@ -73,20 +65,11 @@ export function createListingWatch(deps: {
     if (!site || !adapter || site.status !== 'connected') return 'held: the site is not connected';
     const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
     if (!product) return 'nothing to do: the product is gone';
-    const progress: ListingProgress = { ...emptyProgress(), ...(listing.progress as Partial<ListingProgress>) };
+    const progress = progressOf(listing.progress);
     const settings = settingsOf(site.platform, site.listingSettings);
-    const pacer = deps.pacerOf(site.platform);
     let existing: Awaited<ReturnType<typeof adapter.readExisting>>;
     try {
-      const call: ListingsCall = {
-        externalId: site.externalId,
-        data: site.platformData,
-        settings,
-        accessToken: await deps.refresh.accessTokenFor(site.id),
-        signal: jobs.stopDeadline,
-        beforeCall: () => pacer.beforeCall(),
-        onLimits: (limits) => pacer.heard(limits),
-      };
+      const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
       existing = await adapter.readExisting(call, progress);
     } catch (error) {
       if (error instanceof PlatformError && error.reason === 'rejected') {

@@ -13,12 +13,13 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
-import { type ListingProgress, ListingRefused, type ListingsCall, PlatformError, type PlatformListing } from '../../platforms/platform.js';
+import { type ListingProgress, ListingRefused, PlatformError, type PlatformListing } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
+import { platformCall, progressOf } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -44,15 +45,6 @@ export interface ListingWork {
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
-
-const emptyProgress = (): ListingProgress => ({
-  externalId: null,
-  externalUrl: null,
-  createStartedAt: null,
-  images: {},
-  delivered: {},
-  variantIds: {},
-});
 
 export function createListingWork(deps: {
   db: Db;
@@ -100,7 +92,7 @@ export function createListingWork(deps: {
     if (!product) return 'nothing to do: the product is gone';
 
     const settings = settingsOf(site.platform, site.listingSettings);
-    const progress: ListingProgress = { ...emptyProgress(), ...(listing.progress as Partial<ListingProgress>) };
+    const progress = progressOf(listing.progress);
     const save = async (next: ListingProgress) => {
       await listingsRepo.updateListing(
         db,
@@ -110,16 +102,11 @@ export function createListingWork(deps: {
       );
     };
     try {
-      const call: ListingsCall = {
-        externalId: site.externalId,
-        data: site.platformData,
-        settings,
-        accessToken: await deps.refresh.accessTokenFor(site.id),
-        signal: jobs.stopDeadline,
-        beforeCall: () => pacerOf(site.platform).beforeCall(),
-        isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id),
-        onLimits: (limits) => pacerOf(site.platform).heard(limits),
-      };
+      const call = await platformCall(
+        site,
+        { refresh: deps.refresh, pacer: pacerOf(site.platform), signal: jobs.stopDeadline },
+        { isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id) },
+      );
       if (listing.wants === 'deleted') {
         await adapter.remove(call, progress);
         await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [], differences: [] }, 'listing.deleted');

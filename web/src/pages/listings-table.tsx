@@ -229,6 +229,25 @@ function ListingRow({
   );
 }
 
+/** A listing action: busy while it runs, its error kept, and the listing it answers passed on (then `done`). */
+function useListingAction(onChanged: (listing: Listing) => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error | null>(null);
+  async function run(send: () => Promise<Listing>, done?: () => void) {
+    setBusy(true);
+    setError(null);
+    try {
+      onChanged(await send());
+      done?.();
+    } catch (caught) {
+      setError(caught as Error);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, setError, run };
+}
+
 const PLATFORM_OF_ID: Record<number, string> = { 1: 'Etsy', 4: 'TikTok Shop', 5: 'Amazon' };
 
 /** A difference's field in a seller's words: `variants.MUG-W.price` is "MUG-W price". */
@@ -249,21 +268,11 @@ function PlatformChanges({
   workspaceId: string;
   onChanged: (listing: Listing) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
+  const { busy, error, run: send } = useListingAction(onChanged);
   const platform = PLATFORM_OF_ID[listing.platform_id] ?? 'the platform';
   const params = { path: { listing_id: listing.id }, header: inWorkspace(workspaceId) };
-  async function run(path: '/api/v1/listings/{listing_id}/refresh' | '/api/v1/listings/{listing_id}/adopt') {
-    setBusy(true);
-    setError(null);
-    try {
-      onChanged(unwrap(await api.POST(path, { params })).data);
-    } catch (caught) {
-      setError(caught as Error);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = (path: '/api/v1/listings/{listing_id}/refresh' | '/api/v1/listings/{listing_id}/adopt') =>
+    send(async () => unwrap(await api.POST(path, { params })).data);
   return (
     <div className="platform-changes">
       <strong>Changed on {platform}</strong>
@@ -310,24 +319,11 @@ function ListingActions({
   workspaceId: string;
   onChanged: (listing: Listing) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const params = { path: { listing_id: listing.id }, header: inWorkspace(workspaceId) };
-
-  async function run(send: () => Promise<Listing>) {
-    setBusy(true);
-    setError(null);
-    try {
-      onChanged(await send());
-      dialog.current?.close();
-    } catch (caught) {
-      setError(caught as Error);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, setError, run: act } = useListingAction(onChanged);
+  const run = (send: () => Promise<Listing>) => act(send, () => dialog.current?.close());
   const post = (action: Action) =>
     run(async () => {
       if (action === 'activate') return unwrap(await api.POST('/api/v1/listings/{listing_id}/activate', { params })).data;

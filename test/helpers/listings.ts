@@ -1,0 +1,86 @@
+/** A seller with a connected sandbox Etsy shop, for the listing tests. */
+import assert from 'node:assert/strict';
+import { connectEtsySite } from './connect.js';
+import { API, call, registerUser, type TestApp } from './test-app.js';
+
+/**
+ * A new user whose sandbox Etsy shop `account` is connected (`shop`: the consent page's choice of shop), its listing
+ * settings set from the shop's own choices unless `settings` is false.
+ */
+export async function etsySeller(t: TestApp, account: string, options: { shop?: string; settings?: boolean } = {}) {
+  const user = await registerUser(t);
+  const as = { token: user.session, workspace: user.workspace.id };
+  const site = await connectEtsySite(t, user, account, options.shop ? { shop: options.shop } : {});
+  if (options.settings !== false) {
+    const choices = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
+    const first = (field: string) => choices[field][0].value;
+    const body = {
+      shipping_profile_id: first('shipping_profile_id'),
+      return_policy_id: first('return_policy_id'),
+      readiness_state_id: first('readiness_state_id'),
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+    };
+    assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body })).statusCode, 200);
+  }
+  return { ...user, as, site, account };
+}
+
+type Seller = Awaited<ReturnType<typeof etsySeller>>;
+
+const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A mug with one uploaded image (Etsy takes files) and two variants: `<sku>-W` at 18.00 (4) and `<sku>-B` at 19.50 (2). */
+export async function mugProduct(t: TestApp, me: Seller, sku: string): Promise<number> {
+  const created = await call(t, 'POST', '/products', {
+    ...me.as,
+    body: {
+      title: `Stoneware mug ${sku}`,
+      description: 'Wheel-thrown, 350 ml.',
+      currency: 'USD',
+      options: [{ name: 'Color', values: ['White', 'Blue'] }],
+      variants: [
+        { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
+        { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
+      ],
+    },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().data.id as number;
+  const form = new FormData();
+  form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
+  const uploaded = await fetch(`${t.deps.config.appUrl}${API}/products/${id}/images`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },
+    body: form,
+  });
+  assert.equal(uploaded.status, 201, await uploaded.text());
+  return id;
+}
+
+/** A leaf category whose name holds `q`, and its required attributes given their first choice. */
+export async function leafCategory(t: TestApp, me: Seller, q: string) {
+  const found = (await call(t, 'GET', `/sites/${me.site}/categories?q=${encodeURIComponent(q)}`, me.as)).json().data;
+  const leaf = found.find((c: { leaf: boolean }) => c.leaf);
+  assert.ok(leaf, `a leaf category named like ${q}: ${JSON.stringify(found)}`);
+  const attributes = (await call(t, 'GET', `/sites/${me.site}/categories/${leaf.id}/attributes`, me.as)).json().data;
+  const given = Object.fromEntries(
+    attributes
+      .filter((a: { required: boolean }) => a.required)
+      .map((a: { name: string; type: string; values: { value: string }[] }) => [
+        a.name,
+        a.type === 'multiselect' ? [a.values[0]!.value] : (a.values[0]?.value ?? 'text'),
+      ]),
+  );
+  return { id: leaf.id as string, attributes: given };
+}
+
+/** A mug of `sku` published (202) to the seller's shop in a category for mugs: the product's and the listing's ids. */
+export async function publishMug(t: TestApp, me: Seller, sku: string) {
+  const productId = await mugProduct(t, me, sku);
+  const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
+  const body = { product_id: productId, category_id: categoryId, attributes };
+  const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+  assert.equal(published.statusCode, 202, published.body);
+  return { productId, id: published.json().data.id as number };
+}
