@@ -15,6 +15,7 @@ import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
 import { addSecurityEvents } from './http/security-events.js';
 import { addSecurityHeaders } from './http/security-headers.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerListingRoutes(api, deps);
       registerAuditRoutes(api, deps);
       registerWebhookRoutes(api, deps);
+      registerPlatformNotificationRoutes(api, deps);
     },
     { prefix: API_PREFIX },
   );

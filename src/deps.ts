@@ -22,6 +22,7 @@ import { createListingsService, type ListingsService } from './core/listings/lis
 import { createPacers } from './core/listings/pacing.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
+import { createPlatformNotifications, type PlatformNotifications } from './core/sites/platform-notifications.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
 import { createSitesService, type SitesService } from './core/sites/sites.service.js';
 import { createTokenRefresh, OVERDUE_QUEUE, REFRESH_QUEUE, type TokenRefresh } from './core/sites/token-refresh.js';
@@ -39,7 +40,7 @@ import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
-import { type Adapters, createAdapters, createListingsAdapters } from './platforms/registry.js';
+import { type Adapters, createAdapters, createListingsAdapters, platformConfigs } from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
@@ -65,6 +66,7 @@ export interface Deps {
   readonly listings: ListingsService;
   readonly listingImport: ListingImport;
   readonly listingWatch: ListingWatch;
+  readonly platformNotifications: PlatformNotifications;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -240,6 +242,11 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     isAllowedTikTokUrl: (url) => isAllowedTikTokAuthorizationUrl(config, url),
     onInternalError: (error) => logger.error({ err: describeError(error) }, 'connecting a platform failed'),
   });
+  const platformNotifications = createPlatformNotifications({
+    db,
+    refresh: tokenRefresh,
+    tiktokShop: platformConfigs(config, SANDBOX_CLIENTS).tiktokShop,
+  });
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),
     faults: createSandboxFaults(),
@@ -250,6 +257,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
+    notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
+    revokeListeners: [],
   };
 
   return {
@@ -267,6 +276,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     siteListings,
     listingImport,
     listingWatch,
+    platformNotifications,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,

@@ -194,3 +194,12 @@ export async function disconnectSite(db: Db, siteId: number, now: Date): Promise
 export async function setListingSettings(db: Db, siteId: number, settings: Record<string, unknown>, now: Date): Promise<void> {
   await db.update(sites).set({ listingSettings: settings, updatedAt: now }).where(eq(sites.id, siteId));
 }
+
+/** The sites, in every workspace, of one platform account (a platform's notification names the account, not a site). */
+export async function sitesOfAccount(db: Db, platform: SitePlatform, externalId: string): Promise<{ id: number; workspaceId: number }[]> {
+  return db
+    .select({ id: sites.id, workspaceId: sites.workspaceId })
+    .from(sites)
+    .where(and(eq(sites.platform, platform), eq(sites.externalId, externalId)))
+    .orderBy(asc(sites.id));
+}

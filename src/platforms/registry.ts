@@ -52,7 +52,7 @@ export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
 }
 
 /** Each platform's configuration: its real credentials, else its simulator's when the sandbox runs, else null. */
-function platformConfigs(config: RegistryConfig, clients: SandboxClients) {
+export function platformConfigs(config: RegistryConfig, clients: SandboxClients) {
   const { platforms } = config;
   // A track's configuration for its simulator, when platforms without credentials run against the sandbox.
   const simulated = <T>(track: Track, build: (base: string) => T): T | null =>

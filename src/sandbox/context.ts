@@ -35,6 +35,10 @@ export interface SandboxContext {
   callbackUrl(track: Track): string;
   /** Where the simulators are served (`<app url>/sandbox`): the base of what they host themselves, such as images. */
   readonly sandboxUrl: string;
+  /** Where a simulated platform sends its webhooks: the URL registered with it (Storelink's notification endpoint). */
+  notificationUrl(track: Track): string;
+  /** Told of each revocation on `/sandbox/revoke`, after it took effect (a simulator that notifies its app of it). */
+  readonly revokeListeners: ((track: Track, account: number) => void)[];
   /** Calls per `track:endpoint`, for tests. */
   readonly calls: Map<string, number>;
   /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */

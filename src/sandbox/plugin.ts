@@ -30,6 +30,7 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
           return reply.code(400).send({ error: 'track must be one of ' + TRACKS.join(', ') + ' and account a sandbox account number' });
         }
         context.revokedGrants.add(`${String(track)}:${Number(account)}`);
+        for (const listener of context.revokeListeners) listener(track as Track, Number(account));
         return reply.code(204).send();
       });
       // Faults a tester can set on a running server, as the tests do in process: the next token or identity calls of a

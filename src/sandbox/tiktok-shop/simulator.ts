@@ -11,6 +11,7 @@ import { type ConsentOption, renderConsentPage, renderSandboxError } from '../co
 import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { ERRORS, type TikTokError, unexpectedParameter } from './errors.js';
+import { notifyRevocations } from './notifications.js';
 import { MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 
@@ -66,6 +67,7 @@ function rawQueryOf(url: string): string {
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl(TRACK);
+  notifyRevocations(context);
 
   /** Request ids look like TikTok's: the UTC time to the second, then 20 hex digits. */
   const requestId = () => clock.now().toISOString().replace(/\D/g, '').slice(0, 14) + randomBytes(10).toString('hex').toUpperCase();

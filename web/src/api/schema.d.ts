@@ -9793,6 +9793,156 @@ export interface paths {
       };
     };
   };
+  "/api/v1/platform-notifications/tiktok-shop": {
+    /**
+     * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes
+     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.
+     */
+    post: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: {
+                result: string;
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
 }
 
 export type webhooks = Record<string, never>;

@@ -1,0 +1,36 @@
+/**
+ * Where platforms push notifications (issue "status from the platforms"): `POST /platform-notifications/tiktok-shop`,
+ * the URL to register as the TikTok Shop app's webhook. Public: the platform's signature over the raw body is the
+ * check (src/core/sites/platform-notifications.ts), so the body is kept as the bytes that came.
+ */
+import Type from 'typebox';
+import type { Deps } from '../deps.js';
+import type { App } from './access.js';
+import { Ok, ok } from './schemas.js';
+
+/** TikTok Shop's notifications are small; a megabyte is well above any. */
+const BODY_LIMIT = 1024 * 1024;
+
+export function registerPlatformNotificationRoutes(app: App, deps: Pick<Deps, 'platformNotifications'>) {
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      '/platform-notifications/tiktok-shop',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes',
+          description:
+            'Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.',
+          tags: ['connect'],
+          response: { 200: Ok(Type.Object({ result: Type.String() })) },
+        },
+      },
+      async (request) =>
+        ok({ result: await deps.platformNotifications.tiktokShop(request.headers.authorization, String(request.body ?? '')) }),
+    );
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The simulated TikTok Shop's webhooks to its app (listings.md §2.9): when a seller revokes the app (the sandbox's
+ * `/sandbox/revoke`), a SELLER_DEAUTHORIZATION notification (type 6) for each of the account's shops, signed as TikTok
+ * signs them: `Authorization` is the hex HMAC-SHA256 of the app key followed by the raw body, keyed with the app secret.
+ * Sent once, not awaited: a notification that cannot be delivered is lost here (TikTok retries; the sandbox does not),
+ * and the site's next token renewal finds the revocation anyway.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { MAX_SHOPS, sandboxShops } from './shops.js';
+
+const APP = SANDBOX_CLIENTS.tiktokShop;
+
+/** The body and headers of one notification. */
+export function signedNotification(type: number, shopId: string, data: Record<string, unknown>, now: Date) {
+  const body = JSON.stringify({
+    type,
+    tts_notification_id: randomBytes(8).readBigUInt64BE().toString(),
+    shop_id: shopId,
+    timestamp: Math.floor(now.getTime() / 1000),
+    data,
+  });
+  const authorization = createHmac('sha256', APP.appSecret).update(`${APP.appKey}${body}`).digest('hex');
+  return { body, headers: { 'content-type': 'application/json', authorization } };
+}
+
+export function notifyRevocations(context: SandboxContext) {
+  context.revokeListeners.push((track, account) => {
+    if (track !== 'tiktok-shop') return;
+    for (const shop of sandboxShops(account, MAX_SHOPS)) {
+      const message = `Shop_id ${shop.id} is deauthorized from your APP by merchant.`;
+      const { body, headers } = signedNotification(6, shop.id, { message }, context.clock.now());
+      void fetch(context.notificationUrl('tiktok-shop'), { method: 'POST', headers, body }).catch(() => undefined);
+    }
+  });
+}
