@@ -191,6 +191,8 @@ export async function listingsDueForRead(
     .where(
       and(
         inArray(listings.status, entries.map(([status]) => status) as ListingStatus[]),
+        // Said as the index says it (listings_read_idx), so the planner can use it.
+        ne(listings.status, 'deleted'),
         ne(listings.wants, 'deleted'),
         ne(listings.syncStatus, 'syncing'),
         sql`${listings.externalId} is not null`,
