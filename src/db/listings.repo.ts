@@ -169,6 +169,11 @@ export async function listedOnSite(db: Db, siteId: number, productIds: readonly 
   return new Set(rows.map((row) => row.productId));
 }
 
+/** The listing was read from its platform at `at` (or tried): its record's own time is left as it is. */
+export async function markRead(db: Db, id: number, at: Date): Promise<void> {
+  await db.update(listings).set({ readAt: at }).where(eq(listings.id, id));
+}
+
 /**
  * Listings due for a read from their platform (listing-watch.ts): on the platform, not being deleted, no work on its way,
  * and unread for longer than their status's interval (`everySeconds`); the most overdue first, at most `limit`.

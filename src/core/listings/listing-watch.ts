@@ -80,7 +80,9 @@ export function createListingWatch(deps: {
         );
         return 'held: the grant was refused';
       }
-      // A passing failure waits for the listing's next turn (its read time is left as it was: the next sweep).
+      // A passing failure waits for the listing's next turn, as a read would: a platform that is down is not asked for
+      // every listing again each minute. (The listing's own time is kept: nothing of it changed.)
+      await listingsRepo.markRead(db, listing.id, clock.now());
       return `not read: ${error instanceof Error ? error.message : String(error)}`;
     }
     return db.transaction(async (tx) => {
@@ -88,7 +90,7 @@ export function createListingWatch(deps: {
       // Locked and read again: a change the listing took while the platform was read is newer than this read.
       const current = await listingsRepo.listingById(tx, listing.id, true);
       if (!current || current.updatedAt.getTime() !== listing.updatedAt.getTime()) {
-        if (current) await listingsRepo.updateListing(tx, current.id, { readAt: now }, current.updatedAt);
+        if (current) await listingsRepo.markRead(tx, current.id, now);
         return 'changed meanwhile: read again next time';
       }
       let event: WebhookEvent | null = null;
