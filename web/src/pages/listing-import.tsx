@@ -74,14 +74,14 @@ export function ListingImport({
         </button>
       )}
       {confirming && (
-        <div className="confirm" role="alertdialog" aria-labelledby="confirm-import">
+        <div className="confirm neutral" role="alertdialog" aria-labelledby="confirm-import">
           <p id="confirm-import">
             Import the listings this {name} shop already has? Each is linked to the catalogue product with the same SKU, or a product is
-            made from it. Nothing is changed on {name}; a linked product that differs from the shop is marked so, and its next change is
-            sent.
+            made from it. Nothing is changed on {name}: where a linked product differs from the shop, the listing shows both values for you
+            to send the catalogue&rsquo;s or take {name}&rsquo;s.
           </p>
           <div className="button-row">
-            <button type="button" onClick={() => void start()}>
+            <button type="button" className="primary" onClick={() => void start()}>
               Yes, import
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
