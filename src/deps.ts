@@ -210,6 +210,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     products,
     pacerOf,
     imageBytes,
+    timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
   jobs.define(listingImport.queue);
@@ -222,6 +223,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     refresh: tokenRefresh,
     pacerOf,
     imageBytes,
+    timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
   for (const queue of listingWatch.queues) jobs.define(queue);

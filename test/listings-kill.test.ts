@@ -1,6 +1,6 @@
 /**
- * A kill -9 during a publish of 200 products loses no listing and duplicates none (issue 14, item 8), on both
- * databases. The simulated Etsy runs in a process of its own (P), which lives through the test: the service (W) reaches
+ * A kill -9 during a publish of 200 products loses no listing and duplicates none (issue 14, item 8), nor during an
+ * import of a shop of 256 listings, on both databases. The simulated Etsy runs in a process of its own (P), which lives through the test: the service (W) reaches
  * it through Etsy's real variables, as it would reach Etsy, and P's sandbox redirects the consent to W (P's APP_URL is
  * W's address). W is killed -9 while listings are being delivered and restarted on the same database; every listing
  * must end active and synced, and the shop must hold exactly one listing per product, each published once.
@@ -45,56 +45,83 @@ interface ShopListing {
   publishes: number;
 }
 
+/**
+ * The world of a kill test: P, the platform, in a process of its own that lives through the test (W reaches it through
+ * Etsy's real variables, and P's sandbox redirects the consent to W: P's APP_URL is W's address), and W, the service,
+ * with a seller whose sandbox shop `account` is connected (`choices`: the consent page's) and its listing settings set.
+ */
+async function startWorld(kind: DatabaseKind, account: string, choices: Record<string, string> = {}) {
+  const data = await storage(kind);
+  const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
+  const servers: Record<string, ServerProcess> = {};
+  const close = async () => {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    await data.remove();
+    await rm(platformDir, { recursive: true, force: true });
+  };
+  try {
+    const [platformPort, servicePort] = [await freePort(), await freePort()];
+    const serviceUrl = `http://127.0.0.1:${servicePort}`;
+    const secrets = { APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, NODE_ENV: 'test', LOG_LEVEL: 'warn' };
+    servers.P = await startServerProcess({ ...secrets, DATA_DIR: platformDir, APP_URL: serviceUrl }, { port: platformPort });
+    const sandbox = `${servers.P.url}/sandbox`;
+    const limits = await fetch(`${sandbox}/limits`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ per_second: 100_000, per_day: 10_000_000 }),
+    });
+    assert.equal(limits.status, 204);
+    const service = {
+      ...secrets,
+      ...data.env,
+      ETSY_CLIENT_ID: SANDBOX_CLIENTS.etsy.clientId,
+      ETSY_CLIENT_SECRET: SANDBOX_CLIENTS.etsy.sharedSecret,
+      ETSY_CONNECT_URL: `${sandbox}/etsy/authorize`,
+      ETSY_API_URL: `${sandbox}/etsy`,
+      // A job whose instance died is run again after three of these deadlines (at least 10 s each).
+      OUTBOUND_TIMEOUT_MS: '3000',
+    };
+    servers.W = await startServerProcess(service, { port: servicePort });
+
+    const email = `kill-${Date.now()}@example.com`;
+    const registered = await json(servers.W, 'POST', '/auth/register', {}, { email, password: 'correct horse battery', name: 'Kill' });
+    const auth = { authorization: `Bearer ${registered.json.data.token}`, 'x-workspace-id': String(registered.json.data.workspace.id) };
+    const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: 1 });
+    const site = Number(
+      /\/site\/(\d+)\/listings$/.exec(locationOf(await openCallback(await consent(started.json.data.url, 'allow', account, choices))))![1],
+    );
+    const options = (await json(servers.W, 'GET', `/sites/${site}/listing-options`, auth)).json.data;
+    const settings = {
+      shipping_profile_id: options.shipping_profile_id[0].value,
+      return_policy_id: options.return_policy_id[0].value,
+      readiness_state_id: options.readiness_state_id[0].value,
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+    };
+    assert.equal((await json(servers.W, 'PUT', `/sites/${site}/listing-settings`, auth, settings)).status, 200);
+    const shop = async () => (await (await fetch(`${sandbox}/etsy/accounts/${account}/listings`)).json()) as ShopListing[];
+    /** Kills W with -9 and starts it again on the same database and port. */
+    const killAndRestart = async () => {
+      process.kill(servers.W!.pid, 'SIGKILL');
+      await within(5_000, async () => servers.W!.exited(), { pollMs: 20 });
+      servers.W = await startServerProcess(service, { port: servicePort });
+    };
+    return { servers, auth, site, shop, killAndRestart, close };
+  } catch (error) {
+    process.stderr.write(`${outputsOf(servers)}\n`);
+    await close();
+    throw error;
+  }
+}
+
 for (const kind of databaseKinds()) {
   describe(`listings across a kill -9 [${kind}]`, () => {
     test(`a publish of ${PRODUCTS} products killed -9 midway ends with each listed once, published once`, {
       timeout: 300_000,
     }, async () => {
-      const data = await storage(kind);
-      const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
-      const servers: Record<string, ServerProcess> = {};
+      const world = await startWorld(kind, '7');
+      const { servers, auth, site, shop } = world;
       try {
-        const [platformPort, servicePort] = [await freePort(), await freePort()];
-        const serviceUrl = `http://127.0.0.1:${servicePort}`;
-        const secrets = { APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, NODE_ENV: 'test', LOG_LEVEL: 'warn' };
-        // P: the platform. Its sandbox's registered callback is W's, as Etsy's would be.
-        servers.P = await startServerProcess({ ...secrets, DATA_DIR: platformDir, APP_URL: serviceUrl }, { port: platformPort });
-        const sandbox = `${servers.P.url}/sandbox`;
-        const limits = await fetch(`${sandbox}/limits`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ per_second: 100_000, per_day: 10_000_000 }),
-        });
-        assert.equal(limits.status, 204);
-        const service = {
-          ...secrets,
-          ...data.env,
-          ETSY_CLIENT_ID: SANDBOX_CLIENTS.etsy.clientId,
-          ETSY_CLIENT_SECRET: SANDBOX_CLIENTS.etsy.sharedSecret,
-          ETSY_CONNECT_URL: `${sandbox}/etsy/authorize`,
-          ETSY_API_URL: `${sandbox}/etsy`,
-          // A job whose instance died is run again after three of these deadlines (at least 10 s each).
-          OUTBOUND_TIMEOUT_MS: '3000',
-        };
-        servers.W = await startServerProcess(service, { port: servicePort });
-
-        const email = `kill-${Date.now()}@example.com`;
-        const registered = await json(servers.W, 'POST', '/auth/register', {}, { email, password: 'correct horse battery', name: 'Kill' });
-        const auth = { authorization: `Bearer ${registered.json.data.token}`, 'x-workspace-id': String(registered.json.data.workspace.id) };
-        const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: 1 });
-        const site = Number(
-          /\/site\/(\d+)\/listings$/.exec(locationOf(await openCallback(await consent(started.json.data.url, 'allow', '7'))))![1],
-        );
-        const options = (await json(servers.W, 'GET', `/sites/${site}/listing-options`, auth)).json.data;
-        const settings = {
-          shipping_profile_id: options.shipping_profile_id[0].value,
-          return_policy_id: options.return_policy_id[0].value,
-          readiness_state_id: options.readiness_state_id[0].value,
-          who_made: 'i_did',
-          when_made: 'made_to_order',
-        };
-        assert.equal((await json(servers.W, 'PUT', `/sites/${site}/listing-settings`, auth, settings)).status, 200);
-
         /** A product with an uploaded image (Etsy takes files), made through W's API. */
         const makeProduct = async (i: number) => {
           const body = { title: `Kill test mug ${i}`, currency: 'USD', variants: [{ sku: `KILL-${i}`, price: '12.00', quantity: 3 }] };
@@ -123,14 +150,10 @@ for (const kind of databaseKinds()) {
             }),
           );
         }
-        const shop = async () => (await (await fetch(`${sandbox}/etsy/accounts/7/listings`)).json()) as ShopListing[];
         // Midway: some listings are in the shop, most are still to come.
         await within(60_000, async () => (await shop()).length >= 20, { pollMs: 50 });
-
-        process.kill(servers.W.pid, 'SIGKILL');
-        await within(5_000, async () => servers.W!.exited(), { pollMs: 20 });
+        await world.killAndRestart();
         const inShopAtKill = (await shop()).length;
-        servers.W = await startServerProcess(service, { port: servicePort });
 
         const listed = async () => {
           const page = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100&status=active`, auth);
@@ -149,16 +172,51 @@ for (const kind of databaseKinds()) {
           JSON.stringify(held.filter((l) => l.publishes !== 1)),
         );
         for (let page = 1; page <= PRODUCTS / 100; page++) {
-          const rows = (await json(servers.W, 'GET', `/sites/${site}/listings?per_page=100&page=${page}`, auth)).json.data;
+          const rows = (await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100&page=${page}`, auth)).json.data;
           assert.ok(rows.every((r: { sync_status: string; external_id: string }) => r.sync_status === 'synced' && r.external_id));
         }
       } catch (error) {
         process.stderr.write(`${outputsOf(servers)}\n`);
         throw error;
       } finally {
-        await Promise.all(Object.values(servers).map((server) => server.stop()));
-        await data.remove();
-        await rm(platformDir, { recursive: true, force: true });
+        await world.close();
+      }
+    });
+
+    test('an import of a shop of 256 listings killed -9 midway takes each listing once, makes each product once', {
+      timeout: 300_000,
+    }, async () => {
+      const world = await startWorld(kind, '8', { shop: 'stocked-large' });
+      const { servers, auth, site, shop } = world;
+      try {
+        const inShop = (await shop()).length;
+        assert.equal(inShop, 256);
+        const imports = async () => (await json(servers.W!, 'GET', `/sites/${site}/listings/import`, auth)).json.data;
+        assert.equal((await json(servers.W!, 'POST', `/sites/${site}/listings/import`, auth)).status, 202);
+        // Midway: a page or more taken, pages still to come.
+        await within(60_000, async () => (await imports()).pages >= 1, { pollMs: 20 });
+        const atKill = await imports();
+        await world.killAndRestart();
+        const took = await within(150_000, async () => (await imports()).status === 'done', { pollMs: 250 });
+        const done = await imports();
+        process.stdout.write(
+          `[${kind}] import killed after ${atKill.pages} of 7 pages (${atKill.found} listings); done ${Math.round(took)} ms after the restart\n`,
+        );
+        assert.deepEqual(
+          [done.found, done.created, done.linked, done.updated, done.skipped, done.pages],
+          [256, 256, 0, 0, 0, 7],
+          JSON.stringify(done),
+        );
+        const products = await json(servers.W!, 'GET', '/products?per_page=1', auth);
+        assert.equal(products.json.meta.total, 256, 'each product made once');
+        const listings = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=1`, auth);
+        assert.equal(listings.json.meta.total, 256, 'each listing taken once');
+        assert.equal((await shop()).length, 256, 'nothing written to the shop');
+      } catch (error) {
+        process.stderr.write(`${outputsOf(servers)}\n`);
+        throw error;
+      } finally {
+        await world.close();
       }
     });
   });

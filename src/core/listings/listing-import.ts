@@ -16,7 +16,7 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
 import { type ExistingListing, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
@@ -102,6 +102,8 @@ export function createListingImport(deps: {
   products: Pick<ProductsService, 'createIn'>;
   pacerOf: (platform: string) => Pacer;
   imageBytes: ImageBytes;
+  /** The platforms' deadline: a page whose instance died is read again after three of them. */
+  timeoutMs: number;
   pollIntervalSeconds: number;
 }) {
   const { db, clock, jobs } = deps;
@@ -288,7 +290,14 @@ export function createListingImport(deps: {
 
   const queue: QueueDefinition<ImportJob> = {
     name: IMPORT_QUEUE,
-    options: { policy: 'stately', expireInSeconds: 15 * 60, retryLimit: 3, retryDelay: 5, deleteAfterSeconds: 7 * 24 * 3600 },
+    // A page whose instance died (a kill -9) is read again after three deadlines of its call: taken once all the same.
+    options: {
+      policy: 'stately',
+      expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
+      retryLimit: 3,
+      retryDelay: 5,
+      deleteAfterSeconds: 7 * 24 * 3600,
+    },
     // An import is a page at a time; two sites' imports run side by side.
     work: { localConcurrency: 2, pollingIntervalSeconds: deps.pollIntervalSeconds },
     handler: run,

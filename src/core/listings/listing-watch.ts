@@ -13,7 +13,7 @@ import * as productsRepo from '../../db/products.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
@@ -46,6 +46,8 @@ export function createListingWatch(deps: {
   refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
   pacerOf: (platform: string) => Pacer;
   imageBytes: ImageBytes;
+  /** The platforms' deadline: a read whose instance died is run again after three of them. */
+  timeoutMs: number;
   pollIntervalSeconds: number;
 }) {
   const { db, clock, jobs } = deps;
@@ -144,7 +146,13 @@ export function createListingWatch(deps: {
     },
     {
       name: READ_QUEUE,
-      options: { policy: 'stately', retryLimit: 2, retryDelay: 30, expireInSeconds: 300, deleteAfterSeconds: 24 * 3600 },
+      options: {
+        policy: 'stately',
+        retryLimit: 2,
+        retryDelay: 30,
+        expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
+        deleteAfterSeconds: 24 * 3600,
+      },
       work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: (data) => read(data as ReadJob),
     } satisfies QueueDefinition<ReadJob> as QueueDefinition<object>,
