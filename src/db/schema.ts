@@ -432,9 +432,7 @@ export const listings = pgTable(
     index('listings_site_idx').on(t.siteId, t.id),
     index('listings_product_idx').on(t.productId),
     // The watch's sweep: the listings on their platforms, the least recently read first (listing-watch.ts).
-    index('listings_read_idx')
-      .on(t.readAt.asc().nullsFirst(), t.id)
-      .where(sql`${t.externalId} is not null and ${t.status} <> 'deleted'`),
+    index('listings_read_idx').on(t.readAt.asc().nullsFirst(), t.id).where(sql`${t.externalId} is not null and ${t.status} <> 'deleted'`),
     check('listings_status_check', oneOf(t.status, LISTING_STATUSES)),
     check('listings_sync_status_check', oneOf(t.syncStatus, SYNC_STATUSES)),
     check('listings_wants_check', oneOf(t.wants, ['active', 'inactive', 'deleted'])),
