@@ -49,6 +49,8 @@ export interface Config {
   readonly sandbox: boolean;
   /** Access-token lifetime the simulators grant, to watch renewals happen; null for each platform's real lifetime. */
   readonly sandboxAccessTokenTtlSeconds: number | null;
+  /** How long the simulated TikTok Shop's audit of a product takes (DESIGN §10: `SANDBOX_REVIEW_SECONDS`, default 5). */
+  readonly sandboxReviewSeconds: number;
   /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
   readonly platforms: PlatformsConfig;
   /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
@@ -135,6 +137,7 @@ export function loadConfig(env: Env): Config {
   const shutdownTimeoutMs = read('SHUTDOWN_TIMEOUT_MS', (v) => integerIn(v, 3_000, 600_000), 9_000);
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
+  const sandboxReviewSeconds = read('SANDBOX_REVIEW_SECONDS', (v) => integerIn(v, 0, 86_400), 5);
   const platforms = readPlatforms(env, read, problems);
   const webhooks = Object.freeze({
     worker: read('WEBHOOK_WORKER', boolean, true),
@@ -177,6 +180,7 @@ export function loadConfig(env: Env): Config {
     shutdownTimeoutMs,
     sandbox,
     sandboxAccessTokenTtlSeconds,
+    sandboxReviewSeconds,
     platforms,
     refresh,
     webhooks,

@@ -257,6 +257,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds,
     revokedGrants: new Set(),
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
+    tiktokLimits: { perSecond: 50 },
+    reviewSeconds: config.sandboxReviewSeconds,
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
     notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,

@@ -47,6 +47,10 @@ export interface SandboxContext {
   readonly revokedGrants: Set<string>;
   /** The Etsy simulator's rate limits, read at each call so a test can change them on a running app. */
   readonly etsyLimits: EtsyLimits;
+  /** TikTok Shop's product API budget: requests per second per shop and API (listings.md §2.8: 50 by default). */
+  readonly tiktokLimits: { perSecond: number };
+  /** How long the simulated TikTok Shop's audit of a product takes, in seconds. */
+  readonly reviewSeconds: number;
 }
 
 /** True when the sandbox account's grant on this track was revoked (POST /sandbox/revoke). */

@@ -4,14 +4,24 @@
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
  * `x-tts-access-token` header, and answering every shop the seller authorized.
  */
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { type ConsentOption, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { ERRORS, type TikTokError, unexpectedParameter } from './errors.js';
 import { notifyRevocations } from './notifications.js';
+import {
+  createReplies,
+  type Grant,
+  grantOf,
+  inspectToken as inspectTokenOf,
+  mediaTypeOf,
+  rawQueryOf,
+  TOKEN_PREFIX,
+  timestampErrorOf,
+} from './open-api.js';
+import { registerTikTokShopProductApi } from './product-api.js';
 import { MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 
@@ -22,9 +32,6 @@ const CODE_TTL_MS = 30 * 60_000;
 const ACCESS_TTL_MS = 7 * 24 * 3600_000;
 // The real refresh lifetime is not documented; the authorization is commonly reported to last about a year.
 const REFRESH_TTL_MS = 365 * 24 * 3600_000;
-const TIMESTAMP_PAST_S = 5 * 60;
-const TIMESTAMP_FUTURE_S = 30;
-const TOKEN_PREFIX = 'TTP_';
 /** Get Authorized Shops, relative to the Open API base, as TikTok documents it (platforms.md §2.6). */
 const SHOPS_PATH = '/authorization/202309/shops';
 
@@ -35,15 +42,6 @@ const SCOPES = [
   ['seller.order.info', 'Order Information'],
   ['seller.fulfillment.basic', 'Fulfillment Basic'],
 ] as const;
-
-/** What an authorization carries from the consent page to every token issued for it. */
-interface Grant {
-  account: number;
-  /** How many shops the seller authorized (tokens from before the choice existed carry none: one). */
-  shops: number;
-}
-
-const grantOf = (claims: Record<string, unknown>): Grant => ({ account: Number(claims.a), shops: Number(claims.s ?? 1) });
 
 /** The query Get Authorized Shops takes: `app_key`, `sign` and `timestamp`, and no `shop_cipher` (platforms.md §2.6). */
 const SHOPS_QUERY: ReadonlySet<string> = new Set(['app_key', 'sign', 'timestamp']);
@@ -58,27 +56,13 @@ const SHOPS_OPTION: ConsentOption = {
   }),
 };
 
-/** The query string of a request URL exactly as sent, which is what the signature is checked against. */
-function rawQueryOf(url: string): string {
-  const start = url.indexOf('?');
-  return start === -1 ? '' : url.slice(start + 1);
-}
-
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl(TRACK);
   notifyRevocations(context);
 
-  /** Request ids look like TikTok's: the UTC time to the second, then 20 hex digits. */
-  const requestId = () => clock.now().toISOString().replace(/\D/g, '').slice(0, 14) + randomBytes(10).toString('hex').toUpperCase();
-  const envelope = (data: unknown) => ({ code: 0, message: 'success', data, request_id: requestId() });
-  /** TikTok signals errors in the body; the HTTP status stays 200. */
-  const fail = (reply: FastifyReply, [code, message]: readonly [number, string]) =>
-    reply.code(200).send({ code, message, data: null, request_id: requestId() });
-  const answer = ([code, message]: readonly [number, string], status = 200) => ({
-    status,
-    body: { code, message, data: null, request_id: requestId() },
-  });
+  const { requestId, envelope, fail, answer } = createReplies(clock);
+  registerTikTokShopProductApi(app, context);
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,
@@ -160,12 +144,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       granted_scopes: SCOPES.map(([key]) => key),
     });
   };
-  /** A genuine `TTP_` token of this kind, expired or not, so that an expired one can be told from a forged one; else null. */
-  const inspectToken = (kind: string, raw: string | undefined) => {
-    // Read as of the epoch: the signature is checked and the expiry passes, which is then compared with the clock.
-    const claims = raw?.startsWith(TOKEN_PREFIX) ? tokens.read(kind, raw.slice(TOKEN_PREFIX.length), new Date(0)) : null;
-    return claims && { grant: grantOf(claims), claims, expired: Number(claims.x) <= clock.now().getTime() };
-  };
+  const inspectToken = (kind: string, raw: string | undefined) => inspectTokenOf(tokens, clock, kind, raw);
   const clientError = (query: Params): TikTokError | null => {
     if (query.app_key !== CLIENT.appKey) return ERRORS.invalidAppKey;
     return query.app_secret === CLIENT.appSecret ? null : ERRORS.invalidAppSecret;
@@ -231,18 +210,4 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
 function shopCountOf(value: string | undefined): number | null {
   if (value === undefined || value === '') return 1;
   return /^[1-9]$/.test(value) && Number(value) <= MAX_SHOPS ? Number(value) : null;
-}
-
-/** A content type without its parameters, lower case: `application/json; charset=utf-8` is `application/json`. */
-function mediaTypeOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-/** The documented timestamp window: 10-digit Unix seconds, from 5 minutes before now to 30 seconds after. */
-function timestampErrorOf(value: string | undefined, nowS: number): TikTokError | null {
-  if (value !== undefined && /^-[0-9]+$/.test(value)) return ERRORS.timestampNegative;
-  if (value === undefined || !/^[0-9]{10}$/.test(value)) return ERRORS.timestampMissing;
-  const timestamp = Number(value);
-  if (timestamp < nowS - TIMESTAMP_PAST_S) return ERRORS.timestampTooOld;
-  return timestamp > nowS + TIMESTAMP_FUTURE_S ? ERRORS.timestampTooNew : null;
 }

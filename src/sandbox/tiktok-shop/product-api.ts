@@ -1,0 +1,174 @@
+/**
+ * The TikTok Shop simulator's product API (listings.md §2, DESIGN §10 "Sandbox"): categories with their rules and
+ * attributes, brands, warehouses, image upload, the listing check, products from create through audit, edits, price
+ * and stock, the batch activate/deactivate/delete calls, and the sandbox's inspection of what an account's shops hold.
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SandboxContext } from '../context.js';
+import { attributesOf, BRANDS, CATEGORIES, categoryOf, rulesOf, warehousesOf } from './categories.js';
+import { registerProductBatches, registerProductUpdates } from './product-edits.js';
+import { PRODUCT_ERRORS as E } from './product-errors.js';
+import { createProductGuard, type ProductGuard } from './product-guard.js';
+import { registerProductImages } from './product-images.js';
+import { presentInspected, presentProduct, presentSummary } from './product-present.js';
+import { checkProduct, shopFacts } from './product-rules.js';
+import { createProductStore, type ProductStatus, type ProductStore } from './product-store.js';
+import { MAX_SHOPS, sandboxShops } from './shops.js';
+
+const BODY_LIMIT = 1024 * 1024;
+const PAGE_SIZE_MAX = 100;
+const IDEMPOTENCY_KEY_MAX = 128;
+
+/** Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked. */
+export function registerTikTokShopProductApi(app: FastifyInstance, context: SandboxContext) {
+  const store = createProductStore(context);
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+    await scope.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 + 1, files: 1, fields: 2, parts: 3 } });
+    const guard = createProductGuard(context, store);
+    registerReferenceData(scope, guard);
+    registerProductImages(scope, context, guard, store);
+    registerProducts(scope, guard, store);
+    registerProductUpdates(scope, guard, store);
+    registerProductBatches(scope, guard, store);
+    registerInspection(scope, store);
+  });
+}
+
+function registerReferenceData(app: FastifyInstance, guard: ProductGuard) {
+  app.get('/product/202309/categories', async (request, reply) => {
+    if (!(await guard.admit(request, reply, { operation: 'get_categories' }))) return reply;
+    return guard.succeed(reply, { categories: CATEGORIES });
+  });
+  const leafOf = (reply: FastifyReply, id: string) => {
+    const category = categoryOf(id);
+    if (!category) return (void guard.fail(reply, E.categoryMissing), null);
+    return category.is_leaf ? category : (void guard.fail(reply, E.categoryNotLeaf), null);
+  };
+  app.get('/product/202309/categories/:categoryId/rules', async (request, reply) => {
+    if (!(await guard.admit(request, reply, { operation: 'get_category_rules' }))) return reply;
+    const category = leafOf(reply, (request.params as { categoryId: string }).categoryId);
+    return category ? guard.succeed(reply, rulesOf(category.id)) : reply;
+  });
+  app.get('/product/202309/categories/:categoryId/attributes', async (request, reply) => {
+    if (!(await guard.admit(request, reply, { operation: 'get_attributes' }))) return reply;
+    const category = leafOf(reply, (request.params as { categoryId: string }).categoryId);
+    return category ? guard.succeed(reply, { attributes: attributesOf(category.id) }) : reply;
+  });
+  app.get('/product/202309/brands', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'get_brands' });
+    if (!admitted) return reply;
+    if (admitted.query.category_id !== undefined && !categoryOf(admitted.query.category_id)) return guard.fail(reply, E.categoryMissing);
+    return guard.succeed(reply, { brands: BRANDS, total_count: BRANDS.length, next_page_token: '' });
+  });
+  app.get('/logistics/202309/warehouses', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'get_warehouses' });
+    if (!admitted) return reply;
+    return guard.succeed(reply, { warehouses: warehousesOf(admitted.shop.id, admitted.shop.region) });
+  });
+}
+
+/** Check Product Listing's diagnoses: ASSUMPTION on the codes, tiers and wording, which listings.md only names. */
+function diagnosesOf(body: Record<string, unknown>) {
+  const diagnoses = [];
+  if (typeof body.title === 'string' && body.title.length < 25)
+    diagnoses.push({
+      field: 'title',
+      diagnosis_results: [{ code: 'TITLE_TOO_SHORT', how_to_solve: 'Use a title of at least 25 characters.', quality_tier: 'POOR' }],
+      suggestions: [],
+    });
+  if (!Array.isArray(body.main_images) || body.main_images.length < 3)
+    diagnoses.push({
+      field: 'main_images',
+      diagnosis_results: [{ code: 'FEW_MAIN_IMAGES', how_to_solve: 'Add at least 3 main images.', quality_tier: 'POOR' }],
+      suggestions: [],
+    });
+  return diagnoses;
+}
+
+function registerProducts(app: FastifyInstance, guard: ProductGuard, store: ProductStore) {
+  app.post('/product/202309/products/listing_check', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'check_listing' });
+    if (!admitted) return reply;
+    const { problems } = checkProduct(admitted.body, shopFacts(admitted.shop, { ...store, nextSkuId: () => '0' }));
+    const diagnoses = diagnosesOf(admitted.body);
+    return guard.succeed(reply, {
+      check_result: problems.length === 0 ? 'PASS' : 'FAILED',
+      fail_reasons: problems.map(([code, message]) => ({ code, message })),
+      listing_quality: { current_tier: diagnoses.length === 0 ? 'GOOD' : 'POOR' },
+      diagnoses,
+    });
+  });
+
+  app.post('/product/202309/products', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'create_product', fault: 'listings' });
+    if (!admitted) return reply;
+    const { shop, body } = admitted;
+    const key = body.idempotency_key;
+    if (key !== undefined && (typeof key !== 'string' || key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX))
+      return guard.fail(reply, E.fieldInvalid('idempotency_key', `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`));
+    const remembered = typeof key === 'string' ? store.remembered(shop.id, key) : undefined;
+    if (remembered) return guard.succeed(reply, remembered, 'listings');
+    const checked = checkProduct(body, shopFacts(shop, store));
+    if (checked.problems.length > 0) return guard.fail(reply, checked.problems[0]!);
+    const product = store.add(shop.id, checked.version, body.save_mode === 'AS_DRAFT');
+    const answer = {
+      product_id: product.id,
+      skus: product.version.skus.map(({ id, seller_sku, sales_attributes, external_sku_id }) => ({
+        id,
+        seller_sku,
+        sales_attributes,
+        external_sku_id,
+      })),
+      warnings: checked.warnings,
+    };
+    if (typeof key === 'string') store.remember(shop.id, key, answer);
+    return guard.succeed(reply, answer, 'listings');
+  });
+
+  app.get('/product/202309/products/:productId', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'get_product', fault: 'listing' });
+    if (!admitted) return reply;
+    const product = store.get((request.params as { productId: string }).productId);
+    if (!product) return guard.fail(reply, E.productMissing);
+    if (product.shopId !== admitted.shop.id) return guard.fail(reply, E.otherSellersProduct);
+    return guard.succeed(reply, presentProduct(product, admitted.query.return_under_review_version === 'true'));
+  });
+
+  app.post('/product/202309/products/search', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'search_products', fault: 'listings' });
+    if (!admitted) return reply;
+    const { query, body, shop } = admitted;
+    const size = Number(query.page_size);
+    if (!/^[0-9]{1,3}$/.test(query.page_size ?? '') || size < 1 || size > PAGE_SIZE_MAX)
+      return guard.fail(reply, E.fieldInvalid('page_size', `must be 1 to ${PAGE_SIZE_MAX}.`));
+    const offset = query.page_token ? Number(Buffer.from(query.page_token, 'base64url').toString()) : 0;
+    if (!Number.isInteger(offset) || offset < 0) return guard.fail(reply, E.fieldInvalid('page_token', 'is invalid.'));
+    // ASSUMPTION: no status or ALL lists every product but the deleted ones.
+    const status = typeof body.status === 'string' && body.status !== 'ALL' ? (body.status as ProductStatus) : null;
+    const skus = Array.isArray(body.seller_skus) ? (body.seller_skus as unknown[]).map(String) : null;
+    const found = store
+      .ofShop(shop.id)
+      .filter((product) => (status ? product.status === status : product.status !== 'DELETED'))
+      .filter((product) => !skus || product.version.skus.some((sku) => skus.includes(sku.seller_sku)));
+    const page = found.slice(offset, offset + size);
+    const next = offset + size < found.length ? Buffer.from(String(offset + size)).toString('base64url') : '';
+    return guard.succeed(reply, { products: page.map(presentSummary), next_page_token: next, total_count: found.length });
+  });
+}
+
+/**
+ * `GET /sandbox/tiktok-shop/accounts/{account}/listings`: what the simulated shops of a sandbox account hold, without
+ * auth (sandbox only), in DESIGN §10's shape plus TikTok's status, the audit's reasons and the last change.
+ */
+function registerInspection(app: FastifyInstance, store: ProductStore) {
+  app.get('/accounts/:account/listings', async (request, reply) => {
+    const account = (request.params as { account: string }).account;
+    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    return sandboxShops(Number(account), MAX_SHOPS).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * The TikTok Shop simulator's products, in memory per app (listings.md §2.2): what Create Product stores, the audit
+ * that settles lazily (no timers) `SANDBOX_REVIEW_SECONDS` after a submission (DESIGN §10 "Sandbox"), the two versions
+ * of a live product under re-review (the live one stays live if the new one fails), the uploaded images, the
+ * idempotency keys, the per-shop rate limit, and the product status webhook (type 5) sent when an audit settles.
+ */
+import type { SandboxContext } from '../context.js';
+import { signedNotification } from './notifications.js';
+
+export type ProductStatus =
+  | 'DRAFT'
+  | 'PENDING'
+  | 'FAILED'
+  | 'ACTIVATE'
+  | 'SELLER_DEACTIVATED'
+  | 'PLATFORM_DEACTIVATED'
+  | 'FREEZE'
+  | 'DELETED';
+export type AuditStatus = 'NONE' | 'AUDITING' | 'FAILED' | 'APPROVED';
+
+export interface Sku {
+  id: string;
+  seller_sku: string;
+  external_sku_id: string;
+  price: { amount: string; currency: string };
+  inventory: { warehouse_id: string; quantity: number }[];
+  sales_attributes: { id?: string; name?: string; value_id?: string; value_name?: string }[];
+}
+
+export interface HostedImage {
+  uri: string;
+  url: string;
+  width: number;
+  height: number;
+  use_case: string;
+}
+
+/** One version of a product's content: what a full edit replaces. */
+export interface ProductVersion {
+  title: string;
+  description: string;
+  category_id: string;
+  brand_id: string | null;
+  main_images: HostedImage[];
+  skus: Sku[];
+  package_weight: { value: string; unit: string };
+  package_dimensions: { length: string; width: string; height: string; unit: string } | null;
+  product_attributes: { id: string; name: string; values: { id?: string; name?: string }[] }[];
+  external_product_id: string;
+}
+
+export interface AuditFailure {
+  position: string;
+  reasons: string[];
+  suggestions: string[];
+  listing_platform: 'TIKTOK_SHOP';
+}
+
+export interface StoredProduct {
+  id: string;
+  shopId: string;
+  status: ProductStatus;
+  audit: AuditStatus;
+  /** What buyers see once live; before the first pass, the version under audit. */
+  version: ProductVersion;
+  /** The version under audit and when it was submitted, or null. */
+  review: { version: ProductVersion; submittedAt: number } | null;
+  auditFailedReasons: AuditFailure[];
+  /** Whether the product ever passed audit, which decides the webhook's PRODUCT_FIRST_PASS_REVIEW. */
+  passedOnce: boolean;
+  createTime: number;
+  updateTime: number;
+}
+
+/** The id sequences start at fixed numbers so every run answers the same ids. */
+const FIRST_PRODUCT_ID = 1_729_592_969_712_207_000n;
+const FIRST_SKU_ID = 1_729_592_969_712_300_000n;
+const PROHIBITED = /\bprohibited\b/i;
+
+/** Sets the TikTok Shop product API's requests per second, per shop and API, for a running sandbox (tests, load). */
+export function setTikTokShopRateLimit(context: SandboxContext, perSecond: number): void {
+  context.tiktokLimits.perSecond = perSecond;
+}
+
+/** ASSUMPTION: the reasons' wording; the shape is Get Product's `audit_failed_reasons` (listings.md §2.2). */
+const PROHIBITED_TITLE: AuditFailure = {
+  position: 'title',
+  reasons: ['The product title contains a prohibited word.'],
+  suggestions: ['Remove the prohibited word from the title and submit the product again.'],
+  listing_platform: 'TIKTOK_SHOP',
+};
+
+export type ProductStore = ReturnType<typeof createProductStore>;
+
+export function createProductStore(context: SandboxContext) {
+  const products = new Map<string, StoredProduct>();
+  const images = new Map<string, HostedImage>();
+  const idempotency = new Map<string, unknown>();
+  const budget = new Map<string, { second: number; count: number }>();
+  let nextProduct = FIRST_PRODUCT_ID;
+  let nextSku = FIRST_SKU_ID;
+  const now = () => context.clock.now().getTime();
+
+  /** Tells Storelink the audit settled, as TikTok's type 5 webhook does; not awaited, errors ignored. */
+  const notify = (product: StoredProduct, status: string, suspendedReason: string) => {
+    // ASSUMPTION: product_id is sent as a string (TikTok's sample has a number too large for a JSON double).
+    const data = { product_id: product.id, status, suspended_reason: suspendedReason, update_time: Math.floor(product.updateTime / 1000) };
+    const { body, headers } = signedNotification(5, product.shopId, data, context.clock.now());
+    void fetch(context.notificationUrl('tiktok-shop'), { method: 'POST', headers, body }).catch(() => undefined);
+  };
+
+  /** Settles the product's audit when its review time has passed: live, or failed with reasons. */
+  const settle = (product: StoredProduct) => {
+    const review = product.review;
+    if (!review || now() < review.submittedAt + context.reviewSeconds * 1000) return;
+    product.review = null;
+    product.updateTime = review.submittedAt + context.reviewSeconds * 1000;
+    if (PROHIBITED.test(review.version.title)) {
+      product.audit = 'FAILED';
+      product.auditFailedReasons = [PROHIBITED_TITLE];
+      // A live product keeps its live version when the edited one fails (listings.md §2.2, [T7]).
+      if (product.status !== 'ACTIVATE') Object.assign(product, { status: 'FAILED', version: review.version });
+      notify(product, 'PRODUCT_AUDIT_FAILURE', PROHIBITED_TITLE.reasons[0]!);
+      return;
+    }
+    const first = !product.passedOnce;
+    Object.assign(product, { status: 'ACTIVATE', audit: 'APPROVED', version: review.version, auditFailedReasons: [], passedOnce: true });
+    notify(product, first ? 'PRODUCT_FIRST_PASS_REVIEW' : 'PRODUCT_STATUS_CHANGED', '');
+  };
+
+  return {
+    images,
+    /** The product with its audit settled, or undefined. */
+    get(id: unknown): StoredProduct | undefined {
+      const product = typeof id === 'string' ? products.get(id) : undefined;
+      if (product) settle(product);
+      return product;
+    },
+    /** Every product of the shop, oldest first, audits settled. */
+    ofShop(shopId: string): StoredProduct[] {
+      const found = [...products.values()].filter((product) => product.shopId === shopId);
+      for (const product of found) settle(product);
+      return found;
+    },
+    nextSkuId: () => String(nextSku++),
+    /** Stores a new product: a draft, or submitted to audit. */
+    add(shopId: string, version: ProductVersion, draft: boolean): StoredProduct {
+      const at = now();
+      const product: StoredProduct = {
+        id: String(nextProduct++),
+        shopId,
+        status: draft ? 'DRAFT' : 'PENDING',
+        audit: draft ? 'NONE' : 'AUDITING',
+        version,
+        review: draft ? null : { version, submittedAt: at },
+        auditFailedReasons: [],
+        passedOnce: false,
+        createTime: at,
+        updateTime: at,
+      };
+      products.set(product.id, product);
+      return product;
+    },
+    /** Sends a version to audit: a live product stays live on its current version meanwhile. */
+    submit(product: StoredProduct, version: ProductVersion) {
+      const at = now();
+      product.review = { version, submittedAt: at };
+      product.audit = 'AUDITING';
+      product.updateTime = at;
+      if (product.status !== 'ACTIVATE') Object.assign(product, { status: 'PENDING', version });
+    },
+    touch: (product: StoredProduct) => void (product.updateTime = now()),
+    /** The answer stored under a shop's idempotency key, or undefined. */
+    remembered: (shopId: string, key: string) => idempotency.get(`${shopId}:${key}`),
+    remember: (shopId: string, key: string, answer: unknown) => void idempotency.set(`${shopId}:${key}`, answer),
+    /** Spends one request of the shop's per-second budget for the API; false when it is spent. */
+    spend(shopId: string, api: string): boolean {
+      const second = Math.floor(now() / 1000);
+      const key = `${shopId}:${api}`;
+      const entry = budget.get(key);
+      const current = entry && entry.second === second ? entry : { second, count: 0 };
+      budget.set(key, current);
+      if (current.count >= context.tiktokLimits.perSecond) return false;
+      current.count += 1;
+      return true;
+    },
+  };
+}
