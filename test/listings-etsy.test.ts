@@ -10,7 +10,10 @@ import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
 import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
 import { etsySeller, leafCategory, mugProduct, publishMug } from './helpers/listings.js';
-import { call, createTestApp, errorBody, runDueJobs, type TestApp } from './helpers/test-app.js';
+import { API, call, createTestApp, errorBody, runDueJobs, type TestApp } from './helpers/test-app.js';
+
+/** A 1x1 PNG: a second image, whose bytes differ from the mug's GIF. */
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 interface ShopListing {
   id: number;
@@ -18,6 +21,7 @@ interface ShopListing {
   state: string;
   skus: { sku: string; price: string | number; quantity: number }[];
   images?: number;
+  image_ids?: number[];
   publishes?: number;
   properties: { property_id: number; value_ids: number[]; values: string[] }[];
 }
@@ -141,6 +145,38 @@ for (const kind of databaseKinds()) {
       assert.equal(Number(held?.skus.find((s) => s.sku === 'M2-W')?.price), 21);
       assert.equal(held?.publishes, 1);
       assert.equal(uploads(), uploadsBefore);
+    });
+
+    test("an image added to the product is uploaded alone; a reorder in the catalogue reaches Etsy's order by one call", async () => {
+      const me = await seller('212');
+      const { productId, id } = await publish(me, 'M12');
+      await runDueJobs(t, LISTING_QUEUE);
+      const [first] = await shop(me.account);
+      assert.equal(first?.image_ids?.length, 1);
+      const form = new FormData();
+      form.set('file', new Blob([PNG_1X1], { type: 'image/png' }), 'mug-side.png');
+      const uploaded = await fetch(`${base}${API}/products/${productId}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },
+        body: form,
+      });
+      assert.equal(uploaded.status, 201);
+      const uploadsBefore = uploads();
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(uploads(), uploadsBefore + 1, 'the new image alone');
+      const [two] = await shop(me.account);
+      assert.equal(two?.image_ids?.length, 2);
+      assert.equal(two?.image_ids?.[0], first?.image_ids?.[0], 'the first image stays first');
+
+      const images = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.images as { id: number }[];
+      const reversed = [...images].reverse().map((image) => ({ id: image.id }));
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { images: reversed } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const [after] = await shop(me.account);
+      assert.deepEqual(after?.image_ids, [...(two?.image_ids ?? [])].reverse());
+      assert.equal(uploads(), uploadsBefore + 1, 'nothing uploaded again');
+      assert.equal(after?.publishes, 1);
+      assert.equal((await listing(me, id)).sync_status, 'synced');
     });
 
     test("a change of attributes sends the changed properties alone, removes a dropped one, and a refused value is the attribute's issue", async () => {

@@ -757,7 +757,7 @@ describe('faults', () => {
 });
 
 describe('the inspection endpoint', () => {
-  test('answers id, title, state, skus with decimal prices, properties, counts of images and publishes, and the last change', async () => {
+  test('answers id, title, state, skus with decimal prices, properties, the images (count and order), publishes, and the last change', async () => {
     const token = await connect(170);
     const id = await draft(token, 170);
     assert.equal((await call(token, 'PUT', `/listings/${id}/inventory`, variedInventory(ids(shopOf(170)).readiness))).statusCode, 200);
@@ -773,6 +773,7 @@ describe('the inspection endpoint', () => {
         { sku: 'MUG-WH-16', price: '24.00', quantity: 4 },
       ],
       images: 0,
+      image_ids: [],
       properties: [],
       publishes: 0,
       fees: 0,

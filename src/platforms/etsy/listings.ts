@@ -122,13 +122,14 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
   /**
    * Uploads the images Etsy does not have, at the draft's rank, and removes those the product no longer has. An image
-   * Etsy holds is never uploaded again; a new order of images it already holds is left as it is (Etsy re-ranks by
-   * re-attaching an image by its id, which the sandbox does not serve yet).
+   * Etsy holds is never uploaded again. When the listing held images before, the draft's order is then set with
+   * updateListing's `image_ids` (listings.md §1.7), one call: a reorder in the catalogue reaches Etsy.
    */
   async function deliverImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
     const print = fingerprint(draft.images.map((image) => image.key));
     if (progress.delivered.images === print) return;
     const path = `${shop(call)}/listings/${progress.externalId}/images`;
+    const heldBefore = Object.keys(progress.images).length > 0;
     for (const [rank, image] of draft.images.entries()) {
       if (progress.images[image.key]) continue;
       // An upload Etsy took but never answered for (a time-out, its 500, the instance killed) is found, not sent again.
@@ -156,6 +157,11 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (keys.has(key)) continue;
       await send(call, 'DELETE', `${path}/${id}`, parseDeleted);
       delete progress.images[key];
+    }
+    // Uploads at their rank give a new listing its order; a listing that held images before may hold them in another.
+    if (heldBefore && draft.images.length > 1) {
+      const form = { image_ids: draft.images.map((image) => progress.images[image.key]!).join(',') };
+      await send(call, 'PATCH', `${shop(call)}/listings/${progress.externalId}`, parseListing, { form });
     }
     progress.delivered.images = print;
   }

@@ -133,6 +133,8 @@ function inspected(listing: StoredListing) {
       .filter((product) => enabledOfferings(listing).includes(product.offering))
       .map((product) => ({ sku: product.sku, price: (product.offering.price / 100).toFixed(2), quantity: product.offering.quantity })),
     images: listing.images.length,
+    // The images' ids in their order on the listing (rank), so a client can see a reorder arrive.
+    image_ids: [...listing.images].sort((a, b) => a.rank - b.rank).map((image) => image.listing_image_id),
     properties: [...listing.properties.values()].map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
     publishes: listing.publishes,
     fees: listing.fees,
