@@ -16,7 +16,7 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { type ExistingListing, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
@@ -25,7 +25,7 @@ import { checkSettings } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall } from './platform-call.js';
+import { platformCall, platformQueueOptions } from './platform-call.js';
 import { missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
@@ -290,14 +290,8 @@ export function createListingImport(deps: {
 
   const queue: QueueDefinition<ImportJob> = {
     name: IMPORT_QUEUE,
-    // A page whose instance died (a kill -9) is read again after three deadlines of its call: taken once all the same.
-    options: {
-      policy: 'stately',
-      expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
-      retryLimit: 3,
-      retryDelay: 5,
-      deleteAfterSeconds: 7 * 24 * 3600,
-    },
+    // A page whose instance died (a kill -9) is read again: taken once all the same.
+    options: platformQueueOptions(deps.timeoutMs),
     // An import is a page at a time; two sites' imports run side by side.
     work: { localConcurrency: 2, pollingIntervalSeconds: deps.pollIntervalSeconds },
     handler: run,

@@ -13,7 +13,7 @@ import * as productsRepo from '../../db/products.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
@@ -21,7 +21,7 @@ import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall, progressOf } from './platform-call.js';
+import { platformCall, platformQueueOptions, progressOf } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -146,13 +146,8 @@ export function createListingWatch(deps: {
     },
     {
       name: READ_QUEUE,
-      options: {
-        policy: 'stately',
-        retryLimit: 2,
-        retryDelay: 30,
-        expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
-        deleteAfterSeconds: 24 * 3600,
-      },
+      // Reads come every few hours per listing: their finished jobs are kept a day, not a week.
+      options: { ...platformQueueOptions(deps.timeoutMs), deleteAfterSeconds: 24 * 3600 },
       work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: (data) => read(data as ReadJob),
     } satisfies QueueDefinition<ReadJob> as QueueDefinition<object>,

@@ -12,14 +12,14 @@ import * as productsRepo from '../../db/products.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { type ListingProgress, ListingRefused, PlatformError, type PlatformListing } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall, progressOf } from './platform-call.js';
+import { platformCall, platformQueueOptions, progressOf } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -198,15 +198,8 @@ export function createListingWork(deps: {
   return {
     queue: {
       name: LISTING_QUEUE,
-      // One running and one waiting job per listing; a job whose instance died is run again after three deadlines of
-      // the longest call it makes (an image upload), and resumes from the saved progress.
-      options: {
-        policy: 'stately',
-        expireInSeconds: expiryAfterDeadlines(deps.timeoutMs) * 3,
-        retryLimit: 3,
-        retryDelay: 5,
-        deleteAfterSeconds: 7 * 24 * 3600,
-      },
+      // One running and one waiting job per listing; one whose instance died resumes from the saved progress.
+      options: platformQueueOptions(deps.timeoutMs),
       // Eight at a time per instance (each worker fetches its next job at once while there are some: lib/jobs.ts).
       work: { localConcurrency: 8, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: run,

@@ -4,6 +4,7 @@
  * progress as its record stores it.
  */
 import type { SiteRow } from '../../db/sites.repo.js';
+import { expiryAfterDeadlines } from '../../lib/jobs.js';
 import type { ListingProgress, ListingsCall } from '../../platforms/platform.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Pacer } from './pacing.js';
@@ -37,4 +38,19 @@ export async function platformCall(
     onLimits: (limits) => deps.pacer.heard(limits),
     ...extra,
   };
+}
+
+/**
+ * The pg-boss options of a queue whose jobs call a platform for one subject (a listing, an import): one running and one
+ * waiting job per subject (`stately` on its singleton key), and a job whose instance died run again after three
+ * deadlines of the longest call it makes (an image upload), which resumes from what it saved.
+ */
+export function platformQueueOptions(timeoutMs: number) {
+  return {
+    policy: 'stately',
+    expireInSeconds: expiryAfterDeadlines(timeoutMs) * 3,
+    retryLimit: 3,
+    retryDelay: 5,
+    deleteAfterSeconds: 7 * 24 * 3600,
+  } as const;
 }
