@@ -4,6 +4,16 @@
  * is an issue on the request's field (`category_id`, `attributes.<name>`, `settings.<name>`), in Storelink's words.
  */
 import { type Category, type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
+import type { FieldErrors } from '../../errors.js';
+
+export const errorsOf = (issues: readonly ListingIssue[]) => issues.filter((issue) => issue.severity === 'error');
+
+/** Issues as a 422's fields: each on its field, the site's own (no field) on `site_id`. */
+export function fieldsOf(issues: readonly ListingIssue[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of errorsOf(issues)) (fields[issue.field ?? 'site_id'] ??= []).push(issue.message);
+  return fields;
+}
 
 /** The category: known to the platform, and a leaf (only a leaf holds listings). */
 export function checkCategory(categoryId: string, category: Category | null): ListingIssue[] {

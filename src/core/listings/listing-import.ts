@@ -12,20 +12,21 @@ import type { Db } from '../../db/client.js';
 import * as importsRepo from '../../db/listing-imports.repo.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type ExistingListing, PlatformError } from '../../platforms/platform.js';
+import type { ExistingListing } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
-import { checkSettings } from './checks.js';
+import { checkSettings, fieldsOf } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall, platformQueueOptions } from './platform-call.js';
+import { ATTEMPTS_MAX, platformCall, platformQueueOptions, refusedGrant, retryAt } from './platform-call.js';
 import { missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
@@ -35,10 +36,6 @@ interface ImportJob {
   /** Passing failures met so far on the current page. */
   attempt?: number;
 }
-
-/** Passing failures (time-outs, 429, 5xx) one page meets before the import is given up as `failed`. */
-const ATTEMPTS_MAX = 8;
-const backOffMs = (attempt: number) => Math.min(600_000, 1_000 * 2 ** attempt);
 
 export interface ImportActor {
   userId: number | null;
@@ -144,23 +141,24 @@ export function createListingImport(deps: {
     const productIds = new Set(skus.flatMap((sku) => (owners.has(sku) ? [owners.get(sku)!] : [])));
     if (productIds.size > 1) return `Its skus belong to ${productIds.size} different products of the catalogue.`;
     const actor = { userId: row.startedBy, ipAddress: null };
-    let productId = [...productIds][0];
-    let outcome: 'created' | 'linked' = 'linked';
-    if (productId !== undefined && listed.has(productId))
-      return `The catalogue's product ${productId} with its sku is listed on this site already.`;
-    if (productId === undefined) {
+    const linkedId = [...productIds][0];
+    if (linkedId !== undefined && listed.has(linkedId))
+      return `The catalogue's product ${linkedId} with its sku is listed on this site already.`;
+    let product: productsRepo.ProductRecord | null;
+    if (linkedId !== undefined) {
+      product = await productsRepo.findProduct(tx, row.workspaceId, linkedId);
+      if (!product) throw new Error(`the product ${linkedId} vanished during the import`);
+    } else {
       try {
-        const made = await deps.products.createIn(tx, row.workspaceId, productInputOf(listing, site.platform), {}, actor);
-        productId = made.id;
-        for (const variant of made.variants) owners.set(variant.sku, made.id);
-        outcome = 'created';
+        product = await deps.products.createIn(tx, row.workspaceId, productInputOf(listing, site.platform), {}, actor);
       } catch (error) {
         if (error instanceof AppError && error.code === 'validation_failed') return `The product cannot be made: ${refusalText(error)}.`;
         throw error;
       }
+      for (const variant of product.variants) owners.set(variant.sku, product.id);
     }
-    const product = await productsRepo.findProduct(tx, row.workspaceId, productId);
-    if (!product) throw new Error(`the product ${productId} vanished during the import`);
+    const productId = product.id;
+    const outcome = linkedId === undefined ? 'created' : 'linked';
     const settings = settingsOf(site.platform, site.listingSettings);
     const draft = draftOf(product, { categoryId: listing.categoryId, attributes: {} }, settings, deps.imageBytes);
     // A product made from the listing is what the shop holds. A linked one may not be: the shop's listing is left as the
@@ -229,7 +227,7 @@ export function createListingImport(deps: {
       const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
       page = await adapter.existing(call, row.cursor);
     } catch (error) {
-      return failed(row, site.id, site.platform, error, job.attempt ?? 0);
+      return failed(row, site, error, job.attempt ?? 0);
     }
     return db.transaction(async (tx) => {
       // Locked, and read again: a second run of this job (its first one's instance presumed dead) takes the page once.
@@ -254,36 +252,19 @@ export function createListingImport(deps: {
   }
 
   /** A refused grant ends the import (the site asks for reconnection); a passing failure reads the page again later. */
-  async function failed(
-    row: importsRepo.ListingImportRow,
-    siteId: number,
-    platform: keyof typeof PLATFORM_NAMES,
-    error: unknown,
-    attempt: number,
-  ) {
+  async function failed(row: importsRepo.ListingImportRow, site: Pick<SiteRow, 'id' | 'platform'>, error: unknown, attempt: number) {
     const now = clock.now();
-    if (error instanceof PlatformError && error.reason === 'rejected') {
-      await deps.refresh.refused(siteId, 'seller', `${PLATFORM_NAMES[platform]} refused access (${error.message}); reconnect the site.`);
-      await importsRepo.failImport(
-        db,
-        row.id,
-        `${PLATFORM_NAMES[platform]} refused access: connect the site again, then import again.`,
-        now,
-      );
+    const name = PLATFORM_NAMES[site.platform];
+    if (await refusedGrant(deps.refresh, site, error)) {
+      await importsRepo.failImport(db, row.id, `${name} refused access: connect the site again, then import again.`, now);
       return 'failed: the grant was refused';
     }
     const message = error instanceof Error ? error.message : String(error);
-    if (attempt + 1 >= ATTEMPTS_MAX) {
-      await importsRepo.failImport(
-        db,
-        row.id,
-        `${PLATFORM_NAMES[platform]} could not be read after ${ATTEMPTS_MAX} attempts: ${message}`,
-        now,
-      );
+    const at = retryAt(now, error, attempt);
+    if (!at) {
+      await importsRepo.failImport(db, row.id, `${name} could not be read after ${ATTEMPTS_MAX} attempts: ${message}`, now);
       return `given up: ${message}`;
     }
-    const retryAfter = error instanceof PlatformError ? (error.retryAfterMs ?? 0) : 0;
-    const at = new Date(now.getTime() + Math.max(backOffMs(attempt + 1), retryAfter));
     await send(db, { importId: row.id, attempt: attempt + 1 }, at);
     return `retry at ${at.toISOString()}: ${message}`;
   }
@@ -310,8 +291,7 @@ export function createListingImport(deps: {
         throw invalidField('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
       if (site.status !== 'connected') throw invalidField('site_id', 'The site is not connected: connect it again first.');
       const missing = checkSettings(missingSettings(site.platform, settingsOf(site.platform, site.listingSettings)));
-      if (missing.length > 0)
-        throw new AppError('validation_failed', { fields: Object.fromEntries(missing.map((issue) => [issue.field!, [issue.message]])) });
+      if (missing.length > 0) throw new AppError('validation_failed', { fields: fieldsOf(missing) });
       return db.transaction(async (tx) => {
         const now = clock.now();
         const row = await importsRepo.startImport(tx, { workspaceId: site.workspaceId, siteId: site.id, startedBy: actor.userId }, now);

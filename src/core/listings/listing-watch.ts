@@ -14,14 +14,13 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall, platformQueueOptions, progressOf } from './platform-call.js';
+import { platformCall, platformQueueOptions, progressOf, refusedGrant } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -74,14 +73,7 @@ export function createListingWatch(deps: {
       const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
       existing = await adapter.readExisting(call, progress);
     } catch (error) {
-      if (error instanceof PlatformError && error.reason === 'rejected') {
-        await deps.refresh.refused(
-          site.id,
-          'seller',
-          `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`,
-        );
-        return 'held: the grant was refused';
-      }
+      if (await refusedGrant(deps.refresh, site, error)) return 'held: the grant was refused';
       // A passing failure waits for the listing's next turn, as a read would: a platform that is down is not asked for
       // every listing again each minute. (The listing's own time is kept: nothing of it changed.)
       await listingsRepo.markRead(db, listing.id, clock.now());

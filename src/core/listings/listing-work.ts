@@ -9,17 +9,18 @@
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type ListingProgress, ListingRefused, PlatformError, type PlatformListing } from '../../platforms/platform.js';
+import { type ListingProgress, ListingRefused, type PlatformListing } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
-import { platformCall, platformQueueOptions, progressOf } from './platform-call.js';
+import { ATTEMPTS_MAX, platformCall, platformQueueOptions, progressOf, refusedGrant, retryAt } from './platform-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -30,11 +31,6 @@ export interface ListingJob {
   /** Passing failures met so far: the job is sent again after a back-off, until the listing is given up as `error`. */
   attempt?: number;
 }
-
-/** Passing failures (time-outs, 429, 5xx) a listing's work meets before it is given up: `status: error`. */
-const ATTEMPTS_MAX = 8;
-/** The back-off after the nth passing failure: 2, 4, 8 … seconds, at most ten minutes; never less than `Retry-After`. */
-const backOffMs = (attempt: number) => Math.min(600_000, 1_000 * 2 ** attempt);
 
 export interface ListingWork {
   readonly queue: QueueDefinition<ListingJob>;
@@ -151,7 +147,7 @@ export function createListingWork(deps: {
     } catch (error) {
       // What was delivered before the failure is not sent again (the steps that are saved at once are saved already).
       await save(progress);
-      return failed(listing, site.id, error, job.attempt ?? 0);
+      return failed(listing, site, error, job.attempt ?? 0);
     }
   }
 
@@ -160,7 +156,12 @@ export function createListingWork(deps: {
    * good status); a refused grant holds the work and asks for reconnection; a passing failure is tried again later,
    * until the listing is given up as `error`.
    */
-  async function failed(listing: listingsRepo.ListingRow, siteId: number, error: unknown, attempt: number): Promise<string> {
+  async function failed(
+    listing: listingsRepo.ListingRow,
+    site: Pick<SiteRow, 'id' | 'platform'>,
+    error: unknown,
+    attempt: number,
+  ): Promise<string> {
     if (error instanceof ListingRefused) {
       const live = listing.status !== 'pending' && listing.status !== 'rejected';
       await record(
@@ -170,12 +171,10 @@ export function createListingWork(deps: {
       );
       return `refused: ${error.message}`;
     }
-    if (error instanceof PlatformError && error.reason === 'rejected') {
-      await deps.refresh.refused(siteId, 'seller', `The platform refused access (${error.message}); reconnect the site.`);
-      return 'held: the grant was refused';
-    }
+    if (await refusedGrant(deps.refresh, site, error)) return 'held: the grant was refused';
     const message = error instanceof Error ? error.message : String(error);
-    if (attempt + 1 >= ATTEMPTS_MAX) {
+    const at = retryAt(clock.now(), error, attempt);
+    if (!at) {
       const issue = storelinkIssue(
         null,
         'delivery_failed',
@@ -189,9 +188,7 @@ export function createListingWork(deps: {
       );
       return `given up: ${message}`;
     }
-    const retryAfter = error instanceof PlatformError ? (error.retryAfterMs ?? 0) : 0;
-    const at = new Date(clock.now().getTime() + Math.max(backOffMs(attempt + 1), retryAfter));
-    await send(db, { id: listing.id, siteId }, at, attempt + 1);
+    await send(db, { id: listing.id, siteId: site.id }, at, attempt + 1);
     return `retry at ${at.toISOString()}: ${message}`;
   }
 

@@ -8,12 +8,12 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { type ListingIssue, type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
-import { AppError, type FieldErrors } from '../../errors.js';
+import { type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { Outbox } from '../webhooks/outbox.js';
-import { checkAttributes, checkCategory, checkSettings } from './checks.js';
+import { checkAttributes, checkCategory, checkSettings, errorsOf, fieldsOf } from './checks.js';
 import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
@@ -31,15 +31,6 @@ export interface PublishInput {
 export interface Actor {
   userId: number | null;
   ipAddress: string | null;
-}
-
-const errorsOf = (issues: readonly ListingIssue[]) => issues.filter((issue) => issue.severity === 'error');
-
-/** Issues as a 422's fields: each on its field, the site's own (no field) on `site_id`. */
-function fieldsOf(issues: readonly ListingIssue[]): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const issue of errorsOf(issues)) (fields[issue.field ?? 'site_id'] ??= []).push(issue.message);
-  return fields;
 }
 
 export function createListingsService(deps: {

@@ -1,11 +1,12 @@
 /**
  * What every background call of a listings capability is made with (the listing work, imports, reads): the site's
- * account and settings, a valid access token, the jobs' stop deadline, and the platform's pacer; and a listing's
- * progress as its record stores it.
+ * account and settings, a valid access token, the jobs' stop deadline, and the platform's pacer; a listing's progress
+ * as its record stores it; and what each of them does when the platform refuses the grant or fails in passing.
  */
 import type { SiteRow } from '../../db/sites.repo.js';
+import { PLATFORM_NAMES } from '../../domain/index.js';
 import { expiryAfterDeadlines } from '../../lib/jobs.js';
-import type { ListingProgress, ListingsCall } from '../../platforms/platform.js';
+import { type ListingProgress, type ListingsCall, PlatformError } from '../../platforms/platform.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Pacer } from './pacing.js';
 import { settingsOf } from './settings.js';
@@ -53,4 +54,32 @@ export function platformQueueOptions(timeoutMs: number) {
     retryDelay: 5,
     deleteAfterSeconds: 7 * 24 * 3600,
   } as const;
+}
+
+/** Passing failures (time-outs, 429, 5xx) one piece of work meets before it is given up. */
+export const ATTEMPTS_MAX = 8;
+
+/**
+ * When work that failed in passing for the `attempt`th time (from 0) is tried again: after 2, 4, 8 … seconds, at most
+ * ten minutes, and never before the platform's `Retry-After`; null once `ATTEMPTS_MAX` failures are spent.
+ */
+export function retryAt(now: Date, error: unknown, attempt: number): Date | null {
+  if (attempt + 1 >= ATTEMPTS_MAX) return null;
+  const backOff = Math.min(600_000, 1_000 * 2 ** (attempt + 1));
+  const retryAfter = error instanceof PlatformError ? (error.retryAfterMs ?? 0) : 0;
+  return new Date(now.getTime() + Math.max(backOff, retryAfter));
+}
+
+/**
+ * When `error` is the platform refusing the site's grant: the site is turned `reauthorization_required` (its work held
+ * until it is connected again) and true is answered; else false, and nothing is done.
+ */
+export async function refusedGrant(
+  refresh: Pick<TokenRefresh, 'refused'>,
+  site: Pick<SiteRow, 'id' | 'platform'>,
+  error: unknown,
+): Promise<boolean> {
+  if (!(error instanceof PlatformError && error.reason === 'rejected')) return false;
+  await refresh.refused(site.id, 'seller', `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`);
+  return true;
 }

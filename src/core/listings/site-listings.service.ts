@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.js';
 import { type ListingsCall, PlatformError } from '../../platforms/platform.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
+import { refusedGrant } from './platform-call.js';
 import { type ListingSettings, settingsOf } from './settings.js';
 
 /** How long a caller is asked to wait when the platform could not answer. */
@@ -55,14 +56,8 @@ export function createSiteListingsService(deps: {
       return await read(call, adapter);
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
-      if (error.reason === 'rejected') {
-        await deps.refresh.refused(
-          site.id,
-          'seller',
-          `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`,
-        );
+      if (await refusedGrant(deps.refresh, site, error))
         throw invalidField('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
-      }
       throw new AppError('unavailable', {
         message: `${PLATFORM_NAMES[site.platform]} could not answer now; try again shortly.`,
         headers: { 'retry-after': String(error.retryAfterMs ? Math.ceil(error.retryAfterMs / 1000) : RETRY_AFTER_SECONDS) },

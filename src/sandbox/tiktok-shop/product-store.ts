@@ -5,7 +5,7 @@
  * idempotency keys, the per-shop rate limit, and the product status webhook (type 5) sent when an audit settles.
  */
 import type { SandboxContext } from '../context.js';
-import { signedNotification } from './notifications.js';
+import { sendNotification } from './notifications.js';
 
 export type ProductStatus =
   | 'DRAFT'
@@ -105,8 +105,7 @@ export function createProductStore(context: SandboxContext) {
   const notify = (product: StoredProduct, status: string, suspendedReason: string) => {
     // ASSUMPTION: product_id is sent as a string (TikTok's sample has a number too large for a JSON double).
     const data = { product_id: product.id, status, suspended_reason: suspendedReason, update_time: Math.floor(product.updateTime / 1000) };
-    const { body, headers } = signedNotification(5, product.shopId, data, context.clock.now());
-    void fetch(context.notificationUrl('tiktok-shop'), { method: 'POST', headers, body }).catch(() => undefined);
+    sendNotification(context, 5, product.shopId, data);
   };
 
   /** Settles the product's audit when its review time has passed: live, or failed with reasons. */
