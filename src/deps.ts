@@ -223,6 +223,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     refresh: tokenRefresh,
     pacerOf,
     imageBytes,
+    work: listingWork,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
@@ -247,6 +248,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const platformNotifications = createPlatformNotifications({
     db,
     refresh: tokenRefresh,
+    listings: listingWatch,
     tiktokShop: platformConfigs(config, SANDBOX_CLIENTS).tiktokShop,
   });
   const sandbox: SandboxContext = {

@@ -79,8 +79,13 @@ for (const kind of databaseKinds()) {
       assert.equal((await post(notJson, sign(notJson))).statusCode, 400);
       const noShop = JSON.stringify({ type: 6, data: {} });
       assert.equal((await post(noShop, sign(noShop))).statusCode, 400);
+      // A product status change of a product no listing holds reads nothing; a type Storelink does not act on is acknowledged.
       const productStatus = JSON.stringify({ type: 5, shop_id: me.shopId, data: { product_id: '1', status: 'PRODUCT_AUDIT_FAILURE' } });
-      const acknowledged = await post(productStatus, sign(productStatus));
+      const unheld = await post(productStatus, sign(productStatus));
+      assert.equal(unheld.statusCode, 200);
+      assert.equal(unheld.json().data.result, 'reading 0 listing(s)');
+      const creation = JSON.stringify({ type: 16, shop_id: me.shopId, data: { product_id: '1' } });
+      const acknowledged = await post(creation, sign(creation));
       assert.equal(acknowledged.statusCode, 200);
       assert.equal(acknowledged.json().data.result, 'acknowledged');
       assert.equal((await status(me)).status, 'connected');

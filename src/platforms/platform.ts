@@ -195,6 +195,8 @@ export interface ListingProgress {
   externalUrl: string | null;
   /** When the create call was first sent: a listing the platform made but never answered for is looked for from then. */
   createStartedAt: string | null;
+  /** The idempotency key the create was sent with, where the platform takes one (TikTok Shop): sent again, it is the same create. */
+  createKey?: string | null;
   /** Image key to the platform's image id. */
   images: Record<string, string>;
   /** The key of the image whose upload was sent and not yet answered: one the platform took is found, not sent again. */
@@ -219,6 +221,8 @@ export interface ExistingListing {
   readonly externalId: string;
   readonly state: PlatformListing;
   readonly categoryId: string;
+  /** The listing's attributes as the platform holds them, by the names the category's attributes have ({} where none are read). */
+  readonly attributes: Readonly<Record<string, unknown>>;
   /** The product the listing shows, in the catalogue's words: prices as decimal text, a variant's sku null where it has none. */
   readonly product: {
     readonly title: string;
@@ -258,8 +262,11 @@ export interface ListingsAdapter {
   category(call: ListingsCall, categoryId: string): Promise<Category | null>;
   /** What a listing in the category can or must say; null for a category the platform does not know. */
   categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null>;
-  /** The platform's rules Storelink checks itself, before anything is stored or sent (fields of the listing). */
-  check(draft: ListingDraft, attributes: readonly CategoryAttribute[]): ListingIssue[];
+  /**
+   * The platform's rules Storelink checks itself, before anything is stored or sent (fields of the listing). `call`
+   * says which account the listing is for (its market decides TikTok Shop's currency); nothing is called with it.
+   */
+  check(draft: ListingDraft, attributes: readonly CategoryAttribute[], call: ListingsCall): ListingIssue[];
   /** The platform's dry run, where it has one (TikTok Shop's listing_check, Amazon's VALIDATION_PREVIEW); else []. */
   validate(call: ListingsCall, draft: ListingDraft): Promise<ListingIssue[]>;
   /**

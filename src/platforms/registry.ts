@@ -9,6 +9,7 @@ import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
 import type { ConnectAdapter, ListingsAdapter } from './platform.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
+import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
 export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
@@ -106,7 +107,7 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
   };
 }
 
-/** The listings capability of each seller platform that has it so far (Etsy; TikTok Shop and Amazon come next). */
+/** The listings capability of each seller platform that has it so far (Etsy and TikTok Shop; Amazon comes next). */
 export type ListingsAdapters = Readonly<Partial<Record<SitePlatform, ListingsAdapter>>>;
 
 export function createListingsAdapters(
@@ -114,6 +115,9 @@ export function createListingsAdapters(
   deps: { http: PlatformHttp; clock: Clock },
   clients: SandboxClients,
 ): ListingsAdapters {
-  const { etsy } = platformConfigs(config, clients);
-  return etsy ? { etsy: createEtsyListingsAdapter(etsy, deps) } : {};
+  const { etsy, tiktokShop } = platformConfigs(config, clients);
+  return {
+    ...(etsy ? { etsy: createEtsyListingsAdapter(etsy, deps) } : {}),
+    ...(tiktokShop ? { 'tiktok-shop': createTikTokShopListingsAdapter(tiktokShop, deps) } : {}),
+  };
 }

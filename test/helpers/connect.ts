@@ -65,6 +65,17 @@ export function locationOf(response: Response): string {
   return response.headers.get('location')!;
 }
 
+/** Connects a sandbox TikTok Shop account (one shop unless `choices.shops` says more) and returns its first site's id. */
+export async function connectTikTokShopSite(
+  t: TestApp,
+  actor: Actor,
+  account = '1',
+  choices: Record<string, string> = {},
+): Promise<number> {
+  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 4 }, 'allow', account, choices));
+  return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
+}
+
 /** Connects an Amazon seller account through the sandbox and returns its site id, for flows that need one (advertising). */
 export async function connectAmazonSellerSite(t: TestApp, actor: Actor, account = '1'): Promise<number> {
   const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', account));

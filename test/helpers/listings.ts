@@ -1,6 +1,6 @@
 /** A seller with a connected sandbox Etsy shop, for the listing tests. */
 import assert from 'node:assert/strict';
-import { connectEtsySite } from './connect.js';
+import { connectEtsySite, connectTikTokShopSite } from './connect.js';
 import { API, call, registerUser, type TestApp } from './test-app.js';
 
 /**
@@ -26,29 +26,58 @@ export async function etsySeller(t: TestApp, account: string, options: { shop?: 
   return { ...user, as, site, account };
 }
 
+/** A new user whose sandbox TikTok Shop `account` is connected, its warehouse set to the shop's default unless `settings` is false. */
+export async function tiktokSeller(t: TestApp, account: string, options: { settings?: boolean } = {}) {
+  const user = await registerUser(t);
+  const as = { token: user.session, workspace: user.workspace.id };
+  const site = await connectTikTokShopSite(t, user, account);
+  if (options.settings !== false) {
+    const choices = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
+    const body = { warehouse_id: choices.warehouse_id[0].value };
+    assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body })).statusCode, 200);
+  }
+  return { ...user, as, site, account };
+}
+
 type Seller = Awaited<ReturnType<typeof etsySeller>>;
+
+/** A PNG signature and IHDR header of a 640 x 480 image: enough for the size checks of the catalogue and TikTok Shop. */
+export const PNG_640X480 = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
+]);
 
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-/** A mug with one uploaded image (Etsy takes files) and two variants: `<sku>-W` at 18.00 (4) and `<sku>-B` at 19.50 (2). */
-export async function mugProduct(t: TestApp, me: Seller, sku: string): Promise<number> {
+/**
+ * A mug with one uploaded image (Etsy takes files) and two variants: `<sku>-W` at 18.00 (4) and `<sku>-B` at 19.50 (2);
+ * `image` another upload than a 1x1 GIF, `packaged` with a package of 350 g, 12 x 9.5 x 10 cm (TikTok Shop needs one).
+ */
+export async function mugProduct(
+  t: TestApp,
+  me: Seller,
+  sku: string,
+  options: { image?: { bytes: Buffer; type: string; name: string }; title?: string; packaged?: boolean; currency?: string } = {},
+): Promise<number> {
+  const image = options.image ?? { bytes: GIF_1X1, type: 'image/gif', name: 'mug.gif' };
   const created = await call(t, 'POST', '/products', {
     ...me.as,
     body: {
-      title: `Stoneware mug ${sku}`,
+      title: options.title ?? `Stoneware mug ${sku}`,
       description: 'Wheel-thrown, 350 ml.',
-      currency: 'USD',
+      currency: options.currency ?? 'USD',
       options: [{ name: 'Color', values: ['White', 'Blue'] }],
       variants: [
         { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
         { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
       ],
+      ...(options.packaged ? { package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 } } : {}),
     },
   });
   assert.equal(created.statusCode, 201, created.body);
   const id = created.json().data.id as number;
   const form = new FormData();
-  form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
+  form.set('file', new Blob([image.bytes], { type: image.type }), image.name);
   const uploaded = await fetch(`${t.deps.config.appUrl}${API}/products/${id}/images`, {
     method: 'POST',
     headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },

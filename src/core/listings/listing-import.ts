@@ -160,7 +160,7 @@ export function createListingImport(deps: {
     const productId = product.id;
     const outcome = linkedId === undefined ? 'created' : 'linked';
     const settings = settingsOf(site.platform, site.listingSettings);
-    const draft = draftOf(product, { categoryId: listing.categoryId, attributes: {} }, settings, deps.imageBytes);
+    const draft = draftOf(product, { categoryId: listing.categoryId, attributes: listing.attributes }, settings, deps.imageBytes);
     // A product made from the listing is what the shop holds. A linked one may not be: the shop's listing is left as the
     // seller made it, and what differs is shown (the next change of the product, or a refresh, sends the catalogue's).
     const differences = outcome === 'created' ? [] : differencesOf(listing.product, draft);
@@ -172,7 +172,7 @@ export function createListingImport(deps: {
         productId,
         platformId: PLATFORM_ID_OF[site.platform],
         categoryId: listing.categoryId,
-        attributes: {},
+        attributes: listing.attributes,
         marketplaceId: null,
         variants: listedVariants(draft, listing.progress.variantIds),
         currency: product.currency,

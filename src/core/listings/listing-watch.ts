@@ -19,6 +19,7 @@ import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
+import type { ListingWork } from './listing-work.js';
 import type { Pacer } from './pacing.js';
 import { platformCall, platformQueueOptions, progressOf, refusedGrant } from './platform-call.js';
 import { presentListing } from './present.js';
@@ -45,6 +46,8 @@ export function createListingWatch(deps: {
   refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
   pacerOf: (platform: string) => Pacer;
   imageBytes: ImageBytes;
+  /** The listing work, sent when a listing out of review must be switched off as its seller asked meanwhile. */
+  work: Pick<ListingWork, 'send'>;
   /** The platforms' deadline: a read whose instance died is run again after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
@@ -89,6 +92,7 @@ export function createListingWatch(deps: {
       }
       let event: WebhookEvent | null = null;
       let fields: Partial<listingsRepo.ListingRow>;
+      let switchOff = false;
       if (!existing) {
         fields = {
           status: 'deleted',
@@ -111,22 +115,56 @@ export function createListingWatch(deps: {
         const draft = draftOf(product, listing, settings, deps.imageBytes);
         const wentOff = listing.status === 'active' && status === 'inactive';
         const wentLive = listing.status !== 'active' && status === 'active';
+        // Out of review: the platform's audit decided, not the seller. A listing the seller switched off meanwhile is
+        // switched off now (its work does it), and one refused is told like a refused publish.
+        const reviewed = listing.status === 'in_review';
+        const refused = listing.status !== 'rejected' && status === 'rejected';
+        // A live listing whose edit the platform refused stays live on its earlier version (TikTok Shop's review): the
+        // change is not on the platform, and its issues say why.
+        const editRefused =
+          status === 'active' && listing.syncStatus === 'synced' && existing.state.issues.some((i) => i.severity === 'error');
+        if (reviewed && status === 'active' && listing.wants === 'inactive') switchOff = true;
         fields = {
           status,
           // Switched off or on on the platform: the seller's choice there is where they want the listing.
-          ...(wentOff ? { wants: 'inactive' as const } : wentLive ? { wants: 'active' as const } : {}),
+          ...(reviewed ? {} : wentOff ? { wants: 'inactive' as const } : wentLive ? { wants: 'active' as const } : {}),
+          ...(editRefused ? { syncStatus: 'failed' as const } : {}),
           platformStatus: existing.state.platformStatus,
           externalUrl: existing.state.externalUrl ?? listing.externalUrl,
           issues: [...listing.issues.filter((issue) => issue.source === 'storelink'), ...existing.state.issues],
           differences: differencesOf(existing.product, draft),
           progress: { ...adapter.reconcile(progress, existing) },
         };
-        event = wentOff ? 'listing.deactivated' : wentLive ? 'listing.published' : null;
+        event = wentOff
+          ? 'listing.deactivated'
+          : wentLive
+            ? 'listing.published'
+            : refused
+              ? 'listing.rejected'
+              : editRefused
+                ? 'listing.sync_failed'
+                : null;
       }
       const row = await listingsRepo.updateListing(tx, listing.id, { ...fields, readAt: now }, now);
       if (event) await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+      if (switchOff) await deps.work.send(tx, { id: row.id, siteId: row.siteId });
       return `${row.platformStatus ?? row.status}, ${row.differences.length} differences`;
     });
+  }
+
+  /**
+   * The platform said a listing of the site changed (TikTok Shop's product status webhook): each of the site's listings
+   * holding that platform id is read at once, polling staying the safety net. The listings queued, by id.
+   */
+  async function platformChanged(siteIds: readonly number[], externalId: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (const siteId of siteIds) {
+      const listing = (await listingsRepo.listingsOfExternalIds(db, siteId, [externalId])).get(externalId);
+      if (!listing) continue;
+      await jobs.send(READ_QUEUE, { listingId: listing.id } satisfies ReadJob, { singletonKey: String(listing.id) });
+      ids.push(listing.id);
+    }
+    return ids;
   }
 
   const queues: QueueDefinition<object>[] = [
@@ -145,7 +183,7 @@ export function createListingWatch(deps: {
     } satisfies QueueDefinition<ReadJob> as QueueDefinition<object>,
   ];
 
-  return { queues, sweep, read };
+  return { queues, sweep, read, platformChanged };
 }
 
 export type ListingWatch = ReturnType<typeof createListingWatch>;

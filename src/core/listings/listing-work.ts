@@ -11,7 +11,7 @@ import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import { storelinkIssue, type WebhookEvent } from '../../domain/index.js';
+import { type ListingStatus, storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { type ListingProgress, ListingRefused, type PlatformListing } from '../../platforms/platform.js';
@@ -25,6 +25,9 @@ import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
 export const LISTING_QUEUE = 'listing-work';
+
+/** Where a listing stands when it cannot be switched on: live already, under the platform's review, or refused by it. */
+const UNSWITCHABLE: readonly ListingStatus[] = ['active', 'in_review', 'rejected'];
 
 export interface ListingJob {
   listingId: number;
@@ -116,8 +119,10 @@ export function createListingWork(deps: {
       const settled = JSON.stringify(progress) !== before && listing.status === listing.wants && draft.variants.some((v) => v.quantity > 0);
       let state: PlatformListing | null = created ?? (settled ? null : await adapter.read(call, progress));
       if (state || !settled) {
-        // Etsy charges for each publish: go live only when the platform says the listing is not live already.
-        if (listing.wants === 'active' && state?.status !== 'active') state = await adapter.setActive(call, progress, true);
+        // Etsy charges for each publish: go live only when the platform says the listing is not live already. A listing
+        // under review goes live when it passes, and a rejected one when an edit passes (TikTok Shop): neither is switched on.
+        if (listing.wants === 'active' && !(state && UNSWITCHABLE.includes(state.status)))
+          state = await adapter.setActive(call, progress, true);
         if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
       }
       const current = await listingsRepo.listingById(db, listing.id);
@@ -125,6 +130,7 @@ export function createListingWork(deps: {
       const caughtUp = current?.targetVersion === listing.targetVersion;
       const wentLive = state?.status === 'active' && listing.status !== 'active';
       const wentOff = state?.status === 'inactive' && listing.status === 'active';
+      const refused = state?.status === 'rejected' && listing.status !== 'rejected';
       await record(
         listing.id,
         {
@@ -141,7 +147,7 @@ export function createListingWork(deps: {
           syncedVersion: listing.targetVersion,
           syncStatus: caughtUp ? 'synced' : 'syncing',
         },
-        wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : null,
+        wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : refused ? 'listing.rejected' : null,
       );
       return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
     } catch (error) {

@@ -87,7 +87,7 @@ export function createListingsService(deps: {
         ...checkSettings(missingSettings(site.platform, settings)),
         ...checkCategory(input.category_id, category),
         ...(category?.leaf ? checkAttributes(found, attributes) : []),
-        ...adapter.check(draft, found),
+        ...adapter.check(draft, found, call),
       ];
       return input.mode === 'validate' && errorsOf(checked).length === 0 ? [...checked, ...(await adapter.validate(call, draft))] : checked;
     });

@@ -98,6 +98,8 @@ export function existingListing(listing: EtsyListing): ExistingListing {
     externalId: String(listing.listing_id),
     state: platformListing(listing),
     categoryId: String(listing.taxonomy_id ?? ''),
+    // Etsy's listing properties are not read back: an imported listing's attributes start empty.
+    attributes: {},
     product,
     progress: {
       externalId: String(listing.listing_id),

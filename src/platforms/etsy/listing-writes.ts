@@ -1,5 +1,4 @@
 /** Etsy's listing writes and listing reads (listings.md §1.4–1.9): requests built and answers parsed, without I/O. */
-import { createHash } from 'node:crypto';
 import Type, { type Static, type TSchema } from 'typebox';
 import type { ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
@@ -69,8 +68,7 @@ const PathRefusals = Type.Array(Type.Object({ path: Type.String(), message: Type
 
 export type EtsyListing = Static<typeof Listing>;
 
-/** What a part of a listing was when Etsy last took it: equal prints, nothing to send. */
-export const fingerprint = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url').slice(0, 22);
+export { fingerprint } from '../fingerprint.js';
 
 /**
  * A refused write: 400 and 409 refuse the listing itself (its issues, in Etsy's words); the rest is read as every call

@@ -55,7 +55,7 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
  * on API calls. Passing: 36009002 rate limited, 36009003 internal error, 36009007 request timeout. Everything else,
  * 36009004 (invalid app key or credentials) and 106001 (invalid sign) first, is the app's configuration or request.
  */
-function failureOf(code: number, message: string, refused: string): PlatformError {
+export function failureOf(code: number, message: string, refused: string): PlatformError {
   if (code === 36_009_002) return new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
   if (code === 36_009_003 || code === 36_009_007) return new PlatformError('unavailable', 'TikTok Shop could not complete the request');
   if ((code >= 36_004_000 && code < 36_005_000) || code === 105_002) return new PlatformError('rejected', refused);

@@ -19,10 +19,15 @@ import { MAX_SHOPS, sandboxShops } from './shops.js';
 const BODY_LIMIT = 1024 * 1024;
 const PAGE_SIZE_MAX = 100;
 const IDEMPOTENCY_KEY_MAX = 128;
+const AUDIT_SWEEP_MS = 1_000;
 
 /** Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked. */
 export function registerTikTokShopProductApi(app: FastifyInstance, context: SandboxContext) {
   const store = createProductStore(context);
+  // Audits settle when they are due even if Storelink calls nothing meanwhile, so their webhooks reach it unasked.
+  const sweep = setInterval(() => store.settleDue(), AUDIT_SWEEP_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
       done(null, body),

@@ -145,7 +145,7 @@ function fieldProblems(body: Body, shop: ShopFacts): TikTokError[] {
 }
 
 /** A stored SKU from a body's SKU; an edit keeps the id, price and stock of the SKU it names when they are omitted. */
-function skuOf(sku: Body, previous: Sku[], nextSkuId: () => string): Sku {
+function skuOf(sku: Body, previous: Sku[], nextSkuId: () => string, categoryId: string): Sku {
   const kept = previous.find((each) => each.id === sku.id || (sku.seller_sku !== undefined && each.seller_sku === sku.seller_sku));
   const price = isObject(sku.price) ? { amount: String(sku.price.amount), currency: String(sku.price.currency) } : kept?.price;
   const inventory = Array.isArray(sku.inventory)
@@ -157,9 +157,21 @@ function skuOf(sku: Body, previous: Sku[], nextSkuId: () => string): Sku {
     external_sku_id: typeof sku.external_sku_id === 'string' ? sku.external_sku_id : '',
     price: price ?? { amount: '0.00', currency: '' },
     inventory: inventory ?? [],
-    sales_attributes: Array.isArray(sku.sales_attributes) ? (sku.sales_attributes as Sku['sales_attributes']) : [],
+    sales_attributes: Array.isArray(sku.sales_attributes) ? (sku.sales_attributes as Body[]).filter(isObject).map(named(categoryId)) : [],
   };
 }
+
+/** A sales attribute as Get Product shows it: the category's property and value by id and name, or the custom names. */
+const named =
+  (categoryId: string) =>
+  (given: Body): Sku['sales_attributes'][number] => {
+    const property = attributesOf(categoryId).find((each) => each.id === given.id);
+    const value = property?.values.find((each) => each.id === given.value_id);
+    return {
+      ...(property ? { id: property.id, name: property.name } : { name: String(given.name ?? '') }),
+      ...(value ? { value_id: value.id, value_name: value.name } : { value_name: String(given.value_name ?? '') }),
+    };
+  };
 
 /**
  * Checks a Create/Edit Product body. An edit passes the SKUs it replaces: one that omits a SKU's price or inventory
@@ -186,7 +198,9 @@ export function checkProduct(raw: unknown, shop: ShopFacts, previous: Sku[] = []
     main_images: (Array.isArray(body.main_images) ? (body.main_images as Body[]) : []).flatMap(
       (image) => shop.images.get(String(image?.uri)) ?? [],
     ),
-    skus: (Array.isArray(body.skus) ? (body.skus as Body[]) : []).filter(isObject).map((sku) => skuOf(sku, previous, shop.nextSkuId)),
+    skus: (Array.isArray(body.skus) ? (body.skus as Body[]) : [])
+      .filter(isObject)
+      .map((sku) => skuOf(sku, previous, shop.nextSkuId, String(body.category_id ?? ''))),
     package_weight: isObject(body.package_weight)
       ? { value: String(body.package_weight.value), unit: String(body.package_weight.unit) }
       : { value: '', unit: '' },

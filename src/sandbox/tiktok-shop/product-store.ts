@@ -1,8 +1,9 @@
 /**
  * The TikTok Shop simulator's products, in memory per app (listings.md §2.2): what Create Product stores, the audit
- * that settles lazily (no timers) `SANDBOX_REVIEW_SECONDS` after a submission (DESIGN §10 "Sandbox"), the two versions
+ * that settles `SANDBOX_REVIEW_SECONDS` after a submission (DESIGN §10 "Sandbox"), the two versions
  * of a live product under re-review (the live one stays live if the new one fails), the uploaded images, the
- * idempotency keys, the per-shop rate limit, and the product status webhook (type 5) sent when an audit settles.
+ * idempotency keys, the per-shop rate limit, and the product status webhook (type 5) sent when an audit settles (on
+ * the next call of the shop, or the product API's sweep each second, whichever comes first).
  */
 import type { SandboxContext } from '../context.js';
 import { sendNotification } from './notifications.js';
@@ -140,6 +141,10 @@ export function createProductStore(context: SandboxContext) {
       const found = [...products.values()].filter((product) => product.shopId === shopId);
       for (const product of found) settle(product);
       return found;
+    },
+    /** Settles every audit that is due, as TikTok does on its own: its webhook goes out without a call waking it. */
+    settleDue() {
+      for (const product of products.values()) if (product.review) settle(product);
     },
     nextSkuId: () => String(nextSku++),
     /** Stores a new product: a draft, or submitted to audit. */

@@ -1,0 +1,190 @@
+/**
+ * TikTok Shop's product API requests (listings.md §2.1–2.7), built without I/O: the signed URL of every call, and a
+ * product's body in TikTok's terms from a listing draft: its content (title, HTML description, category, brand, images
+ * TikTok hosts, attributes, package), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
+ * the product's options), and the price and stock updates.
+ */
+import { fingerprint } from '../fingerprint.js';
+import type { ListingDraft } from '../platform.js';
+import type { TikTokAttribute } from './listing-answers.js';
+import { signRequest } from './requests.js';
+
+/** The synthetic attribute a listing names its brand with: TikTok's `brand_id`, chosen from Get Brands. */
+export const BRAND_ATTRIBUTE = 'brand_id';
+/** Main images per product (listings.md §2.5). */
+export const MAIN_IMAGES_MAX = 9;
+
+/**
+ * A shop call's URL: `app_key`, `timestamp`, `shop_cipher` and the call's own parameters, signed over the path, the
+ * sorted parameters and the JSON body (a multipart body is not signed, listings.md §2.1).
+ */
+export function signedUrl(input: {
+  apiUrl: string;
+  path: string;
+  query?: Readonly<Record<string, string>>;
+  body?: string;
+  multipart?: boolean;
+  appKey: string;
+  appSecret: string;
+  cipher: string;
+  now: Date;
+}): string {
+  const query: Record<string, string> = {
+    ...input.query,
+    app_key: input.appKey,
+    shop_cipher: input.cipher,
+    timestamp: String(Math.floor(input.now.getTime() / 1000)),
+  };
+  const sign = signRequest({
+    path: input.path,
+    query,
+    body: input.body ?? '',
+    contentType: input.multipart ? 'multipart/form-data' : 'application/json',
+    appSecret: input.appSecret,
+  });
+  return `${input.apiUrl}${input.path}?${new URLSearchParams({ ...query, sign }).toString()}`;
+}
+
+const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** The catalogue's plain text as TikTok's HTML description: a paragraph per blank-line block, line breaks kept. */
+export function htmlOf(text: string): string {
+  const blocks = text.split(/\n\s*\n/).filter((block) => block.trim() !== '');
+  return blocks.map((block) => `<p>${escapeHtml(block.trim()).replaceAll('\n', '<br>')}</p>`).join('');
+}
+
+/** TikTok's HTML description back to plain text (an import's product): paragraphs as blank lines, tags dropped. */
+export function textOf(html: string): string {
+  return html
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/p>\s*<p[^>]*>/gi, '\n\n')
+    .replace(/<[^>]+>/g, '')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&')
+    .trim();
+}
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** An attribute's value: a choice of its by id, else (a customizable attribute) the text as a custom value's name. */
+function attributeValues(attribute: TikTokAttribute | undefined, value: unknown) {
+  return [value].flat().map((each) => {
+    const text = String(each);
+    const choice = attribute?.values?.find((v) => v.id === text || sameName(v.name, text));
+    return choice ? { id: choice.id } : { name: text };
+  });
+}
+
+/** Grams as TikTok's kilograms (two decimals at most, never below 0.01). */
+const kilograms = (grams: number) => (Math.max(1, Math.round(grams / 10)) / 100).toFixed(2).replace(/\.?0+$/, '');
+/** Millimetres as TikTok's whole centimetres, rounded up so the package fits. */
+const centimetres = (mm: number) => String(Math.max(1, Math.ceil(mm / 10)));
+
+/**
+ * The product's content: everything but its SKUs. `images` are TikTok's URIs of the draft's images in order; `attributes`
+ * are the category's, by which a listing's attribute values become TikTok's value ids.
+ */
+export function contentBody(draft: ListingDraft, images: readonly string[], attributes: readonly TikTokAttribute[]) {
+  const byId = new Map(attributes.map((attribute) => [attribute.id, attribute]));
+  const given = Object.entries(draft.attributes).filter(
+    ([name, value]) => name !== BRAND_ATTRIBUTE && value !== null && value !== undefined && value !== '',
+  );
+  const brand = draft.attributes[BRAND_ATTRIBUTE];
+  return {
+    title: draft.title,
+    description: htmlOf(draft.description),
+    category_id: draft.categoryId,
+    ...(typeof brand === 'string' && brand !== '' ? { brand_id: brand } : {}),
+    main_images: images.slice(0, MAIN_IMAGES_MAX).map((uri) => ({ uri })),
+    product_attributes: given.map(([id, value]) => ({ id, values: attributeValues(byId.get(id), value) })),
+    ...(draft.package
+      ? {
+          package_weight: { value: kilograms(draft.package.weight_grams), unit: 'KILOGRAM' },
+          package_dimensions: {
+            length: centimetres(draft.package.length_mm),
+            width: centimetres(draft.package.width_mm),
+            height: centimetres(draft.package.height_mm),
+            unit: 'CENTIMETER',
+          },
+        }
+      : {}),
+  };
+}
+
+/** A variant's sales attributes: the category's sales property of the option's name where it has one, else custom. */
+function salesAttributes(draft: ListingDraft, variant: ListingDraft['variants'][number], attributes: readonly TikTokAttribute[]) {
+  return draft.options.map((option) => {
+    const value = variant.optionValues[option.name] ?? '';
+    const property = attributes.find((a) => a.type === 'SALES_PROPERTY' && sameName(a.name, option.name));
+    const choice = property?.values?.find((v) => sameName(v.name, value));
+    return {
+      ...(property ? { id: property.id } : { name: option.name }),
+      ...(choice ? { value_id: choice.id } : { value_name: value }),
+    };
+  });
+}
+
+/** A barcode as TikTok's identifier code, by its length (listings.md §2.5: GTIN/EAN/UPC). */
+function identifierOf(barcode: string | null) {
+  if (!barcode || !/^[0-9]{12,14}$/.test(barcode)) return {};
+  return { identifier_code: { code: barcode, type: barcode.length === 12 ? 'UPC' : barcode.length === 13 ? 'EAN' : 'GTIN' } };
+}
+
+/** The SKUs as TikTok names them apart: seller sku and sales attributes (the part of a SKU that is content). */
+export function skuShapes(draft: ListingDraft, attributes: readonly TikTokAttribute[]) {
+  return draft.variants.map((variant) => ({
+    seller_sku: variant.sku,
+    sales_attributes: draft.options.length > 0 ? salesAttributes(draft, variant, attributes) : [],
+  }));
+}
+
+/** Every SKU whole, for a create or an edit that changes the SKUs: ids of those TikTok has, price and stock of each. */
+export function skusBody(
+  draft: ListingDraft,
+  warehouseId: string,
+  attributes: readonly TikTokAttribute[],
+  skuIds: Readonly<Record<string, string>>,
+  creating: boolean,
+) {
+  const shapes = skuShapes(draft, attributes);
+  return draft.variants.map((variant, i) => ({
+    ...(skuIds[variant.sku] ? { id: skuIds[variant.sku] } : {}),
+    ...shapes[i],
+    price: { amount: variant.price, currency: draft.currency },
+    inventory: [{ warehouse_id: warehouseId, quantity: variant.quantity }],
+    ...(creating ? identifierOf(variant.barcode) : {}),
+  }));
+}
+
+/** Update Price's body: every SKU TikTok has an id for. */
+export function pricesBody(draft: ListingDraft, skuIds: Readonly<Record<string, string>>) {
+  return {
+    skus: draft.variants.flatMap((v) =>
+      skuIds[v.sku] ? [{ id: skuIds[v.sku], price: { amount: v.price, currency: draft.currency } }] : [],
+    ),
+  };
+}
+
+/** Update Inventory's body: every SKU TikTok has an id for, its stock in the site's warehouse. */
+export function inventoryBody(draft: ListingDraft, warehouseId: string, skuIds: Readonly<Record<string, string>>) {
+  return {
+    skus: draft.variants.flatMap((v) =>
+      skuIds[v.sku] ? [{ id: skuIds[v.sku], inventory: [{ warehouse_id: warehouseId, quantity: v.quantity }] }] : [],
+    ),
+  };
+}
+
+/**
+ * The parts a delivery sends apart, each with its fingerprint: the content (to review when it changes), the prices and
+ * the stock (without review). `uris` are TikTok's URIs of the draft's images in order.
+ */
+export function deliveredPrints(draft: ListingDraft, uris: readonly string[], attributes: readonly TikTokAttribute[], warehouseId: string) {
+  return {
+    fields: fingerprint({ content: contentBody(draft, uris, attributes), skus: skuShapes(draft, attributes) }),
+    prices: fingerprint(draft.variants.map((v) => [v.sku, v.price, draft.currency])),
+    inventory: fingerprint({ warehouseId, quantities: draft.variants.map((v) => [v.sku, v.quantity]) }),
+  };
+}

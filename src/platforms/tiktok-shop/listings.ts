@@ -1,0 +1,381 @@
+/**
+ * TikTok Shop's listings capability (listings.md §2): the site's warehouses, categories with their attributes and
+ * brands, the listing check behind `mode: "validate"`, and a product's life: its images uploaded to TikTok (it shows
+ * only images it hosts), created once under an idempotency key, reviewed by TikTok (`in_review` until its audit passes
+ * or fails), its price and stock updated without review, its content changed by partial edit (back to review; a live
+ * product stays live on its earlier version meanwhile), activated, deactivated and deleted by the batch calls, whose
+ * per-item failures are read for the one product asked about. Every call is signed (listings.md §2.1).
+ */
+import { randomUUID } from 'node:crypto';
+import { type Category, type CategoryAttribute, LISTING_SETTINGS } from '../../domain/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { type PlatformHttp, readAnswer } from '../http.js';
+import {
+  type ExistingListing,
+  type ListingDraft,
+  type ListingProgress,
+  ListingRefused,
+  type ListingsAdapter,
+  type ListingsCall,
+  PlatformError,
+} from '../platform.js';
+import type { TikTokShopConfig } from './connect.js';
+import { existingListing } from './existing.js';
+import {
+  Attributes,
+  BatchAnswer,
+  Brands,
+  batchFailure,
+  Categories,
+  Created,
+  Edited,
+  ListingCheck,
+  PRODUCT_MISSING,
+  platformIssue,
+  platformListing,
+  productOrGone,
+  reader,
+  SearchPage,
+  type TikTokAttribute,
+  type TikTokCategory,
+  UploadedImage,
+  Warehouses,
+  WRONG_STATUS,
+} from './listing-answers.js';
+import {
+  BRAND_ATTRIBUTE,
+  contentBody,
+  deliveredPrints,
+  inventoryBody,
+  MAIN_IMAGES_MAX,
+  pricesBody,
+  signedUrl,
+  skusBody,
+} from './listing-requests.js';
+import { checkTikTokDraft } from './listing-rules.js';
+
+type Save = (progress: ListingProgress) => Promise<void>;
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const P = '/product/202309';
+/**
+ * TikTok asks that categories be read in real time rather than cached (listings.md §2.3); an hour keeps a seller's
+ * browsing of the tree from costing a call a click while a change of TikTok's still arrives the same day.
+ */
+const CATEGORIES_TTL_MS = 3600_000;
+const SEARCH_RESULTS_MAX = 50;
+/** Products a search page answers: each is then read whole (Get Product), so a page is 21 calls. */
+const EXISTING_PAGE_SIZE = 20;
+
+export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
+  let categories: { readAt: number; nodes: TikTokCategory[] } | null = null;
+  const attributeCache = new Map<string, { readAt: number; attributes: TikTokAttribute[] | null }>();
+
+  async function send<T>(
+    call: ListingsCall,
+    method: Method,
+    path: string,
+    parse: (status: number, body: unknown) => T,
+    options: { query?: Record<string, string>; json?: unknown; multipart?: FormData } = {},
+  ): Promise<T> {
+    const cipher = call.data.cipher;
+    if (typeof cipher !== 'string' || cipher === '')
+      throw new PlatformError('rejected', 'The site has no TikTok Shop shop cipher; connect the shop again.');
+    await call.beforeCall?.();
+    const body = options.json === undefined ? '' : JSON.stringify(options.json);
+    const url = signedUrl({
+      apiUrl: config.apiUrl,
+      path,
+      query: options.query,
+      body,
+      multipart: options.multipart !== undefined,
+      appKey: config.appKey,
+      appSecret: config.appSecret,
+      cipher,
+      now: deps.clock.now(),
+    });
+    const headers: Record<string, string> = { 'x-tts-access-token': call.accessToken };
+    // TikTok wants the JSON content type on every call that is not an upload, a GET included (platforms.md §2.6).
+    if (!options.multipart) headers['content-type'] = 'application/json';
+    const answer = await deps.http.request(url, {
+      method,
+      headers,
+      signal: call.signal,
+      ...(options.json === undefined ? {} : { json: options.json }),
+      ...(options.multipart ? { multipart: options.multipart } : {}),
+    });
+    return readAnswer(answer, parse);
+  }
+
+  async function categoryTree(call: ListingsCall): Promise<TikTokCategory[]> {
+    const now = deps.clock.now().getTime();
+    if (!categories || now - categories.readAt > CATEGORIES_TTL_MS)
+      categories = { readAt: now, nodes: (await send(call, 'GET', `${P}/categories`, reader(Categories))).categories };
+    return categories.nodes;
+  }
+
+  function categoryOf(nodes: readonly TikTokCategory[], node: TikTokCategory): Category {
+    const path: string[] = [];
+    for (let at: TikTokCategory | undefined = node; at; at = nodes.find((each) => each.id === at!.parent_id)) path.unshift(at.local_name);
+    return { id: node.id, name: node.local_name, path, leaf: node.is_leaf };
+  }
+
+  /** The category's attributes as TikTok answers them; null for a category it does not know or that is not a leaf. */
+  async function rawAttributes(call: ListingsCall, categoryId: string): Promise<TikTokAttribute[] | null> {
+    if (!/^[0-9]{1,20}$/.test(categoryId)) return null;
+    const now = deps.clock.now().getTime();
+    const known = attributeCache.get(categoryId);
+    if (known && now - known.readAt <= CATEGORIES_TTL_MS) return known.attributes;
+    let attributes: TikTokAttribute[] | null;
+    try {
+      attributes = (await send(call, 'GET', `${P}/categories/${categoryId}/attributes`, reader(Attributes))).attributes;
+    } catch (error) {
+      // 12052023 (no such category) and 12052024 (not a leaf) refuse the category, not the call.
+      if (!(error instanceof ListingRefused)) throw error;
+      attributes = null;
+    }
+    attributeCache.set(categoryId, { readAt: now, attributes });
+    return attributes;
+  }
+
+  /** Brands a listing may name: available ones, authorized or not a T1 brand (listings.md §2.3). */
+  async function brandChoices(call: ListingsCall, categoryId: string) {
+    const { brands } = await send(call, 'GET', `${P}/brands`, reader(Brands), {
+      query: { category_id: categoryId, page_size: '100' },
+    });
+    return brands
+      .filter((b) => (b.brand_status ?? 'AVAILABLE') === 'AVAILABLE' && (b.authorized_status === 'AUTHORIZED' || !b.is_t1_brand))
+      .map((b) => ({ value: b.id, label: b.name }));
+  }
+
+  /**
+   * Uploads the draft's images TikTok does not host yet (an upload creates nothing a buyer sees, so one lost and sent
+   * again costs nothing), and forgets those the product no longer has. The URIs in the draft's order.
+   */
+  async function uploadImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save): Promise<string[]> {
+    const images = draft.images.slice(0, MAIN_IMAGES_MAX);
+    for (const [i, image] of images.entries()) {
+      if (progress.images[image.key]) continue;
+      const { bytes, contentType } = await image.bytes();
+      const form = new FormData();
+      form.set('data', new Blob([new Uint8Array(bytes)], { type: contentType }), `image-${i + 1}`);
+      form.set('use_case', 'MAIN_IMAGE');
+      const uploaded = await send(call, 'POST', `${P}/images/upload`, reader(UploadedImage), { multipart: form });
+      progress.images[image.key] = uploaded.uri;
+      await save(progress);
+    }
+    const keys = new Set(images.map((image) => image.key));
+    for (const key of Object.keys(progress.images)) if (!keys.has(key)) delete progress.images[key];
+    return images.map((image) => progress.images[image.key]!);
+  }
+
+  const warehouseOf = (call: ListingsCall) => String(call.settings.warehouse_id ?? '');
+  const skuIdsOf = (skus: readonly { id: string; seller_sku?: string | undefined }[]) =>
+    Object.fromEntries(skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.id]] : [])));
+  const warningsOf = (warnings: readonly { message: string }[] | undefined) =>
+    (warnings ?? []).map((w) => platformIssue('warning', w.message, null, 'warning'));
+
+  /** Creates the product once: a create sent again (its answer lost) carries the same idempotency key, so TikTok answers the first. */
+  async function create(
+    call: ListingsCall,
+    draft: ListingDraft,
+    progress: ListingProgress,
+    save: Save,
+    uris: string[],
+    attributes: TikTokAttribute[],
+  ) {
+    progress.createStartedAt ??= deps.clock.now().toISOString();
+    progress.createKey ??= randomUUID();
+    await save(progress);
+    const body = {
+      ...contentBody(draft, uris, attributes),
+      skus: skusBody(draft, warehouseOf(call), attributes, {}, true),
+      save_mode: 'LISTING',
+      idempotency_key: progress.createKey,
+    };
+    const created = await send(call, 'POST', `${P}/products`, reader(Created), { json: body });
+    progress.externalId = created.product_id;
+    progress.variantIds = skuIdsOf(created.skus);
+    Object.assign(progress.delivered, deliveredPrints(draft, uris, attributes, warehouseOf(call)));
+    await save(progress);
+    // A created product goes to review (listings.md §2.2); TikTok's warnings (a brand it cleared) are the listing's.
+    return { status: 'in_review' as const, platformStatus: 'PENDING', externalUrl: null, issues: warningsOf(created.warnings) };
+  }
+
+  /** A partial edit: the content (and the SKUs whole, with their price and stock) goes back to review. */
+  async function edit(call: ListingsCall, progress: ListingProgress, body: Record<string, unknown>) {
+    const edited = await send(call, 'POST', `${P}/products/${progress.externalId}/partial_edit`, reader(Edited), { json: body });
+    if (edited.skus) progress.variantIds = { ...progress.variantIds, ...skuIdsOf(edited.skus) };
+  }
+
+  /** Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). */
+  async function update(call: ListingsCall, progress: ListingProgress, kind: 'prices' | 'inventory', body: unknown, whole: () => unknown) {
+    try {
+      await send(call, 'POST', `${P}/products/${progress.externalId}/${kind}/update`, reader(Edited), { json: body });
+    } catch (error) {
+      if (!(error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(WRONG_STATUS)))) throw error;
+      await edit(call, progress, { skus: whole() });
+    }
+  }
+
+  async function readProduct(call: ListingsCall, externalId: string) {
+    return send(call, 'GET', `${P}/products/${encodeURIComponent(externalId)}`, productOrGone);
+  }
+
+  async function existingOf(call: ListingsCall, externalId: string): Promise<ExistingListing | null> {
+    const product = await readProduct(call, externalId);
+    if (!product) return null;
+    const categoryId = product.category_chains?.at(-1)?.id ?? '';
+    return existingListing(product, (await rawAttributes(call, categoryId)) ?? [], warehouseOf(call));
+  }
+
+  /** Activates or deactivates, reading the batch's answer for this product: its failure refuses the listing. */
+  async function batch(call: ListingsCall, action: 'activate' | 'deactivate', externalId: string) {
+    const answer = await send(call, 'POST', `${P}/products/${action}`, reader(BatchAnswer), { json: { product_ids: [externalId] } });
+    const failure = batchFailure(answer, externalId);
+    if (failure) throw new ListingRefused([platformIssue(failure.code, failure.message, null)]);
+  }
+
+  return {
+    platform: 'tiktok-shop',
+    requiredSettings: LISTING_SETTINGS['tiktok-shop'].required,
+
+    async listingOptions(call) {
+      const { warehouses } = await send(call, 'GET', '/logistics/202309/warehouses', reader(Warehouses));
+      const selling = warehouses.filter((w) => (w.type ?? 'SALES_WAREHOUSE') === 'SALES_WAREHOUSE' && w.effect_status !== 'DISABLED');
+      return { warehouse_id: selling.map((w) => ({ value: w.id, label: w.is_default ? `${w.name} (default)` : w.name })) };
+    },
+
+    async categories(call, { q, parentId }) {
+      const nodes = await categoryTree(call);
+      const text = q?.trim().toLowerCase();
+      const found = text
+        ? nodes.filter((node) => node.local_name.toLowerCase().includes(text))
+        : nodes.filter((node) => node.parent_id === (parentId ?? '0'));
+      return found.slice(0, SEARCH_RESULTS_MAX).map((node) => categoryOf(nodes, node));
+    },
+
+    async category(call, categoryId) {
+      const nodes = await categoryTree(call);
+      const node = nodes.find((each) => each.id === categoryId);
+      return node ? categoryOf(nodes, node) : null;
+    },
+
+    /**
+     * The category's product properties (sales properties are the product's options), and its brand. A property with
+     * choices that also takes the seller's own text is `text` with its choices listed: a text naming a choice sends it.
+     */
+    async categoryAttributes(call, categoryId): Promise<CategoryAttribute[] | null> {
+      const attributes = await rawAttributes(call, categoryId);
+      if (!attributes) return null;
+      const properties = attributes
+        .filter((a) => a.type === 'PRODUCT_PROPERTY')
+        .map((a): CategoryAttribute => {
+          const values = (a.values ?? []).map((v) => ({ value: v.id, label: v.name }));
+          const type = a.is_multiple_selection ? 'multiselect' : values.length > 0 && !a.is_customizable ? 'select' : 'text';
+          return { name: a.id, label: a.name, required: a.is_requried === true, type, values };
+        });
+      const brands = await brandChoices(call, categoryId);
+      return [...properties, { name: BRAND_ATTRIBUTE, label: 'Brand', required: false, type: 'select', values: brands }];
+    },
+
+    check: (draft, _attributes, call) => checkTikTokDraft(draft, typeof call.data.region === 'string' ? call.data.region : null),
+
+    /**
+     * Check Product Listing (listings.md §2.6) on the product as it would be created, without its images: uploading
+     * them is not a dry run, and Storelink checked them itself, so TikTok's "main image required" is not repeated.
+     */
+    async validate(call, draft) {
+      const attributes = (await rawAttributes(call, draft.categoryId)) ?? [];
+      const body = { ...contentBody(draft, [], attributes), skus: skusBody(draft, warehouseOf(call), attributes, {}, true) };
+      const checked = await send(call, 'POST', `${P}/products/listing_check`, reader(ListingCheck), { json: body });
+      const failures = (checked.fail_reasons ?? []).filter((reason) => String(reason.code) !== '12052028');
+      const diagnoses = (checked.diagnoses ?? []).flatMap((d) =>
+        (d.diagnosis_results ?? []).map((result) =>
+          platformIssue(
+            result.code ?? 'diagnosis',
+            result.how_to_solve ?? 'TikTok Shop suggests improving this field.',
+            d.field ?? null,
+            'warning',
+          ),
+        ),
+      );
+      return [...failures.map((reason) => platformIssue(reason.code ?? 'check_failed', reason.message, null)), ...diagnoses];
+    },
+
+    async deliver(call, draft, progress, save) {
+      const attributes = (await rawAttributes(call, draft.categoryId)) ?? [];
+      const uris = await uploadImages(call, draft, progress, save);
+      if (!progress.externalId) return create(call, draft, progress, save, uris, attributes);
+      const warehouse = warehouseOf(call);
+      const wanted = deliveredPrints(draft, uris, attributes, warehouse);
+      const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
+      if (progress.delivered.fields !== wanted.fields) {
+        await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
+        Object.assign(progress.delivered, wanted);
+        return null;
+      }
+      if (progress.delivered.prices !== wanted.prices) {
+        await update(call, progress, 'prices', pricesBody(draft, progress.variantIds), whole);
+        progress.delivered.prices = wanted.prices;
+      }
+      if (progress.delivered.inventory !== wanted.inventory) {
+        await update(call, progress, 'inventory', inventoryBody(draft, warehouse, progress.variantIds), whole);
+        progress.delivered.inventory = wanted.inventory;
+      }
+      return null;
+    },
+
+    async setActive(call, progress, active) {
+      const externalId = progress.externalId!;
+      await batch(call, active ? 'activate' : 'deactivate', externalId);
+      const product = await readProduct(call, externalId);
+      if (!product) throw new PlatformError('unavailable', 'TikTok Shop no longer shows the product it just changed');
+      return platformListing(product);
+    },
+
+    async remove(call, progress) {
+      if (!progress.externalId) return;
+      const answer = await send(call, 'DELETE', `${P}/products`, reader(BatchAnswer), { json: { product_ids: [progress.externalId] } });
+      const failure = batchFailure(answer, progress.externalId);
+      if (!failure || failure.code === PRODUCT_MISSING) return;
+      // Deleted already (a delete whose answer was lost, or the seller's on TikTok) is what was asked.
+      if (failure.code === WRONG_STATUS && !(await readProduct(call, progress.externalId))) return;
+      throw new ListingRefused([platformIssue(failure.code, failure.message, null)]);
+    },
+
+    async read(call, progress) {
+      if (!progress.externalId) return null;
+      const product = await readProduct(call, progress.externalId);
+      return product && platformListing(product);
+    },
+
+    async readExisting(call, progress) {
+      return progress.externalId ? existingOf(call, progress.externalId) : null;
+    },
+
+    reconcile(progress, existing) {
+      const held = new Set(Object.values(existing.progress.images));
+      const images = Object.fromEntries(Object.entries(progress.images).filter(([, uri]) => held.has(uri)));
+      return {
+        ...progress,
+        images,
+        variantIds: { ...progress.variantIds, ...existing.progress.variantIds },
+        delivered: { ...progress.delivered, ...existing.progress.delivered },
+      };
+    },
+
+    /** Search Products, every status but deleted, a page at a time; each product then read whole for its content. */
+    async existing(call, cursor) {
+      const query: Record<string, string> = { page_size: String(EXISTING_PAGE_SIZE), ...(cursor ? { page_token: cursor } : {}) };
+      const page = await send(call, 'POST', `${P}/products/search`, reader(SearchPage), { query, json: { status: 'ALL' } });
+      const listings: ExistingListing[] = [];
+      for (const summary of page.products) {
+        if (summary.status === 'DELETED') continue;
+        const listing = await existingOf(call, summary.id);
+        if (listing) listings.push(listing);
+      }
+      return { listings, next: page.next_page_token ? page.next_page_token : null };
+    },
+  } satisfies ListingsAdapter;
+}
