@@ -3,16 +3,18 @@
  * its real path `/apps/authorize/consent` (and at `/authorize`, DESIGN §6's contract) with the redirect back, the
  * Sellers API's `getMarketplaceParticipations` on the region's SP-API host, and (NA's instance only) LWA's token
  * endpoint, which serves every region as `api.amazon.com` does. NA is served at `/sandbox/amazon-seller`, EU and FE
- * under `/eu` and `/fe` of it.
+ * under `/eu` and `/fe` of it. The listing APIs are served from listings-api.ts (DESIGN §10).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
 import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
-import { consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
+import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import { registerAmazonListingsApi } from './listings-api.js';
+import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './listings-stock.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
@@ -25,6 +27,22 @@ export function sandboxStoreName(account: number): string {
 
 /** SP-API's error answer (`{errors: [{code, message, details}]}`). */
 const spApiError = (code: string, message: string) => ({ errors: [{ code, message, details: '' }] });
+
+/**
+ * The sandbox's choice of the account's existing listings: `stocked` and `stocked-large` give it listings made outside
+ * Storelink in the region's first marketplace (listings-stock.ts), to try an import. Optional; absent (or empty) is an
+ * account without listings.
+ */
+const LISTINGS_OPTION: ConsentOption = {
+  name: 'listings',
+  label: "The sandbox seller's existing listings",
+  values: [
+    ['', 'No listings yet'],
+    ['stocked', '6 listings made outside Storelink (to try an import)'],
+    ['stocked-large', `${6 + LARGE_STOCK} listings (more than searchListingsItems pages through)`],
+  ],
+};
+const LISTINGS_CHOICES: readonly string[] = ['', ...STOCK_CHOICES];
 
 /** The error classes a test can ask for on the Sellers API (src/sandbox/faults.ts), in SP-API's error shape. */
 const IDENTITY_FAULT_ANSWERS: FaultAnswers = {
@@ -39,6 +57,7 @@ const IDENTITY_FAULT_ANSWERS: FaultAnswers = {
 export function registerAmazonSellerSimulator(app: FastifyInstance, context: SandboxContext, region: AmazonRegion, lwa: LwaSimulator) {
   const registered = context.callbackUrl('amazon-seller');
   const base = `/sandbox/amazon-seller${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
+  const listings = registerAmazonListingsApi(app, context, region, lwa);
 
   /**
    * Seller Central shows an error page and never redirects for an unknown app or redirect URI. The sandbox app is
@@ -52,6 +71,8 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
       return 'MD5101: the redirect_uri does not match a registered redirect URI.';
     if (p.version !== undefined) return 'version=beta is only for apps in Draft; this app is published.';
     if (!p.state) return 'state is required.';
+    if (p.listings !== undefined && !LISTINGS_CHOICES.includes(p.listings))
+      return `listings must be one of ${STOCK_CHOICES.join(', ')} or left out.`;
     return null;
   };
 
@@ -62,9 +83,16 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     if (problem) return reply.code(400).type('text/html').send(renderSandboxError(NAME, problem));
     const params = firstValues(query);
     const access = [`Selling Partner API access to your seller account in the ${region} region, for the roles the app is registered with`];
-    return reply
-      .type('text/html')
-      .send(renderConsentPage({ platformName: NAME, appName: 'Storelink', access, action: `${base}${path}`, params }));
+    return reply.type('text/html').send(
+      renderConsentPage({
+        platformName: NAME,
+        appName: 'Storelink',
+        access,
+        action: `${base}${path}`,
+        params,
+        options: [LISTINGS_OPTION],
+      }),
+    );
   };
 
   const consent = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -76,6 +104,8 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     const redirectUri = form.redirect_uri ?? registered;
     // ASSUMPTION: Amazon does not document what Cancel sends back (platforms.md §3.2); the simulator sends RFC 6749's refusal.
     if (form.decision === 'deny') return reply.redirect(redirectBack(redirectUri, deniedParams(form.state)), 302);
+    if (form.decision === 'allow' && STOCK_CHOICES.includes(form.listings as StockChoice))
+      listings.stock(account, form.listings as StockChoice);
     // Not a hybrid (MWS) app, so no mws_auth_token.
     const code = lwa.issueCode({ account, redirectUri, fail: form.decision === 'fail', region });
     return reply.redirect(

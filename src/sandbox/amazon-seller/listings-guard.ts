@@ -1,0 +1,125 @@
+/**
+ * What stands before every SP-API call of the sandbox's listings, definitions and reports (listings.md §3.1, §3.11): a
+ * fault a test set (`POST /sandbox/faults {track: 'amazon-seller', endpoint: 'listings'|'listing'}`), the LWA access
+ * token in `x-amz-access-token` (of this region, of a grant not revoked), the selling partner's usage plan for the
+ * operation (429 `QuotaExceeded`), the `sellerId` of the path (403), and the `marketplaceIds` (400 `InvalidInput`).
+ * Every answer carries `x-amzn-RequestId`, and from the usage plan on, `x-amzn-RateLimit-Limit`. Errors are SP-API's
+ * ErrorList `{errors: [{code, message, details}]}`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AmazonRegion } from '../../domain/index.js';
+import { SANDBOX_MARKETPLACES, type SandboxMarketplace } from '../amazon-marketplaces.js';
+import { countCall, isRevoked, type SandboxContext } from '../context.js';
+import type { FaultAnswers } from '../faults.js';
+import { type LwaSimulator, sandboxSellerId } from '../lwa/simulator.js';
+import { amazonLimits, createSpApiBuckets, type SpApiOperation } from './listings-rate-limits.js';
+import { marketplaceOf } from './product-types.js';
+
+const TRACK = 'amazon-seller';
+
+/** SP-API's error answer. */
+export const spApiErrors = (code: string, message: string, details = '') => ({ errors: [{ code, message, details }] });
+
+const QUOTA_EXCEEDED = spApiErrors('QuotaExceeded', 'You exceeded your quota for the requested resource.');
+const INTERNAL_FAILURE = spApiErrors('InternalFailure', 'We encountered an internal error. Please try again.');
+
+/** The error classes a test can ask for, in SP-API's words (as on the Sellers API, simulator.ts). */
+const FAULT_ANSWERS: FaultAnswers = {
+  error: INTERNAL_FAILURE,
+  refused: { status: 403, body: spApiErrors('Unauthorized', 'The access token you provided is revoked, malformed or invalid.') },
+  misconfigured: { status: 403, body: spApiErrors('Unauthorized', 'Access to requested resource is denied.') },
+  passing: { status: 503, body: spApiErrors('ServiceUnavailable', 'Service temporarily unavailable.') },
+  throttled: { status: 429, body: QUOTA_EXCEEDED },
+};
+
+export interface SpApiAccess {
+  operation: SpApiOperation;
+  /** `listings` for searches, definitions and reports; `listing` for one SKU's read and writes. */
+  fault: 'listings' | 'listing';
+  /** The `{sellerId}` of the path, which must be the token's selling partner. */
+  sellerId?: string;
+}
+
+export interface Caller {
+  account: number;
+  sellerId: string;
+  /** The marketplaces of the token's region: the ones the seller participates in through this endpoint. */
+  marketplaces: readonly SandboxMarketplace[];
+  query: Record<string, string>;
+}
+
+export type SpApiGuard = ReturnType<typeof createSpApiGuard>;
+
+/** A comma-delimited list of allowed names, or the default when absent; null for a name not allowed. */
+export function listOf<T extends string>(raw: string | undefined, allowed: readonly T[], fallback: readonly T[]): T[] | null {
+  if (raw === undefined || raw === '') return [...fallback];
+  const names = raw.split(',').map((name) => name.trim());
+  return names.every((name) => allowed.includes(name as T)) ? (names as T[]) : null;
+}
+
+/** A query's values as text; a repeated parameter is read as the comma-delimited list SP-API takes. */
+function queryOf(raw: unknown): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries((raw ?? {}) as Record<string, unknown>))
+    values[key] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  return values;
+}
+
+export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, region: AmazonRegion) {
+  const buckets = createSpApiBuckets(amazonLimits(context), context.clock);
+
+  const fail = (reply: FastifyReply, status: number, code: string, message: string) => reply.code(status).send(spApiErrors(code, message));
+
+  /** Counts the call and checks it; the caller, or null once an answer was sent. */
+  const admit = async (request: FastifyRequest, reply: FastifyReply, access: SpApiAccess): Promise<Caller | null> => {
+    countCall(context, TRACK, access.operation);
+    void reply.header('x-amzn-RequestId', randomUUID());
+    if (await context.faults.apply(TRACK, access.fault, reply, FAULT_ANSWERS)) return null;
+    const grant = lwa.readAccessToken(String(request.headers['x-amz-access-token'] ?? ''));
+    // ASSUMPTION: an access token of a grant the seller revoked is refused at once, as a malformed one is.
+    if (!grant || grant.region !== region || isRevoked(context, TRACK, grant.account)) {
+      void fail(reply, 403, 'Unauthorized', 'The access token you provided is revoked, malformed or invalid.');
+      return null;
+    }
+    const sellerId = sandboxSellerId(grant.account);
+    const verdict = buckets.spend(sellerId, access.operation);
+    void reply.header('x-amzn-RateLimit-Limit', verdict.limitHeader);
+    if (!verdict.allowed) return (void reply.code(429).send(QUOTA_EXCEEDED), null);
+    if (access.sellerId !== undefined && access.sellerId !== sellerId) {
+      void fail(reply, 403, 'Unauthorized', 'Access to requested resource is denied.');
+      return null;
+    }
+    return { account: grant.account, sellerId, marketplaces: SANDBOX_MARKETPLACES[region], query: queryOf(request.query) };
+  };
+
+  /**
+   * The marketplaces of `marketplaceIds`, each one the seller participates in here, at most `max`; null once a 400
+   * was answered. ASSUMPTION: the wording of these refusals (the code, InvalidInput, is SP-API's for bad parameters).
+   */
+  const marketplacesOf = (reply: FastifyReply, caller: Caller, max = Number.POSITIVE_INFINITY): SandboxMarketplace[] | null => {
+    const ids = (caller.query.marketplaceIds ?? '').split(',').filter(Boolean);
+    if (ids.length === 0) return (void fail(reply, 400, 'InvalidInput', "Missing required 'marketplaceIds'."), null);
+    if (ids.length > max)
+      return (
+        void fail(reply, 400, 'InvalidInput', `Only ${max} marketplaceId${max === 1 ? '' : 's'} can be given for this operation.`), null
+      );
+    const unknown = ids.find((id) => !caller.marketplaces.some((marketplace) => marketplace.id === id));
+    if (unknown !== undefined) {
+      const exists = marketplaceOf(unknown) !== undefined;
+      const why = exists
+        ? 'is not a marketplace the seller participates in through this endpoint'
+        : 'is not a valid marketplace identifier';
+      return (void fail(reply, 400, 'InvalidInput', `Invalid 'marketplaceIds' provided: ${unknown} ${why}.`), null);
+    }
+    return ids.map((id) => caller.marketplaces.find((marketplace) => marketplace.id === id)!);
+  };
+
+  /** The route's answer, or SP-API's 500 after the work when the test set `ghost` on its endpoint. */
+  const answer = (reply: FastifyReply, fault: 'listings' | 'listing', body: unknown, status = 200) => {
+    if (context.faults.ghosts(TRACK, fault)) return reply.code(500).send(INTERNAL_FAILURE);
+    return reply.code(status).send(body);
+  };
+
+  return { admit, marketplacesOf, answer, fail };
+}

@@ -1,0 +1,124 @@
+/**
+ * Listings as SP-API answers them (the Listings Items model's Item: `sku` and the `includedData` sets asked for, each
+ * per marketplace), and as the sandbox's inspection shows them (DESIGN §10's `{id, title, state, skus}` plus the
+ * marketplace, Amazon's status and issues).
+ */
+import { type ListingsStore, mainImageOf, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
+
+export const INCLUDED_DATA = [
+  'summaries',
+  'attributes',
+  'issues',
+  'offers',
+  'fulfillmentAvailability',
+  'procurement',
+  'relationships',
+  'productTypes',
+] as const;
+export type IncludedData = (typeof INCLUDED_DATA)[number];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A price as the model's Decimal (text): whole yen, cents elsewhere. */
+export const decimalOf = (amount: number, currency: string) => amount.toFixed(currency === 'JPY' ? 0 : 2);
+
+/** The item's name: its own `item_name`, or its catalogue item's title for an offer-only listing. */
+export const itemNameOf = (store: ListingsStore, listing: StoredListing) =>
+  textOf(listing.attributes, 'item_name') ?? store.catalogueItem(listing.asin)?.title ?? '';
+
+function summaryOf(store: ListingsStore, listing: StoredListing) {
+  const image = mainImageOf(store, listing);
+  const condition = textOf(listing.attributes, 'condition_type');
+  return {
+    marketplaceId: listing.marketplaceId,
+    asin: listing.asin,
+    productType: listing.productType,
+    ...(condition ? { conditionType: condition } : {}),
+    status: store.verdictOf(listing).status,
+    itemName: itemNameOf(store, listing),
+    createdDate: iso(listing.createdAt),
+    lastUpdatedDate: iso(listing.updatedAt),
+    // ASSUMPTION: the sandbox never downloads an image, so every one is said to be 1000 x 1000 pixels.
+    ...(image ? { mainImage: { link: image, height: 1000, width: 1000 } } : {}),
+  };
+}
+
+/** The attributes of every marketplace's listing of the SKU, values of the same attribute together. */
+function attributesOf(listings: readonly StoredListing[]) {
+  const merged: Record<string, unknown[]> = {};
+  for (const listing of listings)
+    for (const [name, values] of Object.entries(listing.attributes)) {
+      const known = new Set((merged[name] ?? []).map((value) => JSON.stringify(value)));
+      const fresh = (Array.isArray(values) ? values : [values]).filter((value) => !known.has(JSON.stringify(value)));
+      merged[name] = [...(merged[name] ?? []), ...fresh];
+    }
+  return merged;
+}
+
+const SECTIONS: Record<IncludedData, (store: ListingsStore, listings: readonly StoredListing[]) => unknown> = {
+  summaries: (store, listings) => listings.map((listing) => summaryOf(store, listing)),
+  attributes: (_store, listings) => attributesOf(listings),
+  issues: (store, listings) => listings.flatMap((listing) => store.verdictOf(listing).issues),
+  offers: (_store, listings) =>
+    listings.flatMap((listing) => {
+      const price = priceOf(listing);
+      if (!price) return [];
+      return [
+        {
+          marketplaceId: listing.marketplaceId,
+          offerType: 'B2C',
+          price: { currencyCode: price.currency, amount: decimalOf(price.amount, price.currency) },
+          audience: { value: 'ALL', displayName: 'Sell on Amazon' },
+        },
+      ];
+    }),
+  // Fulfilment is per seller and channel, not per marketplace: the first marketplace's stands for all.
+  fulfillmentAvailability: (_store, listings) =>
+    listings
+      .slice(0, 1)
+      .flatMap((listing) =>
+        listing.requirements === 'LISTING_PRODUCT_ONLY' ? [] : [{ fulfillmentChannelCode: 'DEFAULT', quantity: quantityOf(listing) }],
+      ),
+  // Vendors' cost prices: a seller account has none.
+  procurement: () => [],
+  relationships: (_store, listings) => listings.map((listing) => ({ marketplaceId: listing.marketplaceId, relationships: [] })),
+  productTypes: (_store, listings) =>
+    listings.map((listing) => ({ marketplaceId: listing.marketplaceId, productType: listing.productType })),
+};
+
+/** An Item of getListingsItem or searchListingsItems: one SKU's listings in the marketplaces asked for. */
+export function presentItem(store: ListingsStore, listings: readonly StoredListing[], included: readonly IncludedData[]) {
+  const item: Record<string, unknown> = { sku: listings[0]!.sku };
+  for (const name of included) item[name] = SECTIONS[name](store, listings);
+  return item;
+}
+
+/** Storelink's plain word for what buyers see: `in_review` before the first processing, then the verdict's. */
+function stateOf(store: ListingsStore, listing: StoredListing): string {
+  const verdict = store.verdictOf(listing);
+  if (verdict.issues.some((issue) => issue.enforcements?.actions.some((each) => each.action === 'LISTING_SUPPRESSED'))) return 'rejected';
+  if (verdict.status.includes('BUYABLE')) return 'active';
+  if (verdict.status.includes('DISCOVERABLE')) return 'inactive';
+  return store.inReview(listing) ? 'in_review' : 'inactive';
+}
+
+/** A listing as the inspection shows it: one entry per SKU and marketplace. */
+export function presentInspected(store: ListingsStore, listing: StoredListing) {
+  const price = priceOf(listing);
+  const verdict = store.verdictOf(listing);
+  return {
+    id: listing.sku,
+    title: itemNameOf(store, listing),
+    state: stateOf(store, listing),
+    skus: [{ sku: listing.sku, price: price ? decimalOf(price.amount, price.currency) : null, quantity: quantityOf(listing) }],
+    marketplace_id: listing.marketplaceId,
+    asin: listing.asin,
+    product_type: listing.productType,
+    requirements: listing.requirements,
+    status: verdict.status,
+    issues: verdict.issues,
+    in_review: store.inReview(listing),
+    created_at: iso(listing.createdAt),
+    updated_at: iso(listing.updatedAt),
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * SP-API's usage plans for the operations the sandbox serves (listings.md §3.11, the operations' own Usage Plan tables
+ * in amzn/selling-partner-api-models): a token bucket per selling partner and operation, `rate` tokens a second up to
+ * `burst`, one token a call, refilled from the clock (no timers). `x-amzn-RateLimit-Limit` tells the rate.
+ */
+import type { Clock } from '../../lib/clock.js';
+import type { SandboxContext } from '../context.js';
+
+export type SpApiOperation =
+  | 'getListingsItem'
+  | 'putListingsItem'
+  | 'patchListingsItem'
+  | 'deleteListingsItem'
+  | 'searchListingsItems'
+  | 'searchDefinitionsProductTypes'
+  | 'getDefinitionsProductType'
+  | 'createReport'
+  | 'getReport'
+  | 'getReportDocument';
+
+/** The default plans: the Listings Items and Product Type Definitions models, and Reports 2021-06-30's. */
+export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst: number }>> = {
+  getListingsItem: { rate: 5, burst: 10 },
+  putListingsItem: { rate: 5, burst: 10 },
+  patchListingsItem: { rate: 5, burst: 5 },
+  deleteListingsItem: { rate: 5, burst: 5 },
+  searchListingsItems: { rate: 5, burst: 5 },
+  searchDefinitionsProductTypes: { rate: 5, burst: 10 },
+  getDefinitionsProductType: { rate: 5, burst: 10 },
+  createReport: { rate: 0.0167, burst: 15 },
+  getReport: { rate: 2, burst: 15 },
+  getReportDocument: { rate: 0.0167, burst: 15 },
+};
+
+/** What a test or a load sets: every plan's rate and burst times `multiplier` (1 is Amazon's defaults). */
+export interface AmazonLimits {
+  multiplier: number;
+}
+
+// Kept beside the context rather than in it: one state per running sandbox, found from its context.
+const limitsOf = new WeakMap<SandboxContext, AmazonLimits>();
+
+/** The Amazon usage plans' multiplier of a running sandbox, read at each call. */
+export function amazonLimits(context: SandboxContext): AmazonLimits {
+  let limits = limitsOf.get(context);
+  if (!limits) limitsOf.set(context, (limits = { multiplier: 1 }));
+  return limits;
+}
+
+/** Scales every SP-API usage plan of a running sandbox (tests, load): 1 is Amazon's defaults, 1000 all but no limit. */
+export function setAmazonSellerRateLimit(context: SandboxContext, multiplier: number): void {
+  amazonLimits(context).multiplier = multiplier;
+}
+
+export interface RateVerdict {
+  allowed: boolean;
+  /** The rate applied, as `x-amzn-RateLimit-Limit` says it ("5.0"). */
+  limitHeader: string;
+}
+
+/**
+ * The buckets of every selling partner and operation; a refused call spends nothing. A changed multiplier starts each
+ * bucket afresh, full, so a test that raises the limits is not held by a bucket it emptied before.
+ */
+export function createSpApiBuckets(limits: AmazonLimits, clock: Clock) {
+  const buckets = new Map<string, { tokens: number; at: number; multiplier: number }>();
+  return {
+    spend(sellerId: string, operation: SpApiOperation): RateVerdict {
+      const plan = USAGE_PLANS[operation];
+      const rate = plan.rate * limits.multiplier;
+      const burst = Math.max(1, plan.burst * limits.multiplier);
+      const now = clock.now().getTime();
+      const key = `${sellerId}:${operation}`;
+      const found = buckets.get(key);
+      const bucket = found && found.multiplier === limits.multiplier ? found : { tokens: burst, at: now, multiplier: limits.multiplier };
+      bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate);
+      bucket.at = now;
+      buckets.set(key, bucket);
+      const allowed = bucket.tokens >= 1;
+      if (allowed) bucket.tokens -= 1;
+      return { allowed, limitHeader: Number.isInteger(rate) ? rate.toFixed(1) : String(Number(rate.toPrecision(6))) };
+    },
+  };
+}

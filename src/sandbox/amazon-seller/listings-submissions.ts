@@ -1,0 +1,107 @@
+/**
+ * What putListingsItem and patchListingsItem decide before anything is stored (listings.md §3.3–3.5): the attributes
+ * with their selector defaults filled in (each value's `marketplace_id`, a price's `audience`, as Amazon's schemas
+ * default them), checked against the product type's schema (ENFORCED for a PUT, NOT_ENFORCED for a PATCH), then the
+ * suggested ASIN against the catalogue. No issues: VALID (VALIDATION_PREVIEW) or ACCEPTED; else INVALID, nothing
+ * stored.
+ */
+import type { SandboxMarketplace } from '../amazon-marketplaces.js';
+import type { Attributes, ListingsStore, StoredListing } from './listings-store.js';
+import { asinFor, textOf } from './listings-store.js';
+import { type Issue, validateAttributes } from './listings-validation.js';
+import { schemaOf } from './product-type-schemas.js';
+import type { ProductType, Requirements } from './product-types.js';
+
+type Value = Record<string, unknown>;
+interface PropertySchema {
+  selectors?: string[];
+  items?: { properties?: Record<string, { default?: unknown }> };
+}
+
+function propertiesOf(type: ProductType, marketplace: SandboxMarketplace): Record<string, PropertySchema> {
+  return schemaOf(type, marketplace, 'LISTING', 'NOT_ENFORCED').schema.properties as Record<string, PropertySchema>;
+}
+
+/** The selectors of an attribute; an attribute the schema does not describe is keyed by marketplace and language. */
+export function selectorsOf(type: ProductType, marketplace: SandboxMarketplace): (attribute: string) => readonly string[] {
+  const properties = propertiesOf(type, marketplace);
+  return (attribute) => properties[attribute]?.selectors ?? ['marketplace_id', 'language_tag'];
+}
+
+/** The attributes with each value's missing selectors set to the schema's defaults. */
+export function withDefaults(type: ProductType, marketplace: SandboxMarketplace, attributes: Attributes): Attributes {
+  const properties = propertiesOf(type, marketplace);
+  const result: Attributes = structuredClone(attributes);
+  for (const [name, values] of Object.entries(result)) {
+    const property = properties[name];
+    if (!property || !Array.isArray(values)) continue;
+    for (const value of values) {
+      if (typeof value !== 'object' || value === null) continue;
+      for (const selector of property.selectors ?? []) {
+        const fallback = property.items?.properties?.[selector]?.default;
+        if ((value as Value)[selector] === undefined && fallback !== undefined) (value as Value)[selector] = fallback;
+      }
+    }
+  }
+  return result;
+}
+
+/**
+ * ASSUMPTION: the code and wording for a suggested ASIN the catalogue does not have (8541 is what Amazon answers when
+ * the data given contradicts the catalogue's ASIN; it documents no code for an ASIN that does not exist).
+ */
+export const unknownAsinIssue = (asin: string): Issue => ({
+  code: '8541',
+  message: `The merchant_suggested_asin '${asin}' does not match any ASIN in the Amazon catalog.`,
+  severity: 'ERROR',
+  attributeNames: ['merchant_suggested_asin'],
+  categories: ['INVALID_ATTRIBUTE'],
+});
+
+export interface Checked {
+  issues: Issue[];
+  attributes: Attributes;
+  /** The listing's ASIN: the suggested one, or a new one made for the seller's SKU. */
+  asin: string;
+}
+
+/** The ASIN of the attributes, with the issue when a suggested one is not in the catalogue. */
+function asinOf(store: ListingsStore, account: number, sku: string, attributes: Attributes): { asin: string; issue?: Issue } {
+  const suggested = textOf(attributes, 'merchant_suggested_asin');
+  if (suggested === undefined) return { asin: asinFor(account, sku) };
+  return store.catalogueItem(suggested) ? { asin: suggested } : { asin: suggested, issue: unknownAsinIssue(suggested) };
+}
+
+/** A PUT: the whole attributes, under the requirements' schema, ENFORCED. */
+export function checkPut(
+  store: ListingsStore,
+  target: { account: number; sku: string; marketplace: SandboxMarketplace },
+  type: ProductType,
+  requirements: Requirements,
+  raw: Attributes,
+): Checked {
+  const attributes = withDefaults(type, target.marketplace, raw);
+  const issues = validateAttributes(type, target.marketplace, requirements, 'ENFORCED', attributes);
+  const { asin, issue } = asinOf(store, target.account, target.sku, attributes);
+  return { issues: issues.length > 0 ? issues : issue ? [issue] : [], attributes, asin };
+}
+
+/**
+ * A PATCH of a stored listing: its attributes patched, under its own product type's schema NOT_ENFORCED (structure
+ * only, as for partial updates). ASSUMPTION: the body's `productType` need not be the listing's (Amazon's guide has
+ * partial updates sent as PRODUCT); the listing keeps its own.
+ */
+export function checkPatch(
+  store: ListingsStore,
+  listing: StoredListing,
+  type: ProductType,
+  marketplace: SandboxMarketplace,
+  patched: Attributes,
+): Checked {
+  const attributes = withDefaults(type, marketplace, patched);
+  const issues = validateAttributes(type, marketplace, listing.requirements, 'NOT_ENFORCED', attributes);
+  const suggested = textOf(attributes, 'merchant_suggested_asin');
+  const unknown = suggested !== undefined && suggested !== listing.asin && !store.catalogueItem(suggested);
+  const asin = suggested !== undefined && !unknown ? suggested : listing.asin;
+  return { issues: issues.length > 0 ? issues : unknown ? [unknownAsinIssue(suggested)] : [], attributes, asin };
+}
