@@ -225,7 +225,7 @@ describe('the site listings page in a browser', () => {
     await row()
       .getByRole('button', { name: `Delete ${TITLE}` })
       .click();
-    const confirm = page.getByRole('dialog', { name: `Remove “${TITLE}” from the platform?` });
+    const confirm = page.getByRole('dialog', { name: `Remove “${TITLE}” from Etsy?` });
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'hidden' });

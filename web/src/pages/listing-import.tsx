@@ -66,6 +66,8 @@ export function ListingImport({
   }
 
   const name = platformName(platform);
+  // "this Etsy shop", but "this TikTok Shop" (its name says shop already).
+  const shop = /\bshop$/i.test(name) ? name : `${name} shop`;
   return (
     <div className="listing-import">
       {!confirming && (
@@ -76,9 +78,9 @@ export function ListingImport({
       {confirming && (
         <div className="confirm neutral" role="alertdialog" aria-labelledby="confirm-import">
           <p id="confirm-import">
-            Import the listings this {name} shop already has? Each is linked to the catalogue product with the same SKU, or a product is
-            made from it. Nothing is changed on {name}: where a linked product differs from the shop, the listing shows both values for you
-            to send the catalogue&rsquo;s or take {name}&rsquo;s.
+            Import the listings this {shop} already has? Each is linked to the catalogue product with the same SKU, or a product is made
+            from it. Nothing is changed on {name}: where a linked product differs from the shop, the listing shows both values for you to
+            send the catalogue&rsquo;s or take {name}&rsquo;s.
           </p>
           <div className="button-row">
             <button type="button" className="primary" onClick={() => void start()}>

@@ -1,5 +1,6 @@
 /** Pieces the listings pages share: the listing's type, its statuses in words, its badges, and the fields' names. */
 import type { paths } from '../api/schema';
+import { PLATFORMS } from '../ui';
 
 export type Listing = paths['/api/v1/sites/{site_id}/listings']['get']['responses'][200]['content']['application/json']['data'][number];
 export type ListingStatus = Listing['status'];
@@ -9,10 +10,15 @@ export type Attribute =
 export type Category = paths['/api/v1/sites/{site_id}/categories']['get']['responses'][200]['content']['application/json']['data'][number];
 
 /**
- * The platforms whose sites have listings (docs/listings.md: Etsy first; TikTok Shop and Amazon next). The API has no
- * capability flag to read this from, so the dashboard keeps it; the API's 422 on `site_id` stays the last word.
+ * The platforms whose sites have listings (docs/listings.md: Etsy and TikTok Shop; Amazon next, added here once the
+ * API lists it). The API has no capability flag to read this from, so the dashboard keeps it; the API's 422 on
+ * `site_id` stays the last word.
  */
-export const LISTINGS_PLATFORMS: readonly string[] = ['etsy'];
+export const LISTINGS_PLATFORMS: readonly string[] = ['etsy', 'tiktok-shop'];
+
+/** The name a seller knows the listing's platform by ("TikTok Shop"), from its `platform_id`. */
+export const listingPlatformName = (listing: Pick<Listing, 'platform_id'>) =>
+  PLATFORMS.find((p) => p.id === listing.platform_id)?.name ?? 'the platform';
 
 export const siteListingsUrl = (siteId: number | string) => `/site/${siteId}/listings`;
 
@@ -28,10 +34,29 @@ export const LISTING_STATUSES: { value: ListingStatus; label: string }[] = [
 
 const SYNC_LABEL: Record<Listing['sync_status'], string> = { synced: 'Synced', syncing: 'Syncing…', failed: 'Failed' };
 
-export const statusLabel = (status: ListingStatus) => LISTING_STATUSES.find((s) => s.value === status)?.label ?? status;
+/**
+ * A status in words; given the platform's name, a review says whose ("In review on TikTok Shop"): the platform decides
+ * when it ends, not Storelink.
+ */
+export function statusLabel(status: ListingStatus, platform?: string): string {
+  if (status === 'in_review' && platform) return `In review on ${platform}`;
+  return LISTING_STATUSES.find((s) => s.value === status)?.label ?? status;
+}
 
-export function ListingStatusBadge({ status }: { status: ListingStatus }) {
-  return <span className={`badge listing-${status}`}>{statusLabel(status)}</span>;
+/** What a status means for the seller, where the word alone does not say it (the badge's tooltip and the table's note). */
+export function statusNote(status: ListingStatus, platform: string): string | null {
+  if (status === 'in_review') return `${platform} reviews the listing before buyers see it; this page follows it until the review ends.`;
+  if (status === 'rejected') return `${platform} refused the listing: its issues say why.`;
+  return null;
+}
+
+export function ListingStatusBadge({ status, platform }: { status: ListingStatus; platform?: string }) {
+  const note = platform ? statusNote(status, platform) : null;
+  return (
+    <span className={`badge listing-${status}`} title={note ?? undefined}>
+      {statusLabel(status, platform)}
+    </span>
+  );
 }
 
 export function SyncBadge({ sync }: { sync: Listing['sync_status'] }) {
@@ -40,6 +65,9 @@ export function SyncBadge({ sync }: { sync: Listing['sync_status'] }) {
 
 /** Whether the listing's work is still on its way (the page polls while any is). */
 export const inFlight = (listing: Listing) => listing.status === 'pending' || listing.sync_status === 'syncing';
+
+/** Whether the platform is reviewing the listing (TikTok Shop's audit): the page polls, more slowly, while any is. */
+export const inReview = (listing: Listing) => listing.status === 'in_review';
 
 /** The names a seller reads for the settings' fields. */
 export const SETTING_LABEL: Record<string, string> = {
@@ -66,30 +94,44 @@ export function describeField(field: string | null, attributes: readonly Attribu
   if (field === 'category_id') return 'Category';
   if (field === 'product_id') return 'Product';
   if (field === 'site_id') return 'Site';
+  // A field the platform names in its own words ("main_images"), said as words: "Main images".
+  if (/^[a-z][a-z_]*$/.test(field)) return `${field[0]!.toUpperCase()}${field.slice(1).replace(/_/g, ' ')}`;
   return field;
 }
 
 /** What the seller can do about an issue, when Storelink knows. */
-export function remedyOf(issue: Issue): string | null {
+export function remedyOf(issue: Issue, platform = 'the platform'): string | null {
   const field = issue.field ?? '';
   if (field.startsWith('settings.')) return 'Set it in the listing settings above, then publish again.';
   if (field.startsWith('product.')) return 'Change the product in the catalogue; the listing follows it.';
   if (field.startsWith('attributes.') || field === 'category_id') return 'Change the category or its attributes.';
-  if (issue.source === 'platform') return 'Change what the platform names, then refresh the listing.';
+  // A platform's warning is its advice already (TikTok Shop's listing check: "Use a title of at least 25 characters.").
+  if (issue.source === 'platform' && issue.severity === 'warning') return null;
+  if (issue.source === 'platform') return `Change what ${platform} names, then refresh the listing.`;
   return null;
 }
 
-export function IssueList({ issues, attributes }: { issues: readonly Issue[]; attributes?: readonly Attribute[] }) {
+/** The issues, each on its field; `platform` names whose words a platform's issue is ("TikTok Shop's words"). */
+export function IssueList({
+  issues,
+  attributes,
+  platform,
+}: {
+  issues: readonly Issue[];
+  attributes?: readonly Attribute[];
+  platform?: string;
+}) {
   if (issues.length === 0) return null;
   return (
     <ul className="issues">
       {issues.map((issue, i) => {
-        const remedy = remedyOf(issue);
+        const remedy = remedyOf(issue, platform);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: issues have no id and are shown as given
           <li key={i} className={`issue issue-${issue.severity}`}>
+            {issue.severity === 'warning' && <span className="issue-severity">Warning: </span>}
             <span className="issue-field">{describeField(issue.field, attributes)}:</span> {issue.message}
-            {issue.source === 'platform' && <span className="muted small"> (the platform's words)</span>}
+            {issue.source === 'platform' && <span className="muted small"> ({platform ? `${platform}’s` : "the platform's"} words)</span>}
             {remedy && <span className="muted small"> {remedy}</span>}
           </li>
         );

@@ -1,6 +1,7 @@
 /**
- * A site's listing settings: each choice read from the platform (GET listing-options), the price adjustment and the
- * stock buffer; saved whole with PUT (a PUT replaces all, so every field of the form is sent), each 422 at its field.
+ * A site's listing settings: each choice read from the platform (GET listing-options: Etsy's shipping profiles and the
+ * rest, TikTok Shop's warehouses), the price adjustment and the stock buffer; saved whole with PUT (a PUT replaces all,
+ * so every field of the form is sent), each 422 at its field.
  */
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
@@ -12,6 +13,11 @@ type SiteLike = { id: number; platform: string; status: string };
 type Choices = Record<string, { value: string; label: string }[]>;
 type Values = Record<string, string | boolean>;
 const NUMBERS = ['price_adjustment_percent', 'stock_buffer'] as const;
+
+/** What a choice is for, where its name does not say it all. */
+const SETTING_HINT: Record<string, (platform: string) => string> = {
+  warehouse_id: (platform) => `Where ${platform} takes the listings' stock from; the listed quantity is set there.`,
+};
 
 /** The form's values from the stored settings: text for selects and numbers, booleans as they are. */
 function valuesOf(settings: Record<string, unknown>): Values {
@@ -83,7 +89,13 @@ export function ListingSettings({
             {loaded.data.refusal}
           </p>
         ) : (
-          <SettingsForm siteId={siteId} workspaceId={workspaceId} settings={loaded.data.settings} choices={loaded.data.choices} />
+          <SettingsForm
+            siteId={siteId}
+            workspaceId={workspaceId}
+            platform={platformName(site.platform)}
+            settings={loaded.data.settings}
+            choices={loaded.data.choices}
+          />
         ))}
     </section>
   );
@@ -92,11 +104,13 @@ export function ListingSettings({
 function SettingsForm({
   siteId,
   workspaceId,
+  platform,
   settings,
   choices,
 }: {
   siteId: number;
   workspaceId: string;
+  platform: string;
   settings: Record<string, unknown>;
   choices: Choices;
 }) {
@@ -135,7 +149,7 @@ function SettingsForm({
 
   const selects = Object.keys(values).filter((name) => choices[name] !== undefined);
   const flags = Object.keys(values).filter((name) => typeof values[name] === 'boolean');
-  // A field of the settings with no choices and not a number (none on Etsy today) is still sent, as text.
+  // A field of the settings with no choices and not a number (none on Etsy or TikTok Shop today) is still sent, as text.
   const others = Object.keys(values).filter(
     (name) => !selects.includes(name) && !flags.includes(name) && !(NUMBERS as readonly string[]).includes(name),
   );
@@ -148,19 +162,19 @@ function SettingsForm({
   return (
     <form onSubmit={(e) => void save(e)} noValidate aria-describedby="settings-help">
       <p id="settings-help" className="muted small">
-        What every listing on this site uses. The choices are read from the shop; saving replaces all the settings.
+        What every listing on this site uses. The choices are read from {platform}; saving replaces all the settings.
       </p>
       {failure && <ErrorMessage error={failure} title="The settings were not saved" />}
       {unknownErrors.length > 0 && <ErrorMessage error={unknownErrors.map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')} />}
       <div className="form-grid">
         {selects.map((name) => (
-          <Field key={name} name={name} errors={errorOf(name)}>
+          <Field key={name} name={name} errors={errorOf(name)} hint={SETTING_HINT[name]?.(platform)}>
             <select
               id={`setting-${name}`}
               value={String(values[name])}
               onChange={(e) => set(name, e.target.value)}
               aria-invalid={errorOf(name) ? true : undefined}
-              aria-describedby={describedBy(name, false)}
+              aria-describedby={describedBy(name, SETTING_HINT[name] !== undefined)}
             >
               <option value="">Not set</option>
               {choices[name]!.map((choice) => (

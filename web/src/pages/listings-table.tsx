@@ -1,17 +1,32 @@
 /**
  * The site's listings: a status filter, a table (product, status, sync, price and quantity as listed, the platform's
  * word, a link to the listing there, its issues) and each listing's actions. While any listing is pending or syncing
- * the list is read again every 2 s, so its status changes live; the polling stops when none is.
+ * the list is read again every 2 s, so its status changes live; while any is in the platform's review (TikTok Shop's
+ * audit, which takes from seconds to days) every 5 s; the polling stops when none is. The platform is named as the
+ * seller knows it ("In review on TikTok Shop", "Changed on Etsy").
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
 import { ErrorMessage, Loading } from '../ui';
-import { IssueList, inFlight, LISTING_STATUSES, type Listing, type ListingStatus, ListingStatusBadge, SyncBadge } from './listing-parts';
+import {
+  IssueList,
+  inFlight,
+  inReview,
+  LISTING_STATUSES,
+  type Listing,
+  type ListingStatus,
+  ListingStatusBadge,
+  listingPlatformName,
+  SyncBadge,
+  statusNote,
+} from './listing-parts';
 import { formatPrice, productUrl, Thumb } from './product-parts';
 
 const PER_PAGE = 25;
 const POLL_MS = 2_000;
+/** A review is the platform's and may last days: read less often while only reviews are awaited. */
+const REVIEW_POLL_MS = 5_000;
 
 interface ProductName {
   title: string;
@@ -43,7 +58,18 @@ function useProductNames(workspaceId: string, rows: readonly Listing[]) {
   return names;
 }
 
-export function ListingsTable({ siteId, workspaceId, version }: { siteId: number; workspaceId: string; version: number }) {
+export function ListingsTable({
+  siteId,
+  workspaceId,
+  platform,
+  version,
+}: {
+  siteId: number;
+  workspaceId: string;
+  /** The site's platform's name, as the seller knows it ("TikTok Shop"). */
+  platform: string;
+  version: number;
+}) {
   const [status, setStatus] = useState<ListingStatus | ''>('');
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{ rows: Listing[]; total: number } | null>(null);
@@ -78,11 +104,13 @@ export function ListingsTable({ siteId, workspaceId, version }: { siteId: number
   }, [load, version]);
 
   const polling = data?.rows.some(inFlight) ?? false;
+  const reviewing = data?.rows.some(inReview) ?? false;
+  const every = polling ? POLL_MS : reviewing ? REVIEW_POLL_MS : null;
   useEffect(() => {
-    if (!polling) return;
-    const timer = setInterval(() => void load(), POLL_MS);
+    if (every === null) return;
+    const timer = setInterval(() => void load(), every);
     return () => clearInterval(timer);
-  }, [polling, load]);
+  }, [every, load]);
 
   const names = useProductNames(workspaceId, data?.rows ?? []);
   const replace = (listing: Listing) => setData((d) => (d ? { ...d, rows: d.rows.map((r) => (r.id === listing.id ? listing : r)) } : d));
@@ -110,7 +138,13 @@ export function ListingsTable({ siteId, workspaceId, version }: { siteId: number
           </select>
         </div>
         <span className="muted small" role="status">
-          {polling ? 'Updating while listings are on their way…' : data ? countLine(data.total, status) : ''}
+          {polling
+            ? 'Updating while listings are on their way…'
+            : reviewing
+              ? `${data ? countLine(data.total, status) : ''} Updating while ${platform} reviews listings…`
+              : data
+                ? countLine(data.total, status)
+                : ''}
         </span>
       </div>
       {error && <ErrorMessage error={error} title="Could not load the listings" />}
@@ -132,7 +166,7 @@ export function ListingsTable({ siteId, workspaceId, version }: { siteId: number
                 <th scope="col" className="num">
                   Quantity
                 </th>
-                <th scope="col">On the platform</th>
+                <th scope="col">On {platform}</th>
                 <th scope="col">Actions</th>
               </tr>
             </thead>
@@ -184,6 +218,8 @@ function ListingRow({
   onChanged: (listing: Listing) => void;
 }) {
   const title = name === undefined ? `Product ${listing.product_id}` : (name?.title ?? `Product ${listing.product_id} (not found)`);
+  const platform = listingPlatformName(listing);
+  const note = statusNote(listing.status, platform);
   return (
     <tr>
       <td data-label="Product">
@@ -193,7 +229,8 @@ function ListingRow({
         </span>
       </td>
       <td data-label="Status">
-        <ListingStatusBadge status={listing.status} />
+        <ListingStatusBadge status={listing.status} platform={platform} />
+        {note && listing.status === 'in_review' && <p className="muted small status-note">{note}</p>}
       </td>
       <td data-label="Sync">
         <SyncBadge sync={listing.sync_status} />
@@ -205,25 +242,25 @@ function ListingRow({
       <td data-label="Quantity" className="num">
         {listing.quantity ?? '—'}
       </td>
-      <td data-label="On the platform">
+      <td data-label={`On ${platform}`}>
         <span>
           {listing.platform_status ? <code>{listing.platform_status}</code> : <span className="muted">Not yet</span>}
           {listing.external_url && (
             <>
               {' · '}
               <a href={listing.external_url} target="_blank" rel="noopener noreferrer">
-                View<span className="visually-hidden"> {title} on the platform</span> ↗
+                View<span className="visually-hidden">{` ${title} on ${platform}`}</span> ↗
               </a>
             </>
           )}
-          <IssueList issues={listing.issues} />
+          <IssueList issues={listing.issues} platform={platform} />
           {listing.differences.length > 0 && listing.status !== 'deleted' && (
-            <PlatformChanges listing={listing} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+            <PlatformChanges listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
           )}
         </span>
       </td>
       <td data-label="Actions">
-        <ListingActions listing={listing} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
       </td>
     </tr>
   );
@@ -248,34 +285,41 @@ function useListingAction(onChanged: (listing: Listing) => void) {
   return { busy, error, setError, run };
 }
 
-const PLATFORM_OF_ID: Record<number, string> = { 1: 'Etsy', 4: 'TikTok Shop', 5: 'Amazon' };
-
 /** A difference's field in a seller's words: `variants.MUG-W.price` is "MUG-W price". */
 const fieldLabel = (field: string) => field.replace(/^variants\.(.+)\.(price|quantity)$/, '$1 $2').replace(/^variants\./, 'variant ');
 
 /**
- * "Changed on Etsy": each value the platform shows beside the catalogue's, and the seller's two ways out: send the
- * catalogue's values again (refresh), or take the platform's into the catalogue (adopt).
+ * "Changed on Etsy" (or on TikTok Shop): each value the platform shows beside the catalogue's, and the seller's two ways
+ * out: send the catalogue's values again (refresh), or take the platform's into the catalogue (adopt). A live listing
+ * whose edit the platform refused in its review (`sync_status: failed`) differs because the platform kept its earlier
+ * version, which the heading says instead.
  */
 function PlatformChanges({
   listing,
+  platform,
   title,
   workspaceId,
   onChanged,
 }: {
   listing: Listing;
+  platform: string;
   title: string;
   workspaceId: string;
   onChanged: (listing: Listing) => void;
 }) {
   const { busy, error, run: send } = useListingAction(onChanged);
-  const platform = PLATFORM_OF_ID[listing.platform_id] ?? 'the platform';
+  const refused = listing.sync_status === 'failed' && listing.status === 'active';
   const params = { path: { listing_id: listing.id }, header: inWorkspace(workspaceId) };
   const run = (path: '/api/v1/listings/{listing_id}/refresh' | '/api/v1/listings/{listing_id}/adopt') =>
     send(async () => unwrap(await api.POST(path, { params })).data);
   return (
     <div className="platform-changes">
-      <strong>Changed on {platform}</strong>
+      <strong>{refused ? `${platform} kept its earlier version` : `Changed on ${platform}`}</strong>
+      {refused && (
+        <p className="muted small">
+          The last change did not pass {platform}’s review (its words are above); buyers still see {platform}’s values below.
+        </p>
+      )}
       <ul>
         {listing.differences.map((d) => (
           <li key={d.field}>
@@ -310,11 +354,13 @@ type Action = 'activate' | 'deactivate' | 'refresh';
 
 function ListingActions({
   listing,
+  platform,
   title,
   workspaceId,
   onChanged,
 }: {
   listing: Listing;
+  platform: string;
   title: string;
   workspaceId: string;
   onChanged: (listing: Listing) => void;
@@ -332,7 +378,7 @@ function ListingActions({
     });
   const remove = () => run(async () => unwrap(await api.DELETE('/api/v1/listings/{listing_id}', { params })).data);
 
-  if (listing.status === 'deleted') return <span className="muted small">Removed from the platform</span>;
+  if (listing.status === 'deleted') return <span className="muted small">Removed from {platform}</span>;
   const label = (verb: string) => `${verb} ${title}`;
   return (
     <div className="listing-actions">
@@ -366,8 +412,10 @@ function ListingActions({
       </div>
       {error && <ErrorMessage error={error} />}
       <dialog ref={dialog} className="dialog" aria-labelledby={`delete-listing-${listing.id}`}>
-        <h2 id={`delete-listing-${listing.id}`}>Remove “{title}” from the platform?</h2>
-        <p>The listing is deleted on the platform; Storelink keeps its record as deleted. The product stays in the catalogue.</p>
+        <h2 id={`delete-listing-${listing.id}`}>
+          Remove “{title}” from {platform}?
+        </h2>
+        <p>The listing is deleted on {platform}; Storelink keeps its record as deleted. The product stays in the catalogue.</p>
         {error && <ErrorMessage error={error} title="Could not delete the listing" />}
         <div className="button-row">
           <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>

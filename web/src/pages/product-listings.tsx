@@ -1,11 +1,12 @@
 /**
- * The product page's "Listed on" section: for each site of the workspace, this product's listing there and its status,
- * linking to the site's listings page. Read as GET /sites, then each site's listings of this product (`?product_id=`).
+ * The product page's "Listed on" section: for each site of the workspace, this product's listing there, its status (a
+ * review named by its platform: "In review on TikTok Shop"), the platform's issues and whether it differs from the
+ * catalogue, linking to the site's listings page. Read as GET /sites, then each site's listings of this product (`?product_id=`).
  */
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import { Link } from '../router';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
-import { type Listing, ListingStatusBadge, SyncBadge, siteListingsUrl } from './listing-parts';
+import { IssueList, type Listing, ListingStatusBadge, SyncBadge, siteListingsUrl } from './listing-parts';
 
 /** The product's listing on the site: the one not deleted, else the last deleted one, else null. */
 async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null> {
@@ -43,7 +44,8 @@ export function ProductListings({ workspaceId, productId }: { workspaceId: strin
                 <span className="muted">not listed</span>
               ) : (
                 <>
-                  <ListingStatusBadge status={listing.status} /> <SyncBadge sync={listing.sync_status} />
+                  <ListingStatusBadge status={listing.status} platform={platformName(site.platform)} />{' '}
+                  <SyncBadge sync={listing.sync_status} />
                   {listing.external_url && (
                     <>
                       {' '}
@@ -52,6 +54,15 @@ export function ProductListings({ workspaceId, productId }: { workspaceId: strin
                       </a>
                     </>
                   )}
+                  {listing.status !== 'deleted' && listing.differences.length > 0 && (
+                    <span className="muted small">
+                      {' '}
+                      {listing.sync_status === 'failed'
+                        ? `${platformName(site.platform)} kept its earlier version: see the site's listings.`
+                        : `Changed on ${platformName(site.platform)}: see the site's listings.`}
+                    </span>
+                  )}
+                  {listing.status !== 'deleted' && <IssueList issues={listing.issues} platform={platformName(site.platform)} />}
                 </>
               )}
             </li>

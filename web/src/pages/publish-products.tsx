@@ -1,11 +1,14 @@
 /**
  * "Publish products": pick products from the catalogue, a leaf category of the platform (by search or by browsing),
- * fill the category's attributes, then validate or publish each picked product (one POST per product). On Etsy the fee
- * is said before publishing: USD 0.20 for each published listing.
+ * fill the category's attributes (a form built from what the API says of each: select, multiselect, text, with the
+ * platform's suggestions when it lists some, number, yes/no; the required ones marked), then validate or publish each
+ * picked product (one POST per product). Validating shows the platform's warnings (TikTok Shop's listing check) without
+ * holding the publish back. What the platform does next is said before publishing: on Etsy the fee, USD 0.20 for each
+ * published listing; on TikTok Shop the review every listing goes through.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
-import { ErrorMessage, Loading, useRequest } from '../ui';
+import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
 
 const SEARCH_DELAY_MS = 300;
@@ -14,6 +17,7 @@ const ETSY_FEE_CENTS = 20;
 type AttributeValue = string | string[] | boolean;
 type Outcome =
   | { kind: 'valid' }
+  | { kind: 'warnings'; issues: Issue[] }
   | { kind: 'issues'; issues: Issue[] }
   | { kind: 'published' }
   | { kind: 'conflict'; message: string }
@@ -103,13 +107,19 @@ function PublishForm({
   );
   const known = attributes.state === 'ready' ? attributes.data : [];
 
-  /** The attributes as the API takes them: a blank value is left out, a number as a number. */
+  /**
+   * The attributes as the API takes them: a blank value is left out, a number as a number, and a text that is one of
+   * the platform's suggestions by its name as that suggestion's value (the seller reads names; the platform takes ids).
+   */
   function attributesBody(): Record<string, unknown> {
     const body: Record<string, unknown> = {};
     for (const attribute of known) {
-      const value = values[attribute.name];
+      const raw = values[attribute.name];
+      const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
-      body[attribute.name] = attribute.type === 'number' && typeof value === 'string' ? Number(value) : value;
+      if (attribute.type === 'number' && typeof value === 'string') body[attribute.name] = Number(value);
+      else if (attribute.type === 'text' && typeof value === 'string') body[attribute.name] = suggestionValue(attribute, value);
+      else body[attribute.name] = value;
     }
     return body;
   }
@@ -131,9 +141,14 @@ function PublishForm({
         if (mode === 'publish') results.set(productId, { kind: 'published' });
         else {
           const answer = result.data as { valid: boolean; issues: Issue[] };
+          const errors = answer.issues.filter((issue) => issue.severity === 'error');
           results.set(
             productId,
-            answer.valid && answer.issues.length === 0 ? { kind: 'valid' } : { kind: 'issues', issues: answer.issues },
+            !answer.valid || errors.length > 0
+              ? { kind: 'issues', issues: answer.issues }
+              : answer.issues.length > 0
+                ? { kind: 'warnings', issues: answer.issues }
+                : { kind: 'valid' },
           );
         }
       } catch (caught) {
@@ -187,7 +202,14 @@ function PublishForm({
           the shop. Validating costs nothing.
         </p>
       )}
-      <Outcomes picked={picked} outcomes={outcomes} attributes={known} />
+      {platform === 'tiktok-shop' && count > 0 && (
+        <p className="alert alert-info review-note" role="note">
+          TikTok Shop reviews every new listing before buyers see it: a published listing shows “In review on TikTok Shop” until TikTok Shop
+          passes it (then Active) or refuses it (then Rejected, with TikTok Shop’s reasons). Validating runs TikTok Shop’s listing check;
+          its warnings do not stop a publish.
+        </p>
+      )}
+      <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} />
       <div className="button-row">
         <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
           {busy === 'validate' ? 'Validating…' : 'Validate'}
@@ -217,10 +239,12 @@ function Outcomes({
   picked,
   outcomes,
   attributes,
+  platform,
 }: {
   picked: Map<number, string>;
   outcomes: Map<number, Outcome>;
   attributes: Attribute[];
+  platform: string;
 }) {
   if (outcomes.size === 0) return null;
   return (
@@ -229,8 +253,10 @@ function Outcomes({
       <ul>
         {[...outcomes].map(([id, outcome]) => (
           <li key={id} className={`outcome outcome-${outcome.kind}`}>
-            <strong>{picked.get(id) ?? `Product ${id}`}</strong>: {sayOutcome(outcome)}
-            {outcome.kind === 'issues' && <IssueList issues={outcome.issues} attributes={attributes} />}
+            <strong>{picked.get(id) ?? `Product ${id}`}</strong>: {sayOutcome(outcome, platform)}
+            {(outcome.kind === 'issues' || outcome.kind === 'warnings') && (
+              <IssueList issues={outcome.issues} attributes={attributes} platform={platform} />
+            )}
           </li>
         ))}
       </ul>
@@ -238,14 +264,20 @@ function Outcomes({
   );
 }
 
-function sayOutcome(outcome: Outcome): string {
+function sayOutcome(outcome: Outcome, platform: string): string {
   switch (outcome.kind) {
     case 'valid':
       return 'ready to publish, no problems.';
+    case 'warnings': {
+      const n = outcome.issues.length;
+      return `ready to publish, with ${n === 1 ? 'one warning' : `${n} warnings`} from ${platform} (publishing is still possible).`;
+    }
     case 'published':
       return 'published: the listing is on its way (pending).';
-    case 'issues':
-      return `${outcome.issues.length === 1 ? 'one problem' : `${outcome.issues.length} problems`}; nothing was published.`;
+    case 'issues': {
+      const errors = outcome.issues.filter((issue) => issue.severity === 'error').length || outcome.issues.length;
+      return `${errors === 1 ? 'one problem' : `${errors} problems`}; nothing was published.`;
+    }
     case 'conflict':
     case 'failed':
       return outcome.message;
@@ -413,7 +445,16 @@ function CategoryPicker({
   );
 }
 
-/** One attribute's control: a select, checkboxes for a multiselect, a checkbox for yes/no, else an input. */
+/** The value of the text attribute's suggestion named `text` (case aside), else the text as the seller typed it. */
+function suggestionValue(attribute: Attribute, text: string): string {
+  const named = attribute.values.find((choice) => choice.label.toLowerCase() === text.toLowerCase());
+  return named ? named.value : text;
+}
+
+/**
+ * One attribute's control: a select, checkboxes for a multiselect, a checkbox for yes/no, a number input, else a text
+ * input, offering the platform's suggestions when it lists some (a datalist: pick one or type another).
+ */
 function AttributeField({
   attribute,
   value,
@@ -438,11 +479,14 @@ function AttributeField({
       )}
     </>
   );
+  // A text with values lists the platform's suggestions (TikTok Shop: a value the seller may also make up).
+  const suggested = attribute.type === 'text' && attribute.values.length > 0;
   if (attribute.type === 'multiselect') {
     const chosen = Array.isArray(value) ? value : [];
     return (
       <fieldset className="field attribute-choices">
         <legend className="label">{label}</legend>
+        {attribute.values.length === 0 && <p className="muted small">The platform offers no choices for this.</p>}
         {attribute.values.map((choice) => (
           <label key={choice.value} className="checkbox">
             <input
@@ -468,7 +512,7 @@ function AttributeField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {attribute.type === 'select' ? (
+      {attribute.type === 'select' && attribute.values.length > 0 ? (
         <select
           id={id}
           value={typeof value === 'string' ? value : ''}
@@ -482,14 +526,41 @@ function AttributeField({
             </option>
           ))}
         </select>
-      ) : (
+      ) : attribute.type === 'number' ? (
         <input
           id={id}
-          type={attribute.type === 'number' ? 'number' : 'text'}
+          type="number"
+          inputMode="decimal"
+          step="any"
           value={typeof value === 'string' ? value : ''}
           required={attribute.required}
           onChange={(e) => onChange(e.target.value)}
         />
+      ) : (
+        <>
+          <input
+            id={id}
+            type="text"
+            list={suggested ? `${id}-suggestions` : undefined}
+            autoComplete="off"
+            value={typeof value === 'string' ? value : ''}
+            required={attribute.required}
+            aria-describedby={suggested ? `${id}-hint` : undefined}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {suggested && (
+            <>
+              <datalist id={`${id}-suggestions`}>
+                {attribute.values.map((choice) => (
+                  <option key={choice.value} value={choice.label} />
+                ))}
+              </datalist>
+              <p id={`${id}-hint`} className="muted small hint">
+                Pick a suggestion ({attribute.values.map((choice) => choice.label).join(', ')}) or type your own.
+              </p>
+            </>
+          )}
+        </>
       )}
     </div>
   );

@@ -192,7 +192,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
             />
           )}
         </div>
-        <ListingsTable siteId={site.id} workspaceId={workspaceId} version={published} />
+        <ListingsTable siteId={site.id} workspaceId={workspaceId} platform={platformName(site.platform)} version={published} />
       </section>
     </Frame>
   );
