@@ -179,6 +179,14 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(unfit.statusCode, 422, unfit.body);
       assert.match(JSON.stringify(unfit.json()), /product\.package/);
+      const blank = await mugProduct(t, me, 'T1Y', { image: PNG, packaged: true, currency: 'GBP' });
+      assert.equal((await call(t, 'PATCH', `/products/${blank}`, { ...me.as, body: { description: '' } })).statusCode, 200);
+      const undescribed = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: blank, category_id: '600011', attributes: { 100392: '1001533' } },
+      });
+      assert.equal(undescribed.statusCode, 422, undescribed.body);
+      assert.match(JSON.stringify(undescribed.json()), /needs a description/);
       assert.deepEqual(await shop(me.account), []);
     });
 

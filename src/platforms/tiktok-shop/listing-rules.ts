@@ -1,14 +1,15 @@
 /**
  * TikTok Shop's rules a listing can be checked against before anything is sent (listings.md §2.4–2.5): a title of at
- * most 255 characters, the market's currency, at most three sales attributes, one to nine main images it can upload (files, not links), at
+ * most 255 characters, a description of at most 10,000 characters of HTML, the market's currency, at most three sales attributes, one to nine main images it can upload (files, not links), at
  * most 300 SKUs with seller skus TikTok takes, stock of at least 1 per SKU on creation, prices in its range, a package
  * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it.
  */
 import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../platform.js';
-import { MAIN_IMAGES_MAX } from './listing-requests.js';
+import { htmlOf, MAIN_IMAGES_MAX } from './listing-requests.js';
 
 const TITLE_MAX = 255;
+const DESCRIPTION_MAX = 10_000;
 const OPTIONS_MAX = 3;
 const SKUS_MAX = 300;
 const QUANTITY_MAX = 99_999;
@@ -43,6 +44,14 @@ export function checkTikTokDraft(draft: ListingDraft, region: string | null): Li
     );
   if (draft.title.length > TITLE_MAX)
     issue('product.title', 'tiktok_title_length', `TikTok Shop titles have at most ${TITLE_MAX} characters.`);
+  if (draft.description.trim() === '')
+    issue('product.description', 'tiktok_description_required', 'TikTok Shop needs a description to list a product.');
+  else if (htmlOf(draft.description).length > DESCRIPTION_MAX)
+    issue(
+      'product.description',
+      'tiktok_description_length',
+      `TikTok Shop descriptions have at most ${DESCRIPTION_MAX} characters (as HTML).`,
+    );
   if (draft.options.length > OPTIONS_MAX)
     issue(
       'product.options',
