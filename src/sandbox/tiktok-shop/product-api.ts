@@ -1,7 +1,8 @@
 /**
  * The TikTok Shop simulator's product API (listings.md §2, DESIGN §10 "Sandbox"): categories with their rules and
  * attributes, brands, warehouses, image upload, the listing check, products from create through audit, edits, price
- * and stock, the batch activate/deactivate/delete calls, and the sandbox's inspection of what an account's shops hold.
+ * and stock, the batch activate/deactivate/delete calls, the sandbox's inspection of what an account's shops hold and
+ * its seller's edits made outside Storelink, and the stock of products a consent can give the shops (stock.ts).
  */
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -12,16 +13,20 @@ import { PRODUCT_ERRORS as E } from './product-errors.js';
 import { createProductGuard, type ProductGuard } from './product-guard.js';
 import { registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
-import { checkProduct, shopFacts } from './product-rules.js';
-import { createProductStore, type ProductStatus, type ProductStore } from './product-store.js';
+import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
+import { createProductStore, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
 import { MAX_SHOPS, sandboxShops } from './shops.js';
+import { type StockChoice, stockShops } from './stock.js';
 
 const BODY_LIMIT = 1024 * 1024;
 const PAGE_SIZE_MAX = 100;
 const IDEMPOTENCY_KEY_MAX = 128;
 const AUDIT_SWEEP_MS = 1_000;
 
-/** Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked. */
+/**
+ * Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked; answers
+ * how to stock an account's shops with products made outside Storelink (stock.ts).
+ */
 export function registerTikTokShopProductApi(app: FastifyInstance, context: SandboxContext) {
   const store = createProductStore(context);
   // Audits settle when they are due even if Storelink calls nothing meanwhile, so their webhooks reach it unasked.
@@ -40,7 +45,11 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     registerProductUpdates(scope, guard, store);
     registerProductBatches(scope, guard, store);
     registerInspection(scope, store);
+    registerSellerEdits(scope, store);
   });
+  return {
+    stock: (account: number, shops: number, choice: StockChoice) => stockShops(context, store, account, shops, choice),
+  };
 }
 
 function registerReferenceData(app: FastifyInstance, guard: ProductGuard) {
@@ -175,5 +184,96 @@ function registerInspection(app: FastifyInstance, store: ProductStore) {
     if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
     return sandboxShops(Number(account), MAX_SHOPS).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+  });
+}
+
+const QUANTITY_MAX = 99_999;
+const PRICE = /^[0-9]{1,9}(\.[0-9]{1,2})?$/;
+
+interface SkuEdit {
+  price?: string;
+  quantity?: number;
+}
+
+/** The problem with a seller's price or quantity, or null. */
+function editProblem(edit: { price?: unknown; quantity?: unknown }): string | null {
+  if (edit.price !== undefined && !(typeof edit.price === 'string' && PRICE.test(edit.price)))
+    return 'price must be decimal text, as "12.50"';
+  if (
+    edit.quantity !== undefined &&
+    !(Number.isInteger(edit.quantity) && (edit.quantity as number) >= 0 && (edit.quantity as number) <= QUANTITY_MAX)
+  )
+    return `quantity must be a whole number from 0 to ${QUANTITY_MAX}`;
+  return null;
+}
+
+/** A SKU's stock set to `quantity`: all of it in its first warehouse, none left in the others. */
+const restocked = (sku: Sku, quantity: number) =>
+  sku.inventory.length === 0
+    ? []
+    : sku.inventory.map((entry, i) => ({ warehouse_id: entry.warehouse_id, quantity: i === 0 ? quantity : 0 }));
+
+/**
+ * `PATCH /sandbox/tiktok-shop/accounts/{account}/listings/{product_id}`: the seller editing the product in Seller Center,
+ * outside Storelink (sandbox only, no auth), so a change made on the platform can be tried: `{title?, price?, quantity?,
+ * skus?: [{sku, price?, quantity?}]}`, `price` and `quantity` for every SKU, `skus` for the SKUs of those seller skus.
+ * Price and stock change the live product at once, as TikTok's own price and stock changes do (no audit); ASSUMPTION: a
+ * title edited in Seller Center goes back to TikTok's audit there, and here it is applied at once, with no audit, to keep
+ * the seller's edit simple. A price is kept with two decimals, as Seller Center shows it ("20" is "20.00"); a quantity
+ * is the SKU's stock in its first warehouse, none left in the others. A version under audit takes the edit too. The
+ * answer is the product as the inspection shows it.
+ */
+function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
+  app.patch('/accounts/:account/listings/:productId', async (request, reply) => {
+    const params = request.params as { account: string; productId: string };
+    if (!/^[0-9]{1,6}$/.test(params.account) || Number(params.account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    const product = store.get(params.productId);
+    const shop = sandboxShops(Number(params.account), MAX_SHOPS).find((each) => each.id === product?.shopId);
+    if (!product || !shop || product.status === 'DELETED')
+      return reply.code(404).send({ error: 'No such product in the shops of this account' });
+    if (product.status === 'FREEZE') return reply.code(409).send({ error: 'TikTok Shop froze the product: the seller cannot edit it' });
+    let body: Record<string, unknown>;
+    try {
+      body = typeof request.body === 'string' && request.body.trim() !== '' ? JSON.parse(request.body) : {};
+    } catch {
+      return reply.code(400).send({ error: 'the body must be JSON' });
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      return reply.code(400).send({ error: 'the body must be a JSON object' });
+    if (body.title !== undefined && !(typeof body.title === 'string' && body.title.trim() !== '' && body.title.length <= 255))
+      return reply.code(400).send({ error: 'title must be 1 to 255 characters' });
+    const all = { price: body.price, quantity: body.quantity };
+    const problem = editProblem(all);
+    if (problem) return reply.code(400).send({ error: problem });
+    if (body.skus !== undefined && !Array.isArray(body.skus)) return reply.code(400).send({ error: 'skus must be a list' });
+    const edits = new Map<string, SkuEdit>();
+    for (const sku of product.version.skus) edits.set(sku.seller_sku, { ...(all as SkuEdit) });
+    for (const edit of (body.skus ?? []) as { sku?: unknown; price?: unknown; quantity?: unknown }[]) {
+      const known = typeof edit?.sku === 'string' ? edits.get(edit.sku) : undefined;
+      if (!known) return reply.code(400).send({ error: `No SKU with the seller sku ${String(edit?.sku)}` });
+      const skuProblem = editProblem(edit);
+      if (skuProblem) return reply.code(400).send({ error: skuProblem });
+      Object.assign(
+        known,
+        edit.price === undefined ? {} : { price: edit.price },
+        edit.quantity === undefined ? {} : { quantity: edit.quantity },
+      );
+    }
+    for (const sku of product.version.skus) {
+      const price = edits.get(sku.seller_sku)?.price;
+      const refused = price === undefined ? null : priceProblem({ amount: price, currency: sku.price.currency }, shop.region);
+      if (refused) return reply.code(400).send({ error: refused[1] });
+    }
+    for (const version of [product.version, ...(product.review ? [product.review.version] : [])]) {
+      if (typeof body.title === 'string') version.title = body.title;
+      for (const sku of version.skus) {
+        const edit = edits.get(sku.seller_sku);
+        if (edit?.price !== undefined) sku.price = { amount: Number(edit.price).toFixed(2), currency: sku.price.currency };
+        if (edit?.quantity !== undefined) sku.inventory = restocked(sku, edit.quantity);
+      }
+    }
+    store.touch(product);
+    return presentInspected(product);
   });
 }

@@ -84,7 +84,7 @@ export function setTikTokShopRateLimit(context: SandboxContext, perSecond: numbe
 }
 
 /** ASSUMPTION: the reasons' wording; the shape is Get Product's `audit_failed_reasons` (listings.md §2.2). */
-const PROHIBITED_TITLE: AuditFailure = {
+export const PROHIBITED_TITLE: AuditFailure = {
   position: 'title',
   reasons: ['The product title contains a prohibited word.'],
   suggestions: ['Remove the prohibited word from the title and submit the product again.'],
@@ -98,6 +98,7 @@ export function createProductStore(context: SandboxContext) {
   const images = new Map<string, HostedImage>();
   const idempotency = new Map<string, unknown>();
   const budget = new Map<string, { second: number; count: number }>();
+  const stocked = new Set<string>();
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
   const now = () => context.clock.now().getTime();
@@ -159,6 +160,29 @@ export function createProductStore(context: SandboxContext) {
         review: draft ? null : { version, submittedAt: at },
         auditFailedReasons: [],
         passedOnce: false,
+        createTime: at,
+        updateTime: at,
+      };
+      products.set(product.id, product);
+      return product;
+    },
+    /** Whether the shop is to be stocked now: true the first time it is asked only (stock.ts). */
+    stock: (shopId: string) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),
+    /**
+     * Stores a product made outside Storelink (stock.ts) as it stands once its audit settled at `at`: live, switched
+     * off by its seller after it passed, or refused for a prohibited title.
+     */
+    place(shopId: string, version: ProductVersion, status: 'ACTIVATE' | 'SELLER_DEACTIVATED' | 'FAILED', at: number): StoredProduct {
+      const failed = status === 'FAILED';
+      const product: StoredProduct = {
+        id: String(nextProduct++),
+        shopId,
+        status,
+        audit: failed ? 'FAILED' : 'APPROVED',
+        version,
+        review: null,
+        auditFailedReasons: failed ? [PROHIBITED_TITLE] : [],
+        passedOnce: !failed,
         createTime: at,
         updateTime: at,
       };

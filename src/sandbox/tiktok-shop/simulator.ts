@@ -2,7 +2,8 @@
  * The TikTok Shop simulator (DESIGN §6): the service_id authorization page, GET token calls answering TikTok's
  * `{code, message, data, request_id}` envelope with absolute expiries, and Get Authorized Shops checking its query, the
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
- * `x-tts-access-token` header, and answering every shop the seller authorized.
+ * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: how many
+ * shops the seller authorizes, and whether they already hold products made outside Storelink (stock.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
@@ -24,6 +25,7 @@ import {
 import { registerTikTokShopProductApi } from './product-api.js';
 import { MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
+import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.tiktokShop;
@@ -56,13 +58,29 @@ const SHOPS_OPTION: ConsentOption = {
   }),
 };
 
+/**
+ * The sandbox's choice of what the authorized shops already sell: `shop=stocked` gives each shop six products made
+ * outside Storelink, `stocked-large` 256 (stock.ts), to try an import. The field is optional; absent (or empty) is shops
+ * as they are. Named `shop`, as Etsy's consent page names the same choice.
+ */
+const STOCK_OPTION: ConsentOption = {
+  name: 'shop',
+  label: 'Products the sandbox shops already sell',
+  values: [
+    ['', 'The shops have no products yet'],
+    ['stocked', 'Each shop already has 6 products (to try an import)'],
+    ['stocked-large', `Each shop already has ${6 + LARGE_STOCK} products`],
+  ],
+};
+const STOCK_FIELD_VALUES: readonly string[] = ['', ...STOCK_CHOICES];
+
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl(TRACK);
   notifyRevocations(context);
 
   const { requestId, envelope, fail, answer } = createReplies(clock);
-  registerTikTokShopProductApi(app, context);
+  const products = registerTikTokShopProductApi(app, context);
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,
@@ -88,7 +106,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         access: SCOPES.map(([key, name]) => `${name} (${key})`),
         action: `/sandbox/${TRACK}/authorize`,
         params: query,
-        options: [SHOPS_OPTION],
+        options: [SHOPS_OPTION, STOCK_OPTION],
       }),
     );
   });
@@ -98,14 +116,15 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const form = firstValues(request.body);
     const choice = readConsent(form);
     const shops = shopCountOf(form.shops);
-    if (form.service_id !== CLIENT.serviceId || !choice || shops === null) {
+    const stock = form.shop ?? '';
+    if (form.service_id !== CLIENT.serviceId || !choice || shops === null || !STOCK_FIELD_VALUES.includes(stock)) {
       return reply
         .code(400)
         .type('text/html')
         .send(
           renderSandboxError(
             'TikTok Shop',
-            `service_id must be the app's, decision allow, deny or fail, account a number, and shops 1 to ${MAX_SHOPS}.`,
+            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, and shop one of ${STOCK_CHOICES.join(', ')} or left out.`,
           ),
         );
     }
@@ -115,6 +134,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (choice.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
+      if (choice.decision === 'allow' && stock !== '') products.stock(choice.account, shops, stock as StockChoice);
       const code = tokens.issue(
         'tiktok-code',
         { n: tokens.nonce(), a: choice.account, s: shops, f: choice.decision === 'fail' },
