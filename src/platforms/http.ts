@@ -1,4 +1,7 @@
-/** Outbound calls to platforms: a deadline on every call, redirects never followed, answers read as JSON (DESIGN §8). */
+/**
+ * Outbound calls to platforms: a deadline on every call, redirects never followed, answers read as JSON (DESIGN §8), or
+ * as bytes for a file a platform serves.
+ */
 import { deadlineSignal, type Fetch } from '../lib/outbound-http.js';
 import { PlatformError } from './platform.js';
 
@@ -28,6 +31,11 @@ export interface PlatformHttp {
       multipart?: FormData;
       /** Ends the call early (besides the deadline): a job being stopped. */
       signal?: AbortSignal;
+      /**
+       * How the answer's body is read: JSON (the default), or its raw bytes as a Buffer (a file the platform serves, as
+       * Amazon's report documents: tab-separated text, possibly compressed).
+       */
+      read?: 'json' | 'bytes';
     },
   ): Promise<PlatformAnswer>;
 }
@@ -62,7 +70,8 @@ export function readAnswer<T>(answer: PlatformAnswer, parse: (status: number, bo
 export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop?: AbortSignal }): PlatformHttp {
   return {
     async request(url, init) {
-      const headers: Record<string, string> = { accept: 'application/json', ...init.headers };
+      const bytes = init.read === 'bytes';
+      const headers: Record<string, string> = { accept: bytes ? '*/*' : 'application/json', ...init.headers };
       let body: string | FormData | undefined;
       if (init.form) {
         headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
@@ -76,7 +85,7 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
       }
       const stops = [deps.stop, init.signal].filter((signal): signal is AbortSignal => signal !== undefined);
       let response: Response;
-      let text: string;
+      let raw: Buffer;
       try {
         response = await deps.fetch(url, {
           method: init.method,
@@ -85,7 +94,7 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
           redirect: 'manual',
           signal: stops.length > 0 ? deadlineSignal(deps.timeoutMs, AbortSignal.any(stops)) : AbortSignal.timeout(deps.timeoutMs),
         });
-        text = await response.text();
+        raw = Buffer.from(await response.arrayBuffer());
       } catch (error) {
         if (stops.some((signal) => signal.aborted))
           throw new PlatformError('unavailable', 'The call was cut short: the service is shutting down');
@@ -94,10 +103,11 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
       }
       if (response.status >= 300 && response.status < 400) throw new PlatformError('unavailable', 'The platform answered with a redirect');
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+      if (bytes) return { status: response.status, body: raw, retryAfterMs, headers: response.headers };
       try {
         return {
           status: response.status,
-          body: response.status === 204 ? null : (JSON.parse(text) as unknown),
+          body: response.status === 204 ? null : (JSON.parse(new TextDecoder().decode(raw)) as unknown),
           retryAfterMs,
           headers: response.headers,
         };

@@ -3,6 +3,7 @@ import { type AmazonRegion, perAmazonRegion, type SitePlatform, type Track } fro
 import type { Clock } from '../lib/clock.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
+import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
@@ -107,7 +108,11 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
   };
 }
 
-/** The listings capability of each seller platform that has it so far (Etsy and TikTok Shop; Amazon comes next). */
+/**
+ * The listings capability of each seller platform. Amazon's calls go to the region of the listing's marketplace
+ * (`config.regions[region].apiUrl`): connecting stores the site's marketplaces, not its region, and a marketplace
+ * belongs to one region (amazon-seller/listing-requests.ts).
+ */
 export type ListingsAdapters = Readonly<Partial<Record<SitePlatform, ListingsAdapter>>>;
 
 export function createListingsAdapters(
@@ -115,9 +120,10 @@ export function createListingsAdapters(
   deps: { http: PlatformHttp; clock: Clock },
   clients: SandboxClients,
 ): ListingsAdapters {
-  const { etsy, tiktokShop } = platformConfigs(config, clients);
+  const { etsy, tiktokShop, amazonSeller } = platformConfigs(config, clients);
   return {
     ...(etsy ? { etsy: createEtsyListingsAdapter(etsy, deps) } : {}),
     ...(tiktokShop ? { 'tiktok-shop': createTikTokShopListingsAdapter(tiktokShop, deps) } : {}),
+    ...(amazonSeller ? { 'amazon-seller': createAmazonSellerListingsAdapter(amazonSeller, deps) } : {}),
   };
 }

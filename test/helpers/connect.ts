@@ -76,9 +76,17 @@ export async function connectTikTokShopSite(
   return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
 }
 
-/** Connects an Amazon seller account through the sandbox and returns its site id, for flows that need one (advertising). */
-export async function connectAmazonSellerSite(t: TestApp, actor: Actor, account = '1'): Promise<number> {
-  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', account));
+/**
+ * Connects an Amazon seller account through the sandbox and returns its site id (`choices`: the consent page's, such
+ * as `listings=stocked`).
+ */
+export async function connectAmazonSellerSite(
+  t: TestApp,
+  actor: Actor,
+  account = '1',
+  choices: Record<string, string> = {},
+): Promise<number> {
+  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 5 }, 'allow', account, choices));
   return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
 }
 

@@ -1,6 +1,6 @@
 /** A seller with a connected sandbox Etsy shop, for the listing tests. */
 import assert from 'node:assert/strict';
-import { connectEtsySite, connectTikTokShopSite } from './connect.js';
+import { connectAmazonSellerSite, connectEtsySite, connectTikTokShopSite } from './connect.js';
 import { API, call, registerUser, type TestApp } from './test-app.js';
 
 /**
@@ -42,6 +42,21 @@ export async function tiktokSeller(t: TestApp, account: string, options: { shop?
   return { ...user, as, site, account };
 }
 
+/**
+ * A new user whose sandbox Amazon seller `account` is connected (`listings`: the consent page's choice of what the
+ * account already sells), its marketplace set to Amazon.com (US) unless `settings` is false.
+ */
+export async function amazonSeller(t: TestApp, account: string, options: { listings?: string; settings?: boolean } = {}) {
+  const user = await registerUser(t);
+  const as = { token: user.session, workspace: user.workspace.id };
+  const site = await connectAmazonSellerSite(t, user, account, options.listings ? { listings: options.listings } : {});
+  if (options.settings !== false) {
+    const body = { marketplace_id: 'ATVPDKIKX0DER' };
+    assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body })).statusCode, 200);
+  }
+  return { ...user, as, site, account };
+}
+
 type Seller = Awaited<ReturnType<typeof etsySeller>>;
 
 /** A PNG signature and IHDR header of a 640 x 480 image: enough for the size checks of the catalogue and TikTok Shop. */
@@ -60,7 +75,15 @@ export async function mugProduct(
   t: TestApp,
   me: Seller,
   sku: string,
-  options: { image?: { bytes: Buffer; type: string; name: string }; title?: string; packaged?: boolean; currency?: string } = {},
+  options: {
+    image?: { bytes: Buffer; type: string; name: string };
+    title?: string;
+    packaged?: boolean;
+    currency?: string;
+    brand?: string;
+    /** The variants' barcodes, White's and Blue's (Amazon identifies a product by its barcode). */
+    barcodes?: [string, string];
+  } = {},
 ): Promise<number> {
   const image = options.image ?? { bytes: GIF_1X1, type: 'image/gif', name: 'mug.gif' };
   const created = await call(t, 'POST', '/products', {
@@ -70,9 +93,10 @@ export async function mugProduct(
       description: 'Wheel-thrown, 350 ml.',
       currency: options.currency ?? 'USD',
       options: [{ name: 'Color', values: ['White', 'Blue'] }],
+      ...(options.brand ? { brand: options.brand } : {}),
       variants: [
-        { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
-        { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
+        { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: options.barcodes?.[0] ?? null },
+        { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: options.barcodes?.[1] ?? null },
       ],
       ...(options.packaged ? { package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 } } : {}),
     },

@@ -1,0 +1,138 @@
+/**
+ * An Amazon SKU as an import reads it (listings.md §3.7, getListingsItem): the catalogue product it shows (one variant:
+ * Amazon lists SKUs, not products), the listing's attributes (the item's attributes but those Storelink fills from the
+ * product: a text by its value, anything else in Amazon's own shape), and what the listing's work would have recorded
+ * delivering it, built with the delivery's own builder, so that a product made from it sends nothing until it changes.
+ * Pure: the adapter does the I/O.
+ */
+import type { DraftImage, ExistingListing, ListingDraft } from '../platform.js';
+import { type AmazonItem, issuesOf, skuState, stockOf } from './listing-answers.js';
+import {
+  type AmazonMarketplace,
+  type AttributeShape,
+  BULLETS,
+  CONDITION,
+  deliveredPrints,
+  isFilled,
+  isImageAttribute,
+  productPageOf,
+  type SkuContext,
+} from './listing-requests.js';
+
+type Value = Record<string, unknown>;
+const valuesOf = (attributes: Readonly<Record<string, unknown>>, name: string): Value[] =>
+  Array.isArray(attributes[name]) ? (attributes[name] as unknown[]).filter((v): v is Value => typeof v === 'object' && v !== null) : [];
+const textOf = (attributes: Readonly<Record<string, unknown>>, name: string) => {
+  const value = valuesOf(attributes, name)[0]?.value;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** A value object Storelink would have built from one value: its value, the marketplace, the language tag alone. */
+const isPlain = (value: Value, marketplaceId: string) =>
+  Object.keys(value).every((key) => key === 'value' || key === 'language_tag' || key === 'marketplace_id') &&
+  (value.marketplace_id === undefined || value.marketplace_id === marketplaceId);
+
+/** The item's attributes as a listing's: a plain value as itself (bullets as lines), anything else as Amazon holds it. */
+function listingAttributes(
+  attributes: Readonly<Record<string, unknown>>,
+  marketplace: AmazonMarketplace,
+  shapes: Readonly<Record<string, AttributeShape>>,
+  siteCondition: string,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const name of Object.keys(attributes)) {
+    if (isFilled(name)) continue;
+    const values = valuesOf(attributes, name);
+    if (values.length === 0) continue;
+    const plain = name in shapes && values.every((value) => isPlain(value, marketplace.id));
+    if (name === CONDITION) {
+      const condition = textOf(attributes, CONDITION);
+      if (condition && condition !== siteCondition) result[name] = condition;
+    } else if (plain && name === BULLETS) result[name] = values.map((value) => String(value.value)).join('\n');
+    else if (plain && values.length === 1) result[name] = values[0]!.value;
+    else result[name] = values;
+  }
+  return result;
+}
+
+/** Amazon's price of the offer to every buyer in the marketplace, as decimal text. */
+function priceOf(item: AmazonItem, marketplaceId: string): string {
+  const offer = item.offers?.find((each) => each.marketplaceId === marketplaceId && (each.audience?.value ?? 'ALL') === 'ALL');
+  const attribute = valuesOf(item.attributes ?? {}, 'purchasable_offer').find((each) => (each.audience ?? 'ALL') === 'ALL');
+  const scheduled = (attribute?.our_price as { schedule?: { value_with_tax?: unknown }[] }[] | undefined)?.[0]?.schedule?.[0]
+    ?.value_with_tax;
+  const amount = offer ? Number(offer.price.amount) : Number(scheduled);
+  return Number.isFinite(amount) && amount > 0 ? amount.toFixed(2) : '0.00';
+}
+
+export function existingListing(
+  item: AmazonItem,
+  context: Omit<SkuContext, 'off'> & { titles?: Readonly<Record<string, string>> },
+  now: Date,
+): ExistingListing {
+  const { marketplace } = context;
+  const attributes = item.attributes ?? {};
+  const summary = item.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? item.summaries?.[0];
+  const categoryId = summary?.productType ?? 'PRODUCT';
+  const state = skuState(item, marketplace.id, now);
+  const images = Object.keys(attributes)
+    .filter(isImageAttribute)
+    .sort((a, b) =>
+      a === 'main_product_image_locator' ? -1 : b === 'main_product_image_locator' ? 1 : a.localeCompare(b, 'en', { numeric: true }),
+    )
+    .flatMap((name) => {
+      const location = valuesOf(attributes, name)[0]?.media_location;
+      return typeof location === 'string' ? [location] : [];
+    });
+  const offer = valuesOf(attributes, 'purchasable_offer')[0];
+  const currency =
+    item.offers?.find((each) => each.marketplaceId === marketplace.id)?.price.currencyCode ??
+    String(offer?.currency ?? marketplace.currency);
+  const variant = { sku: item.sku, optionValues: {}, price: priceOf(item, marketplace.id), quantity: stockOf(item) };
+  const catalogue = {
+    title: textOf(attributes, 'item_name') ?? summary?.itemName ?? item.sku,
+    description: textOf(attributes, 'product_description') ?? '',
+    tags: [],
+    currency,
+    options: [],
+    variants: [variant],
+    images: images.map((url) => ({ url, alt: null })),
+  };
+  const listing = listingAttributes(attributes, marketplace, context.shapes, context.condition);
+  // The product as a draft of the catalogue product made from it would show it: its images keyed by their URLs.
+  const held: ListingDraft = {
+    ...catalogue,
+    brand: null,
+    categoryId,
+    attributes: listing,
+    variants: [{ ...variant, barcode: null }],
+    images: images.map(
+      (url): DraftImage => ({
+        key: url,
+        url,
+        alt: null,
+        stored: false,
+        bytes: () => Promise.reject(new Error('an image Amazon shows is not uploaded')),
+      }),
+    ),
+    package: null,
+  };
+  // A SKU without stock is off (Amazon has no other "inactive", listings.md §3.5): switching it on restores its stock.
+  const off = state.status === 'inactive';
+  const externalUrl = productPageOf(marketplace.id, summary?.asin);
+  return {
+    externalId: item.sku,
+    state: { ...state, externalUrl, issues: issuesOf(item.issues) },
+    categoryId,
+    attributes: listing,
+    product: catalogue,
+    progress: {
+      externalId: item.sku,
+      externalUrl,
+      createStartedAt: null,
+      images: {},
+      delivered: deliveredPrints(held, { ...context, off }),
+      variantIds: summary?.asin ? { [item.sku]: summary.asin } : {},
+    },
+  };
+}

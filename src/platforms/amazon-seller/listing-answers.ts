@@ -1,0 +1,234 @@
+/**
+ * Amazon's Listings Items, Product Type Definitions and Reports answers (listings.md §3.2–3.7), parsed without I/O:
+ * what an SP-API error means for a listing, a submission (ACCEPTED, INVALID with Amazon's issues, VALID), a product
+ * type's definition and what its JSON Schema says of each attribute, a listings item and the state of its SKU in
+ * Storelink's words, and the All Listings report's steps.
+ */
+import Type, { type Static } from 'typebox';
+import type { ListingIssue, ListingStatus } from '../../domain/index.js';
+import { isPassingFailure } from '../../lib/outbound-http.js';
+import { parseBody } from '../parse.js';
+import { ListingRefused, PlatformError } from '../platform.js';
+import type { AttributeShape } from './listing-requests.js';
+
+const SpApiErrors = Type.Object({
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) }), { minItems: 1 }),
+});
+
+export const platformIssue = (code: string, message: string, field: string | null, severity: ListingIssue['severity'] = 'error') =>
+  ({ severity, code, message, field, source: 'platform' }) satisfies ListingIssue;
+
+/** What SP-API said on an error answer: its first error's code and words. */
+function errorOf(status: number, body: unknown) {
+  const error = parseBody(SpApiErrors, body)?.errors[0];
+  return { code: error?.code ?? `HTTP ${status}`, message: error?.message ?? '' };
+}
+
+/**
+ * An error answer: 429 and 5xx are passing (the engine retries after `Retry-After`); a 401, or a 403 about the access
+ * token, is the seller's grant; any other 403 ("Access to requested resource is denied.") is Storelink's app lacking a
+ * role (the operator's, as connect.ts reads the Sellers API); a 400 on a call about one listing refuses the listing in
+ * Amazon's words; any other answer is the app's.
+ */
+export function failure(status: number, body: unknown, aboutListing: boolean): Error {
+  const { code, message } = errorOf(status, body);
+  const said = `${code}${message ? `: ${message}` : ''}`;
+  if (isPassingFailure(status)) return new PlatformError('unavailable', `Amazon could not complete the request (${said})`);
+  if (status === 401 || (status === 403 && /access token/i.test(message)))
+    return new PlatformError('rejected', `Amazon refused the authorization (${said})`);
+  if (status === 400 && aboutListing)
+    return new ListingRefused([platformIssue(code, message || `Amazon refused the request (${code}).`, null)]);
+  return new PlatformError('misconfigured', `Amazon refused Storelink's request (HTTP ${status}, ${said})`);
+}
+
+/** A reader of one call's answer, for readAnswer: the body of the shape, or the failure the status means. */
+export const reader =
+  <T extends ReturnType<typeof Type.Object>>(schema: T, aboutListing = false) =>
+  (status: number, body: unknown): Static<T> => {
+    if (status >= 400) throw failure(status, body, aboutListing);
+    const parsed = parseBody(schema, body);
+    if (!parsed) throw new PlatformError('unavailable', `Amazon answered with data of an unexpected shape (HTTP ${status})`);
+    return parsed;
+  };
+
+/** A read that answers null when Amazon has no such thing (404, as getListingsItem and getDefinitionsProductType answer). */
+export const readerOrGone =
+  <T extends ReturnType<typeof Type.Object>>(schema: T, aboutListing = false) =>
+  (status: number, body: unknown): Static<T> | null =>
+    status === 404 ? null : reader(schema, aboutListing)(status, body);
+
+const AmazonIssue = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  severity: Type.String(),
+  attributeNames: Type.Optional(Type.Array(Type.String())),
+  categories: Type.Optional(Type.Array(Type.String())),
+});
+export type AmazonIssueShape = Static<typeof AmazonIssue>;
+
+export const Submission = Type.Object({
+  sku: Type.String(),
+  status: Type.Union([Type.Literal('ACCEPTED'), Type.Literal('INVALID'), Type.Literal('VALID')]),
+  submissionId: Type.String(),
+  issues: Type.Optional(Type.Array(AmazonIssue)),
+  identifiers: Type.Optional(Type.Array(Type.Object({ marketplaceId: Type.String(), asin: Type.Optional(Type.String()) }))),
+});
+export type AmazonSubmission = Static<typeof Submission>;
+
+/** Where an issue's attribute is: `attributes.<name>` (the first it names), or null. */
+const fieldOf = (issue: AmazonIssueShape) => (issue.attributeNames?.[0] ? `attributes.${issue.attributeNames[0]}` : null);
+
+/** Amazon's issues in Storelink's words: ERROR an error, WARNING and INFO warnings; `prefix` names the SKU of a product of several. */
+export function issuesOf(issues: readonly AmazonIssueShape[] | undefined, prefix = ''): ListingIssue[] {
+  return (issues ?? []).map((issue) =>
+    platformIssue(issue.code, `${prefix}${issue.message}`, fieldOf(issue), issue.severity === 'ERROR' ? 'error' : 'warning'),
+  );
+}
+
+/** A submission Amazon refused (INVALID): its issues refuse the listing (nothing changed on Amazon). */
+export function refusedSubmission(submission: AmazonSubmission, prefix = ''): ListingRefused | null {
+  if (submission.status !== 'INVALID') return null;
+  const issues = issuesOf(submission.issues, prefix).filter((issue) => issue.severity === 'error');
+  return new ListingRefused(
+    issues.length > 0 ? issues : [platformIssue('INVALID', `${prefix}Amazon refused the listing without saying why.`, null)],
+  );
+}
+
+/** A submission for a SKU that is not there (patch or delete): the sandbox's and Amazon's NOT_FOUND issue. */
+export const isNotFound = (submission: AmazonSubmission) =>
+  submission.status === 'INVALID' && (submission.issues ?? []).some((issue) => issue.code === 'NOT_FOUND');
+
+export const ProductTypes = Type.Object({
+  productTypes: Type.Array(Type.Object({ name: Type.String(), displayName: Type.Optional(Type.String()) })),
+});
+
+export const Definition = Type.Object({
+  productType: Type.String(),
+  displayName: Type.Optional(Type.String()),
+  schema: Type.Object({ link: Type.Object({ resource: Type.String({ minLength: 1 }) }), checksum: Type.String() }),
+});
+export type AmazonDefinition = Static<typeof Definition>;
+
+/** A product type's JSON Schema, as far as Storelink reads it: its attributes and which it requires. */
+export const ProductTypeSchema = Type.Object({
+  properties: Type.Record(Type.String(), Type.Unknown()),
+  required: Type.Optional(Type.Array(Type.String())),
+});
+
+interface PropertySchema {
+  title?: string;
+  type?: string;
+  items?: { properties?: Record<string, ValueSchema>; required?: string[] };
+}
+interface ValueSchema {
+  type?: string;
+  enum?: unknown[];
+  enumNames?: unknown[];
+  default?: unknown;
+}
+
+/**
+ * What the schema says of each attribute: its title, and for those a listing gives with one `value` (text, a number, a
+ * choice, yes or no), the value's type, its choices, and the language tag its values carry (the schema's default).
+ */
+export function shapesOf(schema: Static<typeof ProductTypeSchema>) {
+  const required = new Set(schema.required ?? []);
+  const titles: Record<string, string> = {};
+  const shapes: Record<string, AttributeShape> = {};
+  for (const [name, raw] of Object.entries(schema.properties)) {
+    const property = (raw ?? {}) as PropertySchema;
+    titles[name] = property.title ?? name;
+    const value = property.items?.properties?.value;
+    const type = value?.type;
+    if (!value || (type !== 'string' && type !== 'number' && type !== 'integer' && type !== 'boolean')) continue;
+    const tag = property.items?.properties?.language_tag;
+    const languageTag = tag ? String(tag.default ?? tag.enum?.[0] ?? '') || null : null;
+    const strings = (list: unknown[] | undefined) => (Array.isArray(list) ? list.map(String) : null);
+    shapes[name] = {
+      title: titles[name],
+      valueType: type,
+      languageTag,
+      enum: strings(value.enum),
+      enumNames: strings(value.enumNames),
+      required: required.has(name),
+    };
+  }
+  return { shapes, titles, properties: new Set(Object.keys(schema.properties)), required };
+}
+
+const Summary = Type.Object({
+  marketplaceId: Type.String(),
+  asin: Type.Optional(Type.String()),
+  productType: Type.Optional(Type.String()),
+  conditionType: Type.Optional(Type.String()),
+  status: Type.Array(Type.String()),
+  itemName: Type.Optional(Type.String()),
+  lastUpdatedDate: Type.Optional(Type.String()),
+  mainImage: Type.Optional(Type.Object({ link: Type.String() })),
+});
+
+export const Item = Type.Object({
+  sku: Type.String(),
+  summaries: Type.Optional(Type.Array(Summary)),
+  attributes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  issues: Type.Optional(Type.Array(AmazonIssue)),
+  offers: Type.Optional(
+    Type.Array(
+      Type.Object({
+        marketplaceId: Type.String(),
+        price: Type.Object({ currencyCode: Type.String(), amount: Type.String() }),
+        audience: Type.Optional(Type.Object({ value: Type.Optional(Type.String()) })),
+      }),
+    ),
+  ),
+  fulfillmentAvailability: Type.Optional(
+    Type.Array(Type.Object({ fulfillmentChannelCode: Type.String(), quantity: Type.Optional(Type.Integer()) })),
+  ),
+});
+export type AmazonItem = Static<typeof Item>;
+
+/** The data getListingsItem is asked for: enough to tell the SKU's state and, for an import, its product. */
+export const ITEM_DATA = 'summaries,attributes,issues,offers,fulfillmentAvailability';
+
+/** The SKU's stock in the seller's own channel (0 when Amazon says none). */
+export const stockOf = (item: AmazonItem) =>
+  item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === 'DEFAULT')?.quantity ?? 0;
+
+/**
+ * How long after Amazon last took a change of the SKU a listing with stock that is not yet buyable reads as Amazon
+ * still processing it (listings.md §3.4: "ACCEPTED ≠ live"; ASSUMPTION: Amazon's processing takes up to 15 minutes).
+ */
+const PROCESSING_MS = 15 * 60_000;
+
+/** One SKU's state, in Storelink's words and Amazon's (its statuses joined, PROCESSING or SUPPRESSED when it has none). */
+export function skuState(item: AmazonItem, marketplaceId: string, now: Date): { status: ListingStatus; platformStatus: string } {
+  const summary = item.summaries?.find((each) => each.marketplaceId === marketplaceId) ?? item.summaries?.[0];
+  const statuses = summary?.status ?? [];
+  const suppressed = (item.issues ?? []).some((issue) => issue.severity === 'ERROR');
+  const stock = stockOf(item);
+  if (statuses.length === 0)
+    return suppressed ? { status: 'rejected', platformStatus: 'SUPPRESSED' } : { status: 'in_review', platformStatus: 'PROCESSING' };
+  const platformStatus = statuses.join(',');
+  // Buyable with no stock: Amazon is processing the stock of 0 it took (a listing switched off); it sells none.
+  if (statuses.includes('BUYABLE')) return { status: stock > 0 ? 'active' : 'inactive', platformStatus };
+  const updated = summary?.lastUpdatedDate ? Date.parse(summary.lastUpdatedDate) : Number.NaN;
+  const processing = stock > 0 && !suppressed && now.getTime() - updated < PROCESSING_MS;
+  return { status: processing ? 'in_review' : 'inactive', platformStatus };
+}
+
+/** The listing's state from its SKUs': active if one is, else in review, else rejected, else inactive. */
+export function listingStatus(statuses: readonly ListingStatus[]): ListingStatus {
+  for (const status of ['active', 'in_review', 'rejected'] as const) if (statuses.includes(status)) return status;
+  return 'inactive';
+}
+
+export const CreatedReport = Type.Object({ reportId: Type.String({ minLength: 1 }) });
+export const Report = Type.Object({
+  processingStatus: Type.String(),
+  reportDocumentId: Type.Optional(Type.String()),
+});
+export const ReportDocument = Type.Object({
+  reportDocumentId: Type.String(),
+  url: Type.String({ minLength: 1 }),
+  compressionAlgorithm: Type.Optional(Type.String()),
+});

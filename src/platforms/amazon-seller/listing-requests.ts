@@ -1,0 +1,311 @@
+/**
+ * Amazon's Listings Items API requests (listings.md §3.3–3.6), built without I/O: the marketplaces (their region, site,
+ * currency and language), and a listing draft as Amazon's SKUs: each catalogue variant is one SKU, whose attributes
+ * Storelink fills from the product (title, description, brand, barcode, images, price, stock) and the listing's own
+ * attributes (the product type's, in Amazon's value shape `[{value, marketplace_id, language_tag?}]`); the PUT that
+ * creates or replaces a SKU, the PATCH of its offer and stock, and the fingerprints of what a delivery sent.
+ */
+import type { AmazonRegion } from '../../domain/index.js';
+import { fingerprint } from '../fingerprint.js';
+import type { DraftVariant, ListingDraft } from '../platform.js';
+
+/** A marketplace as the listings need it: its region's host, its site, its currency and its default language. */
+export interface AmazonMarketplace {
+  id: string;
+  region: AmazonRegion;
+  country: string;
+  /** The storefront's host without `www.` (`amazon.co.uk`). */
+  site: string;
+  currency: string;
+  /** The language tag of text attributes when the product type's schema names no default. */
+  language: string;
+}
+
+const marketplace = (id: string, region: AmazonRegion, country: string, site: string, currency: string, language: string) =>
+  [id, { id, region, country, site, currency, language }] as const;
+
+/**
+ * SP-API's marketplace ids (developer-docs "Marketplace IDs"; the sandbox serves US, CA, GB, DE, JP and AU). The
+ * language tags are each storefront's main language (ASSUMPTION where a product type's schema does not say).
+ */
+export const MARKETPLACES: Readonly<Record<string, AmazonMarketplace>> = Object.fromEntries([
+  marketplace('ATVPDKIKX0DER', 'NA', 'US', 'amazon.com', 'USD', 'en_US'),
+  marketplace('A2EUQ1WTGCTBG2', 'NA', 'CA', 'amazon.ca', 'CAD', 'en_CA'),
+  marketplace('A1AM78C64UM0Y8', 'NA', 'MX', 'amazon.com.mx', 'MXN', 'es_MX'),
+  marketplace('A2Q3Y263D00KWC', 'NA', 'BR', 'amazon.com.br', 'BRL', 'pt_BR'),
+  marketplace('A1F83G8C2ARO7P', 'EU', 'GB', 'amazon.co.uk', 'GBP', 'en_GB'),
+  marketplace('A1PA6795UKMFR9', 'EU', 'DE', 'amazon.de', 'EUR', 'de_DE'),
+  marketplace('A13V1IB3VIYZZH', 'EU', 'FR', 'amazon.fr', 'EUR', 'fr_FR'),
+  marketplace('APJ6JRA9NG5V4', 'EU', 'IT', 'amazon.it', 'EUR', 'it_IT'),
+  marketplace('A1RKKUPIHCS9HS', 'EU', 'ES', 'amazon.es', 'EUR', 'es_ES'),
+  marketplace('A1805IZSGTT6HS', 'EU', 'NL', 'amazon.nl', 'EUR', 'nl_NL'),
+  marketplace('AMEN7PMS3EDWL', 'EU', 'BE', 'amazon.com.be', 'EUR', 'fr_BE'),
+  marketplace('A2NODRKZP88ZB9', 'EU', 'SE', 'amazon.se', 'SEK', 'sv_SE'),
+  marketplace('A1C3SOZRARQ6R3', 'EU', 'PL', 'amazon.pl', 'PLN', 'pl_PL'),
+  marketplace('A33AVAJ2PDY3EV', 'EU', 'TR', 'amazon.com.tr', 'TRY', 'tr_TR'),
+  marketplace('A2VIGQ35RCS4UG', 'EU', 'AE', 'amazon.ae', 'AED', 'en_AE'),
+  marketplace('A17E79C6D8DWNP', 'EU', 'SA', 'amazon.sa', 'SAR', 'ar_SA'),
+  marketplace('ARBP9OOSHTCHU', 'EU', 'EG', 'amazon.eg', 'EGP', 'ar_EG'),
+  marketplace('AE08WJ6YKNBMC', 'EU', 'ZA', 'amazon.co.za', 'ZAR', 'en_ZA'),
+  marketplace('A21TJRUUN4KGV', 'EU', 'IN', 'amazon.in', 'INR', 'en_IN'),
+  marketplace('A1VC38T7YXB528', 'FE', 'JP', 'amazon.co.jp', 'JPY', 'ja_JP'),
+  marketplace('A39IBJ37TRP1C6', 'FE', 'AU', 'amazon.com.au', 'AUD', 'en_AU'),
+  marketplace('A19VAU5U5O7RUS', 'FE', 'SG', 'amazon.sg', 'SGD', 'en_SG'),
+]);
+
+export const marketplaceOf = (id: unknown): AmazonMarketplace | null => (typeof id === 'string' ? (MARKETPLACES[id] ?? null) : null);
+
+/** "Amazon.com (US)": a marketplace as a seller knows it. */
+export function marketplaceLabel(id: string): string {
+  const known = MARKETPLACES[id];
+  if (!known) return id;
+  return `${known.site.charAt(0).toUpperCase()}${known.site.slice(1)} (${known.country})`;
+}
+
+/**
+ * A product page: the detail-page (`/dp/<ASIN>`) form of Amazon's storefront URLs (INFERENCE: the form storefronts
+ * answer and the ASIN's public descriptions give; the SP-API answers no URL).
+ */
+export const productPageOf = (marketplaceId: string, asin: string | undefined): string | null => {
+  const known = MARKETPLACES[marketplaceId];
+  return known && asin ? `https://www.${known.site}/dp/${encodeURIComponent(asin)}` : null;
+};
+
+/** What a product type's schema says of an attribute a listing can give with one value (`[{value, …}]`). */
+export interface AttributeShape {
+  title: string;
+  /** The JSON type of `value`. */
+  valueType: 'string' | 'number' | 'integer' | 'boolean';
+  /** The language tag the values carry (the schema's default), or null when they carry none. */
+  languageTag: string | null;
+  enum: string[] | null;
+  enumNames: string[] | null;
+  /** Whether the product type requires it (for the requirements the schema was read for). */
+  required: boolean;
+}
+
+/** The attributes Storelink writes from the catalogue product itself: never offered as a listing's attributes. */
+export const FILLED = new Set([
+  'item_name',
+  'product_description',
+  'purchasable_offer',
+  'fulfillment_availability',
+  'main_product_image_locator',
+]);
+export const isImageAttribute = (name: string) =>
+  name === 'main_product_image_locator' || /^other_product_image_locator_[0-9]+$/.test(name);
+export const isFilled = (name: string) => FILLED.has(name) || isImageAttribute(name);
+
+/**
+ * Attributes Storelink fills from the product or the site when the listing does not give them: a listing's value wins
+ * (brand: the product has none, or lists under another; condition: other than the site's; identifier: a product of
+ * one variant without a barcode; an ASIN makes the listing an offer on Amazon's existing product).
+ */
+export const BRAND = 'brand';
+export const CONDITION = 'condition_type';
+export const IDENTIFIER = 'externally_assigned_product_identifier';
+export const ASIN = 'merchant_suggested_asin';
+export const BULLETS = 'bullet_point';
+export const OVERRIDES = new Set([BRAND, CONDITION, IDENTIFIER, ASIN, BULLETS]);
+
+/** The offer attributes, patched apart from the rest (a price or stock change is no new submission of the product). */
+const OFFER = ['purchasable_offer', 'fulfillment_availability'] as const;
+
+/** Everything a SKU's attributes are built from besides the draft. */
+export interface SkuContext {
+  marketplace: AmazonMarketplace;
+  /** The site's `condition_type`. */
+  condition: string;
+  /** The product type's attributes that take one value, by name. */
+  shapes: Readonly<Record<string, AttributeShape>>;
+  /** Every attribute the product type's schema names. */
+  properties: ReadonlySet<string>;
+  /** The listing is switched off (stock 0 on Amazon). */
+  off: boolean;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+const textOf = (value: unknown) => (typeof value === 'string' ? value.trim() : given(value) ? String(value) : '');
+
+/** The ASIN the listing offers on (an offer on Amazon's existing product), or null for a product of its own. */
+export function offeredAsin(draft: Pick<ListingDraft, 'attributes'>): string | null {
+  const asin = textOf(draft.attributes[ASIN]);
+  return asin === '' ? null : asin;
+}
+
+export const requirementsOf = (draft: Pick<ListingDraft, 'attributes'>) => (offeredAsin(draft) ? 'LISTING_OFFER_ONLY' : 'LISTING');
+
+/** A variant's item name: the title, and for a product of several variants its option values ("Stoneware mug — Blue"). */
+export function itemNameOf(draft: ListingDraft, variant: DraftVariant): string {
+  if (draft.variants.length < 2) return draft.title;
+  const values = draft.options.map((option) => variant.optionValues[option.name]).filter((value): value is string => Boolean(value));
+  return values.length > 0 ? `${draft.title} — ${values.join(', ')}` : draft.title;
+}
+
+/** A barcode as Amazon's external product id, by its length (8 or 13 digits EAN, 12 UPC, 14 GTIN); null for another. */
+export function identifierOf(code: string | null | undefined): { type: string; value: string } | null {
+  if (!code || !/^[0-9]{8}$|^[0-9]{12,14}$/.test(code)) return null;
+  return { type: code.length === 12 ? 'upc' : code.length === 14 ? 'gtin' : 'ean', value: code };
+}
+
+/** A listing's value in Amazon's shape: a list of value objects given as such goes as it is (an import keeps Amazon's). */
+const isRaw = (value: unknown): value is Record<string, unknown>[] =>
+  Array.isArray(value) && value.length > 0 && value.every((each) => typeof each === 'object' && each !== null && !Array.isArray(each));
+
+/** One value of an attribute the schema describes, as its `value` type takes it. */
+function scalarOf(shape: AttributeShape | undefined, value: unknown): unknown {
+  switch (shape?.valueType) {
+    case 'number':
+    case 'integer':
+      return typeof value === 'number' ? value : Number(value);
+    case 'boolean':
+      return typeof value === 'boolean' ? value : value === 'true';
+    default:
+      return textOf(value);
+  }
+}
+
+/** The SKU's attributes, the offer included: what a PUT sends (`quantity`: as listed, 0 while the listing is off). */
+export function skuAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext): Record<string, unknown[]> {
+  const marketplaceId = context.marketplace.id;
+  const languageOf = (name: string) => (name in context.shapes ? context.shapes[name]!.languageTag : context.marketplace.language);
+  const values = (name: string, list: unknown[]): Record<string, unknown>[] => {
+    const tag = languageOf(name);
+    return list.map((value) => ({
+      value: scalarOf(context.shapes[name], value),
+      ...(tag ? { language_tag: tag } : {}),
+      marketplace_id: marketplaceId,
+    }));
+  };
+  const attributes: Record<string, unknown[]> = {};
+  const asin = offeredAsin(draft);
+  const condition = textOf(draft.attributes[CONDITION]) || context.condition;
+  if (asin) attributes[ASIN] = [{ value: asin, marketplace_id: marketplaceId }];
+  else {
+    attributes.item_name = values('item_name', [itemNameOf(draft, variant)]);
+    const brand = draft.attributes[BRAND];
+    if (isRaw(brand)) attributes[BRAND] = brand;
+    else if (given(brand) || draft.brand) attributes[BRAND] = values(BRAND, [given(brand) ? brand : draft.brand]);
+    const identifier = draft.attributes[IDENTIFIER];
+    const barcode =
+      identifierOf(variant.barcode) ?? (draft.variants.length === 1 && !isRaw(identifier) ? identifierOf(textOf(identifier)) : null);
+    if (barcode) attributes[IDENTIFIER] = [{ ...barcode, marketplace_id: marketplaceId }];
+    else if (draft.variants.length === 1 && isRaw(identifier)) attributes[IDENTIFIER] = identifier;
+    if (draft.description.trim() !== '') attributes.product_description = values('product_description', [draft.description]);
+    const bullets = draft.attributes[BULLETS];
+    if (isRaw(bullets)) attributes[BULLETS] = bullets;
+    else if (given(bullets))
+      attributes[BULLETS] = values(
+        BULLETS,
+        textOf(bullets)
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+      );
+    for (const [name, value] of Object.entries(draft.attributes)) {
+      if (OVERRIDES.has(name) || isFilled(name) || !given(value)) continue;
+      attributes[name] = isRaw(value) ? value : values(name, [value]);
+    }
+    draft.images.forEach((image, i) => {
+      const name = i === 0 ? 'main_product_image_locator' : `other_product_image_locator_${i}`;
+      // Amazon's schemas name the other images up to a number of their own: one it has no place for is not sent.
+      if (i === 0 || context.properties.has(name)) attributes[name] = [{ media_location: image.url, marketplace_id: marketplaceId }];
+    });
+  }
+  attributes[CONDITION] = [{ value: condition, marketplace_id: marketplaceId }];
+  return { ...attributes, ...offerAttributes(draft, variant, context) };
+}
+
+/** The SKU's price and stock: `purchasable_offer` in the marketplace and `fulfillment_availability` of the seller's own channel. */
+export function offerAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
+  return {
+    purchasable_offer: [
+      {
+        marketplace_id: context.marketplace.id,
+        currency: draft.currency,
+        our_price: [{ schedule: [{ value_with_tax: Number(variant.price) }] }],
+      },
+    ],
+    fulfillment_availability: stockAttribute(context.off ? 0 : variant.quantity),
+  };
+}
+
+export const stockAttribute = (quantity: number) => [{ fulfillment_channel_code: 'DEFAULT', quantity }];
+
+/** putListingsItem's body: the product type, the requirements (an offer on an ASIN is LISTING_OFFER_ONLY) and every attribute. */
+export function putBody(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
+  return { productType: draft.categoryId, requirements: requirementsOf(draft), attributes: skuAttributes(draft, variant, context) };
+}
+
+/** patchListingsItem's body replacing the offer and the stock, one call (listings.md §3.5: no new review of the product). */
+export function offerPatch(productType: string, draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
+  const offer = offerAttributes(draft, variant, context);
+  return {
+    productType,
+    patches: OFFER.map((name) => ({ op: 'replace', path: `/attributes/${name}`, value: offer[name] })),
+  };
+}
+
+/** patchListingsItem's body replacing the stock alone (switching a listing off and on). */
+export const stockPatch = (productType: string, quantity: number) => ({
+  productType,
+  patches: [{ op: 'replace', path: '/attributes/fulfillment_availability', value: stockAttribute(quantity) }],
+});
+
+/** A value with every object's keys in order: a print of what the database gave back (jsonb orders keys its own way) is the same. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/** The part of a SKU a PUT sends whole: its attributes but the offer, which is patched on its own. */
+function productPart(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
+  const { purchasable_offer: _, fulfillment_availability: __, ...rest } = skuAttributes(draft, variant, context);
+  return { productType: draft.categoryId, requirements: requirementsOf(draft), attributes: rest };
+}
+
+/**
+ * What a delivery records of a SKU it sent: the product part's print, its item name and description's apart (what a
+ * seller edits in Seller Central, compared on a read), the offer's print, and the stock as listed (even while off).
+ */
+export function skuPrints(draft: ListingDraft, variant: DraftVariant, context: SkuContext): Record<string, string> {
+  const part = productPart(draft, variant, context);
+  const first = (name: string) => (part.attributes[name]?.[0] as { value?: unknown } | undefined)?.value ?? null;
+  return {
+    [`item.${variant.sku}`]: fingerprint(canonical(part)),
+    [`text.${variant.sku}`]: fingerprint([first('item_name'), first('product_description')]),
+    [`offer.${variant.sku}`]: fingerprint([variant.price, draft.currency]),
+    [`quantity.${variant.sku}`]: String(variant.quantity),
+  };
+}
+
+/** Every SKU's prints, with the listing's marketplace and product type (its later calls go there). */
+export function deliveredPrints(draft: ListingDraft, context: SkuContext): Record<string, string> {
+  const prints: Record<string, string> = { marketplace: context.marketplace.id, type: draft.categoryId };
+  for (const variant of draft.variants) Object.assign(prints, skuPrints(draft, variant, context));
+  if (context.off) prints.off = '1';
+  return prints;
+}
+
+/** The SKUs a listing's progress says Amazon holds, its first SKU (`externalId`) first. */
+export function heldSkus(delivered: Readonly<Record<string, string>>, first: string | null): string[] {
+  const skus = Object.keys(delivered)
+    .filter((key) => key.startsWith('item.'))
+    .map((key) => key.slice('item.'.length))
+    .sort();
+  return first && skus.includes(first) ? [first, ...skus.filter((sku) => sku !== first)] : skus;
+}
+
+/** Forgets a SKU's prints (it was deleted from Amazon). */
+export function forgetSku(delivered: Record<string, string>, sku: string) {
+  for (const part of ['item', 'text', 'offer', 'quantity']) delete delivered[`${part}.${sku}`];
+}
+
+/** A Listings Items path: `/listings/2021-08-01/items/{sellerId}/{sku}` (the SKU URL-encoded). */
+export const itemPath = (sellerId: string, sku: string) =>
+  `/listings/2021-08-01/items/${encodeURIComponent(sellerId)}/${encodeURIComponent(sku)}`;

@@ -1,0 +1,114 @@
+/**
+ * Amazon's rules a listing is checked against before anything is sent: Storelink's own (a brand and an image for a
+ * product of its own, the marketplace's currency, Amazon's title and SKU lengths), and the product type's JSON Schema
+ * (listings.md §3.2), against which each SKU's attributes are validated locally with Ajv (draft 2019-09) as Amazon
+ * validates them, each problem an issue on the field the seller changes to fix it.
+ */
+import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
+import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
+import type { ListingDraft } from '../platform.js';
+import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isImageAttribute, marketplaceOf, offeredAsin } from './listing-requests.js';
+
+/** Item names: the schemas' `item_name` maxLength (200 in the sandbox's; UNCONFIRMED for every real product type). */
+const TITLE_MAX = 200;
+/** Seller SKUs: UNCONFIRMED (the 40 characters Seller Central's flat files allow); the API's path takes any. */
+const SKU_MAX = 40;
+
+/** The draft against Amazon's rules Storelink knows; `marketplaceId` is the site's (its currency is checked). */
+export function checkAmazonDraft(draft: ListingDraft, marketplaceId: unknown): ListingIssue[] {
+  const issues: ListingIssue[] = [];
+  const issue = (field: string, code: string, message: string) => issues.push(storelinkIssue(field, code, message));
+  const offerOnly = offeredAsin(draft) !== null;
+  const marketplace = marketplaceOf(marketplaceId);
+  if (marketplace && draft.currency !== marketplace.currency)
+    issue(
+      'product.currency',
+      'amazon_currency',
+      `Amazon's ${marketplace.country} marketplace sells in ${marketplace.currency}; this product is priced in ${draft.currency}.`,
+    );
+  if (!offerOnly) {
+    const brand = draft.attributes[BRAND];
+    if (!draft.brand && (brand === undefined || brand === null || brand === ''))
+      issue(
+        'product.brand',
+        'amazon_brand_required',
+        'Amazon needs a brand to list a product: set the product’s brand (or offer on an existing ASIN).',
+      );
+    if (draft.images.length === 0)
+      issue('product.images', 'amazon_image_required', 'Amazon needs at least one image to list a product (or offer on an existing ASIN).');
+  }
+  if (draft.title.length > TITLE_MAX)
+    issue('product.title', 'amazon_title_length', `Amazon item names have at most ${TITLE_MAX} characters.`);
+  draft.variants.forEach((variant, i) => {
+    if (variant.sku.length > SKU_MAX)
+      issue(`product.variants.${i}.sku`, 'amazon_sku_length', `Amazon takes seller SKUs of at most ${SKU_MAX} characters.`);
+  });
+  if (draft.variants.length > 1 && draft.attributes[IDENTIFIER] !== undefined)
+    issue(
+      `attributes.${IDENTIFIER}`,
+      'amazon_identifier_per_variant',
+      'A product of several variants is identified by each variant’s barcode: set them on the variants instead.',
+    );
+  return issues;
+}
+
+/**
+ * A product type's schema compiled (one Ajv per schema: Amazon's share one `$id` across requirements sets). Amazon's
+ * schemas name its own meta-schema in `$schema`, draft 2019-09 with annotations (`selectors`, `editable`, `enumNames`…):
+ * the `$schema` is set aside so Ajv validates them as draft 2019-09, its non-strict mode ignoring the annotations.
+ */
+export function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+  const { $schema: _, $id: __, ...rest } = schema;
+  return new Ajv2019({ strict: false, allErrors: true, validateFormats: false }).compile(rest);
+}
+
+/** The catalogue field behind an attribute Storelink fills; variants by their place. */
+function productFieldOf(attribute: string, variantIndex: number): string | null {
+  if (attribute === 'item_name') return 'product.title';
+  if (attribute === 'product_description') return 'product.description';
+  if (attribute === BRAND) return 'product.brand';
+  if (attribute === IDENTIFIER) return `product.variants.${variantIndex}.barcode`;
+  if (attribute === 'purchasable_offer') return `product.variants.${variantIndex}.price`;
+  if (attribute === 'fulfillment_availability') return `product.variants.${variantIndex}.quantity`;
+  if (attribute === CONDITION) return 'settings.condition_type';
+  if (isImageAttribute(attribute)) return 'product.images';
+  return null;
+}
+
+/**
+ * Ajv's errors on one SKU's attributes as issues: on `attributes.<name>` where the seller gives the attribute (or
+ * Storelink does not fill it), else on the product's field Storelink fills it from. The same problem on several
+ * SKUs is one issue.
+ */
+export function schemaIssues(
+  errors: readonly ErrorObject[],
+  draft: ListingDraft,
+  variantIndex: number,
+  titles: Readonly<Record<string, string>>,
+): ListingIssue[] {
+  const issues: ListingIssue[] = [];
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    const path = error.instancePath.split('/').slice(1);
+    const attribute = path[0] ?? (error.keyword === 'required' ? String(error.params.missingProperty) : undefined);
+    if (attribute === undefined) continue;
+    const title = titles[attribute] ?? attribute;
+    const byListing = attribute in draft.attributes || attribute === ASIN || attribute === BULLETS;
+    const field = byListing ? `attributes.${attribute}` : (productFieldOf(attribute, variantIndex) ?? `attributes.${attribute}`);
+    const message =
+      path.length === 0 && error.keyword === 'required'
+        ? `Amazon requires ${title} for this product type.`
+        : `${title} ${error.message ?? 'is not valid'} (Amazon's schema for the product type).`;
+    issues.push(storelinkIssue(field, `amazon_schema_${error.keyword}`, message));
+  }
+  return issues;
+}
+
+/** Issues without repeats (the same field and words from several SKUs). */
+export function uniqueIssues(issues: readonly ListingIssue[]): ListingIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.field}|${issue.message}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
+}
