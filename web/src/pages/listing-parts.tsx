@@ -10,11 +10,10 @@ export type Attribute =
 export type Category = paths['/api/v1/sites/{site_id}/categories']['get']['responses'][200]['content']['application/json']['data'][number];
 
 /**
- * The platforms whose sites have listings (docs/listings.md: Etsy and TikTok Shop; Amazon next, added here once the
- * API lists it). The API has no capability flag to read this from, so the dashboard keeps it; the API's 422 on
- * `site_id` stays the last word.
+ * The platforms whose sites have listings (docs/listings.md: Etsy, TikTok Shop and Amazon). The API has no capability
+ * flag to read this from, so the dashboard keeps it; the API's 422 on `site_id` stays the last word.
  */
-export const LISTINGS_PLATFORMS: readonly string[] = ['etsy', 'tiktok-shop'];
+export const LISTINGS_PLATFORMS: readonly string[] = ['etsy', 'tiktok-shop', 'amazon-seller'];
 
 /** The name a seller knows the listing's platform by ("TikTok Shop"), from its `platform_id`. */
 export const listingPlatformName = (listing: Pick<Listing, 'platform_id'>) =>
@@ -45,6 +44,8 @@ export function statusLabel(status: ListingStatus, platform?: string): string {
 
 /** What a status means for the seller, where the word alone does not say it (the badge's tooltip and the table's note). */
 export function statusNote(status: ListingStatus, platform: string): string | null {
+  if (status === 'in_review' && platform === 'Amazon')
+    return 'Amazon processes the listing before buyers can buy it; this page follows it until it is buyable.';
   if (status === 'in_review') return `${platform} reviews the listing before buyers see it; this page follows it until the review ends.`;
   if (status === 'rejected') return `${platform} refused the listing: its issues say why.`;
   return null;

@@ -17,6 +17,8 @@ const NUMBERS = ['price_adjustment_percent', 'stock_buffer'] as const;
 /** What a choice is for, where its name does not say it all. */
 const SETTING_HINT: Record<string, (platform: string) => string> = {
   warehouse_id: (platform) => `Where ${platform} takes the listings' stock from; the listed quantity is set there.`,
+  marketplace_id: (platform) => `Where on ${platform} the listings are offered: one of the marketplaces the seller sells in.`,
+  condition_type: () => "The products' condition, unless a listing says another.",
 };
 
 /** The form's values from the stored settings: text for selects and numbers, booleans as they are. */

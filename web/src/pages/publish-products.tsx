@@ -209,6 +209,13 @@ function PublishForm({
           its warnings do not stop a publish.
         </p>
       )}
+      {platform === 'amazon-seller' && count > 0 && (
+        <p className="alert alert-info review-note" role="note">
+          Each variant is its own SKU on Amazon, identified by its barcode (or offered on an existing ASIN). Amazon processes a new listing
+          before it is buyable: it shows “In review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s
+          validation preview; nothing is listed.
+        </p>
+      )}
       <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} />
       <div className="button-row">
         <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
