@@ -426,6 +426,34 @@ for (const kind of databaseKinds()) {
       assert.equal(calls('putListingsItem'), puts);
       assert.equal((await held(me.account))[0]!.skus[0]!.price, '18.00');
       assert.deepEqual((await listing(me, id)).differences, []);
+
+      // An item name edited there: the SKU is put whole again by the refresh, the other SKU left alone.
+      const renamed = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A8-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'A mug renamed in Seller Central' }),
+      });
+      assert.equal(renamed.status, 200, await renamed.text());
+      await t.deps.listingWatch.read({ listingId: id });
+      assert.deepEqual((await listing(me, id)).differences, [
+        { field: 'title', platform: 'A mug renamed in Seller Central', catalogue: 'Stoneware mug A8' },
+      ]);
+      assert.equal((await call(t, 'POST', `/listings/${id}/refresh`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts + 1);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.title),
+        ['Stoneware mug A8 — White', 'Stoneware mug A8 — Blue'],
+      );
+    });
+
+    test('an account of more SKUs than searchListingsItems reaches is imported whole from the All Listings report', async () => {
+      const me = await amazonSeller(t, '711', { listings: 'stocked-large' });
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      for (let i = 0; i < 20; i++) await runDueJobs(t, IMPORT_QUEUE);
+      const done = (await call(t, 'GET', `/sites/${me.site}/listings/import`, me.as)).json().data;
+      assert.deepEqual([done.status, done.found, done.pages], ['done', 1206, 13], JSON.stringify(done));
+      assert.equal(calls('searchListingsItems'), 0);
     });
   });
 }
