@@ -43,12 +43,21 @@ export async function runConnectFlows(baseUrl: string, user: BenchUser, duration
   return { flows, flowsPerSecond: flows / seconds, failures, firstFailure, sitesStored: await countSites(baseUrl, user) };
 }
 
-/** One connect flow of sandbox Etsy `account`; answers the site's id. */
-export async function connectOnce(baseUrl: string, user: BenchUser, account: number): Promise<number> {
+/**
+ * One connect flow of sandbox `account` (Etsy unless `platformId` says another seller platform, with the consent page's
+ * further `choices`); answers the site's id.
+ */
+export async function connectOnce(
+  baseUrl: string,
+  user: BenchUser,
+  account: number,
+  platformId: 1 | 4 | 5 = 1,
+  choices: Record<string, string> = {},
+): Promise<number> {
   const asked = await fetch(`${baseUrl}/api/v1/authenticate-site`, {
     method: 'POST',
     headers: { ...user.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ platform_id: 1 }),
+    body: JSON.stringify({ platform_id: platformId }),
   });
   expect(asked.status === 200, `authenticate-site answered ${asked.status}`);
   const url = ((await asked.json()) as { data: { url: string } }).data.url;
@@ -56,7 +65,12 @@ export async function connectOnce(baseUrl: string, user: BenchUser, account: num
   const page = await fetch(url);
   expect(page.status === 200 && (await page.text()).includes('Sandbox'), `consent page answered ${page.status}`);
   // The consent form carries the authorization request's parameters as hidden fields, plus the user's choice.
-  const form = new URLSearchParams([...new URL(url).searchParams, ['decision', 'allow'], ['account', String(account)]]);
+  const form = new URLSearchParams([
+    ...new URL(url).searchParams,
+    ['decision', 'allow'],
+    ['account', String(account)],
+    ...Object.entries(choices),
+  ]);
   const consented = await fetch(url.split('?')[0]!, { method: 'POST', body: form, redirect: 'manual' });
   await consented.arrayBuffer();
   expect(consented.status === 302, `consent POST answered ${consented.status}`);

@@ -1,8 +1,9 @@
 /**
- * (h) Listings on the sandbox Etsy with its rate limit on: a publish of N products (1,000 in the full bench), timed from
- * the first POST to the shop holding them all active, against the floor the limit sets (Etsy calls per listing × N ÷
- * the calls allowed a second); then the price of every product changed at once, and the time from each change to the
- * shop holding the new price, median and p99.
+ * (h) Listings on each platform's sandbox with its rate limit on: a publish of N products (1,000 in the full bench),
+ * timed from the first POST to the platform holding them all, against the floor the limit sets (the calls the publish
+ * made ÷ the calls the limit allows a second: Etsy's budget is one for every call, TikTok Shop's is per API, so its
+ * floor is its busiest API's); then the price of every product changed at once, and the time from each change to the
+ * platform holding the new price, median and p99.
  */
 import { connectOnce } from './connect-flow.js';
 import type { ServerProcess } from './server-process.js';
@@ -10,36 +11,111 @@ import type { BenchUser } from './storelink-api.js';
 
 /** Etsy's per-second limit the bench runs under: the newer documentation's example header (listings.md §1.10). */
 export const ETSY_CALLS_PER_SECOND = 150;
-const SANDBOX_ACCOUNT = 424_242;
+/** TikTok Shop's default: 50 requests a second per API, per app and shop (listings.md §2.8); the sandbox's own default. */
+export const TIKTOK_CALLS_PER_SECOND = 50;
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+/** A PNG's signature and IHDR of 640 x 480: TikTok Shop takes main images of 300 px and more. */
+const PNG_640X480 = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
+]);
 /**
- * How often the shop is looked at. Each look serialises every listing of the shop inside the server under test, so it
- * is rare: the times are the shop's own (`updated_at`, when it took the change), not when the bench looked.
+ * How often the platform is looked at. Each look serialises every listing of the shop inside the server under test, so
+ * it is rare: the times are the platform's own (`created_at`, `updated_at`: when it took the change), not the bench's.
  */
 const POLL_MS = 500;
+const PUBLISH_CLIENTS = 8;
+
+export type BenchPlatform = 'etsy' | 'tiktok-shop';
 
 export interface ListingsResult {
+  readonly platform: BenchPlatform;
   readonly listings: number;
-  readonly callsPerSecond: number;
+  /** The limit the publish ran under, in words. */
+  readonly limit: string;
   readonly publishSeconds: number;
-  /** Etsy listing-API calls the publish made, per listing. */
+  /** From the first POST to the last one answered (202): the part of the publish Storelink's API takes. */
+  readonly postSeconds: number;
+  /** Listing-API calls the publish made, per listing. */
   readonly callsPerListing: number;
-  /** callsPerListing × listings ÷ callsPerSecond: no publish under the limit can be faster. */
+  /** The calls the limit counts ÷ the calls it allows a second: no publish under the limit can be faster. */
   readonly floorSeconds: number;
   /** floorSeconds ÷ publishSeconds: 1 is the limit reached. */
   readonly ofFloor: number;
-  /** From each price change's answer to the shop holding the new price, milliseconds. */
+  /** From each price change's answer to the platform holding the new price, milliseconds. */
   readonly priceMedianMs: number;
   readonly priceP99Ms: number;
   readonly priceMaxMs: number;
 }
 
-interface ShopListing {
+interface Held {
   skus: { sku: string; price: string }[];
   state: string;
-  /** When the shop last took a change of the listing: its activation, or the new price. */
+  created_at?: string;
+  /** When the platform last took a change of the listing: its activation, or the new price. */
   updated_at: string;
 }
+
+/** What differs from one platform to the next in the bench. */
+interface Platform {
+  readonly name: string;
+  readonly platformId: 1 | 4;
+  readonly account: number;
+  readonly limit: string;
+  prepare(server: ServerProcess): Promise<void>;
+  settings(options: Record<string, { value: string }[]>): Record<string, unknown>;
+  readonly currency: string;
+  readonly image: { bytes: Buffer; type: string; name: string };
+  readonly publish: { category_id: string; attributes: Record<string, unknown> };
+  /** When the listing counts as published: the moment its platform says so (Etsy's activation, TikTok's creation). */
+  published(listing: Held): number | null;
+  /** The floor of a publish that made `calls` (per operation) for `count` listings. */
+  floorSeconds(calls: Record<string, number>, count: number): number;
+}
+
+const PLATFORMS: Record<BenchPlatform, Platform> = {
+  etsy: {
+    name: 'Etsy',
+    platformId: 1,
+    account: 424_242,
+    limit: `${ETSY_CALLS_PER_SECOND} calls/s`,
+    async prepare(server) {
+      const limits = await fetch(`${server.url}/sandbox/limits`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ per_second: ETSY_CALLS_PER_SECOND, per_day: 10_000_000 }),
+      });
+      if (limits.status !== 204) throw new Error(`POST /sandbox/limits answered ${limits.status}`);
+    },
+    settings: (options) => ({
+      shipping_profile_id: options.shipping_profile_id![0]!.value,
+      return_policy_id: options.return_policy_id![0]!.value,
+      readiness_state_id: options.readiness_state_id![0]!.value,
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+    }),
+    currency: 'USD',
+    image: { bytes: GIF_1X1, type: 'image/gif', name: 'tote.gif' },
+    publish: { category_id: '1011', attributes: { 200: '1' } },
+    published: (listing) => (listing.state === 'active' ? Date.parse(listing.updated_at) : null),
+    floorSeconds: (calls) => Object.values(calls).reduce((sum, n) => sum + n, 0) / ETSY_CALLS_PER_SECOND,
+  },
+  'tiktok-shop': {
+    name: 'TikTok Shop',
+    platformId: 4,
+    account: 424_243,
+    limit: `${TIKTOK_CALLS_PER_SECOND} calls/s per API`,
+    // The sandbox's own default is TikTok's.
+    prepare: async () => undefined,
+    settings: (options) => ({ warehouse_id: options.warehouse_id![0]!.value }),
+    // The sandbox's first shop sells in the UK.
+    currency: 'GBP',
+    image: { bytes: PNG_640X480, type: 'image/png', name: 'tote.png' },
+    publish: { category_id: '602011', attributes: {} },
+    published: (listing) => (listing.created_at ? Date.parse(listing.created_at) : null),
+    floorSeconds: (calls) => Math.max(...Object.values(calls)) / TIKTOK_CALLS_PER_SECOND,
+  },
+};
 
 async function send(server: ServerProcess, user: BenchUser, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${server.url}/api/v1${path}`, {
@@ -52,17 +128,17 @@ async function send(server: ServerProcess, user: BenchUser, method: string, path
   return answer;
 }
 
-/** Etsy listing-API calls the sandbox counted so far (every `etsy:` operation but the connect flow's). */
-async function listingCalls(server: ServerProcess): Promise<number> {
+/** The platform's listing-API calls the sandbox counted so far, by operation (the connect flow's left out). */
+async function listingCalls(server: ServerProcess, platform: BenchPlatform): Promise<Record<string, number>> {
   const calls = (await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>;
-  const connect = new Set(['etsy:authorize', 'etsy:consent', 'etsy:token', 'etsy:identity', 'etsy:shop']);
-  return Object.entries(calls)
-    .filter(([key]) => key.startsWith('etsy:') && !connect.has(key))
-    .reduce((sum, [, n]) => sum + n, 0);
+  const connect = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh']);
+  return Object.fromEntries(
+    Object.entries(calls).filter(([key]) => key.startsWith(`${platform}:`) && !connect.has(key.slice(platform.length + 1))),
+  );
 }
 
-const shop = async (server: ServerProcess): Promise<ShopListing[]> =>
-  (await fetch(`${server.url}/sandbox/etsy/accounts/${SANDBOX_ACCOUNT}/listings`)).json() as Promise<ShopListing[]>;
+const since = (after: Record<string, number>, before: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - (before[key] ?? 0)]));
 
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -74,47 +150,55 @@ async function until(limitMs: number, check: () => Promise<boolean>, what: strin
   }
 }
 
-export async function benchListings(server: ServerProcess, user: BenchUser, count: number): Promise<ListingsResult> {
-  const limits = await fetch(`${server.url}/sandbox/limits`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ per_second: ETSY_CALLS_PER_SECOND, per_day: 10_000_000 }),
-  });
-  if (limits.status !== 204) throw new Error(`POST /sandbox/limits answered ${limits.status}`);
-  const site = await connectOnce(server.url, user, SANDBOX_ACCOUNT);
+export async function benchListings(server: ServerProcess, user: BenchUser, count: number, key: BenchPlatform): Promise<ListingsResult> {
+  const platform = PLATFORMS[key];
+  await platform.prepare(server);
+  const site = await connectOnce(server.url, user, platform.account, platform.platformId);
   const options = (await send(server, user, 'GET', `/sites/${site}/listing-options`)).data;
-  await send(server, user, 'PUT', `/sites/${site}/listing-settings`, {
-    shipping_profile_id: options.shipping_profile_id[0].value,
-    return_policy_id: options.return_policy_id[0].value,
-    readiness_state_id: options.readiness_state_id[0].value,
-    who_made: 'i_did',
-    when_made: 'made_to_order',
-  });
+  await send(server, user, 'PUT', `/sites/${site}/listing-settings`, platform.settings(options));
+  const held = async (): Promise<Held[]> =>
+    (await fetch(`${server.url}/sandbox/${key}/accounts/${platform.account}/listings`)).json() as Promise<Held[]>;
   const products: { id: number; sku: string }[] = [];
   for (let i = 0; i < count; i++) {
-    const sku = `BENCH-L-${i}`;
-    const body = { title: `Bench tote ${i}`, currency: 'USD', variants: [{ sku, price: '20.00', quantity: 5 }] };
+    const sku = `BENCH-${key}-${i}`;
+    const body = {
+      title: `Bench tote ${i}`,
+      description: 'Heavy canvas, long handles.',
+      currency: platform.currency,
+      variants: [{ sku, price: '20.00', quantity: 5 }],
+      package: { weight_grams: 200, length_mm: 300, width_mm: 250, height_mm: 20 },
+    };
     const id = (await send(server, user, 'POST', '/products', body)).data.id as number;
     const form = new FormData();
-    form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'tote.gif');
+    form.set('file', new Blob([platform.image.bytes], { type: platform.image.type }), platform.image.name);
     const uploaded = await fetch(`${server.url}/api/v1/products/${id}/images`, { method: 'POST', headers: user.headers, body: form });
     if (uploaded.status !== 201) throw new Error(`the image upload answered ${uploaded.status}`);
     products.push({ id, sku });
   }
 
-  const callsBefore = await listingCalls(server);
-  // Wall-clock milliseconds, as the shop's `updated_at` are (the server runs on this machine's clock).
+  const callsBefore = await listingCalls(server, key);
+  // Wall-clock milliseconds, as the platform's times are (the server runs on this machine's clock).
   const started = Date.now();
-  for (const product of products) {
-    await send(server, user, 'POST', `/sites/${site}/listings`, { product_id: product.id, category_id: '1011', attributes: { 200: '1' } });
-  }
-  let held: ShopListing[] = [];
-  await until(600_000, async () => (held = await shop(server)).filter((l) => l.state === 'active').length === count, 'the publish');
-  const publishSeconds = (Math.max(...held.map((l) => Date.parse(l.updated_at))) - started) / 1000;
-  const callsPerListing = ((await listingCalls(server)) - callsBefore) / count;
-  const floorSeconds = (callsPerListing * count) / ETSY_CALLS_PER_SECOND;
+  // Eight clients publish at once, as a seller's script or a bulk publish from the dashboard would.
+  let next = 0;
+  const client = async () => {
+    while (next < products.length) {
+      const product = products[next++]!;
+      await send(server, user, 'POST', `/sites/${site}/listings`, { product_id: product.id, ...platform.publish });
+    }
+  };
+  await Promise.all(Array.from({ length: PUBLISH_CLIENTS }, client));
+  const postSeconds = (Date.now() - started) / 1000;
+  let listed: Held[] = [];
+  await until(600_000, async () => (listed = await held()).filter((l) => platform.published(l) !== null).length === count, 'the publish');
+  const publishSeconds = (Math.max(...listed.map((l) => platform.published(l)!)) - started) / 1000;
+  const calls = since(await listingCalls(server, key), callsBefore);
+  const callsPerListing = Object.values(calls).reduce((sum, n) => sum + n, 0) / count;
+  const floorSeconds = platform.floorSeconds(calls, count);
 
-  // Every price at once, as a CSV import of new prices would; each change timed from its own answer to the shop's
+  // TikTok changes the price of a live product only: its review (SANDBOX_REVIEW_SECONDS) passes first.
+  await until(600_000, async () => (listed = await held()).filter((l) => l.state === 'active').length === count, 'going live');
+  // Every price at once, as a CSV import of new prices would; each change timed from its own answer to the platform's
   // taking it (the listing's last change: the new price is the only one the change makes).
   const changedAt = new Map<string, number>();
   for (const product of products) {
@@ -123,14 +207,16 @@ export async function benchListings(server: ServerProcess, user: BenchUser, coun
     await send(server, user, 'PATCH', `/products/${product.id}`, { variants });
     changedAt.set(product.sku, Date.now());
   }
-  const repriced = (listing: ShopListing) => listing.skus.length > 0 && listing.skus.every((sku) => sku.price === '23.00');
-  await until(600_000, async () => (held = await shop(server)).filter(repriced).length === count, 'the price change');
-  const latencies = held.map((listing) => Date.parse(listing.updated_at) - changedAt.get(listing.skus[0]!.sku)!);
+  const repriced = (listing: Held) => listing.skus.length > 0 && listing.skus.every((sku) => sku.price === '23.00');
+  await until(600_000, async () => (listed = await held()).filter(repriced).length === count, 'the price change');
+  const latencies = listed.map((listing) => Date.parse(listing.updated_at) - changedAt.get(listing.skus[0]!.sku)!);
   latencies.sort((a, b) => a - b);
   return {
+    platform: key,
     listings: count,
-    callsPerSecond: ETSY_CALLS_PER_SECOND,
+    limit: platform.limit,
     publishSeconds,
+    postSeconds,
     callsPerListing,
     floorSeconds,
     ofFloor: floorSeconds / publishSeconds,
@@ -139,3 +225,5 @@ export async function benchListings(server: ServerProcess, user: BenchUser, coun
     priceMaxMs: latencies.at(-1)!,
   };
 }
+
+export const platformName = (key: BenchPlatform) => PLATFORMS[key].name;

@@ -19,7 +19,7 @@ import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } fr
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
-import { benchListings, type ListingsResult } from './listings.js';
+import { benchListings, type ListingsResult, platformName } from './listings.js';
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, renderReport, writeReport } from './report.js';
@@ -211,19 +211,27 @@ async function connectFlows(database: BenchDatabase): Promise<void> {
   }
 }
 
-/** (h): a publish of 1,000 products (short: 50) to the sandbox Etsy under its rate limit, then a price change of each. */
-async function listingsRun(database: BenchDatabase): Promise<ListingsResult | null> {
+/**
+ * (h): a publish of 1,000 products (short: 50) to each platform's sandbox under its rate limit, then a price change of
+ * each; one server for all, so the platforms' figures come from one run.
+ */
+async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
   const server = await storelink(database.kind, database.env);
+  const results: ListingsResult[] = [];
   try {
-    const result = await benchListings(server, database.user!, short ? 50 : 1_000);
-    console.log(
-      `h ${database.kind}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s (floor ${result.floorSeconds.toFixed(1)} s, ` +
-        `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms`,
-    );
-    return result;
-  } catch (error) {
-    problems.push(`listings (h): ${(error as Error).message}`);
-    return null;
+    for (const platform of ['etsy', 'tiktok-shop'] as const) {
+      try {
+        const result = await benchListings(server, database.user!, short ? 50 : 1_000, platform);
+        console.log(
+          `h ${database.kind} ${platformName(platform)}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s (floor ${result.floorSeconds.toFixed(1)} s, ` +
+            `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms`,
+        );
+        results.push(result);
+      } catch (error) {
+        problems.push(`listings (h) on ${platformName(platform)}: ${(error as Error).message}`);
+      }
+    }
+    return results;
   } finally {
     await server.stop();
   }

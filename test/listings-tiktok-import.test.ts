@@ -296,14 +296,9 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await priceChange(me, 'Jute market bag', 'BAG-JUTE'), BY_PRICE_ALONE);
     });
 
-    // KNOWN BUG (reported, not fixed here): an import makes the catalogue product without TikTok's package (the import's
-    // product input carries none), while the adapter records the content's fingerprint with TikTok's package in it
-    // (src/platforms/tiktok-shop/existing.ts, `held.package`). A product whose package has a size then never matches: its
-    // first change, a price here, goes out as a partial edit of the whole product (back to TikTok's review, the live
-    // product keeping its old price until it passes) instead of a price update.
-    test('after an import, a price change of a product with a package size is a price update alone too', {
-      todo: 'the import drops the package from the catalogue product, so the fingerprints differ',
-    }, async () => {
+    // An import makes the catalogue product with TikTok's package, as the recorded fingerprint holds it: without it, a
+    // product's first change (a price here) would go out as a partial edit of the whole product (back to review).
+    test('after an import, a price change of a product with a package size is a price update alone too', async () => {
       const me = await seller('7307');
       await importAll(me);
       const outcomes: Record<string, unknown> = {};
@@ -407,8 +402,6 @@ for (const kind of databaseKinds()) {
     test("adopt takes TikTok's values into the catalogue: the product changes, and nothing is sent back", async () => {
       const me = await seller('7304');
       await importAll(me);
-      // The jute bag's package has no size, so the package bug of the todo test above does not come into it: with it,
-      // the work after the adopt would send a partial edit.
       const bag = await listingTitled(me, 'Jute market bag');
       // A price and stock for every SKU.
       await editOnTikTok(me.account, bag.external_id, { price: '9.25', quantity: 30 });

@@ -276,7 +276,7 @@ describe('TikTok Shop product API', () => {
     const listings = (await response.json()) as Record<string, unknown>[];
     assert.equal(listings.length, 1);
     assert.deepEqual(
-      { ...listings[0], updated_at: undefined },
+      { ...listings[0], created_at: undefined, updated_at: undefined },
       {
         id: created.product_id,
         title: 'Speckled stoneware mug, 350 ml, handmade',
@@ -284,8 +284,11 @@ describe('TikTok Shop product API', () => {
         status: 'ACTIVATE',
         skus: [{ sku: 'MUG-1', price: '24.00', quantity: 7 }],
         audit_failed_reasons: [],
+        created_at: undefined,
         updated_at: undefined,
       },
     );
+    // Created when the product was, last changed when its review passed.
+    assert.equal(Date.parse(String(listings[0]!.updated_at)) - Date.parse(String(listings[0]!.created_at)), REVIEW_MS);
   });
 });

@@ -133,10 +133,14 @@ export interface ListingsCall {
   readonly settings: Readonly<Record<string, unknown>>;
   readonly accessToken: string;
   readonly signal?: AbortSignal;
-  /** Hears the rate-limit headers of every answer, so the engine paces the next calls (Etsy's per-second and per-day). */
-  readonly onLimits?: (limits: RateLimits) => void;
-  /** Awaited before every call: the engine's pacing (it may wait, or throw `unavailable` to put the work off). */
-  readonly beforeCall?: () => Promise<void>;
+  /**
+   * Hears the rate limits of every answer (Etsy's headers), or the ones a platform documents (TikTok Shop's), so the
+   * engine paces the next calls. `budget` names the platform's own budget the call spends where it has one per account
+   * and API (TikTok Shop's per shop and API); none: one budget for every call of the app (Etsy's).
+   */
+  readonly onLimits?: (limits: RateLimits, budget?: string) => void;
+  /** Awaited before every call: the engine's pacing of `budget` (it may wait, or throw `unavailable` to put the work off). */
+  readonly beforeCall?: (budget?: string) => Promise<void>;
   /** Whether another listing of the site holds this platform id already (a lost create is never taken from another). */
   readonly isClaimed?: (externalId: string) => Promise<boolean>;
 }
@@ -232,6 +236,8 @@ export interface ExistingListing {
     readonly options: readonly ProductOption[];
     readonly variants: readonly { sku: string | null; optionValues: Record<string, string>; price: string; quantity: number }[];
     readonly images: readonly { url: string; alt: string | null }[];
+    /** The package the platform holds (TikTok Shop's weight and size); absent where the platform has none to read. */
+    readonly package?: ProductPackage | null;
   };
   /**
    * What the platform holds, as the listing's work records what it delivered: a product made from `product` (images by

@@ -81,6 +81,7 @@ function productInputOf(listing: ExistingListing, platform: string): ProductInpu
       quantity: variant.quantity,
     })),
     images: product.images.map((image) => ({ url: image.url, alt: image.alt })),
+    package: product.package ?? null,
   };
 }
 
@@ -224,7 +225,7 @@ export function createListingImport(deps: {
     }
     let page: Awaited<ReturnType<typeof adapter.existing>>;
     try {
-      const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
+      const call = await platformCall(site, { refresh: deps.refresh, pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
       page = await adapter.existing(call, row.cursor);
     } catch (error) {
       return failed(row, site, error, job.attempt ?? 0);

@@ -73,7 +73,7 @@ export function createListingWatch(deps: {
     const settings = settingsOf(site.platform, site.listingSettings);
     let existing: Awaited<ReturnType<typeof adapter.readExisting>>;
     try {
-      const call = await platformCall(site, { refresh: deps.refresh, pacer: deps.pacerOf(site.platform), signal: jobs.stopDeadline });
+      const call = await platformCall(site, { refresh: deps.refresh, pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
       existing = await adapter.readExisting(call, progress);
     } catch (error) {
       if (await refusedGrant(deps.refresh, site, error)) return 'held: the grant was refused';

@@ -103,7 +103,7 @@ export function createListingWork(deps: {
     try {
       const call = await platformCall(
         site,
-        { refresh: deps.refresh, pacer: pacerOf(site.platform), signal: jobs.stopDeadline },
+        { refresh: deps.refresh, pacerOf, signal: jobs.stopDeadline },
         { isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id) },
       );
       if (listing.wants === 'deleted') {

@@ -26,17 +26,19 @@ export function progressOf(stored: unknown): ListingProgress {
 
 export async function platformCall(
   site: SiteRow,
-  deps: { refresh: Pick<TokenRefresh, 'accessTokenFor'>; pacer: Pacer; signal: AbortSignal },
+  deps: { refresh: Pick<TokenRefresh, 'accessTokenFor'>; pacerOf: (key: string) => Pacer; signal: AbortSignal },
   extra: Pick<ListingsCall, 'isClaimed'> = {},
 ): Promise<ListingsCall> {
+  // The platform's budget for every call of the app, or the account's own budget of one API.
+  const pacer = (budget?: string) => deps.pacerOf(budget ? `${site.platform}:${site.externalId}:${budget}` : site.platform);
   return {
     externalId: site.externalId,
     data: site.platformData,
     settings: settingsOf(site.platform, site.listingSettings),
     accessToken: await deps.refresh.accessTokenFor(site.id),
     signal: deps.signal,
-    beforeCall: () => deps.pacer.beforeCall(),
-    onLimits: (limits) => deps.pacer.heard(limits),
+    beforeCall: (budget) => pacer(budget).beforeCall(),
+    onLimits: (limits, budget) => pacer(budget).heard(limits),
     ...extra,
   };
 }

@@ -59,6 +59,7 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
     options,
     variants,
     images: images.map(({ url }) => ({ url, alt: null })),
+    package: packageOf(product),
   };
 
   // The product as a draft of the same catalogue product would make it: its images keyed by their URLs, as an import's are.

@@ -18,6 +18,7 @@ import {
   type ListingsAdapter,
   type ListingsCall,
   PlatformError,
+  type RateLimits,
 } from '../platform.js';
 import type { TikTokShopConfig } from './connect.js';
 import { existingListing } from './existing.js';
@@ -58,6 +59,8 @@ type Save = (progress: ListingProgress) => Promise<void>;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const P = '/product/202309';
+/** 50 requests a second per API, per app and shop, by default (listings.md §2.8): what each shop's API is paced to. */
+const LIMITS: RateLimits = { perSecond: 50, remainingThisSecond: null, perDay: null, remainingToday: null };
 /**
  * TikTok asks that categories be read in real time rather than cached (listings.md §2.3); an hour keeps a seller's
  * browsing of the tree from costing a call a click while a change of TikTok's still arrives the same day.
@@ -70,6 +73,8 @@ const EXISTING_PAGE_SIZE = 20;
 export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
   let categories: { readAt: number; nodes: TikTokCategory[] } | null = null;
   const attributeCache = new Map<string, { readAt: number; attributes: TikTokAttribute[] | null }>();
+  // A brand's authorization is the shop's own: brands are kept per shop and category.
+  const brandCache = new Map<string, { readAt: number; choices: { value: string; label: string }[] }>();
 
   async function send<T>(
     call: ListingsCall,
@@ -81,7 +86,10 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
     const cipher = call.data.cipher;
     if (typeof cipher !== 'string' || cipher === '')
       throw new PlatformError('rejected', 'The site has no TikTok Shop shop cipher; connect the shop again.');
-    await call.beforeCall?.();
+    // TikTok's limit is per shop and API (listings.md §2.8): each API is paced apart, ids out of its path.
+    const budget = `${method} ${path.replace(/\/[0-9]+(?=\/|$)/g, '/{id}')}`;
+    call.onLimits?.(LIMITS, budget);
+    await call.beforeCall?.(budget);
     const body = options.json === undefined ? '' : JSON.stringify(options.json);
     const url = signedUrl({
       apiUrl: config.apiUrl,
@@ -138,14 +146,20 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
     return attributes;
   }
 
-  /** Brands a listing may name: available ones, authorized or not a T1 brand (listings.md §2.3). */
+  /** Brands a listing may name in the category: available ones, authorized or not a T1 brand (listings.md §2.3); an hour. */
   async function brandChoices(call: ListingsCall, categoryId: string) {
+    const now = deps.clock.now().getTime();
+    const key = `${String(call.data.cipher)}:${categoryId}`;
+    const known = brandCache.get(key);
+    if (known && now - known.readAt <= CATEGORIES_TTL_MS) return known.choices;
     const { brands } = await send(call, 'GET', `${P}/brands`, reader(Brands), {
       query: { category_id: categoryId, page_size: '100' },
     });
-    return brands
+    const choices = brands
       .filter((b) => (b.brand_status ?? 'AVAILABLE') === 'AVAILABLE' && (b.authorized_status === 'AUTHORIZED' || !b.is_t1_brand))
       .map((b) => ({ value: b.id, label: b.name }));
+    brandCache.set(key, { readAt: now, choices });
+    return choices;
   }
 
   /**

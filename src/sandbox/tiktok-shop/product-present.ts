@@ -69,7 +69,7 @@ const STATES: Record<ProductStatus, string> = {
   DELETED: 'deleted',
 };
 
-/** A product as the inspection shows it: DESIGN §10's shape, TikTok's status, the audit's reasons, the last change. */
+/** A product as the inspection shows it: DESIGN §10's shape, TikTok's status, the audit's reasons, its creation and last change. */
 export function presentInspected(product: StoredProduct) {
   return {
     id: product.id,
@@ -82,6 +82,7 @@ export function presentInspected(product: StoredProduct) {
       quantity: sku.inventory.reduce((sum, entry) => sum + entry.quantity, 0),
     })),
     audit_failed_reasons: product.auditFailedReasons,
+    created_at: new Date(product.createTime).toISOString(),
     updated_at: new Date(product.updateTime).toISOString(),
   };
 }
