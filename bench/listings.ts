@@ -1,8 +1,8 @@
 /**
  * (h) Listings on each platform's sandbox with its rate limit on: a publish of N products (1,000 in the full bench),
  * timed from the first POST to the platform holding them all, against the floor the limit sets (the calls the publish
- * made ÷ the calls the limit allows a second: Etsy's budget is one for every call, TikTok Shop's is per API, so its
- * floor is its busiest API's); then the price of every product changed at once, and the time from each change to the
+ * made ÷ the calls the limit allows a second: Etsy's budget is one for every call, TikTok Shop's and Amazon's are per
+ * API, so their floor is their busiest API's); then the price of every product changed at once, and the time from each change to the
  * platform holding the new price, median and p99.
  */
 import { connectOnce } from './connect-flow.js';
@@ -26,7 +26,16 @@ const PNG_640X480 = Buffer.concat([
 const POLL_MS = 500;
 const PUBLISH_CLIENTS = 8;
 
-export type BenchPlatform = 'etsy' | 'tiktok-shop';
+export type BenchPlatform = 'etsy' | 'tiktok-shop' | 'amazon-seller';
+
+/** Amazon's default usage plans of the calls a publish and a price change make (listings.md §3.11): per second. */
+const AMAZON_RATES: Readonly<Record<string, number>> = {
+  putListingsItem: 5,
+  patchListingsItem: 5,
+  getListingsItem: 5,
+  getDefinitionsProductType: 5,
+  searchDefinitionsProductTypes: 5,
+};
 
 export interface ListingsResult {
   readonly platform: BenchPlatform;
@@ -59,7 +68,7 @@ interface Held {
 /** What differs from one platform to the next in the bench. */
 interface Platform {
   readonly name: string;
-  readonly platformId: 1 | 4;
+  readonly platformId: 1 | 4 | 5;
   readonly account: number;
   readonly limit: string;
   prepare(server: ServerProcess): Promise<void>;
@@ -67,6 +76,8 @@ interface Platform {
   readonly currency: string;
   readonly image: { bytes: Buffer; type: string; name: string };
   readonly publish: { category_id: string; attributes: Record<string, unknown> };
+  /** What the product needs besides (Amazon: a brand, and a barcode for each variant). */
+  extra(i: number): { brand?: string; barcode?: string };
   /** When the listing counts as published: the moment its platform says so (Etsy's activation, TikTok's creation). */
   published(listing: Held): number | null;
   /** The floor of a publish that made `calls` (per operation) for `count` listings. */
@@ -97,6 +108,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     currency: 'USD',
     image: { bytes: GIF_1X1, type: 'image/gif', name: 'tote.gif' },
     publish: { category_id: '1011', attributes: { 200: '1' } },
+    extra: () => ({}),
     published: (listing) => (listing.state === 'active' ? Date.parse(listing.updated_at) : null),
     floorSeconds: (calls) => Object.values(calls).reduce((sum, n) => sum + n, 0) / ETSY_CALLS_PER_SECOND,
   },
@@ -112,8 +124,29 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     currency: 'GBP',
     image: { bytes: PNG_640X480, type: 'image/png', name: 'tote.png' },
     publish: { category_id: '602011', attributes: {} },
+    extra: () => ({}),
     published: (listing) => (listing.created_at ? Date.parse(listing.created_at) : null),
     floorSeconds: (calls) => Math.max(...Object.values(calls)) / TIKTOK_CALLS_PER_SECOND,
+  },
+  'amazon-seller': {
+    name: 'Amazon',
+    platformId: 5,
+    account: 424_244,
+    limit: 'each operation at 5/s (burst 5 to 10)',
+    // The sandbox's usage plans are Amazon's defaults.
+    prepare: async () => undefined,
+    settings: (options) => ({ marketplace_id: options.marketplace_id![0]!.value }),
+    currency: 'USD',
+    image: { bytes: GIF_1X1, type: 'image/gif', name: 'tote.gif' },
+    publish: { category_id: 'HOME', attributes: {} },
+    // A UPC each (12 digits), since Amazon identifies a new product by its barcode.
+    extra: (i) => ({ brand: 'Bench', barcode: String(100_000_000_000 + i) }),
+    published: (listing) => (listing.created_at ? Date.parse(listing.created_at) : null),
+    // Each operation has a bucket of its own: the busiest one (by its rate) sets the floor.
+    floorSeconds: (calls) =>
+      Math.max(
+        ...Object.entries(calls).map(([key, n]) => n / (AMAZON_RATES[key.slice('amazon-seller:'.length)] ?? Number.POSITIVE_INFINITY)),
+      ),
   },
 };
 
@@ -161,11 +194,13 @@ export async function benchListings(server: ServerProcess, user: BenchUser, coun
   const products: { id: number; sku: string }[] = [];
   for (let i = 0; i < count; i++) {
     const sku = `BENCH-${key}-${i}`;
+    const { brand, barcode } = platform.extra(i);
     const body = {
       title: `Bench tote ${i}`,
       description: 'Heavy canvas, long handles.',
+      ...(brand ? { brand } : {}),
       currency: platform.currency,
-      variants: [{ sku, price: '20.00', quantity: 5 }],
+      variants: [{ sku, price: '20.00', quantity: 5, ...(barcode ? { barcode } : {}) }],
       package: { weight_grams: 200, length_mm: 300, width_mm: 250, height_mm: 20 },
     };
     const id = (await send(server, user, 'POST', '/products', body)).data.id as number;

@@ -219,7 +219,7 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
   const server = await storelink(database.kind, database.env);
   const results: ListingsResult[] = [];
   try {
-    for (const platform of ['etsy', 'tiktok-shop'] as const) {
+    for (const platform of ['etsy', 'tiktok-shop', 'amazon-seller'] as const) {
       try {
         const result = await benchListings(server, database.user!, short ? 50 : 1_000, platform);
         console.log(

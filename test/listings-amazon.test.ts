@@ -186,6 +186,8 @@ for (const kind of databaseKinds()) {
       assert.equal(inReview.status, 'in_review', JSON.stringify(inReview));
       assert.equal(inReview.platform_status, 'ACCEPTED');
       assert.equal(inReview.external_id, 'A2-W');
+      // The listing is in the site's marketplace (DESIGN §10: Amazon's; null on the other platforms).
+      assert.equal(inReview.marketplace_id, 'ATVPDKIKX0DER');
       assert.deepEqual(
         inReview.variants.map((v: { sku: string; external_id: string | null }) => [v.sku, /^B0/.test(v.external_id ?? '')]),
         [

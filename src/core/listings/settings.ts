@@ -19,3 +19,8 @@ export function settingsOf(platform: SitePlatform, stored: Readonly<Record<strin
 export function missingSettings(platform: SitePlatform, settings: ListingSettings): string[] {
   return LISTING_SETTINGS[platform].required.filter((name) => settings[name] === null || settings[name] === undefined);
 }
+
+/** The marketplace a listing of the site is in: Amazon's from the site's settings (DESIGN §10), null elsewhere. */
+export function marketplaceOf(platform: SitePlatform, settings: ListingSettings): string | null {
+  return platform === 'amazon-seller' && typeof settings.marketplace_id === 'string' ? settings.marketplace_id : null;
+}
