@@ -28,13 +28,13 @@ const PUBLISH_CLIENTS = 8;
 
 export type BenchPlatform = 'etsy' | 'tiktok-shop' | 'amazon-seller';
 
-/** Amazon's default usage plans of the calls a publish and a price change make (listings.md §3.11): per second. */
-const AMAZON_RATES: Readonly<Record<string, number>> = {
-  putListingsItem: 5,
-  patchListingsItem: 5,
-  getListingsItem: 5,
-  getDefinitionsProductType: 5,
-  searchDefinitionsProductTypes: 5,
+/** Amazon's default usage plans of the calls a publish and a price change make (listings.md §3.11): rate a second, burst. */
+const AMAZON_PLANS: Readonly<Record<string, readonly [number, number]>> = {
+  putListingsItem: [5, 10],
+  patchListingsItem: [5, 5],
+  getListingsItem: [5, 10],
+  getDefinitionsProductType: [5, 10],
+  searchDefinitionsProductTypes: [5, 10],
 };
 
 export interface ListingsResult {
@@ -142,10 +142,13 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     // A UPC each (12 digits), since Amazon identifies a new product by its barcode.
     extra: (i) => ({ brand: 'Bench', barcode: String(100_000_000_000 + i) }),
     published: (listing) => (listing.created_at ? Date.parse(listing.created_at) : null),
-    // Each operation has a bucket of its own: the busiest one (by its rate) sets the floor.
+    // Each operation has a bucket of its own: the busiest one (past its burst, at its rate) sets the floor.
     floorSeconds: (calls) =>
       Math.max(
-        ...Object.entries(calls).map(([key, n]) => n / (AMAZON_RATES[key.slice('amazon-seller:'.length)] ?? Number.POSITIVE_INFINITY)),
+        ...Object.entries(calls).map(([key, n]) => {
+          const [rate, burst] = AMAZON_PLANS[key.slice('amazon-seller:'.length)] ?? [Number.POSITIVE_INFINITY, 0];
+          return Math.max(0, n - burst) / rate;
+        }),
       ),
   },
 };

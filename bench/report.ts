@@ -166,7 +166,8 @@ export function renderReport(results: BenchResults): string {
   return `${lines.join('\n')}\n`;
 }
 
-function listingsLines(all: readonly ListingsResult[]): string[] {
+/** The listings figures (h) as the report's tables. */
+export function listingsLines(all: readonly ListingsResult[]): string[] {
   if (all.length === 0) return [];
   return [
     '| listings (h): publish to each sandbox under its rate limit, PostgreSQL | limit | listings | calls per listing | floor (calls ÷ limit) | took | floor / took |',

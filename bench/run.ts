@@ -9,7 +9,8 @@
  * run length. `-- --rounds <n>`: rounds (default 3). `-- --no-pin`: no CPU pinning.
  * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs as the start
  * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none);
- * `--compare-only` runs that comparison alone.
+ * `--compare-only` runs that comparison alone. `-- --listings-only`: (h) alone, publishing to each sandbox (Etsy, TikTok
+ * Shop, Amazon) and changing every price, on PostgreSQL.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,7 +23,7 @@ import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './d
 import { benchListings, type ListingsResult, platformName } from './listings.js';
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
-import { type BenchResults, renderReport, writeReport } from './report.js';
+import { type BenchResults, listingsLines, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
@@ -36,6 +37,7 @@ const { values: flags } = parseArgs({
     baseline: { type: 'string' },
     'baseline-flags': { type: 'string', default: '' },
     'compare-only': { type: 'boolean', default: false },
+    'listings-only': { type: 'boolean', default: false },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
   },
@@ -259,6 +261,13 @@ async function main(): Promise<void> {
     return;
   }
   const { postgres, small, grown } = await openDatabases();
+  if (flags['listings-only']) {
+    // (h) alone, on PostgreSQL as in the whole bench: the platforms' publish and price-change figures of one run.
+    const postgresSmall = small[0]!;
+    await prepare(postgresSmall, true);
+    console.log(`\n${listingsLines(await listingsRun(postgresSmall)).join('\n')}`);
+    return;
+  }
   for (const database of small) await prepare(database, true);
   // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
   for (const database of grown) {

@@ -24,6 +24,7 @@ import {
   type ListingsCall,
   PlatformError,
   type PlatformListing,
+  type RateLimits,
 } from '../platform.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { existingListing } from './existing.js';
@@ -97,9 +98,10 @@ const CONDITIONS: readonly [string, string][] = [
 ];
 
 /**
- * SP-API's default usage plans (listings.md §3.11: rate per second, burst), per selling partner and operation. Calls
- * are spaced to them, and to the rate `x-amzn-RateLimit-Limit` says, so a burst of reads does not meet a 429 (a 429
- * still comes when another instance spends the same bucket: the engine tries again after a back-off).
+ * SP-API's default usage plans (listings.md §3.11: rate per second, burst), per selling partner and operation. Each
+ * operation's calls are paced by the engine to the rate (the burst is not counted on: the pace stays under the plan),
+ * or to the one `x-amzn-RateLimit-Limit` says; a 429 from another instance's share is tried again after a back-off.
+ * A rate under one a second (the reports') is left to Amazon's 429s.
  */
 const PLANS = {
   getListingsItem: [5, 10],
@@ -113,8 +115,13 @@ const PLANS = {
   getReportDocument: [0.0167, 15],
 } as const;
 type Operation = keyof typeof PLANS;
-/** The longest a call waits for its bucket; a longer wait is left to Amazon's 429 and the engine's back-off. */
-const PACE_WAIT_MAX_MS = 5_000;
+/** A rate as the engine's pacer hears it: whole calls a second (a rate under one is not paced). */
+const limitsOf = (rate: number): RateLimits => ({
+  perSecond: Math.floor(rate),
+  remainingThisSecond: null,
+  perDay: null,
+  remainingToday: null,
+});
 
 interface Schema {
   validate: ValidateFunction;
@@ -135,33 +142,8 @@ interface ReportCursor {
 export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {
   const definitions = new Map<string, { readAt: number; definition: Static<typeof Definition> | null }>();
   const schemas = new Map<string, { readAt: number; schema: Schema }>();
-  const buckets = new Map<string, { tokens: number; at: number; rate: number; burst: number }>();
-
-  /** Waits for the operation's bucket of this seller; a 429 empties it, and the rate Amazon says replaces the plan's. */
-  async function pace(sellerId: string, operation: Operation) {
-    const [rate, burst] = PLANS[operation];
-    const key = `${sellerId}:${operation}`;
-    const bucket = buckets.get(key) ?? { tokens: burst, at: performance.now(), rate, burst };
-    buckets.set(key, bucket);
-    const now = performance.now();
-    bucket.tokens = Math.min(bucket.burst, bucket.tokens + ((now - bucket.at) / 1000) * bucket.rate);
-    bucket.at = now;
-    if (bucket.tokens < 1) {
-      const wait = ((1 - bucket.tokens) / bucket.rate) * 1000;
-      if (wait <= PACE_WAIT_MAX_MS) await new Promise((resolve) => setTimeout(resolve, wait));
-      bucket.tokens = 1;
-      bucket.at = performance.now();
-    }
-    bucket.tokens -= 1;
-    return (status: number, headers: Headers | undefined) => {
-      const said = Number(headers?.get('x-amzn-RateLimit-Limit'));
-      if (Number.isFinite(said) && said > 0) {
-        bucket.burst = Math.max(1, burst * (said / rate));
-        bucket.rate = said;
-      }
-      if (status === 429) bucket.tokens = 0;
-    };
-  }
+  /** The rate per second Amazon last said for each operation (`x-amzn-RateLimit-Limit`), over the default plan's. */
+  const rates = new Map<Operation, number>();
 
   /** The marketplace the listing is in: the one it was first delivered to, else the site's setting, else the site's first. */
   function marketplaceFor(call: ListingsCall, progress?: ListingProgress): AmazonMarketplace {
@@ -186,8 +168,9 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     parse: (status: number, body: unknown) => T,
     options: { query?: Record<string, string>; json?: unknown } = {},
   ): Promise<T> {
-    await call.beforeCall?.();
-    const heard = await pace(call.externalId, operation);
+    // Each operation has its own usage plan per seller: the engine paces it apart, at the rate Amazon last said.
+    call.onLimits?.(limitsOf(rates.get(operation) ?? PLANS[operation][0]), operation);
+    await call.beforeCall?.(operation);
     const query = new URLSearchParams(options.query ?? {}).toString();
     const base = config.regions[marketplace.region].apiUrl;
     const answer = await deps.http.request(`${base}${path}${query ? `?${query}` : ''}`, {
@@ -196,7 +179,8 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
       signal: call.signal,
       ...(options.json === undefined ? {} : { json: options.json }),
     });
-    heard(answer.status, answer.headers);
+    const said = Number(answer.headers?.get('x-amzn-RateLimit-Limit'));
+    if (Number.isFinite(said) && said > 0) rates.set(operation, said);
     return readAnswer(answer, parse);
   }
 
