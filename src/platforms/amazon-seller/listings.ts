@@ -145,6 +145,23 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
   /** The rate per second Amazon last said for each operation (`x-amzn-RateLimit-Limit`), over the default plan's. */
   const rates = new Map<Operation, number>();
 
+  /** Deletes one SKU; one deleted already (a delete whose answer was lost, or the seller's in Seller Central) is done. */
+  async function deleteSku(call: ListingsCall, marketplace: AmazonMarketplace, sku: string) {
+    const submission = await send(
+      call,
+      marketplace,
+      'deleteListingsItem',
+      'DELETE',
+      itemPath(call.externalId, sku),
+      reader(Submission, true),
+      {
+        query: { marketplaceIds: marketplace.id },
+      },
+    );
+    const refused = !isNotFound(submission) && refusedSubmission(submission, `${sku}: `);
+    if (refused) throw refused;
+  }
+
   /** The marketplace the listing is in: the one it was first delivered to, else the site's setting, else the site's first. */
   function marketplaceFor(call: ListingsCall, progress?: ListingProgress): AmazonMarketplace {
     const own = Array.isArray(call.data.marketplace_ids) ? call.data.marketplace_ids.map(String) : [];
@@ -523,19 +540,7 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
       const current = new Set(draft.variants.map((variant) => variant.sku));
       for (const sku of heldSkus(progress.delivered, null)) {
         if (current.has(sku)) continue;
-        const submission = await send(
-          call,
-          marketplace,
-          'deleteListingsItem',
-          'DELETE',
-          itemPath(call.externalId, sku),
-          reader(Submission, true),
-          {
-            query: { marketplaceIds: marketplace.id },
-          },
-        );
-        const refused = !isNotFound(submission) && refusedSubmission(submission, `${sku}: `);
-        if (refused) throw refused;
+        await deleteSku(call, marketplace, sku);
         forgetSku(progress.delivered, sku);
         delete progress.variantIds[sku];
       }
@@ -571,20 +576,7 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     async remove(call, progress) {
       const marketplace = marketplaceFor(call, progress);
       for (const sku of heldSkus(progress.delivered, progress.externalId)) {
-        const submission = await send(
-          call,
-          marketplace,
-          'deleteListingsItem',
-          'DELETE',
-          itemPath(call.externalId, sku),
-          reader(Submission, true),
-          {
-            query: { marketplaceIds: marketplace.id },
-          },
-        );
-        // Deleted already (a delete whose answer was lost, or the seller's in Seller Central) is what was asked.
-        const refused = !isNotFound(submission) && refusedSubmission(submission, `${sku}: `);
-        if (refused) throw refused;
+        await deleteSku(call, marketplace, sku);
       }
     },
 
