@@ -1,0 +1,246 @@
+/**
+ * The site's listings page for an Amazon seller site in real headless Chromium, as test/browser/listings-tiktok.test.ts
+ * drives it for TikTok Shop: a newcomer signs up, connects a sandbox Amazon seller account, sets the marketplace
+ * (Amazon.com (US)) and the condition from the site's own choices, and publishes a product priced in USD with a brand
+ * and a barcode on each variant (a 640x480 PNG uploaded, both through the API) through "Publish products": the product
+ * type Kitchen found by search, its schema's enum Material a select of its choices, validate (the schema checked, then
+ * Amazon's VALIDATION_PREVIEW) showing it ready, then publish. The row says "In review on Amazon" while Amazon processes
+ * the SKUs (`SANDBOX_REVIEW_SECONDS` on the test's clock, which the test moves); Amazon sends no webhook, so the
+ * listing watch's sweep (due every minute for listings in review) queues the read and the app's own workers run it: the
+ * row turns Active. The sandbox's inspection then holds both SKUs at their prices. Screenshots:
+ * test-results/screenshots/listings-amazon-*.png. Any console error fails the run.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
+import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
+import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+
+/** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue. */
+const PNG_640X480 = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
+  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
+]);
+const TITLE = 'Stoneware mug';
+/** The sandbox seller account connected. */
+const ACCOUNT = '51';
+/** Publishing, then the listing's work on the sandbox account (each SKU put): a few seconds. */
+const DELIVERED_MS = 20_000;
+
+interface ApiListing {
+  id: number;
+  status: string;
+  sync_status: string;
+  platform_status: string | null;
+  external_url: string | null;
+  marketplace_id: string | null;
+}
+
+interface HeldSku {
+  id: string;
+  title: string;
+  state: string;
+  skus: { sku: string; price: string | null; quantity: number }[];
+  asin: string;
+}
+
+describe('the site listings page of an Amazon seller site in a browser', () => {
+  let baseUrl: string;
+  let page: Page;
+  const user = { name: 'Amazon Seller', email: `listings-amazon-${Date.now()}@example.com`, password: 'correct horse battery' };
+  let workspaceId = '';
+  let token = '';
+  let siteId = '';
+
+  let session: BrowserSession;
+  before(async () => {
+    session = await openBrowser();
+    ({ baseUrl, page } = session);
+    // The listing work and the watch's reads run on the app's own job workers, as in production.
+    await session.t.deps.startWorkers();
+    // The sandbox's usage plans are timed by the test's clock, which the test moves: rate limits have tests of their own.
+    setAmazonSellerRateLimit(session.t.deps.sandbox, 1_000_000);
+  });
+
+  after(() => session?.close());
+
+  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${baseUrl}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-workspace-id': workspaceId,
+        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    });
+  }
+
+  async function listings(): Promise<ApiListing[]> {
+    const response = await apiCall('GET', `/sites/${siteId}/listings?page=1&per_page=100`);
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { data: ApiListing[] }).data;
+  }
+
+  /** What the sandbox Amazon account holds, by SKU (its inspection endpoint, not the SP-API). */
+  async function held(): Promise<HeldSku[]> {
+    const response = await fetch(`${baseUrl}/sandbox/amazon-seller/accounts/${ACCOUNT}/listings`);
+    assert.equal(response.status, 200);
+    return (await response.json()) as HeldSku[];
+  }
+
+  const row = () => page.getByRole('row').filter({ hasText: TITLE });
+
+  test('a newcomer with a branded, barcoded product in USD connects a sandbox Amazon account and lands on its listings page', async () => {
+    ({ workspaceId, token } = await signUp(page, baseUrl, user));
+
+    // Amazon identifies a new product by its brand and each SKU's barcode (a UPC, an EAN).
+    const created = await apiCall('POST', '/products', {
+      title: TITLE,
+      description: 'Wheel-thrown, 350 ml.',
+      currency: 'USD',
+      brand: 'Sandbox Pottery',
+      options: [{ name: 'Color', values: ['White', 'Blue'] }],
+      variants: [
+        { sku: 'AMZ-MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: '012345678905' },
+        { sku: 'AMZ-MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: '4006381333931' },
+      ],
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const productId = ((await created.json()) as { data: { id: number } }).data.id;
+    const form = new FormData();
+    form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'mug.png');
+    const uploaded = await apiCall('POST', `/products/${productId}/images`, form);
+    assert.equal(uploaded.status, 201, await uploaded.text());
+
+    const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 5 });
+    assert.equal(authorization.status, 200);
+    await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
+    await page.getByText('Sandbox.').waitFor();
+    await page.getByLabel('Sandbox account number').fill(ACCOUNT);
+    await page.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.waitForURL(/\/site\/\d+\/listings$/);
+    siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+    await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
+    await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
+    await page.locator('dd', { hasText: 'Amazon' }).first().waitFor();
+    await page.getByText('No listings yet.').waitFor();
+    await page.getByRole('button', { name: 'Publish products…' }).waitFor();
+    session.noConsoleErrors();
+  });
+
+  test("the marketplace and the condition are chosen from the account's own lists and saved", async () => {
+    const marketplace = page.getByLabel('Marketplace');
+    await marketplace.waitFor();
+    assert.match((await page.locator('#setting-marketplace_id-hint').textContent()) ?? '', /one of the marketplaces the seller sells in/);
+    assert.deepEqual(await marketplace.locator('option').allTextContents(), ['Not set', 'Amazon.com (US)', 'Amazon.ca (CA)']);
+    const condition = page.getByLabel('Condition');
+    assert.ok((await condition.locator('option').allTextContents()).includes('New'));
+    // No Etsy or TikTok Shop setting is asked of an Amazon site.
+    assert.equal(await page.getByLabel('Shipping profile').count(), 0);
+    assert.equal(await page.getByLabel('Warehouse').count(), 0);
+    await marketplace.selectOption({ label: 'Amazon.com (US)' });
+    await condition.selectOption({ label: 'New' });
+    await session.shot('listings-amazon-settings');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
+
+    const saved = (await (await apiCall('GET', `/sites/${siteId}/listing-settings`)).json()) as { data: Record<string, unknown> };
+    assert.equal(saved.data.marketplace_id, 'ATVPDKIKX0DER');
+    assert.equal(saved.data.condition_type, 'new_new');
+    session.noConsoleErrors();
+  });
+
+  test('the product is validated (the schema, then Amazon’s preview) and published as a Kitchen product of its Material', async () => {
+    await page.getByRole('button', { name: 'Publish products…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish products' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Search the catalogue').fill('mug');
+    await dialog.getByRole('checkbox', { name: TITLE }).check();
+    await dialog.getByText('1 picked').waitFor();
+    // Amazon's processing is said before publishing; Etsy's fee is not.
+    await dialog.getByText(/Amazon processes a new listing before it is buyable/).waitFor();
+    assert.equal(await dialog.getByText(/USD 0\.20/).count(), 0);
+
+    // Product types are the categories: a search finds Kitchen for a mug.
+    await dialog.getByLabel('Search categories').fill('mug');
+    await dialog.getByRole('radio', { name: 'Kitchen' }).check();
+    await dialog.getByText('Picked: Kitchen').waitFor();
+    // The schema's enum is a select of its choices.
+    const material = dialog.getByLabel(/Material/);
+    await material.waitFor();
+    assert.equal(await material.evaluate((element) => element.tagName), 'SELECT');
+    const choices = await material.locator('option').allTextContents();
+    for (const choice of ['Ceramic', 'Glass', 'Stoneware', 'Wood']) assert.ok(choices.includes(choice), `${choice} in ${choices}`);
+    await material.selectOption({ label: 'Stoneware' });
+
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    await dialog
+      .getByText(new RegExp(`^${TITLE}: ready to publish, (no problems\\.|with (one warning|\\d+ warnings) from Amazon)`))
+      .waitFor();
+    assert.deepEqual(await listings(), [], 'validating stores nothing');
+    assert.deepEqual(await held(), [], 'a preview puts nothing on the account');
+    await session.shot('listings-amazon-publish-validated');
+
+    const publish = dialog.getByRole('button', { name: 'Publish', exact: true });
+    assert.equal(await publish.isEnabled(), true);
+    await publish.click();
+    await dialog.getByText(`${TITLE}: published: the listing is on its way (pending).`).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    session.noConsoleErrors();
+  });
+
+  test('the row says "In review on Amazon" while Amazon processes the SKUs', async () => {
+    await row().getByText('In review on Amazon', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row()
+      .getByText(/Amazon processes the listing before buyers can buy it/)
+      .waitFor();
+    await page.getByRole('status').filter({ hasText: 'Updating while Amazon reviews listings…' }).waitFor();
+    const [listing] = await listings();
+    assert.equal(listing?.status, 'in_review');
+    assert.equal(listing?.platform_status, 'ACCEPTED');
+    assert.equal(listing?.marketplace_id, 'ATVPDKIKX0DER');
+    assert.deepEqual(
+      (await held()).map((s) => [s.id, s.state]),
+      [
+        ['AMZ-MUG-W', 'in_review'],
+        ['AMZ-MUG-B', 'in_review'],
+      ],
+    );
+    await session.shot('listings-amazon-in-review');
+    session.noConsoleErrors();
+  });
+
+  test("once Amazon's processing ends, the watch's read finds the SKUs buyable and the row turns Active", async () => {
+    // Amazon's processing takes SANDBOX_REVIEW_SECONDS by the app's clock, and a listing in review is read again a
+    // minute after its last read: moving the clock past both makes it due. Amazon sends no webhook: the watch's sweep
+    // (scheduled every minute; run here rather than waited for) queues the read, which the app's workers run; the page
+    // polls every 5 s while a review is awaited.
+    session.t.clock.advance((session.t.deps.config.sandboxReviewSeconds + READ_EVERY_SECONDS.in_review + 1) * 1000);
+    // (The scheduled sweep may have queued it first: a read is queued once per listing.)
+    await session.t.deps.listingWatch.sweep();
+    await row().getByText('Active', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor();
+    await row().getByText('$18.00').waitFor();
+    const [listing] = await listings();
+    assert.equal(listing?.status, 'active');
+    assert.equal(listing?.platform_status, 'BUYABLE,DISCOVERABLE');
+    assert.match(listing?.external_url ?? '', /^https:\/\/www\.amazon\.com\/dp\/B0/);
+    await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
+    await session.shot('listings-amazon-active');
+    session.noConsoleErrors();
+  });
+
+  test("the sandbox account holds both SKUs, active, at the product's prices", async () => {
+    const skus = await held();
+    assert.deepEqual(
+      skus.map((s) => [s.id, s.title, s.state, s.skus[0]]),
+      [
+        ['AMZ-MUG-W', `${TITLE} — White`, 'active', { sku: 'AMZ-MUG-W', price: '18.00', quantity: 4 }],
+        ['AMZ-MUG-B', `${TITLE} — Blue`, 'active', { sku: 'AMZ-MUG-B', price: '19.50', quantity: 2 }],
+      ],
+    );
+  });
+});
