@@ -1,5 +1,5 @@
 /**
- * A kill -9 during a publish of 200 products to Etsy, or 100 to TikTok Shop, loses no listing and duplicates none
+ * A kill -9 during a publish of 200 products to Etsy, 100 to TikTok Shop or 50 to Amazon loses no listing and duplicates none
  * (issues 14 and 15), nor during an import of an Etsy shop of 256 listings, on both databases. The simulated platform
  * runs in a process of its own (P), which lives through the test: the service (W) reaches it through the platform's
  * real variables, as it would reach the platform, and P's sandbox redirects the consent to W (P's APP_URL is W's
@@ -21,6 +21,9 @@ import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app
 
 const PRODUCTS = 200;
 const TIKTOK_PRODUCTS = 100;
+/** Amazon takes 5 listings a second (putListingsItem's usage plan): 50 are ten seconds of it. */
+const AMAZON_PRODUCTS = 50;
+const PLATFORM_IDS = { etsy: 1, 'tiktok-shop': 4, 'amazon-seller': 5 } as const;
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 async function storage(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
@@ -59,7 +62,7 @@ async function startWorld(
   kind: DatabaseKind,
   account: string,
   choices: Record<string, string> = {},
-  platform: 'etsy' | 'tiktok-shop' = 'etsy',
+  platform: 'etsy' | 'tiktok-shop' | 'amazon-seller' = 'etsy',
 ) {
   const data = await storage(kind);
   const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
@@ -95,6 +98,12 @@ async function startWorld(
       TIKTOK_SHOP_AUTHORIZE_URL: `${sandbox}/tiktok-shop/authorize`,
       TIKTOK_SHOP_AUTH_URL: `${sandbox}/tiktok-shop`,
       TIKTOK_SHOP_API_URL: `${sandbox}/tiktok-shop`,
+      AMAZON_SP_APP_ID: SANDBOX_CLIENTS.amazonSeller.appId,
+      AMAZON_LWA_CLIENT_ID: SANDBOX_CLIENTS.amazonSeller.lwaClientId,
+      AMAZON_LWA_CLIENT_SECRET: SANDBOX_CLIENTS.amazonSeller.lwaClientSecret,
+      AMAZON_LWA_TOKEN_URL: `${sandbox}/amazon-seller/auth/o2/token`,
+      AMAZON_SELLER_CENTRAL_URL: `${sandbox}/amazon-seller`,
+      AMAZON_SP_API_URL: `${sandbox}/amazon-seller`,
       // A job whose instance died is run again after three of these deadlines (at least 10 s each).
       OUTBOUND_TIMEOUT_MS: '3000',
     };
@@ -103,7 +112,7 @@ async function startWorld(
     const email = `kill-${Date.now()}@example.com`;
     const registered = await json(servers.W, 'POST', '/auth/register', {}, { email, password: 'correct horse battery', name: 'Kill' });
     const auth = { authorization: `Bearer ${registered.json.data.token}`, 'x-workspace-id': String(registered.json.data.workspace.id) };
-    const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: platform === 'etsy' ? 1 : 4 });
+    const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: PLATFORM_IDS[platform] });
     const site = Number(
       /\/site\/(\d+)\/listings$/.exec(locationOf(await openCallback(await consent(started.json.data.url, 'allow', account, choices))))![1],
     );
@@ -117,7 +126,9 @@ async function startWorld(
             who_made: 'i_did',
             when_made: 'made_to_order',
           }
-        : { warehouse_id: options.warehouse_id[0].value };
+        : platform === 'tiktok-shop'
+          ? { warehouse_id: options.warehouse_id[0].value }
+          : { marketplace_id: options.marketplace_id[0].value };
     assert.equal((await json(servers.W, 'PUT', `/sites/${site}/listing-settings`, auth, settings)).status, 200);
     const shop = async () => (await (await fetch(`${sandbox}/${platform}/accounts/${account}/listings`)).json()) as ShopListing[];
     /** Kills W with -9 and starts it again on the same database and port. */
@@ -266,6 +277,71 @@ for (const kind of databaseKinds()) {
           JSON.stringify(rows.filter((r: { status: string }) => !['in_review', 'active'].includes(r.status))),
         );
         assert.equal(new Set(rows.map((r: { external_id: string }) => r.external_id)).size, TIKTOK_PRODUCTS);
+      } catch (error) {
+        process.stderr.write(`${outputsOf(servers)}\n`);
+        throw error;
+      } finally {
+        await world.close();
+      }
+    });
+
+    test(`a publish of ${AMAZON_PRODUCTS} products to Amazon killed -9 midway ends with each SKU put once, none lost`, {
+      timeout: 300_000,
+    }, async () => {
+      const world = await startWorld(kind, '11', {}, 'amazon-seller');
+      const { servers, auth, site, shop } = world;
+      try {
+        // Amazon identifies a new product by its barcode (a UPC each) and needs its brand.
+        const makeProduct = async (i: number) => {
+          const body = {
+            title: `Kill test tote ${i}`,
+            description: 'Heavy canvas, long handles.',
+            brand: 'Kill',
+            currency: 'USD',
+            variants: [{ sku: `KILL-A-${i}`, price: '12.00', quantity: 3, barcode: String(100_000_000_000 + i) }],
+          };
+          const created = await json(servers.W!, 'POST', '/products', auth, body);
+          assert.equal(created.status, 201, JSON.stringify(created.json));
+          const form = new FormData();
+          form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'tote.gif');
+          const uploaded = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
+            method: 'POST',
+            headers: auth,
+            body: form,
+          });
+          assert.equal(uploaded.status, 201);
+          return created.json.data.id as number;
+        };
+        const products: number[] = [];
+        for (let i = 0; i < AMAZON_PRODUCTS; i += 10)
+          products.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => makeProduct(i + k)))));
+        for (const product of products) {
+          const body = { product_id: product, category_id: 'HOME', attributes: {} };
+          const published = await json(servers.W!, 'POST', `/sites/${site}/listings`, auth, body);
+          assert.equal(published.status, 202, JSON.stringify(published.json));
+        }
+        await within(60_000, async () => (await shop()).length >= 10, { pollMs: 50 });
+        await world.killAndRestart();
+        const inShopAtKill = (await shop()).length;
+        const pending = async () => {
+          const page = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=1&status=pending`, auth);
+          return page.json.meta.total as number;
+        };
+        const took = await within(150_000, async () => (await pending()) === 0, { pollMs: 500 });
+        process.stdout.write(
+          `[${kind}] Amazon: killed with ${inShopAtKill} of ${AMAZON_PRODUCTS} in the account; none pending ${Math.round(took)} ms after the restart\n`,
+        );
+        const held = await shop();
+        assert.equal(held.length, AMAZON_PRODUCTS, 'one SKU per catalogue product, none lost');
+        assert.equal(new Set(held.map((l) => l.id)).size, AMAZON_PRODUCTS);
+        const rows = (await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100`, auth)).json.data;
+        assert.ok(
+          rows.every(
+            (r: { status: string; sync_status: string; external_id: string }) =>
+              ['in_review', 'active'].includes(r.status) && r.sync_status === 'synced' && r.external_id,
+          ),
+          JSON.stringify(rows.filter((r: { status: string }) => !['in_review', 'active'].includes(r.status))),
+        );
       } catch (error) {
         process.stderr.write(`${outputsOf(servers)}\n`);
         throw error;
