@@ -307,6 +307,25 @@ for (const kind of databaseKinds()) {
       assert.equal((await shop(me.account))[0]!.status, 'DELETED');
     });
 
+    test('a shop TikTok says is not ready to list (no return warehouse) is refused on the site before anything is sent', async () => {
+      const me = await tiktokSeller(t, '900408');
+      const productId = await product(me, 'T7');
+      const body = { product_id: productId, category_id: '600011', attributes: { 100392: '1001533' } };
+      for (const mode of ['validate', 'publish']) {
+        const refused = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...body, mode } });
+        if (mode === 'validate') {
+          assert.equal(refused.statusCode, 200, refused.body);
+          assert.equal(refused.json().data.valid, false);
+          assert.match(JSON.stringify(refused.json().data.issues), /RETURN_WAREHOUSE/);
+        } else {
+          assert.equal(refused.statusCode, 422, refused.body);
+          assert.match(refused.json().errors.site_id.join(' '), /no return warehouse/);
+        }
+      }
+      assert.deepEqual(await shop(me.account), []);
+      assert.equal((await call(t, 'GET', `/sites/${me.site}/listings`, me.as)).json().data.length, 0);
+    });
+
     test('a create whose answer is lost (TikTok made it, then answered 500) is sent again with its key: one product', async () => {
       const me = await tiktokSeller(t, '407');
       const { id } = await publish(me, 'T6');

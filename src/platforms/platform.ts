@@ -273,6 +273,11 @@ export interface ListingsAdapter {
    * says which account the listing is for (its market decides TikTok Shop's currency); nothing is called with it.
    */
   check(draft: ListingDraft, attributes: readonly CategoryAttribute[], call: ListingsCall): ListingIssue[];
+  /**
+   * Whether the account may list at all, where the platform says (TikTok Shop's prerequisites: a return warehouse, a
+   * shipping template): its reasons as issues of the site (no field), [] when ready. Asked before every publish.
+   */
+  readiness?(call: ListingsCall): Promise<ListingIssue[]>;
   /** The platform's dry run, where it has one (TikTok Shop's listing_check, Amazon's VALIDATION_PREVIEW); else []. */
   validate(call: ListingsCall, draft: ListingDraft): Promise<ListingIssue[]>;
   /**

@@ -88,6 +88,7 @@ export function createListingsService(deps: {
         ...checkCategory(input.category_id, category),
         ...(category?.leaf ? checkAttributes(found, attributes) : []),
         ...adapter.check(draft, found, call),
+        ...((await adapter.readiness?.(call)) ?? []),
       ];
       return input.mode === 'validate' && errorsOf(checked).length === 0 ? [...checked, ...(await adapter.validate(call, draft))] : checked;
     });

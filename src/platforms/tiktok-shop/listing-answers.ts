@@ -98,6 +98,13 @@ export const Brands = Type.Object({
   ),
 });
 
+/** Check Prerequisites (listings.md §2.3): each item TikTok checks, failed or not, with its reasons. */
+export const Prerequisites = Type.Object({
+  check_results: Type.Array(
+    Type.Object({ check_item: Type.String(), is_failed: Type.Boolean(), fail_reasons: Type.Optional(Type.Array(Type.String())) }),
+  ),
+});
+
 export const Warehouses = Type.Object({
   warehouses: Type.Array(
     Type.Object({

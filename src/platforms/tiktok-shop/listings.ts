@@ -32,6 +32,7 @@ import {
   Edited,
   ListingCheck,
   PRODUCT_MISSING,
+  Prerequisites,
   platformIssue,
   platformListing,
   productOrGone,
@@ -67,12 +68,15 @@ const LIMITS: RateLimits = { perSecond: 50, remainingThisSecond: null, perDay: n
  */
 const CATEGORIES_TTL_MS = 3600_000;
 const SEARCH_RESULTS_MAX = 50;
+const READY_TTL_MS = 10 * 60_000;
 /** Products a search page answers: each is then read whole (Get Product), so a page is 21 calls. */
 const EXISTING_PAGE_SIZE = 20;
 
 export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
   let categories: { readAt: number; nodes: TikTokCategory[] } | null = null;
   const attributeCache = new Map<string, { readAt: number; attributes: TikTokAttribute[] | null }>();
+  // When each shop (by cipher) was last found ready to list.
+  const readyAt = new Map<string, number>();
   // A brand's authorization is the shop's own: brands are kept per shop and category.
   const brandCache = new Map<string, { readAt: number; choices: { value: string; label: string }[] }>();
 
@@ -291,6 +295,26 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
         });
       const brands = await brandChoices(call, categoryId);
       return [...properties, { name: BRAND_ATTRIBUTE, label: 'Brand', required: false, type: 'select', values: brands }];
+    },
+
+    /**
+     * Check Prerequisites: each failed item is an issue of the site in TikTok's words. A shop found ready is taken as
+     * ready for ten minutes (a publish of many products asks once); one that is not is asked again every time.
+     */
+    async readiness(call) {
+      const key = String(call.data.cipher);
+      const now = deps.clock.now().getTime();
+      if ((readyAt.get(key) ?? Number.NEGATIVE_INFINITY) > now - READY_TTL_MS) return [];
+      const { check_results: results } = await send(call, 'GET', '/product/202312/prerequisites', reader(Prerequisites));
+      const failed = results.filter((result) => result.is_failed);
+      if (failed.length === 0) readyAt.set(key, now);
+      return failed.map((result) =>
+        platformIssue(
+          result.check_item,
+          `TikTok Shop says the shop cannot list products yet (${result.check_item}): ${(result.fail_reasons ?? []).join(' ') || 'see Seller Center.'}`,
+          null,
+        ),
+      );
     },
 
     check: (draft, _attributes, call) => checkTikTokDraft(draft, typeof call.data.region === 'string' ? call.data.region : null),

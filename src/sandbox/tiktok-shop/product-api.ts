@@ -22,6 +22,8 @@ const BODY_LIMIT = 1024 * 1024;
 const PAGE_SIZE_MAX = 100;
 const IDEMPOTENCY_KEY_MAX = 128;
 const AUDIT_SWEEP_MS = 1_000;
+/** Sandbox accounts from this number on have shops that are not ready to list (no return warehouse). */
+const UNREADY_ACCOUNTS_FROM = 900_000;
 
 /**
  * Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked; answers
@@ -77,6 +79,25 @@ function registerReferenceData(app: FastifyInstance, guard: ProductGuard) {
     if (!admitted) return reply;
     if (admitted.query.category_id !== undefined && !categoryOf(admitted.query.category_id)) return guard.fail(reply, E.categoryMissing);
     return guard.succeed(reply, { brands: BRANDS, total_count: BRANDS.length, next_page_token: '' });
+  });
+  // Check Prerequisites (listings.md §2.3): whether the shop may list products. ASSUMPTION: which items TikTok checks
+  // beyond the two listings.md names, and their wording; the sandbox's accounts 900000 and above have no return
+  // warehouse, so a shop that is not ready can be tried.
+  app.get('/product/202312/prerequisites', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'check_prerequisites' });
+    if (!admitted) return reply;
+    const unready = Number(BigInt(admitted.shop.id) % 1_000_000n) >= UNREADY_ACCOUNTS_FROM;
+    const item = (check_item: string, failed: boolean, reason: string) => ({
+      check_item,
+      is_failed: failed,
+      fail_reasons: failed ? [reason] : [],
+    });
+    return guard.succeed(reply, {
+      check_results: [
+        item('RETURN_WAREHOUSE', unready, 'The shop has no return warehouse. Add one in Seller Center > Logistics > Warehouses.'),
+        item('SHIPPING_TEMPLATE', false, 'The shop has no shipping template.'),
+      ],
+    });
   });
   app.get('/logistics/202309/warehouses', async (request, reply) => {
     const admitted = await guard.admit(request, reply, { operation: 'get_warehouses' });
