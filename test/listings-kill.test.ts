@@ -1,5 +1,5 @@
 /**
- * A kill -9 during a publish of 200 products to Etsy, 100 to TikTok Shop or 50 to Amazon loses no listing and duplicates none
+ * A kill -9 during a publish of 200 products to Etsy, or of 100 to TikTok Shop and 50 to Amazon at once, loses no listing and duplicates none
  * (issues 14 and 15), nor during an import of an Etsy shop of 256 listings, on both databases. The simulated platform
  * runs in a process of its own (P), which lives through the test: the service (W) reaches it through the platform's
  * real variables, as it would reach the platform, and P's sandbox redirects the consent to W (P's APP_URL is W's
@@ -24,6 +24,7 @@ const TIKTOK_PRODUCTS = 100;
 /** Amazon takes 5 listings a second (putListingsItem's usage plan): 50 are ten seconds of it. */
 const AMAZON_PRODUCTS = 50;
 const PLATFORM_IDS = { etsy: 1, 'tiktok-shop': 4, 'amazon-seller': 5 } as const;
+type KillPlatform = keyof typeof PLATFORM_IDS;
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 async function storage(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
@@ -58,12 +59,7 @@ interface ShopListing {
  * Etsy's real variables, and P's sandbox redirects the consent to W: P's APP_URL is W's address), and W, the service,
  * with a seller whose sandbox shop `account` is connected (`choices`: the consent page's) and its listing settings set.
  */
-async function startWorld(
-  kind: DatabaseKind,
-  account: string,
-  choices: Record<string, string> = {},
-  platform: 'etsy' | 'tiktok-shop' | 'amazon-seller' = 'etsy',
-) {
+async function startWorld(kind: DatabaseKind, account: string, choices: Record<string, string> = {}, platform: KillPlatform = 'etsy') {
   const data = await storage(kind);
   const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
   const servers: Record<string, ServerProcess> = {};
@@ -112,32 +108,36 @@ async function startWorld(
     const email = `kill-${Date.now()}@example.com`;
     const registered = await json(servers.W, 'POST', '/auth/register', {}, { email, password: 'correct horse battery', name: 'Kill' });
     const auth = { authorization: `Bearer ${registered.json.data.token}`, 'x-workspace-id': String(registered.json.data.workspace.id) };
-    const started = await json(servers.W, 'POST', '/authenticate-site', auth, { platform_id: PLATFORM_IDS[platform] });
-    const site = Number(
-      /\/site\/(\d+)\/listings$/.exec(locationOf(await openCallback(await consent(started.json.data.url, 'allow', account, choices))))![1],
-    );
-    const options = (await json(servers.W, 'GET', `/sites/${site}/listing-options`, auth)).json.data;
-    const settings =
-      platform === 'etsy'
-        ? {
-            shipping_profile_id: options.shipping_profile_id[0].value,
-            return_policy_id: options.return_policy_id[0].value,
-            readiness_state_id: options.readiness_state_id[0].value,
-            who_made: 'i_did',
-            when_made: 'made_to_order',
-          }
-        : platform === 'tiktok-shop'
-          ? { warehouse_id: options.warehouse_id[0].value }
-          : { marketplace_id: options.marketplace_id[0].value };
-    assert.equal((await json(servers.W, 'PUT', `/sites/${site}/listing-settings`, auth, settings)).status, 200);
-    const shop = async () => (await (await fetch(`${sandbox}/${platform}/accounts/${account}/listings`)).json()) as ShopListing[];
+    /** Connects the user's sandbox `account` of another platform too, its listing settings set from its own choices. */
+    const connect = async (on: KillPlatform, onAccount: string, onChoices: Record<string, string> = {}) => {
+      const started = await json(servers.W!, 'POST', '/authenticate-site', auth, { platform_id: PLATFORM_IDS[on] });
+      const callback = await openCallback(await consent(started.json.data.url, 'allow', onAccount, onChoices));
+      const id = Number(/\/site\/(\d+)\/listings$/.exec(locationOf(callback))![1]);
+      const options = (await json(servers.W!, 'GET', `/sites/${id}/listing-options`, auth)).json.data;
+      const settings =
+        on === 'etsy'
+          ? {
+              shipping_profile_id: options.shipping_profile_id[0].value,
+              return_policy_id: options.return_policy_id[0].value,
+              readiness_state_id: options.readiness_state_id[0].value,
+              who_made: 'i_did',
+              when_made: 'made_to_order',
+            }
+          : on === 'tiktok-shop'
+            ? { warehouse_id: options.warehouse_id[0].value }
+            : { marketplace_id: options.marketplace_id[0].value };
+      assert.equal((await json(servers.W!, 'PUT', `/sites/${id}/listing-settings`, auth, settings)).status, 200);
+      const held = async () => (await (await fetch(`${sandbox}/${on}/accounts/${onAccount}/listings`)).json()) as ShopListing[];
+      return { site: id, shop: held };
+    };
+    const { site, shop } = await connect(platform, account, choices);
     /** Kills W with -9 and starts it again on the same database and port. */
     const killAndRestart = async () => {
       process.kill(servers.W!.pid, 'SIGKILL');
       await within(5_000, async () => servers.W!.exited(), { pollMs: 20 });
       servers.W = await startServerProcess(service, { port: servicePort });
     };
-    return { servers, auth, site, shop, killAndRestart, close };
+    return { servers, auth, site, shop, connect, killAndRestart, close };
   } catch (error) {
     process.stderr.write(`${outputsOf(servers)}\n`);
     await close();
@@ -214,25 +214,20 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test(`a publish of ${TIKTOK_PRODUCTS} products to TikTok Shop killed -9 midway ends with each created once`, {
+    test(`a publish of ${TIKTOK_PRODUCTS} products to TikTok Shop and ${AMAZON_PRODUCTS} to Amazon killed -9 midway ends with each made once`, {
       timeout: 300_000,
     }, async () => {
       const world = await startWorld(kind, '9', {}, 'tiktok-shop');
-      const { servers, auth, site, shop } = world;
+      const { servers, auth } = world;
       try {
-        // TikTok takes images it hosts (a main image of 300 px at least) and needs a package; the first shop sells in GBP.
-        const makeProduct = async (i: number) => {
-          const body = {
-            title: `Kill test tote ${i}`,
-            description: 'Heavy canvas, long handles.',
-            currency: 'GBP',
-            variants: [{ sku: `KILL-T-${i}`, price: '12.00', quantity: 3 }],
-            package: { weight_grams: 200, length_mm: 300, width_mm: 250, height_mm: 20 },
-          };
+        const tiktok = { site: world.site, shop: world.shop };
+        const amazon = await world.connect('amazon-seller', '11');
+        /** A product through W's API with an uploaded image. */
+        const makeProduct = async (body: Record<string, unknown>, image: { bytes: Buffer; type: string }) => {
           const created = await json(servers.W!, 'POST', '/products', auth, body);
           assert.equal(created.status, 201, JSON.stringify(created.json));
           const form = new FormData();
-          form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'tote.png');
+          form.set('file', new Blob([image.bytes], { type: image.type }), 'tote');
           const uploaded = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
             method: 'POST',
             headers: auth,
@@ -241,107 +236,78 @@ for (const kind of databaseKinds()) {
           assert.equal(uploaded.status, 201);
           return created.json.data.id as number;
         };
-        const products: number[] = [];
-        for (let i = 0; i < TIKTOK_PRODUCTS; i += 10)
-          products.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => makeProduct(i + k)))));
-        // Tote bags require no attribute (the sandbox's categories).
-        for (let i = 0; i < products.length; i += 10) {
-          await Promise.all(
-            products.slice(i, i + 10).map(async (product) => {
-              const body = { product_id: product, category_id: '602011', attributes: {} };
-              const published = await json(servers.W!, 'POST', `/sites/${site}/listings`, auth, body);
-              assert.equal(published.status, 202, JSON.stringify(published.json));
-            }),
+        const common = {
+          description: 'Heavy canvas, long handles.',
+          package: { weight_grams: 200, length_mm: 300, width_mm: 250, height_mm: 20 },
+        };
+        // TikTok takes images it hosts (300 px at least) and sells in GBP in the first shop; Amazon identifies a new
+        // product by its barcode (a UPC each) and needs its brand.
+        const tiktokProduct = (i: number) =>
+          makeProduct(
+            { ...common, title: `Kill test tote ${i}`, currency: 'GBP', variants: [{ sku: `KILL-T-${i}`, price: '12.00', quantity: 3 }] },
+            { bytes: PNG_640X480, type: 'image/png' },
           );
-        }
-        await within(60_000, async () => (await shop()).length >= 10, { pollMs: 50 });
-        await world.killAndRestart();
-        const inShopAtKill = (await shop()).length;
-        const pending = async () => {
-          const page = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=1&status=pending`, auth);
-          return page.json.meta.total as number;
-        };
-        const took = await within(150_000, async () => (await pending()) === 0, { pollMs: 500 });
-        process.stdout.write(
-          `[${kind}] TikTok: killed with ${inShopAtKill} of ${TIKTOK_PRODUCTS} in the shop; none pending ${Math.round(took)} ms after the restart\n`,
-        );
-        const held = await shop();
-        assert.equal(held.length, TIKTOK_PRODUCTS, 'one product per catalogue product in the shop, none lost, none doubled');
-        assert.equal(new Set(held.map((l) => l.title)).size, TIKTOK_PRODUCTS);
-        const rows = (await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100`, auth)).json.data;
-        assert.ok(
-          rows.every(
-            (r: { status: string; sync_status: string; external_id: string }) =>
-              ['in_review', 'active'].includes(r.status) && r.sync_status === 'synced' && r.external_id,
-          ),
-          JSON.stringify(rows.filter((r: { status: string }) => !['in_review', 'active'].includes(r.status))),
-        );
-        assert.equal(new Set(rows.map((r: { external_id: string }) => r.external_id)).size, TIKTOK_PRODUCTS);
-      } catch (error) {
-        process.stderr.write(`${outputsOf(servers)}\n`);
-        throw error;
-      } finally {
-        await world.close();
-      }
-    });
-
-    test(`a publish of ${AMAZON_PRODUCTS} products to Amazon killed -9 midway ends with each SKU put once, none lost`, {
-      timeout: 300_000,
-    }, async () => {
-      const world = await startWorld(kind, '11', {}, 'amazon-seller');
-      const { servers, auth, site, shop } = world;
-      try {
-        // Amazon identifies a new product by its barcode (a UPC each) and needs its brand.
-        const makeProduct = async (i: number) => {
-          const body = {
-            title: `Kill test tote ${i}`,
-            description: 'Heavy canvas, long handles.',
-            brand: 'Kill',
-            currency: 'USD',
-            variants: [{ sku: `KILL-A-${i}`, price: '12.00', quantity: 3, barcode: String(100_000_000_000 + i) }],
+        const amazonProduct = (i: number) =>
+          makeProduct(
+            {
+              ...common,
+              title: `Kill test bag ${i}`,
+              brand: 'Kill',
+              currency: 'USD',
+              variants: [{ sku: `KILL-A-${i}`, price: '12.00', quantity: 3, barcode: String(100_000_000_000 + i) }],
+            },
+            { bytes: GIF_1X1, type: 'image/gif' },
+          );
+        const publishAll = async (site: number, products: number[], category: string) => {
+          const publish = async (product: number) => {
+            const body = { product_id: product, category_id: category, attributes: {} };
+            const published = await json(servers.W!, 'POST', `/sites/${site}/listings`, auth, body);
+            assert.equal(published.status, 202, JSON.stringify(published.json));
           };
-          const created = await json(servers.W!, 'POST', '/products', auth, body);
-          assert.equal(created.status, 201, JSON.stringify(created.json));
-          const form = new FormData();
-          form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'tote.gif');
-          const uploaded = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
-            method: 'POST',
-            headers: auth,
-            body: form,
-          });
-          assert.equal(uploaded.status, 201);
-          return created.json.data.id as number;
+          // The first alone: it reads the category (Amazon's product type and its schema) that the others then find kept.
+          await publish(products[0]!);
+          for (let i = 1; i < products.length; i += 10) await Promise.all(products.slice(i, i + 10).map(publish));
         };
-        const products: number[] = [];
+        const tiktokProducts: number[] = [];
+        for (let i = 0; i < TIKTOK_PRODUCTS; i += 10)
+          tiktokProducts.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => tiktokProduct(i + k)))));
+        const amazonProducts: number[] = [];
         for (let i = 0; i < AMAZON_PRODUCTS; i += 10)
-          products.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => makeProduct(i + k)))));
-        for (const product of products) {
-          const body = { product_id: product, category_id: 'HOME', attributes: {} };
-          const published = await json(servers.W!, 'POST', `/sites/${site}/listings`, auth, body);
-          assert.equal(published.status, 202, JSON.stringify(published.json));
-        }
-        await within(60_000, async () => (await shop()).length >= 10, { pollMs: 50 });
+          amazonProducts.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => amazonProduct(i + k)))));
+        // Tote bags need no attribute on TikTok (the sandbox's categories), nor HOME on Amazon.
+        await Promise.all([publishAll(tiktok.site, tiktokProducts, '602011'), publishAll(amazon.site, amazonProducts, 'HOME')]);
+        // Midway: some on each platform, most still to come.
+        await within(60_000, async () => (await tiktok.shop()).length >= 10 && (await amazon.shop()).length >= 1, { pollMs: 20 });
         await world.killAndRestart();
-        const inShopAtKill = (await shop()).length;
-        const pending = async () => {
+        const atKill = [(await tiktok.shop()).length, (await amazon.shop()).length];
+        const pending = async (site: number) => {
           const page = await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=1&status=pending`, auth);
           return page.json.meta.total as number;
         };
-        const took = await within(150_000, async () => (await pending()) === 0, { pollMs: 500 });
+        const took = await within(150_000, async () => (await pending(tiktok.site)) === 0 && (await pending(amazon.site)) === 0, {
+          pollMs: 500,
+        });
         process.stdout.write(
-          `[${kind}] Amazon: killed with ${inShopAtKill} of ${AMAZON_PRODUCTS} in the account; none pending ${Math.round(took)} ms after the restart\n`,
+          `[${kind}] killed with ${atKill[0]} of ${TIKTOK_PRODUCTS} on TikTok Shop and ${atKill[1]} of ${AMAZON_PRODUCTS} on Amazon; ` +
+            `none pending ${Math.round(took)} ms after the restart\n`,
         );
-        const held = await shop();
-        assert.equal(held.length, AMAZON_PRODUCTS, 'one SKU per catalogue product, none lost');
-        assert.equal(new Set(held.map((l) => l.id)).size, AMAZON_PRODUCTS);
-        const rows = (await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100`, auth)).json.data;
-        assert.ok(
-          rows.every(
-            (r: { status: string; sync_status: string; external_id: string }) =>
-              ['in_review', 'active'].includes(r.status) && r.sync_status === 'synced' && r.external_id,
-          ),
-          JSON.stringify(rows.filter((r: { status: string }) => !['in_review', 'active'].includes(r.status))),
-        );
+        for (const [name, { site, shop }, count] of [
+          ['TikTok Shop', tiktok, TIKTOK_PRODUCTS],
+          ['Amazon', amazon, AMAZON_PRODUCTS],
+        ] as const) {
+          const held = await shop();
+          assert.equal(held.length, count, `${name}: one listing per catalogue product, none lost, none doubled`);
+          assert.equal(new Set(held.map((l) => l.title)).size, count, name);
+          const rows = (await json(servers.W!, 'GET', `/sites/${site}/listings?per_page=100`, auth)).json.data;
+          assert.ok(
+            rows.every(
+              (r: { status: string; sync_status: string; external_id: string }) =>
+                ['in_review', 'active'].includes(r.status) && r.sync_status === 'synced' && r.external_id,
+            ),
+            `${name}: ${JSON.stringify(rows.filter((r: { status: string }) => !['in_review', 'active'].includes(r.status)))}`,
+          );
+          assert.equal(new Set(rows.map((r: { external_id: string }) => r.external_id)).size, count, name);
+        }
       } catch (error) {
         process.stderr.write(`${outputsOf(servers)}\n`);
         throw error;
