@@ -1,11 +1,11 @@
 /**
- * A kill -9 during a publish of 200 products to Etsy, or of 100 to TikTok Shop and 50 to Amazon at once, loses no listing and duplicates none
- * (issues 14 and 15), nor during an import of an Etsy shop of 256 listings, on both databases. The simulated platform
- * runs in a process of its own (P), which lives through the test: the service (W) reaches it through the platform's
- * real variables, as it would reach the platform, and P's sandbox redirects the consent to W (P's APP_URL is W's
- * address, where P's TikTok also sends its webhooks). W is killed -9 while listings are being delivered and restarted on
- * the same database; every listing must end listed and synced, and the shop must hold exactly one listing per product
- * (Etsy's each published once).
+ * A kill -9 during a publish of 200 products to Etsy, or of 100 to TikTok Shop and 50 to Amazon at once, loses no
+ * listing and duplicates none (issues 14 and 15), nor during an import of an Etsy shop of 256 listings, on both
+ * databases. The simulated platform runs in a process of its own (P), which lives through the test: the service (W)
+ * reaches it through the platform's real variables, as it would reach the platform, and P's sandbox redirects the
+ * consent to W (P's APP_URL is W's address, where P's TikTok also sends its webhooks). W is killed -9 while listings
+ * are being delivered and restarted on the same database; every listing must end listed and synced, and the shop must
+ * hold exactly one listing per product (Etsy's each published once).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
