@@ -103,15 +103,16 @@ export const API = '/api/v1';
 /**
  * Runs, in this process, the jobs of `queue` that are due by the test's clock (one pass, as a worker's poll would),
  * and counts what each did ('refreshed', 'delivered', 'skipped' …). The database's clock does not move with the test's,
- * so a job due by the test's clock is first made due now.
+ * so a job due by the test's clock is first made due now. `fetchesMax` bounds the fetches: 1 runs only what is ready
+ * now, not the jobs those send.
  */
-export async function runDueJobs(t: TestApp, queue: string): Promise<Record<string, number>> {
+export async function runDueJobs(t: TestApp, queue: string, fetchesMax = 20): Promise<Record<string, number>> {
   await t.database.db.execute(sql`
     update pgboss.job set start_after = now()
     where name = ${queue} and state in ('created', 'retry') and start_after <= ${t.clock.now().toISOString()}::timestamptz`);
   const counts: Record<string, number> = {};
   // pg-boss hands out one job per singleton key at a time, so a pass fetches until nothing ready is left.
-  for (let fetches = 0; fetches < 20; fetches++) {
+  for (let fetches = 0; fetches < fetchesMax; fetches++) {
     const results = await t.deps.jobs.runReady(queue);
     if (results.length === 0) break;
     for (const result of results) counts[result] = (counts[result] ?? 0) + 1;
