@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue. */
 const PNG_640X480 = Buffer.concat([
@@ -65,17 +65,10 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
 
   after(() => session?.close());
 
-  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-workspace-id': workspaceId,
-        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-  }
+  const apiCall = apiCaller(
+    () => baseUrl,
+    () => ({ token, workspaceId }),
+  );
 
   async function listings(): Promise<ApiListing[]> {
     const response = await apiCall('GET', `/sites/${siteId}/listings?page=1&per_page=100`);

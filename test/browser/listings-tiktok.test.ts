@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue and TikTok Shop. */
 const PNG_640X480 = Buffer.concat([
@@ -53,17 +53,10 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
 
   after(() => session?.close());
 
-  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-workspace-id': workspaceId,
-        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-  }
+  const apiCall = apiCaller(
+    () => baseUrl,
+    () => ({ token, workspaceId }),
+  );
 
   async function listings(): Promise<ApiListing[]> {
     const response = await apiCall('GET', `/sites/${siteId}/listings?page=1&per_page=100`);

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** A 16x16 PNG of four blue and orange squares. */
 const PNG = Buffer.from(
@@ -51,17 +51,10 @@ describe('the site listings page in a browser', () => {
 
   after(() => session?.close());
 
-  async function apiCall(method: string, path: string, body?: unknown): Promise<Response> {
-    return fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-workspace-id': workspaceId,
-        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-    });
-  }
+  const apiCall = apiCaller(
+    () => baseUrl,
+    () => ({ token, workspaceId }),
+  );
 
   async function listings(): Promise<ApiListing[]> {
     const response = await apiCall('GET', `/sites/${siteId}/listings?page=1&per_page=100`);

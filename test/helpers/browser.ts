@@ -110,3 +110,22 @@ export async function signUp(
   const token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
   return { workspaceId, token };
 }
+
+/**
+ * A call of the API as the signed-up user (`who` read at each call: the test signs up after it makes the caller), a
+ * FormData body sent as multipart, any other as JSON.
+ */
+export function apiCaller(baseUrl: () => string, who: () => { token: string; workspaceId: string }) {
+  return (method: string, path: string, body?: unknown): Promise<Response> => {
+    const { token, workspaceId } = who();
+    return fetch(`${baseUrl()}/api/v1${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-workspace-id': workspaceId,
+        ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+    });
+  };
+}
