@@ -178,6 +178,26 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await held(me.account), []);
     });
 
+    test("ten validations at once of a product type not read before share one read of Amazon's definition", async () => {
+      const me = await amazonSeller(t, '709');
+      const products = [];
+      for (let i = 0; i < 10; i++) products.push(await mug(me, `LUG${i}`));
+      const definitions = calls('getDefinitionsProductType');
+      const answers = await Promise.all(
+        products.map((productId) =>
+          call(t, 'POST', `/sites/${me.site}/listings`, {
+            ...me.as,
+            body: { product_id: productId, category_id: 'LUGGAGE', attributes: { material: 'Canvas' }, mode: 'validate' },
+          }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        Array(10).fill(200),
+      );
+      assert.equal(calls('getDefinitionsProductType') - definitions, 1);
+    });
+
     test('publish: each variant a SKU, ACCEPTED and in review, then active once Amazon made it buyable', async () => {
       const me = await amazonSeller(t, '703');
       const { id } = await publish(me, 'A2');

@@ -13,6 +13,7 @@ import { parse } from 'csv-parse/sync';
 import type { Static } from 'typebox';
 import { type CategoryAttribute, DEFAULT_AMAZON_REGION, LISTING_SETTINGS, type ListingIssue } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { readCache } from '../../lib/read-cache.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import { parseBody } from '../parse.js';
 import {
@@ -140,8 +141,8 @@ interface ReportCursor {
 }
 
 export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {
-  const definitions = new Map<string, { readAt: number; definition: Static<typeof Definition> | null }>();
-  const schemas = new Map<string, { readAt: number; schema: Schema }>();
+  const definitions = readCache<Static<typeof Definition> | null>(deps.clock, DEFINITIONS_TTL_MS);
+  const schemas = readCache<Schema>(deps.clock, DEFINITIONS_TTL_MS);
   /** The rate per second Amazon last said for each operation (`x-amzn-RateLimit-Limit`), over the default plan's. */
   const rates = new Map<Operation, number>();
 
@@ -204,46 +205,39 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
   /** A product type's definition for the marketplace and requirements; null for one Amazon does not know. Read once an hour. */
   async function definitionOf(call: ListingsCall, marketplace: AmazonMarketplace, type: string, requirements: Requirements) {
     if (!/^[A-Z0-9_]{1,80}$/.test(type)) return null;
-    const key = `${type}|${marketplace.id}|${requirements}`;
-    const now = deps.clock.now().getTime();
-    const known = definitions.get(key);
-    if (known && now - known.readAt <= DEFINITIONS_TTL_MS) return known.definition;
-    const definition = await send(
-      call,
-      marketplace,
-      'getDefinitionsProductType',
-      'GET',
-      `/definitions/2020-09-01/productTypes/${type}`,
-      readerOrGone(Definition),
-      { query: { marketplaceIds: marketplace.id, requirements, locale: 'DEFAULT', sellerId: call.externalId } },
+    return definitions.get(`${type}|${marketplace.id}|${requirements}`, () =>
+      send(
+        call,
+        marketplace,
+        'getDefinitionsProductType',
+        'GET',
+        `/definitions/2020-09-01/productTypes/${type}`,
+        readerOrGone(Definition),
+        { query: { marketplaceIds: marketplace.id, requirements, locale: 'DEFAULT', sellerId: call.externalId } },
+      ),
     );
-    definitions.set(key, { readAt: now, definition });
-    return definition;
   }
 
   /** The JSON Schema at the definition's link (unauthenticated, as Amazon's presigned link), compiled; kept by its checksum. */
-  async function schemaOf(call: ListingsCall, definition: Static<typeof Definition>): Promise<Schema> {
-    const now = deps.clock.now().getTime();
-    const known = schemas.get(definition.schema.checksum);
-    if (known && now - known.readAt <= DEFINITIONS_TTL_MS) return known.schema;
-    const answer = await deps.http.request(definition.schema.link.resource, { method: 'GET', signal: call.signal });
-    if (answer.status !== 200)
-      throw new PlatformError('unavailable', `Amazon's schema for ${definition.productType} answered HTTP ${answer.status}`);
-    const raw = answer.body as Record<string, unknown>;
-    const parsed = parseBody(ProductTypeSchema, raw);
-    if (!parsed) throw new PlatformError('unavailable', `Amazon's schema for ${definition.productType} has no attributes`);
-    let validate: ValidateFunction;
-    try {
-      validate = compileSchema(raw);
-    } catch (error) {
-      throw new PlatformError(
-        'unavailable',
-        `Amazon's schema for ${definition.productType} cannot be compiled: ${(error as Error).message}`,
-      );
-    }
-    const schema = { validate, ...shapesOf(parsed) };
-    schemas.set(definition.schema.checksum, { readAt: now, schema });
-    return schema;
+  function schemaOf(call: ListingsCall, definition: Static<typeof Definition>): Promise<Schema> {
+    return schemas.get(definition.schema.checksum, async () => {
+      const answer = await deps.http.request(definition.schema.link.resource, { method: 'GET', signal: call.signal });
+      if (answer.status !== 200)
+        throw new PlatformError('unavailable', `Amazon's schema for ${definition.productType} answered HTTP ${answer.status}`);
+      const raw = answer.body as Record<string, unknown>;
+      const parsed = parseBody(ProductTypeSchema, raw);
+      if (!parsed) throw new PlatformError('unavailable', `Amazon's schema for ${definition.productType} has no attributes`);
+      let validate: ValidateFunction;
+      try {
+        validate = compileSchema(raw);
+      } catch (error) {
+        throw new PlatformError(
+          'unavailable',
+          `Amazon's schema for ${definition.productType} cannot be compiled: ${(error as Error).message}`,
+        );
+      }
+      return { validate, ...shapesOf(parsed) };
+    });
   }
 
   /** The product type's schema for the listing's requirements; a product type Amazon does not know refuses the listing. */
