@@ -7,7 +7,10 @@
  * Amazon's VALIDATION_PREVIEW) showing it ready, then publish. The row says "In review on Amazon" while Amazon processes
  * the SKUs (`SANDBOX_REVIEW_SECONDS` on the test's clock, which the test moves); Amazon sends no webhook, so the
  * listing watch's sweep (due every minute for listings in review) queues the read and the app's own workers run it: the
- * row turns Active. The sandbox's inspection then holds both SKUs at their prices. Screenshots:
+ * row turns Active. The sandbox's inspection then holds both SKUs at their prices. Then the seller changes a SKU's
+ * price in Seller Central, outside Storelink (the sandbox's seller-edit route): the watch's read (run at once, not at
+ * its six-hourly turn) has the row say "Changed on Amazon" with both prices, and "Send the catalogue's" puts the
+ * catalogue's price back on the account; a second change is taken into the catalogue by "Take Amazon's". Screenshots:
  * test-results/screenshots/listings-amazon-*.png. Any console error fails the run.
  */
 import assert from 'node:assert/strict';
@@ -52,6 +55,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
   let workspaceId = '';
   let token = '';
   let siteId = '';
+  let productId = 0;
 
   let session: BrowserSession;
   before(async () => {
@@ -85,6 +89,16 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
 
   const row = () => page.getByRole('row').filter({ hasText: TITLE });
 
+  /** The seller's edit of one SKU in Amazon's Seller Central, outside Storelink (the sandbox's own route). */
+  async function editOnAmazon(sku: string, edit: { price?: string; quantity?: number }) {
+    const response = await fetch(`${baseUrl}/sandbox/amazon-seller/accounts/${ACCOUNT}/listings/${sku}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(edit),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
   test('a newcomer with a branded, barcoded product in USD connects a sandbox Amazon account and lands on its listings page', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
@@ -101,7 +115,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
       ],
     });
     assert.equal(created.status, 201, await created.clone().text());
-    const productId = ((await created.json()) as { data: { id: number } }).data.id;
+    productId = ((await created.json()) as { data: { id: number } }).data.id;
     const form = new FormData();
     form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'mug.png');
     const uploaded = await apiCall('POST', `/products/${productId}/images`, form);
@@ -235,5 +249,66 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
         ['AMZ-MUG-B', `${TITLE} — Blue`, 'active', { sku: 'AMZ-MUG-B', price: '19.50', quantity: 2 }],
       ],
     );
+  });
+
+  test("a price changed in Seller Central shows as Changed on Amazon; Send the catalogue's puts the catalogue's back", async () => {
+    const [listing] = await listings();
+    await editOnAmazon('AMZ-MUG-W', { price: '21.00' });
+    // Amazon sends no word of it: the watch's read of the listing, run now rather than at its six-hourly turn.
+    await session.t.deps.listingWatch.read({ listingId: listing!.id });
+    await page.reload();
+    const changes = row().locator('.platform-changes');
+    await changes.getByText('Changed on Amazon', { exact: true }).waitFor();
+    assert.deepEqual(await changes.locator('li').allTextContents(), ['AMZ-MUG-W price: Amazon “21.00”, catalogue “18.00”']);
+    await session.shot('listings-amazon-changed-on-amazon');
+    await changes.getByRole('button', { name: `Send the catalogue’s values for ${TITLE}` }).click();
+    await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    assert.deepEqual(
+      (await held()).map((s) => [s.id, s.skus[0]!.price]),
+      [
+        ['AMZ-MUG-W', '18.00'],
+        ['AMZ-MUG-B', '19.50'],
+      ],
+    );
+    const product = (await (await apiCall('GET', `/products/${productId}`)).json()) as { data: { variants: { price: string }[] } };
+    assert.deepEqual(
+      product.data.variants.map((v) => v.price),
+      ['18.00', '19.50'],
+      'the catalogue is left as it was',
+    );
+    await session.shot('listings-amazon-catalogue-sent');
+    session.noConsoleErrors();
+  });
+
+  test("a second change there, Take Amazon's brings Amazon's price into the catalogue", async () => {
+    const [listing] = await listings();
+    await editOnAmazon('AMZ-MUG-B', { price: '22.50' });
+    await session.t.deps.listingWatch.read({ listingId: listing!.id });
+    await page.reload();
+    const changes = row().locator('.platform-changes');
+    await changes.getByText('AMZ-MUG-B price: Amazon “22.50”, catalogue “19.50”').waitFor();
+    await changes.getByRole('button', { name: `Take Amazon’s values for ${TITLE}` }).click();
+    await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    const product = (await (await apiCall('GET', `/products/${productId}`)).json()) as {
+      data: { variants: { sku: string; price: string }[] };
+    };
+    assert.deepEqual(
+      product.data.variants.map((v) => [v.sku, v.price]),
+      [
+        ['AMZ-MUG-W', '18.00'],
+        ['AMZ-MUG-B', '22.50'],
+      ],
+    );
+    assert.deepEqual(
+      (await held()).map((s) => [s.id, s.skus[0]!.price]),
+      [
+        ['AMZ-MUG-W', '18.00'],
+        ['AMZ-MUG-B', '22.50'],
+      ],
+    );
+    await session.shot('listings-amazon-taken');
+    session.noConsoleErrors();
   });
 });

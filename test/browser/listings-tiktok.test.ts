@@ -6,8 +6,11 @@
  * suggestions in a datalist, the required Material), validate showing TikTok's listing check's warnings without
  * holding the publish back, then publish. The row says "In review on TikTok Shop" until the sandbox's audit
  * (`SANDBOX_REVIEW_SECONDS` on the test's clock, which the test moves) settles: the sandbox's webhook has the listing
- * read by the app's own workers, and the row turns Active; "Import listings" then finds that listing and keeps it. Screenshots: test-results/screenshots/listings-tiktok-*.png.
- * Any console error fails the run.
+ * read by the app's own workers, and the row turns Active; "Import listings" then finds that listing and keeps it.
+ * Then the seller changes a SKU's price in Seller Center, outside Storelink (the sandbox's seller-edit route): the
+ * watch's read (run at once, not at its six-hourly turn) has the row say "Changed on TikTok Shop" with both prices, and
+ * "Take TikTok Shop's" makes the platform's price the catalogue's; a second change is undone on TikTok Shop by "Send
+ * the catalogue's". Screenshots: test-results/screenshots/listings-tiktok-*.png. Any console error fails the run.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +30,7 @@ const DELIVERED_MS = 20_000;
 
 interface ApiListing {
   id: number;
+  external_id: string | null;
   status: string;
   sync_status: string;
   platform_status: string | null;
@@ -65,6 +69,25 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
   }
 
   const row = () => page.getByRole('row').filter({ hasText: TITLE });
+
+  /** The seller's edit of the product in TikTok's Seller Center, outside Storelink (the sandbox's own route). */
+  async function editOnTikTok(externalId: string, edit: Record<string, unknown>) {
+    const response = await fetch(`${baseUrl}/sandbox/tiktok-shop/accounts/41/listings/${externalId}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(edit),
+    });
+    assert.equal(response.status, 200, await response.text());
+  }
+
+  /** The prices of the product's SKUs on the sandbox shop (its inspection endpoint, not TikTok's API). */
+  async function pricesOnTikTok(externalId: string): Promise<Record<string, string>> {
+    const response = await fetch(`${baseUrl}/sandbox/tiktok-shop/accounts/41/listings`);
+    assert.equal(response.status, 200);
+    const products = (await response.json()) as { id: string; skus: { sku: string; price: string }[] }[];
+    const product = products.find((p) => p.id === externalId)!;
+    return Object.fromEntries(product.skus.map((sku) => [sku.sku, sku.price]));
+  }
 
   test('a newcomer with a product in GBP connects a sandbox TikTok Shop and lands on its listings page', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
@@ -246,6 +269,56 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     assert.equal((await listings()).length, 1);
     await row().getByText('Active', { exact: true }).waitFor();
     await session.shot('listings-tiktok-imported');
+    session.noConsoleErrors();
+  });
+
+  test("a price changed in Seller Center shows as Changed on TikTok Shop; Take TikTok Shop's brings it into the catalogue", async () => {
+    const [listing] = await listings();
+    await editOnTikTok(listing!.external_id!, { skus: [{ sku: 'TT-MUG-W', price: '21.00' }] });
+    // The watch's read of the listing, run now rather than at its six-hourly turn.
+    await session.t.deps.listingWatch.read({ listingId: listing!.id });
+    await page.reload();
+    const changes = row().locator('.platform-changes');
+    await changes.getByText('Changed on TikTok Shop', { exact: true }).waitFor();
+    assert.deepEqual(await changes.locator('li').allTextContents(), ['TT-MUG-W price: TikTok Shop “21.00”, catalogue “18.00”']);
+    await session.shot('listings-tiktok-changed-on-tiktok');
+    await changes.getByRole('button', { name: `Take TikTok Shop’s values for ${TITLE}` }).click();
+    // The catalogue's change goes to the listing like any other (TikTok holds it already): the page polls meanwhile.
+    await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().getByText('£21.00').waitFor();
+    const product = (await (await apiCall('GET', `/products/${productId}`)).json()) as {
+      data: { variants: { sku: string; price: string }[] };
+    };
+    assert.deepEqual(
+      product.data.variants.map((v) => [v.sku, v.price]),
+      [
+        ['TT-MUG-W', '21.00'],
+        ['TT-MUG-B', '19.50'],
+      ],
+    );
+    assert.deepEqual(await pricesOnTikTok(listing!.external_id!), { 'TT-MUG-W': '21.00', 'TT-MUG-B': '19.50' });
+    session.noConsoleErrors();
+  });
+
+  test("a second change there, Send the catalogue's puts the catalogue's price back on TikTok Shop", async () => {
+    const [listing] = await listings();
+    await editOnTikTok(listing!.external_id!, { skus: [{ sku: 'TT-MUG-B', price: '24.00' }] });
+    await session.t.deps.listingWatch.read({ listingId: listing!.id });
+    await page.reload();
+    const changes = row().locator('.platform-changes');
+    await changes.getByText('TT-MUG-B price: TikTok Shop “24.00”, catalogue “19.50”').waitFor();
+    await changes.getByRole('button', { name: `Send the catalogue’s values for ${TITLE}` }).click();
+    await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
+    await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    assert.deepEqual(await pricesOnTikTok(listing!.external_id!), { 'TT-MUG-W': '21.00', 'TT-MUG-B': '19.50' });
+    const product = (await (await apiCall('GET', `/products/${productId}`)).json()) as { data: { variants: { price: string }[] } };
+    assert.deepEqual(
+      product.data.variants.map((v) => v.price),
+      ['21.00', '19.50'],
+      'the catalogue is left as it was',
+    );
+    await session.shot('listings-tiktok-catalogue-sent');
     session.noConsoleErrors();
   });
 });
