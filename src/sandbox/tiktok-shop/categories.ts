@@ -3,6 +3,7 @@
  * and attributes (with TikTok's own spelling `is_requried`), the brands, and a shop's warehouses. The categories are
  * few but shaped as Get Categories, Get Category Rules, Get Attributes, Get Brands and Get Warehouse List answer.
  */
+import { isEuLocal, type SandboxShop } from './shops.js';
 
 export interface Category {
   id: string;
@@ -21,16 +22,22 @@ const category = (id: string, parent: string, name: string, leaf: boolean): Cate
 });
 
 export const MUGS = '600011';
+/** A leaf whose rules require a certification (always), which Storelink cannot send. */
+export const BABY_BOTTLES = '600012';
 export const T_SHIRTS = '601011';
+/** A leaf whose rules require a size chart. */
+export const HOODIES = '601012';
 export const TOTE_BAGS = '602011';
 
 export const CATEGORIES: readonly Category[] = [
   category('600001', '0', 'Home & Kitchen', false),
   category('600010', '600001', 'Drinkware', false),
   category(MUGS, '600010', 'Mugs', true),
+  category(BABY_BOTTLES, '600010', 'Baby bottles', true),
   category('601001', '0', 'Fashion', false),
   category('601010', '601001', 'Tops', false),
   category(T_SHIRTS, '601010', 'T-shirts', true),
+  category(HOODIES, '601010', 'Hoodies', true),
   category('602001', '0', 'Bags', false),
   category(TOTE_BAGS, '602001', 'Tote bags', true),
 ];
@@ -44,17 +51,50 @@ export function categoryChain(id: string) {
   return chain.map(({ id: chainId, parent_id, local_name, is_leaf }) => ({ id: chainId, parent_id, local_name, is_leaf }));
 }
 
-/** Get Category Rules for a leaf (ASSUMPTION: which rules each sandbox category has is the sandbox's choice). */
-export function rulesOf(id: string) {
+const MATERIAL = '100392';
+const LEATHER = '1001539';
+
+/** A certification rule as Get Category Rules answers it: `requirement_conditions` apply only when not always required. */
+const certification = (id: string, name: string, required: boolean, conditions: [attributeId: string, valueId: string][] = []) => ({
+  id,
+  name,
+  is_required: required,
+  document_details: `Upload the ${name} as an image or a PDF.`,
+  sample_image_url: '',
+  requirement_conditions: conditions.map(([attribute_id, attribute_value_id]) => ({
+    condition_type: 'VALUE_ID_MATCH',
+    attribute_id,
+    attribute_value_id,
+  })),
+  expiration_date: { is_required: false },
+});
+
+/** Every certification of a leaf, optional or not, as Create Product checks them. */
+export function certificationsOf(id: string) {
+  if (id === MUGS) return [certification('700101', 'Food contact material certificate', false)];
+  if (id === BABY_BOTTLES) return [certification('700102', 'Baby feeding product safety test report', true)];
+  // Required only for a leather bag (a VALUE_ID_MATCH condition on Material).
+  if (id === TOTE_BAGS) return [certification('700103', 'Leather REACH declaration', false, [[MATERIAL, LEATHER]])];
+  return [];
+}
+
+/**
+ * Get Category Rules for a leaf and the shop asking (TikTok's rules are "based on your shop's location"). ASSUMPTION:
+ * which rules each sandbox category has is the sandbox's choice: mugs want a package size and take an optional
+ * certificate; baby bottles always want a certificate, tote bags one for leather; T-shirts take a size chart and hoodies
+ * require one; in a shop of a seller local to the EU every leaf requires a responsible person and a manufacturer (TikTok's
+ * GPSR changelog: "applicable to local sellers in the EU market"), elsewhere none does.
+ */
+export function rulesOf(id: string, shop: Pick<SandboxShop, 'region' | 'seller_type'>) {
+  const eu = isEuLocal(shop);
   return {
-    product_certifications:
-      id === MUGS ? [{ id: '700101', name: 'Food contact material certificate', is_required: false, requirement_conditions: [] }] : [],
-    size_chart: { is_supported: id === T_SHIRTS, is_required: false },
+    product_certifications: certificationsOf(id),
+    size_chart: { is_supported: id === T_SHIRTS || id === HOODIES, is_required: id === HOODIES },
     package_dimension: { is_required: id === MUGS },
     cod: { is_supported: false },
     epr: { is_required: false },
-    responsible_person: { is_required: false },
-    manufacturer: { is_required: false },
+    responsible_person: { is_required: eu },
+    manufacturer: { is_required: eu },
     allowed_special_product_types: [],
   };
 }
@@ -115,7 +155,7 @@ const SIZE = attribute(
   true,
 );
 
-/** Get Attributes: Material is required on mugs, Fabric on T-shirts; tote bags require nothing. */
+/** Get Attributes: Material is required on mugs, Fabric on T-shirts and hoodies; tote bags and baby bottles require nothing. */
 export function attributesOf(id: string): Attribute[] {
   if (id === MUGS)
     return [
@@ -127,7 +167,15 @@ export function attributesOf(id: string): Attribute[] {
       attribute('100393', 'Capacity', 'PRODUCT_PROPERTY', false, [], true),
       COLOR,
     ];
-  if (id === T_SHIRTS)
+  if (id === BABY_BOTTLES)
+    return [
+      attribute('100392', 'Material', 'PRODUCT_PROPERTY', false, [
+        ['1001534', 'Glass'],
+        ['1001538', 'Polypropylene'],
+      ]),
+      COLOR,
+    ];
+  if (id === T_SHIRTS || id === HOODIES)
     return [
       attribute(
         '100410',
@@ -152,6 +200,7 @@ export function attributesOf(id: string): Attribute[] {
       [
         ['1001536', 'Canvas'],
         ['1001537', 'Jute'],
+        [LEATHER, 'Leather'],
       ],
       true,
     ),

@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
-import { MAX_SHOPS, sandboxShops } from './shops.js';
+import { everyShopOf } from './shops.js';
 
 const APP = SANDBOX_CLIENTS.tiktokShop;
 
@@ -34,7 +34,7 @@ export function sendNotification(context: SandboxContext, type: number, shopId: 
 export function notifyRevocations(context: SandboxContext) {
   context.revokeListeners.push((track, account) => {
     if (track !== 'tiktok-shop') return;
-    for (const shop of sandboxShops(account, MAX_SHOPS)) {
+    for (const shop of everyShopOf(account)) {
       const message = `Shop_id ${shop.id} is deauthorized from your APP by merchant.`;
       sendNotification(context, 6, shop.id, { message });
     }

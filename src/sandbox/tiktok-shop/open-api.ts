@@ -9,6 +9,7 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import type { SandboxTokens } from '../tokens.js';
 import { ERRORS, type TikTokError } from './errors.js';
+import { LOCAL_MARKETS, type LocalMarket } from './shops.js';
 
 /** Every token the simulator issues starts so, as TikTok's do. */
 export const TOKEN_PREFIX = 'TTP_';
@@ -20,10 +21,21 @@ export interface Grant {
   account: number;
   /** How many shops the seller authorized (tokens from before the choice existed carry none: one). */
   shops: number;
+  /** The EU market of a seller local to one (one shop there), or null: tokens without the choice carry none. */
+  market: LocalMarket | null;
 }
 
+const marketOf = (value: unknown): LocalMarket | null => LOCAL_MARKETS.find((market) => market === value) ?? null;
+
 /** The grant a token's claims name. */
-export const grantOf = (claims: Record<string, unknown>): Grant => ({ account: Number(claims.a), shops: Number(claims.s ?? 1) });
+export const grantOf = (claims: Record<string, unknown>): Grant => ({
+  account: Number(claims.a),
+  shops: Number(claims.s ?? 1),
+  market: marketOf(claims.m),
+});
+
+/** A grant's claims, as tokens carry them (`m` only for a seller local to an EU market). */
+export const claimsOf = (grant: Grant) => ({ a: grant.account, s: grant.shops, ...(grant.market ? { m: grant.market } : {}) });
 
 /** The envelope builders of one simulator, with request ids read from its clock. */
 export function createReplies(clock: Clock) {

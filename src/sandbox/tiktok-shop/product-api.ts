@@ -1,6 +1,6 @@
 /**
  * The TikTok Shop simulator's product API (listings.md §2, DESIGN §10 "Sandbox"): categories with their rules and
- * attributes, brands, warehouses, image upload, the listing check, products from create through audit, edits, price
+ * attributes, brands, the seller's responsible persons, manufacturers and size charts (compliance.ts), warehouses, image upload, the listing check, products from create through audit, edits, price
  * and stock, the batch activate/deactivate/delete calls, the sandbox's inspection of what an account's shops hold and
  * its seller's edits made outside Storelink, and the stock of products a consent can give the shops (stock.ts).
  */
@@ -8,6 +8,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { attributesOf, BRANDS, CATEGORIES, categoryOf, rulesOf, warehousesOf } from './categories.js';
+import { registerComplianceSearches } from './compliance.js';
+import type { Grant } from './open-api.js';
 import { registerProductBatches, registerProductUpdates } from './product-edits.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import { createProductGuard, type ProductGuard } from './product-guard.js';
@@ -15,7 +17,7 @@ import { registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
 import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
 import { createProductStore, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
-import { MAX_SHOPS, sandboxShops } from './shops.js';
+import { everyShopOf } from './shops.js';
 import { type StockChoice, stockShops } from './stock.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -42,6 +44,7 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     await scope.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 + 1, files: 1, fields: 2, parts: 3 } });
     const guard = createProductGuard(context, store);
     registerReferenceData(scope, guard);
+    registerComplianceSearches(scope, guard);
     registerProductImages(scope, context, guard, store);
     registerProducts(scope, guard, store);
     registerProductUpdates(scope, guard, store);
@@ -50,7 +53,7 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     registerSellerEdits(scope, store);
   });
   return {
-    stock: (account: number, shops: number, choice: StockChoice) => stockShops(context, store, account, shops, choice),
+    stock: (grant: Grant, choice: StockChoice) => stockShops(context, store, grant, choice),
   };
 }
 
@@ -65,9 +68,10 @@ function registerReferenceData(app: FastifyInstance, guard: ProductGuard) {
     return category.is_leaf ? category : (void guard.fail(reply, E.categoryNotLeaf), null);
   };
   app.get('/product/202309/categories/:categoryId/rules', async (request, reply) => {
-    if (!(await guard.admit(request, reply, { operation: 'get_category_rules' }))) return reply;
+    const admitted = await guard.admit(request, reply, { operation: 'get_category_rules' });
+    if (!admitted) return reply;
     const category = leafOf(reply, (request.params as { categoryId: string }).categoryId);
-    return category ? guard.succeed(reply, rulesOf(category.id)) : reply;
+    return category ? guard.succeed(reply, rulesOf(category.id, admitted.shop)) : reply;
   });
   app.get('/product/202309/categories/:categoryId/attributes', async (request, reply) => {
     if (!(await guard.admit(request, reply, { operation: 'get_attributes' }))) return reply;
@@ -204,7 +208,7 @@ function registerInspection(app: FastifyInstance, store: ProductStore) {
     const account = (request.params as { account: string }).account;
     if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
-    return sandboxShops(Number(account), MAX_SHOPS).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+    return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
   });
 }
 
@@ -250,7 +254,7 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
     if (!/^[0-9]{1,6}$/.test(params.account) || Number(params.account) === 0)
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
     const product = store.get(params.productId);
-    const shop = sandboxShops(Number(params.account), MAX_SHOPS).find((each) => each.id === product?.shopId);
+    const shop = everyShopOf(Number(params.account)).find((each) => each.id === product?.shopId);
     if (!product || !shop || product.status === 'DELETED')
       return reply.code(404).send({ error: 'No such product in the shops of this account' });
     if (product.status === 'FREEZE') return reply.code(409).send({ error: 'TikTok Shop froze the product: the seller cannot edit it' });

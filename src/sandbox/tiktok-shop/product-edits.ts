@@ -22,6 +22,7 @@ function bodyOf(version: ProductVersion): Record<string, unknown> {
     main_images: version.main_images.map(({ uri }) => ({ uri })),
     ...(version.package_dimensions ? {} : { package_dimensions: undefined }),
     ...(version.brand_id ? {} : { brand_id: undefined }),
+    ...(version.size_chart ? {} : { size_chart: undefined }),
   };
 }
 

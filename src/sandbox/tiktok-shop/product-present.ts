@@ -2,10 +2,12 @@
  * Products as TikTok Shop answers them: Get Product (listings.md §2.7, [T6]), a Search Products entry, and the
  * sandbox's inspection of a shop (DESIGN §10 "Sandbox"). Times are Unix seconds on the API, ISO on the inspection.
  */
-import { categoryChain } from './categories.js';
+import { categoryChain, certificationsOf } from './categories.js';
 import type { ProductStatus, ProductVersion, StoredProduct } from './product-store.js';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+const certificationName = (version: ProductVersion, id: string) =>
+  certificationsOf(version.category_id).find((each) => each.id === id)?.name ?? '';
 
 /** Get Product; `underReview` shows the version under audit instead of the live one (`return_under_review_version`). */
 export function presentProduct(product: StoredProduct, underReview: boolean) {
@@ -30,6 +32,10 @@ export function presentProduct(product: StoredProduct, underReview: boolean) {
     package_dimensions: version.package_dimensions,
     product_attributes: version.product_attributes,
     external_product_id: version.external_product_id,
+    certifications: version.certifications.map(({ id, images, files }) => ({ id, title: certificationName(version, id), images, files })),
+    ...(version.size_chart ? { size_chart: version.size_chart } : {}),
+    manufacturer_ids: version.manufacturer_ids,
+    responsible_person_ids: version.responsible_person_ids,
     audit: { status: product.audit },
     audit_failed_reasons: product.auditFailedReasons,
     is_not_for_sale: false,
@@ -69,7 +75,20 @@ const STATES: Record<ProductStatus, string> = {
   DELETED: 'deleted',
 };
 
-/** A product as the inspection shows it: DESIGN §10's shape, TikTok's status, the audit's reasons, its creation and last change. */
+/** What the inspection adds of a product's size chart template and EU entities, where it has them. */
+function complianceInspected(version: ProductVersion) {
+  const template = version.size_chart?.template?.id;
+  return {
+    ...(template ? { size_chart_template_id: template } : {}),
+    ...(version.responsible_person_ids.length > 0 ? { responsible_person_ids: version.responsible_person_ids } : {}),
+    ...(version.manufacturer_ids.length > 0 ? { manufacturer_ids: version.manufacturer_ids } : {}),
+  };
+}
+
+/**
+ * A product as the inspection shows it: DESIGN §10's shape, TikTok's status, the audit's reasons, its size chart
+ * template, responsible persons and manufacturers where it has them, its creation and last change.
+ */
 export function presentInspected(product: StoredProduct) {
   return {
     id: product.id,
@@ -82,6 +101,7 @@ export function presentInspected(product: StoredProduct) {
       quantity: sku.inventory.reduce((sum, entry) => sum + entry.quantity, 0),
     })),
     audit_failed_reasons: product.auditFailedReasons,
+    ...complianceInspected(product.version),
     created_at: new Date(product.createTime).toISOString(),
     updated_at: new Date(product.updateTime).toISOString(),
   };

@@ -1,13 +1,16 @@
 /**
  * What Create Product, Check Product Listing and Edit Product hold a product body to (listings.md §2.5): title length,
  * description, a leaf category, its required attributes and package rules, images TikTok hosts, SKUs with prices in the
- * market's currency and stock in the shop's warehouses. Pure: the body in, the problems, warnings and the version out.
+ * market's currency and stock in the shop's warehouses, and the category's rules for the shop (Get Category Rules): its
+ * required certifications, its size chart, and in the EU the seller's responsible persons and manufacturers. Pure: the
+ * body in, the problems, warnings and the version out.
  */
 import { attributesOf, BRANDS, categoryOf, rulesOf, warehousesOf } from './categories.js';
+import { manufacturersOf, responsiblePersonsOf, sizeChartsOf } from './compliance.js';
 import type { TikTokError } from './errors.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import type { HostedImage, ProductStore, ProductVersion, Sku } from './product-store.js';
-import type { SandboxShop } from './shops.js';
+import { accountOf, isEuLocal, type SandboxShop } from './shops.js';
 
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
@@ -32,6 +35,9 @@ const WHOLE = /^[1-9][0-9]{0,5}$/;
 export interface ShopFacts {
   id: string;
   region: string;
+  seller_type: SandboxShop['seller_type'];
+  /** The sandbox account whose responsible persons, manufacturers and size charts the shop may name. */
+  account: number;
   images: ReadonlyMap<string, HostedImage>;
   nextSkuId: () => string;
 }
@@ -40,6 +46,8 @@ export interface ShopFacts {
 export const shopFacts = (shop: SandboxShop, store: Pick<ProductStore, 'images' | 'nextSkuId'>): ShopFacts => ({
   id: shop.id,
   region: shop.region,
+  seller_type: shop.seller_type,
+  account: accountOf(shop),
   images: store.images,
   nextSkuId: store.nextSkuId,
 });
@@ -98,7 +106,8 @@ function imageProblems(images: unknown, shop: ShopFacts): TikTokError[] {
   return unhosted === undefined ? [] : [E.mainImageNotHosted(String(isObject(unhosted) ? unhosted.uri : unhosted))];
 }
 
-function packageProblems(body: Body, categoryId: string, region: string): TikTokError[] {
+function packageProblems(body: Body, categoryId: string, shop: ShopFacts): TikTokError[] {
+  const region = shop.region;
   const problems: TikTokError[] = [];
   const units = region === 'US' ? ['KILOGRAM', 'POUND'] : ['KILOGRAM'];
   const weight = body.package_weight;
@@ -107,7 +116,7 @@ function packageProblems(body: Body, categoryId: string, region: string): TikTok
   else if (!units.includes(String(weight.unit))) problems.push(E.packageWeightInvalid);
   const size = body.package_dimensions;
   if (size === undefined) {
-    if (categoryOf(categoryId)?.is_leaf && rulesOf(categoryId).package_dimension.is_required) problems.push(E.packageSizeInvalid);
+    if (categoryOf(categoryId)?.is_leaf && rulesOf(categoryId, shop).package_dimension.is_required) problems.push(E.packageSizeInvalid);
   } else if (
     !isObject(size) ||
     ![size.length, size.width, size.height].every((side) => typeof side === 'string' && WHOLE.test(side)) ||
@@ -126,6 +135,70 @@ function attributeProblems(given: unknown, categoryId: string): TikTokError[] {
     .map((attribute) => E.attributeRequired(attribute.name));
 }
 
+const idsOf = (value: unknown) => (Array.isArray(value) ? value.map(String) : []);
+
+/** The value ids the body gives each product attribute, for the rules' `VALUE_ID_MATCH` conditions. */
+function chosenValues(given: unknown): Map<string, Set<string>> {
+  const chosen = new Map<string, Set<string>>();
+  for (const entry of Array.isArray(given) ? (given as unknown[]) : [])
+    if (isObject(entry) && Array.isArray(entry.values))
+      chosen.set(
+        String(entry.id),
+        new Set((entry.values as unknown[]).flatMap((v) => (isObject(v) && v.id !== undefined ? [String(v.id)] : []))),
+      );
+  return chosen;
+}
+
+/** Certifications: one the category does not know is refused; a required one (always, or by a condition met) needs a file or image. */
+function certificationProblems(body: Body, categoryId: string, shop: ShopFacts): TikTokError[] {
+  const rules = rulesOf(categoryId, shop).product_certifications;
+  const given = Array.isArray(body.certifications) ? (body.certifications as unknown[]).filter(isObject) : [];
+  const unknown = given.find((entry) => !rules.some((rule) => rule.id === String(entry.id)));
+  if (unknown) return [E.certificationUnknown(String(unknown.id))];
+  const chosen = chosenValues(body.product_attributes);
+  return rules
+    .filter(
+      (rule) =>
+        rule.is_required ||
+        rule.requirement_conditions.some((condition) => chosen.get(condition.attribute_id)?.has(condition.attribute_value_id)),
+    )
+    .filter((rule) => {
+      const sent = given.find((entry) => String(entry.id) === rule.id);
+      return !sent || (idsOf(sent.images).length === 0 && idsOf(sent.files).length === 0);
+    })
+    .map((rule) => E.certificationRequired(rule.name));
+}
+
+/** The size chart: a template of the seller's, or an image TikTok hosts; required where the rules say so. */
+function sizeChartProblems(body: Body, categoryId: string, shop: ShopFacts): TikTokError[] {
+  const rules = rulesOf(categoryId, shop).size_chart;
+  const chart = isObject(body.size_chart) ? body.size_chart : null;
+  // A category that takes no size chart ignores one ("the size chart will not be saved").
+  if (!rules.is_supported) return [];
+  const template = chart && isObject(chart.template) ? String(chart.template.id) : null;
+  const image = chart && isObject(chart.image) ? String(chart.image.uri) : null;
+  if (template !== null && !sizeChartsOf(shop.account).some((each) => each.template_id === template)) return [E.sizeChartMissing];
+  if (template === null && image !== null && !shop.images.has(image)) return [E.sizeChartImage];
+  return rules.is_required && template === null && image === null ? [E.sizeChartRequired] : [];
+}
+
+/** The EU's responsible persons and manufacturers: the seller's own, and at least one of each where the rules require them. */
+function euProblems(body: Body, categoryId: string, shop: ShopFacts): TikTokError[] {
+  // Outside the EU the fields do not apply (Create Product: "Applicable only for the EU market").
+  if (!isEuLocal(shop)) return [];
+  const rules = rulesOf(categoryId, shop);
+  const people = idsOf(body.responsible_person_ids);
+  const makers = idsOf(body.manufacturer_ids);
+  const strangePerson = people.find((id) => !responsiblePersonsOf(shop.account).some((each) => each.id === id));
+  const strangeMaker = makers.find((id) => !manufacturersOf(shop.account).some((each) => each.id === id));
+  return [
+    ...(strangePerson !== undefined ? [E.responsiblePersonMissing(strangePerson)] : []),
+    ...(rules.responsible_person.is_required && people.length === 0 ? [E.responsiblePersonRequired] : []),
+    ...(strangeMaker !== undefined ? [E.manufacturerMissing(strangeMaker)] : []),
+    ...(rules.manufacturer.is_required && makers.length === 0 ? [E.manufacturerRequired] : []),
+  ];
+}
+
 /** The problems of the body's top-level fields in the order TikTok's answers name them; empty when it can be listed. */
 function fieldProblems(body: Body, shop: ShopFacts): TikTokError[] {
   const title = body.title;
@@ -139,8 +212,11 @@ function fieldProblems(body: Body, shop: ShopFacts): TikTokError[] {
   return [
     ...imageProblems(body.main_images, shop),
     ...skuProblems(body.skus, shop),
-    ...packageProblems(body, category.id, shop.region),
+    ...packageProblems(body, category.id, shop),
     ...attributeProblems(body.product_attributes, category.id),
+    ...certificationProblems(body, category.id, shop),
+    ...sizeChartProblems(body, category.id, shop),
+    ...euProblems(body, category.id, shop),
   ];
 }
 
@@ -213,8 +289,34 @@ export function checkProduct(raw: unknown, shop: ShopFacts, previous: Sku[] = []
         values: Array.isArray(entry.values) ? (entry.values as { id?: string; name?: string }[]) : [],
       })),
     external_product_id: typeof body.external_product_id === 'string' ? body.external_product_id : '',
+    ...complianceOf(body, shop),
   };
   return { problems, warnings, version };
+}
+
+/** What the version keeps of the body's certifications, size chart, responsible persons and manufacturers. */
+function complianceOf(
+  body: Body,
+  shop: ShopFacts,
+): Pick<ProductVersion, 'certifications' | 'size_chart' | 'responsible_person_ids' | 'manufacturer_ids'> {
+  const categoryId = String(body.category_id ?? '');
+  const leaf = categoryOf(categoryId)?.is_leaf === true;
+  const chart = isObject(body.size_chart) ? body.size_chart : null;
+  const template = chart && isObject(chart.template) ? { template: { id: String(chart.template.id) } } : {};
+  const image = chart && isObject(chart.image) ? { image: { uri: String(chart.image.uri) } } : {};
+  const eu = isEuLocal(shop);
+  return {
+    certifications: (Array.isArray(body.certifications) ? (body.certifications as unknown[]) : []).filter(isObject).map((entry) => ({
+      id: String(entry.id),
+      images: idsOf(entry.images).length > 0 ? (entry.images as Body[]).map((each) => ({ uri: String(each?.uri) })) : [],
+      files: Array.isArray(entry.files)
+        ? (entry.files as Body[]).map((each) => ({ id: String(each?.id), name: String(each?.name), format: String(each?.format) }))
+        : [],
+    })),
+    size_chart: leaf && rulesOf(categoryId, shop).size_chart.is_supported && chart ? { ...template, ...image } : null,
+    responsible_person_ids: eu ? idsOf(body.responsible_person_ids) : [],
+    manufacturer_ids: eu ? idsOf(body.manufacturer_ids) : [],
+  };
 }
 
 /** The body's SKUs with the price and inventory of the SKU each names filled in where omitted, for checking. */

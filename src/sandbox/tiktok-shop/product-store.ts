@@ -48,6 +48,13 @@ export interface ProductVersion {
   package_dimensions: { length: string; width: string; height: string; unit: string } | null;
   product_attributes: { id: string; name: string; values: { id?: string; name?: string }[] }[];
   external_product_id: string;
+  /** The category's certifications sent (Create Product's `certifications`). */
+  certifications: { id: string; images: { uri: string }[]; files: { id: string; name: string; format: string }[] }[];
+  /** A size chart template or image; kept only where the category supports size charts. */
+  size_chart: { template?: { id: string }; image?: { uri: string } } | null;
+  /** The EU's responsible persons and manufacturers (a shop of a seller local to the EU keeps them). */
+  responsible_person_ids: string[];
+  manufacturer_ids: string[];
 }
 
 export interface AuditFailure {

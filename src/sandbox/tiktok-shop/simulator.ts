@@ -3,7 +3,8 @@
  * `{code, message, data, request_id}` envelope with absolute expiries, and Get Authorized Shops checking its query, the
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
  * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: how many
- * shops the seller authorizes, and whether they already hold products made outside Storelink (stock.ts).
+ * shops the seller authorizes (or one shop of a seller local to an EU market), and whether they already hold products
+ * made outside Storelink (stock.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
@@ -13,6 +14,7 @@ import type { FaultAnswers } from '../faults.js';
 import { ERRORS, type TikTokError, unexpectedParameter } from './errors.js';
 import { notifyRevocations } from './notifications.js';
 import {
+  claimsOf,
   createReplies,
   type Grant,
   grantOf,
@@ -23,7 +25,7 @@ import {
   timestampErrorOf,
 } from './open-api.js';
 import { registerTikTokShopProductApi } from './product-api.js';
-import { MAX_SHOPS, sandboxShops } from './shops.js';
+import { LOCAL_MARKETS, type LocalMarket, MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
@@ -56,6 +58,19 @@ const SHOPS_OPTION: ConsentOption = {
     const count = String(index + 1);
     return [count, index === 0 ? '1 shop' : `${count} shops, each in another country`] as const;
   }),
+};
+
+/**
+ * The sandbox's choice of a seller local to an EU market: one shop in Germany, whose categories ask for the EU's
+ * responsible person and manufacturer (categories.ts). Optional; absent (or empty) is the seller of the shops above.
+ */
+const MARKET_OPTION: ConsentOption = {
+  name: 'market',
+  label: "The sandbox seller's market",
+  values: [
+    ['', 'United Kingdom (more shops: one in each country, cross-border)'],
+    ['DE', 'Germany, EU: one local shop (the EU asks for a responsible person and a manufacturer)'],
+  ],
 };
 
 /**
@@ -106,7 +121,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         access: SCOPES.map(([key, name]) => `${name} (${key})`),
         action: `/sandbox/${TRACK}/authorize`,
         params: query,
-        options: [SHOPS_OPTION, STOCK_OPTION],
+        options: [SHOPS_OPTION, MARKET_OPTION, STOCK_OPTION],
       }),
     );
   });
@@ -116,15 +131,25 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const form = firstValues(request.body);
     const choice = readConsent(form);
     const shops = shopCountOf(form.shops);
+    const market = marketOf(form.market);
     const stock = form.shop ?? '';
-    if (form.service_id !== CLIENT.serviceId || !choice || shops === null || !STOCK_FIELD_VALUES.includes(stock)) {
+    // A seller local to an EU market has the one shop there.
+    const lone = market === '' || shops === 1;
+    if (
+      form.service_id !== CLIENT.serviceId ||
+      !choice ||
+      shops === null ||
+      market === null ||
+      !lone ||
+      !STOCK_FIELD_VALUES.includes(stock)
+    ) {
       return reply
         .code(400)
         .type('text/html')
         .send(
           renderSandboxError(
             'TikTok Shop',
-            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, and shop one of ${STOCK_CHOICES.join(', ')} or left out.`,
+            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, and shop one of ${STOCK_CHOICES.join(', ')} or left out.`,
           ),
         );
     }
@@ -134,10 +159,11 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (choice.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
-      if (choice.decision === 'allow' && stock !== '') products.stock(choice.account, shops, stock as StockChoice);
+      const grant: Grant = { account: choice.account, shops, market: market || null };
+      if (choice.decision === 'allow' && stock !== '') products.stock(grant, stock as StockChoice);
       const code = tokens.issue(
         'tiktok-code',
-        { n: tokens.nonce(), a: choice.account, s: shops, f: choice.decision === 'fail' },
+        { n: tokens.nonce(), ...claimsOf(grant), f: choice.decision === 'fail' },
         new Date(clock.now().getTime() + CODE_TTL_MS),
       );
       back.search = new URLSearchParams({ code, ...state }).toString();
@@ -151,7 +177,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const accessExpiresAt = new Date(
       now.getTime() + (context.accessTokenTtlSeconds === null ? ACCESS_TTL_MS : context.accessTokenTtlSeconds * 1000),
     );
-    const claims = { a: grant.account, s: grant.shops };
+    const claims = claimsOf(grant);
     return envelope({
       access_token: TOKEN_PREFIX + tokens.issue('tiktok-access', claims, accessExpiresAt),
       access_token_expire_in: Math.floor(accessExpiresAt.getTime() / 1000),
@@ -159,7 +185,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       refresh_token_expire_in: Math.floor(refreshExpiresAt.getTime() / 1000),
       open_id: `70107360${String(grant.account).padStart(11, '0')}`,
       seller_name: `Sandbox TikTok Seller ${grant.account}`,
-      seller_base_region: 'GB',
+      seller_base_region: grant.market ?? 'GB',
       user_type: 0,
       granted_scopes: SCOPES.map(([key]) => key),
     });
@@ -221,9 +247,16 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const access = inspectToken('tiktok-access', typeof header === 'string' ? header : undefined);
     if (!access) return fail(reply, ERRORS.invalidAccessToken);
     if (access.expired) return fail(reply, ERRORS.expiredAccessToken);
-    const { account, shops } = access.grant;
-    return reply.send({ code: 0, message: 'Success', request_id: requestId(), data: { shops: sandboxShops(account, shops) } });
+    const { account, shops, market } = access.grant;
+    const data = { shops: sandboxShops(account, shops, market) };
+    return reply.send({ code: 0, message: 'Success', request_id: requestId(), data });
   });
+}
+
+/** The market a consent form asks for: '' when absent or empty (no local EU market), null for one the sandbox has not. */
+function marketOf(value: string | undefined): LocalMarket | '' | null {
+  if (value === undefined || value === '') return '';
+  return LOCAL_MARKETS.find((market) => market === value) ?? null;
 }
 
 /** The number of shops a consent form asks for: 1 when absent or empty, null for anything but 1 to MAX_SHOPS. */

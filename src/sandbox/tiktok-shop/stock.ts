@@ -11,9 +11,11 @@
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import { BRANDS, MUGS, T_SHIRTS, TOTE_BAGS, warehousesOf } from './categories.js';
+import { manufacturersOf, responsiblePersonsOf } from './compliance.js';
+import type { Grant } from './open-api.js';
 import { checkProduct, shopFacts } from './product-rules.js';
 import type { HostedImage, ProductStore } from './product-store.js';
-import { type SandboxShop, sandboxShops } from './shops.js';
+import { accountOf, isEuLocal, type SandboxShop, sandboxShops } from './shops.js';
 
 export const STOCK_CHOICES = ['stocked', 'stocked-large'] as const;
 export type StockChoice = (typeof STOCK_CHOICES)[number];
@@ -161,6 +163,13 @@ function bodyOf(seed: Seed, shop: SandboxShop, images: HostedImage[]) {
     ...(seed.sides
       ? { package_dimensions: { length: seed.sides[0], width: seed.sides[1], height: seed.sides[2], unit: 'CENTIMETER' } }
       : {}),
+    // A shop of a seller local to the EU names the seller's first responsible person and manufacturer, as it must.
+    ...(isEuLocal(shop)
+      ? {
+          responsible_person_ids: [responsiblePersonsOf(accountOf(shop))[0]!.id],
+          manufacturer_ids: [manufacturersOf(accountOf(shop))[0]!.id],
+        }
+      : {}),
     skus: seed.offers.map((offer) => ({
       seller_sku: offer.sku,
       price: { amount: offer.price, currency },
@@ -171,13 +180,13 @@ function bodyOf(seed: Seed, shop: SandboxShop, images: HostedImage[]) {
 }
 
 /**
- * Gives each of the account's first `shops` shops its products made outside Storelink, once (oldest first, a day apart,
- * so Search Products lists them in the order above).
+ * Gives each shop of the grant its products made outside Storelink, once (oldest first, a day apart, so Search Products
+ * lists them in the order above).
  */
-export function stockShops(context: SandboxContext, store: ProductStore, account: number, shops: number, choice: StockChoice): void {
+export function stockShops(context: SandboxContext, store: ProductStore, grant: Grant, choice: StockChoice): void {
   const now = context.clock.now().getTime();
   const seeds = choice === 'stocked-large' ? [...SIX, ...Array.from({ length: LARGE_STOCK }, (_, i) => large(i + 1))] : SIX;
-  for (const shop of sandboxShops(account, shops)) {
+  for (const shop of sandboxShops(grant.account, grant.shops, grant.market)) {
     if (!store.stock(shop.id)) continue;
     seeds.forEach((seed, i) => {
       const images = Array.from({ length: seed.images }, (_, rank) => hostedImage(context, shop.id, i, rank));
