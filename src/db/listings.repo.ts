@@ -113,6 +113,26 @@ export async function updateListing(
 }
 
 /**
+ * A listing's work done: `fields`, and `synced` if the listing still targets `version`, else `syncing` (a change that
+ * arrived while the work ran is the next job's), decided in the one statement.
+ */
+export async function settleListing(
+  db: Db,
+  id: number,
+  fields: Partial<Omit<ListingRow, 'id' | 'createdAt' | 'syncStatus'>>,
+  version: number,
+  now: Date,
+): Promise<ListingRow> {
+  const syncStatus = sql`case when ${listings.targetVersion} = ${version} then 'synced' else 'syncing' end`;
+  const [row] = await db
+    .update(listings)
+    .set({ ...fields, syncStatus, updatedAt: now })
+    .where(eq(listings.id, id))
+    .returning();
+  return row!;
+}
+
+/**
  * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
  * new version, `syncing` until it is. Answers the listings, whose work the caller queues.
  */

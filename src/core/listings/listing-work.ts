@@ -71,12 +71,22 @@ export function createListingWork(deps: {
     });
   };
 
-  /** Writes the listing's new state and tells the workspace, in one transaction. */
-  async function record(id: number, fields: Partial<listingsRepo.ListingRow>, event: WebhookEvent | null): Promise<void> {
+  /**
+   * Writes the listing's new state and tells the workspace, in one transaction; with `version`, the listing is `synced`
+   * if it still targets that version (listingsRepo.settleListing).
+   */
+  async function record(id: number, fields: Partial<listingsRepo.ListingRow>, event: WebhookEvent | null, version?: number): Promise<void> {
+    const now = clock.now();
+    const write = (tx: Db) =>
+      version === undefined ? listingsRepo.updateListing(tx, id, fields, now) : listingsRepo.settleListing(tx, id, fields, version, now);
+    // One statement needs no transaction of its own.
+    if (!event) {
+      await write(db);
+      return;
+    }
     await db.transaction(async (tx) => {
-      const now = clock.now();
-      const row = await listingsRepo.updateListing(tx, id, fields, now);
-      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+      const row = await write(tx);
+      await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
     });
   }
 
@@ -125,9 +135,6 @@ export function createListingWork(deps: {
           state = await adapter.setActive(call, progress, true);
         if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
       }
-      const current = await listingsRepo.listingById(db, listing.id);
-      // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
-      const caughtUp = current?.targetVersion === listing.targetVersion;
       const wentLive = state?.status === 'active' && listing.status !== 'active';
       const wentOff = state?.status === 'inactive' && listing.status === 'active';
       const refused = state?.status === 'rejected' && listing.status !== 'rejected';
@@ -145,9 +152,10 @@ export function createListingWork(deps: {
           differences: [],
           readAt: clock.now(),
           syncedVersion: listing.targetVersion,
-          syncStatus: caughtUp ? 'synced' : 'syncing',
         },
         wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : refused ? 'listing.rejected' : null,
+        // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
+        listing.targetVersion,
       );
       return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
     } catch (error) {
