@@ -10,7 +10,7 @@
  * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs as the start
  * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none);
  * `--compare-only` runs that comparison alone. `-- --listings-only`: (h) alone, publishing to each sandbox (Etsy, TikTok
- * Shop, Amazon) and changing every price, on PostgreSQL.
+ * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -20,7 +20,7 @@ import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } fr
 import { compareBuilds, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
-import { benchListings, type ListingsResult, platformName } from './listings.js';
+import { type BenchPlatform, benchListings, type ListingsResult, platformName } from './listings.js';
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { type BenchResults, listingsLines, renderReport, writeReport } from './report.js';
@@ -38,11 +38,16 @@ const { values: flags } = parseArgs({
     'baseline-flags': { type: 'string', default: '' },
     'compare-only': { type: 'boolean', default: false },
     'listings-only': { type: 'boolean', default: false },
+    platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
   },
 });
 const short = flags.short!;
+const ALL_PLATFORMS: readonly BenchPlatform[] = ['etsy', 'tiktok-shop', 'amazon-seller'];
+if (flags.platform !== undefined && !ALL_PLATFORMS.includes(flags.platform as BenchPlatform))
+  throw new Error(`--platform must be one of ${ALL_PLATFORMS.join(', ')} (got ${flags.platform})`);
+const LISTINGS_PLATFORMS = flags.platform === undefined ? ALL_PLATFORMS : [flags.platform as BenchPlatform];
 const duration = Number(flags.duration ?? (short ? 2 : 10));
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${flags.duration})`);
 // Even the short run warms each server up a second: cold, a server under 1,000 requests in flight may answer none in 2 s.
@@ -221,11 +226,12 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
   const server = await storelink(database.kind, database.env);
   const results: ListingsResult[] = [];
   try {
-    for (const platform of ['etsy', 'tiktok-shop', 'amazon-seller'] as const) {
+    for (const platform of LISTINGS_PLATFORMS) {
       try {
         const result = await benchListings(server, database.user!, short ? 50 : 1_000, platform);
         console.log(
-          `h ${database.kind} ${platformName(platform)}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s (floor ${result.floorSeconds.toFixed(1)} s, ` +
+          `h ${database.kind} ${platformName(platform)}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s ` +
+            `(its POSTs ${result.postSeconds.toFixed(1)} s; floor ${result.floorSeconds.toFixed(1)} s, ` +
             `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms`,
         );
         results.push(result);
