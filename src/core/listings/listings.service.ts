@@ -80,7 +80,7 @@ export function createListingsService(deps: {
     const attributes = input.attributes ?? {};
     const listing = { categoryId: input.category_id, attributes };
     const draft = draftOf(product, listing, settings, deps.imageBytes);
-    const issues = await deps.siteListings.onPlatform(workspaceId, siteId, async (call, adapter) => {
+    const issues = await deps.siteListings.onSite(site, async (call, adapter) => {
       const category = await adapter.category(call, input.category_id);
       const found = category?.leaf ? ((await adapter.categoryAttributes(call, input.category_id)) ?? []) : [];
       const checked = [

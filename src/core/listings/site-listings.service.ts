@@ -41,7 +41,14 @@ export function createSiteListingsService(deps: {
     siteId: number,
     read: (call: ListingsCall, adapter: NonNullable<ListingsAdapters[keyof ListingsAdapters]>) => Promise<T>,
   ): Promise<T> {
-    const site = await siteOf(workspaceId, siteId);
+    return onSite(await siteOf(workspaceId, siteId), read);
+  }
+
+  /** onPlatform for a site the caller has read already. */
+  async function onSite<T>(
+    site: sitesRepo.SiteRow,
+    read: (call: ListingsCall, adapter: NonNullable<ListingsAdapters[keyof ListingsAdapters]>) => Promise<T>,
+  ): Promise<T> {
     const adapter = deps.adapters[site.platform];
     if (!adapter) throw invalidField('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
     if (site.status !== 'connected') throw invalidField('site_id', 'The site is not connected: connect it again first.');
@@ -69,6 +76,7 @@ export function createSiteListingsService(deps: {
   return {
     siteOf,
     onPlatform,
+    onSite,
 
     async settings(workspaceId: number, siteId: number): Promise<ListingSettings> {
       const site = await siteOf(workspaceId, siteId);
