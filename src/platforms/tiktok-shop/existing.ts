@@ -1,12 +1,20 @@
 /**
  * A TikTok Shop product as an import reads it (listings.md §2.7, Get Product): the catalogue product it shows, the
- * listing's attributes (its product properties by id, its brand), and what the listing's work would have recorded
+ * listing's attributes (its product properties by id, its brand, its size chart template and the EU's responsible
+ * persons and manufacturers), and what the listing's work would have recorded
  * delivering it, so that a product made from it sends nothing until it changes. Pure: the adapter does the I/O.
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
 import type { DraftImage, ExistingListing, ListingDraft } from '../platform.js';
 import { platformListing, type TikTokAttribute, type TikTokProduct } from './listing-answers.js';
-import { BRAND_ATTRIBUTE, deliveredPrints, textOf } from './listing-requests.js';
+import {
+  BRAND_ATTRIBUTE,
+  deliveredPrints,
+  MANUFACTURERS_ATTRIBUTE,
+  RESPONSIBLE_PERSONS_ATTRIBUTE,
+  SIZE_CHART_ATTRIBUTE,
+  textOf,
+} from './listing-requests.js';
 
 const unique = (values: readonly string[]) => [...new Set(values)];
 
@@ -49,6 +57,9 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
     }),
   );
   if (product.brand?.id) listingAttributes[BRAND_ATTRIBUTE] = product.brand.id;
+  if (product.size_chart?.template?.id) listingAttributes[SIZE_CHART_ATTRIBUTE] = product.size_chart.template.id;
+  if (product.responsible_person_ids?.length) listingAttributes[RESPONSIBLE_PERSONS_ATTRIBUTE] = product.responsible_person_ids;
+  if (product.manufacturer_ids?.length) listingAttributes[MANUFACTURERS_ATTRIBUTE] = product.manufacturer_ids;
   const categoryId = product.category_chains?.at(-1)?.id ?? '';
   const currency = skus[0]?.price.currency ?? 'USD';
   const catalogue = {

@@ -1,11 +1,12 @@
 /**
  * TikTok Shop's product API answers (listings.md §2.3–2.7), parsed without I/O: the envelope of every call and what
- * its result codes mean for a listing, the reference data (categories, attributes, brands, warehouses), an uploaded
+ * its result codes mean for a listing, the reference data (categories, attributes, rules, brands, the seller's
+ * responsible persons, manufacturers and size charts, warehouses), an uploaded
  * image, a created product, a product as Get Product shows it, a search page, the listing check, and the batch calls
  * that answer success with per-item failures.
  */
 import Type, { type Static } from 'typebox';
-import type { ListingIssue, ListingStatus } from '../../domain/index.js';
+import type { CategoryAttribute, ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
 import { parseBody } from '../parse.js';
 import { ListingRefused, PlatformError, type PlatformListing } from '../platform.js';
@@ -82,8 +83,73 @@ export const Attributes = Type.Object({
 });
 export type TikTokAttribute = Static<typeof Attributes>['attributes'][number];
 
+/**
+ * The category's product properties as attributes (sales properties are the product's options). A property with
+ * choices that also takes the seller's own text is `text` with its choices listed: a text naming a choice sends it.
+ */
+export const categoryAttributesOf = (attributes: readonly TikTokAttribute[]) =>
+  attributes
+    .filter((a) => a.type === 'PRODUCT_PROPERTY')
+    .map((a): CategoryAttribute => {
+      const values = (a.values ?? []).map((v) => ({ value: v.id, label: v.name }));
+      const type = a.is_multiple_selection ? 'multiselect' : values.length > 0 && !a.is_customizable ? 'select' : 'text';
+      return { name: a.id, label: a.name, required: a.is_requried === true, type, values };
+    });
+
+const Requirement = Type.Optional(Type.Object({ is_required: Type.Optional(Type.Boolean()) }));
+/**
+ * Get Category Rules (listings.md §2.3; TikTok's "Get Category Rules" doc 6509c0febace3e02b74594a9): a certification's
+ * `requirement_conditions` apply only when it is not always required, and any one met requires it.
+ */
 export const Rules = Type.Object({
-  package_dimension: Type.Optional(Type.Object({ is_required: Type.Boolean() })),
+  product_certifications: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.Optional(Type.String()),
+        is_required: Type.Optional(Type.Boolean()),
+        requirement_conditions: Type.Optional(
+          Type.Array(
+            Type.Object({
+              condition_type: Type.Optional(Type.String()),
+              attribute_id: Type.Optional(Type.String()),
+              attribute_value_id: Type.Optional(Type.String()),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
+  size_chart: Type.Optional(Type.Object({ is_supported: Type.Optional(Type.Boolean()), is_required: Type.Optional(Type.Boolean()) })),
+  package_dimension: Requirement,
+  responsible_person: Requirement,
+  manufacturer: Requirement,
+});
+export type TikTokRules = Static<typeof Rules>;
+
+/** One locale's details of a responsible person or manufacturer (202501's `regional_profiles`). */
+const Profile = Type.Object({
+  locale: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+});
+/** A responsible person or manufacturer: 202501 answers its details per locale, 202409 answered them flat. */
+const Entity = Type.Object({
+  id: Type.String(),
+  name: Type.Optional(Type.String()),
+  email: Type.Optional(Type.String()),
+  regional_profiles: Type.Optional(Type.Array(Profile)),
+});
+export type TikTokEntity = Static<typeof Entity>;
+const NextPage = Type.Optional(Type.String());
+/** Search Responsible Persons (202501). */
+export const ResponsiblePersons = Type.Object({ responsible_persons: Type.Optional(Type.Array(Entity)), next_page_token: NextPage });
+/** Search Manufacturers (202501). */
+export const Manufacturers = Type.Object({ manufacturers: Type.Optional(Type.Array(Entity)), next_page_token: NextPage });
+/** Search Size Charts (202407): the seller's templates. */
+export const SizeCharts = Type.Object({
+  size_chart: Type.Optional(Type.Array(Type.Object({ template_id: Type.String(), template_name: Type.Optional(Type.String()) }))),
+  next_page_token: NextPage,
 });
 
 export const Brands = Type.Object({
@@ -179,6 +245,11 @@ export const Product = Type.Object({
       Type.Null(),
     ]),
   ),
+  size_chart: Type.Optional(
+    Type.Union([Type.Object({ template: Type.Optional(Type.Union([Type.Object({ id: Type.String() }), Type.Null()])) }), Type.Null()]),
+  ),
+  responsible_person_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+  manufacturer_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
   audit: Type.Optional(Type.Object({ status: Type.String() })),
   audit_failed_reasons: Type.Optional(
     Type.Array(

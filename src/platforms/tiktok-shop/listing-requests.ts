@@ -1,7 +1,8 @@
 /**
  * TikTok Shop's product API requests (listings.md §2.1–2.7), built without I/O: the signed URL of every call, and a
  * product's body in TikTok's terms from a listing draft: its content (title, HTML description, category, brand, images
- * TikTok hosts, attributes, package), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
+ * TikTok hosts, attributes, package, the size chart template and the EU's responsible persons and manufacturers the
+ * category's rules ask for), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
  * the product's options), and the price and stock updates.
  */
 import { fingerprint } from '../fingerprint.js';
@@ -11,12 +12,25 @@ import { signRequest } from './requests.js';
 
 /** The synthetic attribute a listing names its brand with: TikTok's `brand_id`, chosen from Get Brands. */
 export const BRAND_ATTRIBUTE = 'brand_id';
+/** A size chart template of the seller's (Search Size Charts), sent as `size_chart: {template: {id}}`. */
+export const SIZE_CHART_ATTRIBUTE = 'size_chart';
+/** The EU's responsible persons and manufacturers of the seller's (their searches), sent under TikTok's own names. */
+export const RESPONSIBLE_PERSONS_ATTRIBUTE = 'responsible_person_ids';
+export const MANUFACTURERS_ATTRIBUTE = 'manufacturer_ids';
+/** The attributes that are fields of Create Product's body rather than product properties. */
+const SYNTHETIC: ReadonlySet<string> = new Set([
+  BRAND_ATTRIBUTE,
+  SIZE_CHART_ATTRIBUTE,
+  RESPONSIBLE_PERSONS_ATTRIBUTE,
+  MANUFACTURERS_ATTRIBUTE,
+]);
 /** Main images per product (listings.md §2.5). */
 export const MAIN_IMAGES_MAX = 9;
 
 /**
- * A shop call's URL: `app_key`, `timestamp`, `shop_cipher` and the call's own parameters, signed over the path, the
- * sorted parameters and the JSON body (a multipart body is not signed, listings.md §2.1).
+ * A call's URL: `app_key`, `timestamp`, `shop_cipher` (a shop's call; `cipher: null` for the seller's own, which TikTok
+ * refuses one for) and the call's own parameters, signed over the path, the sorted parameters and the JSON body (a
+ * multipart body is not signed, listings.md §2.1).
  */
 export function signedUrl(input: {
   apiUrl: string;
@@ -26,13 +40,13 @@ export function signedUrl(input: {
   multipart?: boolean;
   appKey: string;
   appSecret: string;
-  cipher: string;
+  cipher: string | null;
   now: Date;
 }): string {
   const query: Record<string, string> = {
     ...input.query,
     app_key: input.appKey,
-    shop_cipher: input.cipher,
+    ...(input.cipher === null ? {} : { shop_cipher: input.cipher }),
     timestamp: String(Math.floor(input.now.getTime() / 1000)),
   };
   const sign = signRequest({
@@ -83,6 +97,21 @@ const kilograms = (grams: number) => (Math.max(1, Math.round(grams / 10)) / 100)
 /** Millimetres as TikTok's whole centimetres, rounded up so the package fits. */
 const centimetres = (mm: number) => String(Math.max(1, Math.ceil(mm / 10)));
 
+/** A text or list attribute's values as ids, empty ones left out. */
+const idsOf = (value: unknown) => [value].flat().filter((each): each is string => typeof each === 'string' && each !== '');
+
+/** The size chart and the EU's entities the listing names, under Create Product's names; nothing for those it leaves out. */
+function complianceBody(attributes: Readonly<Record<string, unknown>>) {
+  const [template] = idsOf(attributes[SIZE_CHART_ATTRIBUTE]);
+  const persons = idsOf(attributes[RESPONSIBLE_PERSONS_ATTRIBUTE]);
+  const makers = idsOf(attributes[MANUFACTURERS_ATTRIBUTE]);
+  return {
+    ...(template ? { size_chart: { template: { id: template } } } : {}),
+    ...(persons.length > 0 ? { responsible_person_ids: persons } : {}),
+    ...(makers.length > 0 ? { manufacturer_ids: makers } : {}),
+  };
+}
+
 /**
  * The product's content: everything but its SKUs. `images` are TikTok's URIs of the draft's images in order; `attributes`
  * are the category's, by which a listing's attribute values become TikTok's value ids.
@@ -90,7 +119,7 @@ const centimetres = (mm: number) => String(Math.max(1, Math.ceil(mm / 10)));
 export function contentBody(draft: ListingDraft, images: readonly string[], attributes: readonly TikTokAttribute[]) {
   const byId = new Map(attributes.map((attribute) => [attribute.id, attribute]));
   const given = Object.entries(draft.attributes).filter(
-    ([name, value]) => name !== BRAND_ATTRIBUTE && value !== null && value !== undefined && value !== '',
+    ([name, value]) => !SYNTHETIC.has(name) && value !== null && value !== undefined && value !== '',
   );
   const brand = draft.attributes[BRAND_ATTRIBUTE];
   return {
@@ -111,6 +140,7 @@ export function contentBody(draft: ListingDraft, images: readonly string[], attr
           },
         }
       : {}),
+    ...complianceBody(draft.attributes),
   };
 }
 

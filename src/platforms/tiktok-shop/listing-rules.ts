@@ -2,11 +2,19 @@
  * TikTok Shop's rules a listing can be checked against before anything is sent (listings.md §2.4–2.5): a title of at
  * most 255 characters, a description of at most 10,000 characters of HTML, the market's currency, at most three sales attributes, one to nine main images it can upload (files, not links), at
  * most 300 SKUs with seller skus TikTok takes, stock of at least 1 per SKU on creation, prices in its range, a package
- * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it.
+ * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it. Then what the
+ * category's rules ask (Get Category Rules) that Storelink cannot send: a required certification.
  */
-import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
+import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../platform.js';
-import { htmlOf, MAIN_IMAGES_MAX } from './listing-requests.js';
+import type { TikTokRules } from './listing-answers.js';
+import {
+  htmlOf,
+  MAIN_IMAGES_MAX,
+  MANUFACTURERS_ATTRIBUTE,
+  RESPONSIBLE_PERSONS_ATTRIBUTE,
+  SIZE_CHART_ATTRIBUTE,
+} from './listing-requests.js';
 
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
@@ -105,4 +113,78 @@ export function checkTikTokDraft(draft: ListingDraft, region: string | null): Li
   if (!draft.package)
     issue('product.package', 'tiktok_package_required', 'TikTok Shop needs the package weight and size: set the product’s package.');
   return issues;
+}
+
+type Certification = NonNullable<TikTokRules['product_certifications']>[number];
+
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * The condition met by the draft's attributes, with the attribute's and value's labels; null when none is. A condition
+ * is `VALUE_ID_MATCH` (the only type TikTok documents): the seller chose the value of that id, by id or (a text
+ * attribute) by its name.
+ */
+function metCondition(certification: Certification, draft: ListingDraft, attributes: readonly CategoryAttribute[]) {
+  for (const condition of certification.requirement_conditions ?? []) {
+    const { condition_type: type, attribute_id: attributeId, attribute_value_id: valueId } = condition;
+    if ((type !== undefined && type !== 'VALUE_ID_MATCH') || !attributeId || !valueId) continue;
+    const attribute = attributes.find((each) => each.name === attributeId);
+    const choice = attribute?.values.find((value) => value.value === valueId);
+    const given = [draft.attributes[attributeId] ?? []].flat().map(String);
+    if (given.some((value) => value === valueId || (choice && sameText(value, choice.label))))
+      return { attribute: attribute?.label ?? attributeId, value: choice?.label ?? valueId };
+  }
+  return null;
+}
+
+/** Why a certification is required of this draft: always, or by a condition it meets; null when it is optional. */
+function requirementOf(certification: Certification, draft: ListingDraft, attributes: readonly CategoryAttribute[]) {
+  // `requirement_conditions` apply only when the certification is not always required (Get Category Rules).
+  if (certification.is_required) return { always: true as const };
+  const met = metCondition(certification, draft, attributes);
+  return met && { always: false as const, ...met };
+}
+
+/**
+ * A certification the category requires of the draft, always or by a condition its attributes meet (TikTok's "Get
+ * Category Rules": `is_required`, else any one `requirement_conditions` met), is an error on `category_id`: the
+ * catalogue holds no certificate files, so Storelink cannot send one. Optional certifications say nothing.
+ */
+export function checkCertifications(
+  rules: TikTokRules | null,
+  draft: ListingDraft,
+  attributes: readonly CategoryAttribute[],
+): ListingIssue[] {
+  return (rules?.product_certifications ?? []).flatMap((certification) => {
+    const required = requirementOf(certification, draft, attributes);
+    if (!required) return [];
+    const name = certification.name ?? `certification ${certification.id}`;
+    const when = required.always ? '' : ` when ${required.attribute} is ${required.value}`;
+    const instead = required.always ? 'choose another category' : `choose another category or another ${required.attribute}`;
+    return [
+      storelinkIssue(
+        'category_id',
+        'tiktok_certification_required',
+        `TikTok Shop needs the certificate "${name}" for a product in this category${when}, and Storelink has no certificate ` +
+          `files to send: ${instead}, or list the product in TikTok Shop Seller Center, which can take the certificate.`,
+      ),
+    ];
+  });
+}
+
+/** Where a seller makes each of the choices the rules may require, in TikTok's Seller Center. */
+const WHERE_TO_MAKE: Readonly<Record<string, string>> = {
+  [SIZE_CHART_ATTRIBUTE]:
+    'The seller has no size chart on TikTok Shop yet: make one in Seller Center (Manage Products > Bulk action > Batch manage size charts), then choose it here.',
+  [RESPONSIBLE_PERSONS_ATTRIBUTE]:
+    'The seller has no EU responsible person on TikTok Shop yet: add one in Seller Center, then choose it here.',
+  [MANUFACTURERS_ATTRIBUTE]: 'The seller has no manufacturer on TikTok Shop yet: add one in Seller Center, then choose it here.',
+};
+
+/** A required size chart, responsible person or manufacturer the seller has none of yet: an error on it saying where to make one. */
+export function checkEmptyChoices(draft: ListingDraft, attributes: readonly CategoryAttribute[]): ListingIssue[] {
+  return attributes
+    .filter((attribute) => attribute.required && attribute.values.length === 0 && WHERE_TO_MAKE[attribute.name] !== undefined)
+    .filter((attribute) => [draft.attributes[attribute.name] ?? []].flat().length === 0)
+    .map((attribute) => storelinkIssue(`attributes.${attribute.name}`, 'tiktok_choice_missing', WHERE_TO_MAKE[attribute.name]!));
 }

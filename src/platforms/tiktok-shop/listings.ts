@@ -1,6 +1,6 @@
 /**
- * TikTok Shop's listings capability (listings.md §2): the site's warehouses, categories with their attributes and
- * brands, the listing check behind `mode: "validate"`, and a product's life: its images uploaded to TikTok (it shows
+ * TikTok Shop's listings capability (listings.md §2): the site's warehouses, categories with their attributes, brands
+ * and the choices their rules ask for (category-rules.ts), the listing check behind `mode: "validate"`, and a product's life: its images uploaded to TikTok (it shows
  * only images it hosts), created once under an idempotency key, reviewed by TikTok (`in_review` until its audit passes
  * or fails), its price and stock updated without review, its content changed by partial edit (back to review; a live
  * product stays live on its earlier version meanwhile), activated, deactivated and deleted by the batch calls, whose
@@ -20,6 +20,7 @@ import {
   PlatformError,
   type RateLimits,
 } from '../platform.js';
+import { createCategoryRules } from './category-rules.js';
 import type { TikTokShopConfig } from './connect.js';
 import { existingListing } from './existing.js';
 import {
@@ -29,6 +30,7 @@ import {
   batchFailure,
   Categories,
   Created,
+  categoryAttributesOf,
   Edited,
   ListingCheck,
   PRODUCT_MISSING,
@@ -54,7 +56,7 @@ import {
   signedUrl,
   skusBody,
 } from './listing-requests.js';
-import { checkTikTokDraft } from './listing-rules.js';
+import { checkCertifications, checkEmptyChoices, checkTikTokDraft } from './listing-rules.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -85,7 +87,7 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
     method: Method,
     path: string,
     parse: (status: number, body: unknown) => T,
-    options: { query?: Record<string, string>; json?: unknown; multipart?: FormData } = {},
+    options: { query?: Record<string, string>; json?: unknown; multipart?: FormData; shopless?: boolean } = {},
   ): Promise<T> {
     const cipher = call.data.cipher;
     if (typeof cipher !== 'string' || cipher === '')
@@ -103,7 +105,8 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       multipart: options.multipart !== undefined,
       appKey: config.appKey,
       appSecret: config.appSecret,
-      cipher,
+      // The seller's own calls (its responsible persons, manufacturers, size charts) refuse a shop_cipher.
+      cipher: options.shopless ? null : cipher,
       now: deps.clock.now(),
     });
     const headers: Record<string, string> = { 'x-tts-access-token': call.accessToken };
@@ -117,6 +120,14 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       ...(options.multipart ? { multipart: options.multipart } : {}),
     });
     return readAnswer(answer, parse);
+  }
+
+  const rules = createCategoryRules(send, deps.clock);
+
+  /** A certification the rules require refuses the product before it is sent: Storelink has no certificate to send. */
+  async function refuseUncertified(call: ListingsCall, draft: ListingDraft, attributes: readonly TikTokAttribute[]) {
+    const issues = checkCertifications(await rules.rulesOf(call, draft.categoryId), draft, categoryAttributesOf(attributes));
+    if (issues.length > 0) throw new ListingRefused(issues);
   }
 
   async function categoryTree(call: ListingsCall): Promise<TikTokCategory[]> {
@@ -279,22 +290,17 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       return node ? categoryOf(nodes, node) : null;
     },
 
-    /**
-     * The category's product properties (sales properties are the product's options), and its brand. A property with
-     * choices that also takes the seller's own text is `text` with its choices listed: a text naming a choice sends it.
-     */
+    /** The category's product properties, its brand, and what its rules ask the seller to choose (category-rules.ts). */
     async categoryAttributes(call, categoryId): Promise<CategoryAttribute[] | null> {
       const attributes = await rawAttributes(call, categoryId);
       if (!attributes) return null;
-      const properties = attributes
-        .filter((a) => a.type === 'PRODUCT_PROPERTY')
-        .map((a): CategoryAttribute => {
-          const values = (a.values ?? []).map((v) => ({ value: v.id, label: v.name }));
-          const type = a.is_multiple_selection ? 'multiselect' : values.length > 0 && !a.is_customizable ? 'select' : 'text';
-          return { name: a.id, label: a.name, required: a.is_requried === true, type, values };
-        });
       const brands = await brandChoices(call, categoryId);
-      return [...properties, { name: BRAND_ATTRIBUTE, label: 'Brand', required: false, type: 'select', values: brands }];
+      const ruled = await rules.attributesOf(call, await rules.rulesOf(call, categoryId));
+      return [
+        ...categoryAttributesOf(attributes),
+        { name: BRAND_ATTRIBUTE, label: 'Brand', required: false, type: 'select', values: brands },
+        ...ruled,
+      ];
     },
 
     /**
@@ -317,7 +323,12 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       );
     },
 
-    check: (draft, _attributes, call) => checkTikTokDraft(draft, typeof call.data.region === 'string' ? call.data.region : null),
+    /** TikTok's rules on the product, then the category's as categoryAttributes() read them for the shop just before. */
+    check: (draft, attributes, call) => [
+      ...checkTikTokDraft(draft, typeof call.data.region === 'string' ? call.data.region : null),
+      ...checkCertifications(rules.knownRules(call, draft.categoryId), draft, attributes),
+      ...checkEmptyChoices(draft, attributes),
+    ],
 
     /**
      * Check Product Listing (listings.md §2.6) on the product as it would be created, without its images: uploading
@@ -343,12 +354,16 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
 
     async deliver(call, draft, progress, save) {
       const attributes = (await rawAttributes(call, draft.categoryId)) ?? [];
+      if (!progress.externalId) {
+        await refuseUncertified(call, draft, attributes);
+        return create(call, draft, progress, save, await uploadImages(call, draft, progress, save), attributes);
+      }
       const uris = await uploadImages(call, draft, progress, save);
-      if (!progress.externalId) return create(call, draft, progress, save, uris, attributes);
       const warehouse = warehouseOf(call);
       const wanted = deliveredPrints(draft, uris, attributes, warehouse);
       const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
       if (progress.delivered.fields !== wanted.fields) {
+        await refuseUncertified(call, draft, attributes);
         await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
         Object.assign(progress.delivered, wanted);
         return null;
