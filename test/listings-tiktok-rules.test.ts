@@ -2,10 +2,12 @@
  * TikTok Shop's category rules in a publish (DESIGN §10, listings.md §2.3, Get Category Rules), end to end against the
  * sandbox over real HTTP: a size chart the category requires, chosen from the seller's templates; the EU's responsible
  * person and manufacturer in a shop of a seller local to Germany, chosen from the seller's own; a certification the
- * category requires, which Storelink cannot send, refused before anything reaches TikTok Shop.
+ * category requires, which Storelink cannot send, refused before anything reaches TikTok Shop; an import of a German
+ * shop keeps its products' responsible person and manufacturer, so a price change is a price update alone.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { IMPORT_QUEUE } from '../src/core/listings/listing-import.js';
 import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../src/sandbox/tiktok-shop/product-store.js';
 import { connectTikTokShopSite } from './helpers/connect.js';
@@ -61,13 +63,13 @@ for (const kind of databaseKinds()) {
     const post = (me: Seller, body: Record<string, unknown>) => call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
     const calls = (operation: string) => t.deps.sandbox.calls.get(`tiktok-shop:${operation}`) ?? 0;
 
-    /** A seller local to Germany (the consent page's market=DE), its warehouse set to the shop's default. */
-    async function germanSeller(account: string): Promise<Seller> {
+    /** A seller local to Germany (the consent page's market=DE, and its other `consent` choices), its warehouse the default. */
+    async function germanSeller(account: string, consent: Record<string, string> = {}): Promise<Seller> {
       const user = await registerUser(t);
       const as = { token: user.session, workspace: user.workspace.id };
-      const site = await connectTikTokShopSite(t, user, account, { market: 'DE' });
-      const choices = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
-      const body = { warehouse_id: choices.warehouse_id[0].value };
+      const site = await connectTikTokShopSite(t, user, account, { market: 'DE', ...consent });
+      const options = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
+      const body = { warehouse_id: options.warehouse_id[0].value };
       assert.equal((await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body })).statusCode, 200);
       return { ...user, as, site, account };
     }
@@ -187,6 +189,27 @@ for (const kind of databaseKinds()) {
       const canvas = await post(me, { product_id: productId, category_id: TOTE_BAGS, attributes: { 100392: 'Canvas' }, mode: 'validate' });
       assert.equal(canvas.json().data.valid, true, canvas.body);
       assert.deepEqual(await shop(me.account), []);
+    });
+
+    test("an import of a German shop keeps each product's responsible person and manufacturer: a price change is a price update alone", async () => {
+      const me = await germanSeller('457', { shop: 'stocked' });
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      await runDueJobs(t, IMPORT_QUEUE);
+      const held = (await shop(me.account)).find((p) => p.title === 'Jute market bag')!;
+      const listings = (await call(t, 'GET', `/sites/${me.site}/listings`, me.as)).json().data;
+      const listing = listings.find((l: { external_id: string }) => l.external_id === held.id);
+      assert.deepEqual(
+        [listing.attributes.responsible_person_ids, listing.attributes.manufacturer_ids],
+        [held.responsible_person_ids, held.manufacturer_ids],
+      );
+      assert.equal(held.responsible_person_ids?.length, 1);
+
+      const product = (await call(t, 'GET', `/products/${listing.product_id}`, me.as)).json().data;
+      const variants = product.variants.map((v: { price: string }) => ({ ...v, price: '21.00' }));
+      assert.equal((await call(t, 'PATCH', `/products/${listing.product_id}`, { ...me.as, body: { variants } })).statusCode, 200);
+      const [edits, prices] = [calls('partial_edit_product'), calls('update_prices')];
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual([calls('partial_edit_product') - edits, calls('update_prices') - prices], [0, 1]);
     });
   });
 }
