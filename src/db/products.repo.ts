@@ -56,36 +56,10 @@ export async function listProducts(
   q?: string,
 ): Promise<{ rows: ProductRecord[]; total: number }> {
   const where = matching(workspaceId, q);
-  // Inside the subqueries `${products.id}` would be a bare "id", the variant's or the image's: named with its table.
-  const rows = await db
-    .select({
-      ...getTableColumns(products),
-      variants: sql<VariantJson[]>`coalesce((select json_agg(json_build_object(${VARIANT_JSON}) order by v.position)
-        from ${productVariants} v where v.product_id = ${products}.id), '[]')`,
-      images: sql<ImageJson[]>`coalesce((select json_agg(json_build_object(${IMAGE_JSON}) order by i.position)
-        from ${productImages} i where i.product_id = ${products}.id), '[]')`,
-    })
-    .from(products)
-    .where(where)
-    .orderBy(asc(products.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  const rows = await db.select(WHOLE).from(products).where(where).orderBy(asc(products.id)).limit(page.limit).offset(page.offset);
   const told = rows.length < page.limit && (rows.length > 0 || page.offset === 0);
   const total = told ? page.offset + rows.length : ((await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0);
-  return {
-    rows: rows.map(({ variants, images, ...product }) => ({
-      ...product,
-      variants: variants.map((v) => ({
-        ...v,
-        productId: product.id,
-        workspaceId,
-        createdAt: new Date(v.createdAt),
-        updatedAt: new Date(v.updatedAt),
-      })),
-      images: images.map((i) => ({ ...i, productId: product.id, createdAt: new Date(i.createdAt), updatedAt: new Date(i.updatedAt) })),
-    })),
-    total,
-  };
+  return { rows: rows.map(recordOf), total };
 }
 
 /** A variant and an image as `json_build_object` gives them: money as text (never a JSON number), times as ISO text. */
@@ -96,35 +70,46 @@ const VARIANT_JSON = sql.raw(`'id', v.id, 'position', v.position, 'sku', v.sku, 
 const IMAGE_JSON = sql.raw(`'id', i.id, 'position', i.position, 'url', i.url, 'alt', i.alt, 'mediaSha256', i.media_sha256,
   'createdAt', i.created_at, 'updatedAt', i.updated_at`);
 
+/**
+ * A product with its variants and images, read in one statement. Inside the subqueries `${products.id}` would be a bare
+ * "id", the variant's or the image's: named with its table.
+ */
+const WHOLE = {
+  ...getTableColumns(products),
+  variants: sql<VariantJson[]>`coalesce((select json_agg(json_build_object(${VARIANT_JSON}) order by v.position)
+    from ${productVariants} v where v.product_id = ${products}.id), '[]')`,
+  images: sql<ImageJson[]>`coalesce((select json_agg(json_build_object(${IMAGE_JSON}) order by i.position)
+    from ${productImages} i where i.product_id = ${products}.id), '[]')`,
+};
+
+function recordOf({ variants, images, ...product }: ProductRow & { variants: VariantJson[]; images: ImageJson[] }): ProductRecord {
+  return {
+    ...product,
+    variants: variants.map((v) => ({
+      ...v,
+      productId: product.id,
+      workspaceId: product.workspaceId,
+      createdAt: new Date(v.createdAt),
+      updatedAt: new Date(v.updatedAt),
+    })),
+    images: images.map((i) => ({ ...i, productId: product.id, createdAt: new Date(i.createdAt), updatedAt: new Date(i.updatedAt) })),
+  };
+}
+
 /** Every product of the workspace in id order, a batch at a time (the CSV export). */
 export async function* allProducts(db: Db, workspaceId: number, batch = 500): AsyncGenerator<ProductRecord> {
   let after = 0;
   for (;;) {
     const rows = await db
-      .select()
+      .select(WHOLE)
       .from(products)
       .where(and(eq(products.workspaceId, workspaceId), sql`${products.id} > ${after}`))
       .orderBy(asc(products.id))
       .limit(batch);
     if (rows.length === 0) return;
-    yield* await withParts(db, rows);
+    yield* rows.map(recordOf);
     after = rows.at(-1)!.id;
   }
-}
-
-/** The variants and images of the rows, each list in its order. */
-async function withParts(db: Db, rows: ProductRow[]): Promise<ProductRecord[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [variants, images] = await Promise.all([
-    db.select().from(productVariants).where(inArray(productVariants.productId, ids)).orderBy(asc(productVariants.position)),
-    db.select().from(productImages).where(inArray(productImages.productId, ids)).orderBy(asc(productImages.position)),
-  ]);
-  return rows.map((row) => ({
-    ...row,
-    variants: variants.filter((v) => v.productId === row.id),
-    images: images.filter((i) => i.productId === row.id),
-  }));
 }
 
 /** Rows per statement of the batch reads and writes below (the CSV import's). */
@@ -149,11 +134,11 @@ export async function findProducts(db: Db, workspaceId: number, ids: readonly nu
   const found: ProductRecord[] = [];
   for (const batch of chunks([...new Set(ids)].sort((a, b) => a - b))) {
     const query = db
-      .select()
+      .select(WHOLE)
       .from(products)
       .where(and(eq(products.workspaceId, workspaceId), inArray(products.id, batch)))
       .orderBy(asc(products.id));
-    found.push(...(await withParts(db, forUpdate ? await query.for('update') : await query)));
+    found.push(...(forUpdate ? await query.for('update', { of: products }) : await query).map(recordOf));
   }
   return found;
 }
@@ -337,11 +322,11 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /** One product of the workspace; `forUpdate` locks its row until the transaction ends. */
 export async function findProduct(db: Db, workspaceId: number, id: number, forUpdate = false): Promise<ProductRecord | null> {
   const query = db
-    .select()
+    .select(WHOLE)
     .from(products)
     .where(and(eq(products.workspaceId, workspaceId), eq(products.id, id)));
-  const [row] = forUpdate ? await query.for('update') : await query;
-  return row ? ((await withParts(db, [row]))[0] ?? null) : null;
+  const [row] = forUpdate ? await query.for('update', { of: products }) : await query;
+  return row ? recordOf(row) : null;
 }
 
 /** The skus of the workspace among `skus`, with the product each belongs to. */
