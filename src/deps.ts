@@ -29,6 +29,7 @@ import { createTokenRefresh, OVERDUE_QUEUE, REFRESH_QUEUE, type TokenRefresh } f
 import { createDeliveryQueue } from './core/webhooks/delivery.js';
 import { createOutbox, DELIVERY_QUEUE } from './core/webhooks/outbox.js';
 import { createWebhooksService, type WebhooksService } from './core/webhooks/webhooks.service.js';
+import { createWorkspacesService, type WorkspacesService } from './core/workspaces/workspaces.service.js';
 import type { Database } from './db/client.js';
 import { findMedia, type MediaRow } from './db/media.repo.js';
 import { writeLastUsed } from './db/tokens.repo.js';
@@ -72,6 +73,7 @@ export interface Deps {
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
   readonly connect: ConnectService;
   readonly sites: SitesService;
+  readonly workspaces: WorkspacesService;
   /** The job engine: started by start(), worked by startWorkers(). */
   readonly jobs: Jobs;
   /** Platform tokens: renewals on the job engine, and `accessTokenFor` for any caller that needs a valid one. */
@@ -287,6 +289,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
+    workspaces: createWorkspacesService({ db, clock, appUrl: config.appUrl, cache: authCache }),
     jobs,
     tokenRefresh,
     refreshPolicy,

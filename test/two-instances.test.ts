@@ -1,6 +1,6 @@
 /**
  * Two server processes on one PostgreSQL, as behind a load balancer (issue 6, item 5): a state made on one completes on
- * the other, concurrent replays across both give one success, and a revoked PAT or a removed membership is refused by
+ * the other, concurrent replays across both give one success, and a revoked PAT or a member removed is refused by
  * both within one second. Both share APP_URL, pointed at A, so A's sandbox simulators are "the platform" for both.
  */
 import assert from 'node:assert/strict';
@@ -202,21 +202,31 @@ describe('two instances on one PostgreSQL', {
     });
   }
 
-  serverTest('a membership removed from the database is refused with 403 by both instances within one second', async () => {
-    const actor = await seller(A());
+  serverTest('a member removed through the API on A is refused with 403 by both instances within one second', async () => {
+    const owner = await seller(A());
+    const member = await seller(B());
+    const email = (await api(B(), 'GET', '/user', { token: member.pat, workspace: member.workspace })).json.data.email as string;
+    const invited = await api(A(), 'POST', `/workspaces/${owner.workspace}/invitations`, {
+      token: owner.session,
+      body: { email, role: 'member' },
+    });
+    assert.equal(invited.status, 201, JSON.stringify(invited.json));
+    const accepted = await api(B(), 'POST', `/invitations/${invited.json.data.token}/accept`, { token: member.pat });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.json));
     for (const server of [A(), B(), A(), B()])
-      assert.equal((await api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace })).status, 200);
+      assert.equal((await api(server, 'GET', '/user', { token: member.pat, workspace: owner.workspace })).status, 200);
 
-    // No API removes a membership yet; the row is deleted as an operator (or a future endpoint) would.
-    const removed = await sql.query('delete from memberships where user_id = $1 and workspace_id = $2', [actor.userId, actor.workspace]);
+    const removed = await api(A(), 'DELETE', `/workspaces/${owner.workspace}/members/${member.userId}`, { token: owner.session });
     const since = performance.now();
-    assert.equal(removed.rowCount, 1);
+    assert.deepEqual([removed.status, removed.json], [200, { success: true, data: null }]);
     await Promise.all(
       [A(), B()].map((server) =>
-        answersWithin(403, () => api(server, 'GET', '/user', { token: actor.pat, workspace: actor.workspace }), since),
+        answersWithin(403, () => api(server, 'GET', '/user', { token: member.pat, workspace: owner.workspace }), since),
       ),
     );
-    const refused = await api(B(), 'GET', '/user', { token: actor.pat, workspace: actor.workspace });
+    const refused = await api(B(), 'GET', '/user', { token: member.pat, workspace: owner.workspace });
     assert.deepEqual(refused.json, { success: false, code: 403, message: 'Invalid workspace or access denied' });
+    // Their own workspace is theirs still.
+    assert.equal((await api(B(), 'GET', '/user', { token: member.pat, workspace: member.workspace })).status, 200);
   });
 });

@@ -94,6 +94,33 @@ export const memberships = pgTable(
   ],
 );
 
+/**
+ * An invitation to a workspace (DESIGN §12): a link with a single-use token, valid 7 days. Only the token's SHA-256 is
+ * kept, as for every other secret; the link is shown once, to the member who invites.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    tokenHash: text('token_hash').notNull(),
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: integer('accepted_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
+    index('invitations_workspace_idx').on(t.workspaceId, t.id),
+    check('invitations_role_check', oneOf(t.role, ROLES)),
+  ],
+);
+
 /** One row per issued session or personal access token, keyed by the JWT's `jti` (DESIGN §7). The token itself is never stored. */
 export const accessTokens = pgTable(
   'access_tokens',

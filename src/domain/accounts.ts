@@ -3,5 +3,10 @@
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
+const RANK: Readonly<Record<Role, number>> = { member: 0, admin: 1, owner: 2 };
+
+/** Whether `role` may do what `needed` may: an owner all an admin may, an admin all a member may (DESIGN §12). */
+export const roleReaches = (role: Role, needed: Role) => RANK[role] >= RANK[needed];
+
 export const TOKEN_KINDS = ['session', 'pat'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];

@@ -40,11 +40,19 @@ export const AUDIT_ACTIONS = [
   'listing.deleted',
   'listing.refreshed',
   'listing.imported',
+  // Workspaces and their members (DESIGN §12).
+  'workspace.created',
+  'workspace.renamed',
+  'member.invited',
+  'invitation.revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
   // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
   'auth.login_failed',
   'authz.denied',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing'] as const;
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing', 'workspace', 'invitation'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawServerDefault } from 'fastify';
 import type { Principal } from '../core/auth/principal.js';
+import { type Role, roleReaches } from '../domain/index.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -18,6 +19,8 @@ export type Access = 'public' | 'user' | 'workspace' | 'session';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** With access `workspace`: the least role in that workspace the route asks for (DESIGN §12's table); 403 below it. */
+    role?: Role;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -48,19 +51,22 @@ export function addAuthentication(app: App, authenticator: Authenticator): void 
     const access = route.config?.access;
     if (!access || access === 'public') return;
     const hooks = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [authenticationHook(access, authenticator), ...hooks];
+    route.onRequest = [authenticationHook(access, authenticator, route.config?.role), ...hooks];
   });
 }
 
 type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
 
-function authenticationHook(access: Exclude<Access, 'public'>, authenticator: Authenticator): OnRequestHook {
+function authenticationHook(access: Exclude<Access, 'public'>, authenticator: Authenticator, role?: Role): OnRequestHook {
   const needsWorkspace = access === 'workspace';
   // A callback hook, not an async one: a bearer answered from the cache is admitted without a promise or a tick.
   return (request, _reply, done) => {
     const admit = (principal: Principal) => {
       request.principal = principal;
-      done(access === 'session' && principal.kind !== 'session' ? new AppError('forbidden') : undefined);
+      const refused =
+        (access === 'session' && principal.kind !== 'session') ||
+        (role !== undefined && principal.workspace !== null && !roleReaches(principal.workspace.role, role));
+      done(refused ? new AppError('forbidden') : undefined);
     };
     try {
       const workspaceHeader = request.headers['x-workspace-id'];

@@ -49,7 +49,7 @@ export function registerConnectRoutes(app: App, deps: Deps) {
   app.post(
     '/authenticate-site',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: "The platform's authorization URL, carrying a signed state",
         tags: ['connect'],

@@ -381,7 +381,7 @@ export function registerListingRoutes(app: App, deps: Deps) {
   app.put(
     '/sites/:site_id/listing-settings',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: "Replace the site's listing settings (a field left out is not set)",
         tags: ['listings'],

@@ -95,7 +95,7 @@ export function registerSiteRoutes(app: App, deps: Deps) {
   app.delete(
     '/sites/:site_id',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: 'Disconnect a site: its credentials are deleted and it is marked disconnected',
         tags: ['sites'],

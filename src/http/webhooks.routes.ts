@@ -3,7 +3,6 @@ import Type from 'typebox';
 import type { Delivery, Endpoint } from '../core/webhooks/webhooks.service.js';
 import type { Deps } from '../deps.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/index.js';
-import { AppError } from '../errors.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { Id, iso, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
@@ -36,13 +35,6 @@ const presentDelivery = (row: Delivery) => ({
   delivered_at: iso(row.deliveredAt),
 });
 
-/** Webhooks change what leaves the workspace: owners and admins only. */
-function managedWorkspace(request: Parameters<typeof workspaceOf>[0]) {
-  const workspace = workspaceOf(request);
-  if (workspace.role === 'member') throw new AppError('forbidden');
-  return workspace;
-}
-
 export function registerWebhookRoutes(app: App, deps: Deps) {
   const { webhooks } = deps;
   const params = Type.Object({ webhook_id: Id });
@@ -54,7 +46,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
   app.post(
     '/webhooks',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: 'Add a webhook endpoint; its signing secret is in this response only',
         tags: ['webhooks'],
@@ -73,7 +65,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const workspace = managedWorkspace(request);
+      const workspace = workspaceOf(request);
       const { row, secret } = await webhooks.create(workspace.id, request.body, actor(request));
       return reply.code(201).send(ok({ ...presentEndpoint(row), secret }));
     },
@@ -82,24 +74,24 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
   app.get(
     '/webhooks',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: "The workspace's webhook endpoints (never their secrets)",
         tags: ['webhooks'],
         response: { 200: Ok(Type.Array(EndpointSchema)) },
       },
     },
-    async (request) => ok((await webhooks.list(managedWorkspace(request).id)).map(presentEndpoint)),
+    async (request) => ok((await webhooks.list(workspaceOf(request).id)).map(presentEndpoint)),
   );
 
   app.delete(
     '/webhooks/:webhook_id',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: { summary: 'Remove a webhook endpoint and its deliveries', tags: ['webhooks'], params, response: { 200: Ok(Type.Null()) } },
     },
     async (request) => {
-      const workspace = managedWorkspace(request);
+      const workspace = workspaceOf(request);
       await webhooks.remove(workspace.id, request.params.webhook_id, actor(request));
       return ok(null);
     },
@@ -108,7 +100,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
   app.get(
     '/webhooks/:webhook_id/deliveries',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: "An endpoint's delivery log, newest first",
         tags: ['webhooks'],
@@ -118,7 +110,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
       },
     },
     async (request) => {
-      const { rows, total } = await webhooks.deliveries(managedWorkspace(request).id, request.params.webhook_id, pageOf(request.query));
+      const { rows, total } = await webhooks.deliveries(workspaceOf(request).id, request.params.webhook_id, pageOf(request.query));
       return okPage(rows.map(presentDelivery), total, request.query);
     },
   );
@@ -126,7 +118,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
   app.post(
     '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
     {
-      config: { access: 'workspace' },
+      config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: 'Send a delivery again, with the same webhook-id',
         tags: ['webhooks'],
@@ -139,7 +131,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
         .code(202)
         .send(
           ok(
-            presentDelivery(await webhooks.redeliver(managedWorkspace(request).id, request.params.webhook_id, request.params.delivery_id)),
+            presentDelivery(await webhooks.redeliver(workspaceOf(request).id, request.params.webhook_id, request.params.delivery_id)),
           ),
         ),
   );
