@@ -178,10 +178,11 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
   }
 
   /**
-   * Uploads the draft's images TikTok does not host yet (an upload creates nothing a buyer sees, so one lost and sent
-   * again costs nothing), and forgets those the product no longer has. The URIs in the draft's order.
+   * Uploads the draft's images TikTok does not host yet, and forgets those the product no longer has. The URIs in the
+   * draft's order, kept in the progress the next save writes (the create key's, or the work's outcome): an upload creates
+   * nothing a buyer sees, so one lost to a crash before that save is made again at no cost, and a save per image is spared.
    */
-  async function uploadImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save): Promise<string[]> {
+  async function uploadImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress): Promise<string[]> {
     const images = draft.images.slice(0, MAIN_IMAGES_MAX);
     for (const [i, image] of images.entries()) {
       if (progress.images[image.key]) continue;
@@ -191,7 +192,6 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       form.set('use_case', 'MAIN_IMAGE');
       const uploaded = await send(call, 'POST', `${P}/images/upload`, reader(UploadedImage), { multipart: form });
       progress.images[image.key] = uploaded.uri;
-      await save(progress);
     }
     const keys = new Set(images.map((image) => image.key));
     for (const key of Object.keys(progress.images)) if (!keys.has(key)) delete progress.images[key];
@@ -356,9 +356,9 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
       const attributes = (await rawAttributes(call, draft.categoryId)) ?? [];
       if (!progress.externalId) {
         await refuseUncertified(call, draft, attributes);
-        return create(call, draft, progress, save, await uploadImages(call, draft, progress, save), attributes);
+        return create(call, draft, progress, save, await uploadImages(call, draft, progress), attributes);
       }
-      const uris = await uploadImages(call, draft, progress, save);
+      const uris = await uploadImages(call, draft, progress);
       const warehouse = warehouseOf(call);
       const wanted = deliveredPrints(draft, uris, attributes, warehouse);
       const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
