@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { LISTING_QUEUE } from '../src/core/listings/listing-work.js';
 import { connectEtsySite } from './helpers/connect.js';
 import { databaseKinds } from './helpers/database.js';
-import { call, createTestApp, errorBody, registerUser, type TestApp, within } from './helpers/test-app.js';
+import { etsySeller, publishMug } from './helpers/listings.js';
+import { call, createTestApp, errorBody, registerUser, runDueJobs, type TestApp, within } from './helpers/test-app.js';
 
 const DENIED = errorBody(403, 'Invalid workspace or access denied');
 const DAY_MS = 24 * 3600_000;
@@ -267,6 +269,17 @@ for (const kind of databaseKinds()) {
       }
       // Its products' skus are free again in the owner's other workspace: nothing of it is left.
       assert.equal((await call(t, 'POST', '/products', { ...as(owner, owner.workspace.id), body: product })).statusCode, 201);
+    });
+
+    test('work queued for a deleted workspace finds nothing left and ends: nothing reaches the platform', async () => {
+      const seller = await etsySeller(t, '63');
+      await publishMug(t, seller, 'GONE');
+      const name = seller.workspace.name;
+      const deleted = await call(t, 'DELETE', `/workspaces/${seller.workspace.id}`, { token: seller.session, body: { confirm: name } });
+      assert.equal(deleted.statusCode, 200, deleted.body);
+      const creates = t.deps.sandbox.calls.get('etsy:createDraftListing') ?? 0;
+      assert.deepEqual(await runDueJobs(t, LISTING_QUEUE), { 'nothing to do': 1 });
+      assert.equal(t.deps.sandbox.calls.get('etsy:createDraftListing') ?? 0, creates);
     });
   });
 }
