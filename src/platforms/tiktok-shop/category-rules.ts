@@ -3,9 +3,9 @@
  * attributes of the publish form: a size chart template where the category takes one (`size_chart`, a select of the
  * seller's templates from Search Size Charts), and in a local seller's EU shop, or wherever the rules require them, the
  * responsible persons and manufacturers (`responsible_person_ids`, `manufacturer_ids`, multiselects of the seller's own
- * from Search Responsible Persons and Search Manufacturers). The rules are read as the attributes are (an hour per shop and category: TikTok gives them
- * "based on your shop's location"); the seller's lists for ten minutes per shop, as they are made in Seller Center while
- * a seller publishes. The three searches are the seller's, not a shop's: TikTok's docs take no `shop_cipher` for them
+ * from Search Responsible Persons and Search Manufacturers). The rules are read as the attributes are (an hour per shop
+ * and category: TikTok gives them "based on your shop's location"); the seller's lists for ten minutes per shop, as
+ * they are made in Seller Center while a seller publishes. The three searches are the seller's, not a shop's: TikTok's docs take no `shop_cipher` for them
  * (lazykern/ecommerce-api-docs `data/raw/tiktok/api-reference/products/search-*.spec.json`, `is_shop_chiper_exist: false`).
  */
 import type { CategoryAttribute } from '../../domain/index.js';
