@@ -1,6 +1,8 @@
 /**
  * The dashboard's pages: the built single-page app (npm run build:web, run by npm install) served from dist/web.
- * Only the listed page paths answer with index.html, so every other unknown path keeps the JSON 404.
+ * The listed page paths answer with index.html; any other path a browser asks for as a page answers it with a 404 (the
+ * app shows "Page not found"), outside /api/ and the sandbox, whose unknown paths keep the JSON 404 like every other
+ * request's.
  */
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
+import { servePagesOnNotFound } from '../http/not-found.js';
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -42,6 +45,8 @@ export async function registerDashboard(app: FastifyInstance, logger: FastifyBas
   } else {
     logger.warn(`The dashboard is not built (${indexFile} is missing): run npm run build:web. Its pages answer 503 until then.`);
   }
+
+  if (indexHtml !== null) servePagesOnNotFound(app, indexHtml, ['/api', '/sandbox', '/assets']);
 
   const hide = { schema: { hide: true } };
   app.get('/', hide, async (_request, reply) => reply.redirect('/dashboard'));
