@@ -1,13 +1,13 @@
 /**
  * The dashboard in real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core; .ci/run installs the
  * package when it is missing). One signed-up user walks through every page; each page is saved as a screenshot in
- * test-results/screenshots/. Any console error or uncaught page error fails the run.
+ * test-results/screenshots/ and checked by axe-core. Any console error or uncaught page error fails the run.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
+import { assertNoAxeViolations, type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
 
 describe('the dashboard in a browser', () => {
   let baseUrl: string;
@@ -45,6 +45,7 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('Sandbox account number').fill(account);
     const name = buttonName.replace(/\s+/g, '-').toLowerCase();
     await shot(`consent-${name}`);
+    await session.noAxeViolations(`the sandbox consent page of ${buttonName}`);
     await page.getByRole('button', { name: decision, exact: true }).click();
     await page.waitForURL(
       (url) => url.pathname === '/dashboard' || /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname),
@@ -58,6 +59,7 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('Email').fill(user.email);
     await page.getByLabel('Password').fill(user.password);
     await shot('signup');
+    await session.noAxeViolations('the sign-up page');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
     workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
@@ -65,6 +67,7 @@ describe('the dashboard in a browser', () => {
     assert.equal(await page.getByLabel('Workspace').inputValue(), workspaceId);
     await shot('workspace-dashboard-empty');
     await shot('workspace-dashboard-empty-375', 375);
+    await session.noAxeViolations('the empty dashboard');
     noConsoleErrors();
   });
 
@@ -82,6 +85,7 @@ describe('the dashboard in a browser', () => {
     await other.getByLabel('Email').fill(user.email);
     await other.getByLabel('Password').fill(user.password);
     await other.screenshot({ path: join(SCREENSHOTS, 'login.png'), fullPage: true });
+    await assertNoAxeViolations(other, 'the sign-in page');
     await other.getByRole('button', { name: 'Sign in' }).click();
     await other.waitForURL(/\/workspace\/\d+\/dashboard$/);
     await other.close();
@@ -103,6 +107,7 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('cell', { name: 'Inventory sync', exact: true }).waitFor();
     await shot('api-access-token-created');
     await shot('api-access-token-created-375', 375);
+    await session.noAxeViolations('API Access with a new token');
 
     const withPat = () => fetch(`${baseUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${value}` } });
     assert.equal((await withPat()).status, 200);
@@ -115,8 +120,10 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Revoke Inventory sync' }).click();
     await page.getByRole('button', { name: 'Yes, revoke' }).click();
     await page.getByText('You have no personal access tokens.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'The token “Inventory sync” is revoked' }).waitFor();
     assert.equal((await withPat()).status, 401);
     await shot('api-access-revoked');
+    await session.noAxeViolations('API Access after a revoke');
     noConsoleErrors();
   });
 
@@ -126,7 +133,9 @@ describe('the dashboard in a browser', () => {
     assert.match(new URL(page.url()).pathname, /^\/site\/\d+\/listings$/);
     await page.getByRole('heading', { name: 'Listings' }).waitFor();
     await page.getByText('No listings yet.').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Etsy is connected.' }).waitFor();
     await shot('site-listings-etsy');
+    await session.noAxeViolations('the Etsy site page');
     await page.goto(dashboardUrl());
     const row = page.getByRole('row').filter({ hasText: 'Etsy' });
     await row.getByText('Connected').waitFor();
@@ -136,6 +145,8 @@ describe('the dashboard in a browser', () => {
   test('TikTok Shop is connected through the sandbox and the site shows on the dashboard', async () => {
     await page.goto(dashboardUrl());
     await throughConsent('Connect TikTok Shop', 'Allow');
+    await page.getByRole('status').filter({ hasText: 'TikTok Shop is connected.' }).waitFor();
+    await session.noAxeViolations('the TikTok Shop site page');
     await page.goto(dashboardUrl());
     await page.getByRole('row').filter({ hasText: 'TikTok Shop' }).getByText('Connected').waitFor();
     noConsoleErrors();
@@ -158,18 +169,24 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('region', { name: 'Advertising profiles' }).getByRole('cell', { name: 'UK', exact: true }).waitFor();
     await page.getByRole('definition').filter({ hasText: /^EU$/ }).waitFor();
     await shot('site-listings-amazon-advertising');
+    await session.noAxeViolations('the Amazon site page with advertising');
     await page.goto(dashboardUrl());
+    // "2 profiles", never "2 profile(s)".
+    await row.getByText(/^\d+ profiles?$/).waitFor();
     await shot('workspace-dashboard-connected');
     await shot('workspace-dashboard-connected-375', 375);
+    await session.noAxeViolations('the dashboard with three sites');
     noConsoleErrors();
   });
 
   test('a denied Etsy consent comes back with its message on the dashboard', async () => {
     await page.goto(dashboardUrl());
     await throughConsent('Connect Etsy', 'Deny', '2');
-    assert.ok(new URL(page.url()).searchParams.has('authorization_error'));
-    await page.getByRole('alert').filter({ hasText: 'The connection was not made' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Etsy was not connected' }).waitFor();
+    // Read once: the outcome leaves the address, so a reload does not show it again.
+    assert.ok(!new URL(page.url()).searchParams.has('authorization_error'));
     await shot('workspace-dashboard-denied');
+    await session.noAxeViolations('the dashboard after a denied consent');
     noConsoleErrors();
   });
 
@@ -186,10 +203,12 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL(/\/site\/\d+\/listings$/);
     await page.getByRole('button', { name: 'Disconnect…' }).click();
     await shot('site-listings-confirm-disconnect');
+    await session.noAxeViolations('the site page asking to confirm a disconnect');
     await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await page.getByRole('region', { name: 'Details' }).getByText('Disconnected').waitFor();
     await shot('site-listings-disconnected');
     await shot('site-listings-disconnected-375', 375);
+    await session.noAxeViolations('a disconnected site’s page');
     noConsoleErrors();
   });
 });

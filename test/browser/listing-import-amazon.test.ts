@@ -67,6 +67,7 @@ describe('importing an Amazon seller account’s listings in a browser', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText(/Nothing is changed on Amazon/).waitFor();
     await session.shot('listing-import-amazon-confirm');
+    await session.noAxeViolations('listing-import-amazon-confirm');
     await confirm.getByRole('button', { name: 'Yes, import' }).click();
     await page
       .getByRole('status')
@@ -88,6 +89,7 @@ describe('importing an Amazon seller account’s listings in a browser', () => {
     await row('Stoneware mug with a speckled glaze').getByText('$28.00').waitFor();
     await page.getByRole('status').filter({ hasText: '6 listings.' }).waitFor();
     await session.shot('listing-import-amazon-done');
+    await session.noAxeViolations('listing-import-amazon-done');
 
     const listed = (await (await apiCall('GET', `/sites/${siteId}/listings?per_page=100`)).json()) as {
       data: { external_id: string; status: string; marketplace_id: string }[];

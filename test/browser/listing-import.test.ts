@@ -74,11 +74,13 @@ describe('importing a shop’s listings in a browser', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText('Nothing is changed on Etsy').waitFor();
     await session.shot('listing-import-confirm');
+    await session.noAxeViolations('listing-import-confirm');
     await confirm.getByRole('button', { name: 'Yes, import' }).click();
     await page.getByRole('status').filter({ hasText: 'Import done. 6 found: 6 products made' }).waitFor({ timeout: IMPORTED_MS });
     for (const title of ['Stoneware mug with a speckled glaze', 'Canvas tote bag', 'Leather card case', 'Hand-thrown vase'])
       await page.getByRole('row').filter({ hasText: title }).waitFor({ timeout: IMPORTED_MS });
     await session.shot('listing-import-done');
+    await session.noAxeViolations('listing-import-done');
 
     const listed = (await (await apiCall('GET', `/sites/${siteId}/listings?per_page=100`)).json()) as { data: { status: string }[] };
     assert.equal(listed.data.length, 6);
@@ -104,6 +106,7 @@ describe('importing a shop’s listings in a browser', () => {
     const changes = page.locator('.platform-changes');
     await changes.getByText('MUG-SPECKLE price: Etsy “31.00”, catalogue “28.00”').waitFor();
     await session.shot('listing-import-changed-on-etsy');
+    await session.noAxeViolations('listing-import-changed-on-etsy');
     await changes.getByRole('button', { name: /^Take Etsy’s values for/ }).click();
     await changes.waitFor({ state: 'detached', timeout: IMPORTED_MS });
     const product = (await (await apiCall('GET', `/products/${mug.product_id}`)).json()) as { data: { variants: { price: string }[] } };

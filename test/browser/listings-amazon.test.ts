@@ -150,6 +150,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await marketplace.selectOption({ label: 'Amazon.com (US)' });
     await condition.selectOption({ label: 'New' });
     await session.shot('listings-amazon-settings');
+    await session.noAxeViolations('listings-amazon-settings');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
 
@@ -189,6 +190,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     assert.deepEqual(await listings(), [], 'validating stores nothing');
     assert.deepEqual(await held(), [], 'a preview puts nothing on the account');
     await session.shot('listings-amazon-publish-validated');
+    await session.noAxeViolations('listings-amazon-publish-validated');
 
     const publish = dialog.getByRole('button', { name: 'Publish', exact: true });
     assert.equal(await publish.isEnabled(), true);
@@ -217,6 +219,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
       ],
     );
     await session.shot('listings-amazon-in-review');
+    await session.noAxeViolations('listings-amazon-in-review');
     session.noConsoleErrors();
   });
 
@@ -237,6 +240,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     assert.match(listing?.external_url ?? '', /^https:\/\/www\.amazon\.com\/dp\/B0/);
     await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
     await session.shot('listings-amazon-active');
+    await session.noAxeViolations('listings-amazon-active');
     session.noConsoleErrors();
   });
 
@@ -261,6 +265,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await changes.getByText('Changed on Amazon', { exact: true }).waitFor();
     assert.deepEqual(await changes.locator('li').allTextContents(), ['AMZ-MUG-W price: Amazon “21.00”, catalogue “18.00”']);
     await session.shot('listings-amazon-changed-on-amazon');
+    await session.noAxeViolations('listings-amazon-changed-on-amazon');
     await changes.getByRole('button', { name: `Send the catalogue’s values for ${TITLE}` }).click();
     await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
     await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
@@ -278,6 +283,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
       'the catalogue is left as it was',
     );
     await session.shot('listings-amazon-catalogue-sent');
+    await session.noAxeViolations('listings-amazon-catalogue-sent');
     session.noConsoleErrors();
   });
 
@@ -309,6 +315,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
       ],
     );
     await session.shot('listings-amazon-taken');
+    await session.noAxeViolations('listings-amazon-taken');
     session.noConsoleErrors();
   });
 });

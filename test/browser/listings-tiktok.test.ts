@@ -140,6 +140,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     assert.equal(await page.getByLabel('Shipping profile').count(), 0);
     await warehouse.selectOption({ label: 'Main warehouse (default)' });
     await session.shot('listings-tiktok-settings');
+    await session.noAxeViolations('listings-tiktok-settings');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
 
@@ -205,6 +206,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     assert.match((await warning.textContent()) ?? '', /^Warning: Title: .*\(TikTok Shop’s words\)/);
     assert.deepEqual(await listings(), [], 'validating stores nothing');
     await session.shot('listings-tiktok-publish-validated');
+    await session.noAxeViolations('listings-tiktok-publish-validated');
 
     const publish = dialog.getByRole('button', { name: 'Publish', exact: true });
     assert.equal(await publish.isEnabled(), true, 'warnings do not hold the publish back');
@@ -228,6 +230,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     // The filter keeps the plain word.
     assert.deepEqual(await page.getByLabel('Status').locator('option', { hasText: 'In review' }).allTextContents(), ['In review']);
     await session.shot('listings-tiktok-in-review');
+    await session.noAxeViolations('listings-tiktok-in-review');
     session.noConsoleErrors();
   });
 
@@ -243,6 +246,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     assert.equal(listing?.platform_status, 'ACTIVATE');
     await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
     await session.shot('listings-tiktok-active');
+    await session.noAxeViolations('listings-tiktok-active');
     session.noConsoleErrors();
   });
 
@@ -269,6 +273,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     assert.equal((await listings()).length, 1);
     await row().getByText('Active', { exact: true }).waitFor();
     await session.shot('listings-tiktok-imported');
+    await session.noAxeViolations('listings-tiktok-imported');
     session.noConsoleErrors();
   });
 
@@ -282,6 +287,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     await changes.getByText('Changed on TikTok Shop', { exact: true }).waitFor();
     assert.deepEqual(await changes.locator('li').allTextContents(), ['TT-MUG-W price: TikTok Shop “21.00”, catalogue “18.00”']);
     await session.shot('listings-tiktok-changed-on-tiktok');
+    await session.noAxeViolations('listings-tiktok-changed-on-tiktok');
     await changes.getByRole('button', { name: `Take TikTok Shop’s values for ${TITLE}` }).click();
     // The catalogue's change goes to the listing like any other (TikTok holds it already): the page polls meanwhile.
     await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
@@ -319,6 +325,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
       'the catalogue is left as it was',
     );
     await session.shot('listings-tiktok-catalogue-sent');
+    await session.noAxeViolations('listings-tiktok-catalogue-sent');
     session.noConsoleErrors();
   });
 });

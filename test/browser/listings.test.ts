@@ -116,6 +116,7 @@ describe('the site listings page in a browser', () => {
     await page.getByLabel('Price adjustment (%)').fill('10');
     await page.getByLabel('Stock buffer').fill('1');
     await session.shot('listings-settings');
+    await session.noAxeViolations('listings-settings');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
 
@@ -159,10 +160,12 @@ describe('the site listings page in a browser', () => {
     await dialog.getByText(`${TITLE}: ready to publish, no problems.`).waitFor();
     assert.deepEqual(await listings(), [], 'validating stores nothing');
     await session.shot('listings-publish-dialog');
+    await session.noAxeViolations('listings-publish-dialog');
 
     await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
     await dialog.getByText(`${TITLE}: published: the listing is on its way (pending).`).waitFor();
     await session.shot('listings-publish-dialog-published');
+    await session.noAxeViolations('listings-publish-dialog-published');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
     session.noConsoleErrors();
@@ -181,6 +184,7 @@ describe('the site listings page in a browser', () => {
     assert.equal(listing?.sync_status, 'synced');
     await page.getByRole('status').filter({ hasText: '1 listing.' }).waitFor();
     await session.shot('listings-table-active');
+    await session.noAxeViolations('listings-table-active');
     session.noConsoleErrors();
   });
 
@@ -200,6 +204,7 @@ describe('the site listings page in a browser', () => {
     await page.getByLabel('Status').selectOption('inactive');
     await row().waitFor();
     await session.shot('listings-table-inactive');
+    await session.noAxeViolations('listings-table-inactive');
     session.noConsoleErrors();
   });
 

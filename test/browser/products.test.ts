@@ -100,6 +100,7 @@ describe('the Products pages in a browser', () => {
     await page.getByRole('button', { name: 'Import CSV…' }).waitFor();
     await session.shot('products-empty');
     await session.shot('products-empty-375', 375);
+    await session.noAxeViolations('products-empty');
     session.noConsoleErrors();
   });
 
@@ -113,6 +114,7 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Tags', { exact: true }).press('Enter');
     await page.getByRole('button', { name: 'Remove tag summer' }).waitFor();
     await session.shot('products-new-blank');
+    await session.noAxeViolations('products-new-blank');
 
     await page.getByRole('button', { name: 'Add option' }).click();
     assert.ok(await isFocused(page.getByLabel('Option name')), 'the name of the new option has the focus');
@@ -143,6 +145,7 @@ describe('the Products pages in a browser', () => {
       await page.getByLabel(`Quantity of ${color} / ${size}`).fill('5');
     }
     await session.shot('products-new-filled');
+    await session.noAxeViolations('products-new-filled');
 
     await page.getByRole('button', { name: 'Create product' }).click();
     const summary = page.getByRole('alert').filter({ hasText: 'The product was not saved' });
@@ -153,6 +156,7 @@ describe('the Products pages in a browser', () => {
     assert.equal(await price.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.locator('#product-variants-3-price-error').textContent(), 'Enter a price, such as 19.99.');
     await session.shot('products-new-refused');
+    await session.noAxeViolations('products-new-refused');
     await summary.getByRole('link', { name: 'Variant Blue / M: Price' }).click();
     assert.ok(await isFocused(price), 'the summary link focuses the field');
     session.noConsoleErrors([REFUSED]);
@@ -175,6 +179,7 @@ describe('the Products pages in a browser', () => {
       COMBINATIONS.map(([color, size]) => [skuOf(color, size), color === 'Blue' && size === 'M' ? '26.00' : '24.00', 5]),
     );
     await session.shot('products-created');
+    await session.noAxeViolations('products-created');
     session.noConsoleErrors();
   });
 
@@ -190,6 +195,7 @@ describe('the Products pages in a browser', () => {
     assert.equal(media.headers.get('content-type'), 'image/png');
     assert.deepEqual(Buffer.from(await media.arrayBuffer()), PNG);
     await session.shot('products-image-uploaded');
+    await session.noAxeViolations('products-image-uploaded');
 
     await page.getByLabel('Add an image by URL').fill(url);
     await page.getByRole('button', { name: 'Add image', exact: true }).click();
@@ -208,6 +214,7 @@ describe('the Products pages in a browser', () => {
     await items.nth(0).locator('.drag-handle').dragTo(items.nth(1));
     assert.equal(await page.getByLabel('Alt text of image 1').inputValue(), 'Swatch, front');
     await session.shot('products-images-ordered');
+    await session.noAxeViolations('products-images-ordered');
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await notice('Saved. This is version 3.').waitFor();
@@ -232,7 +239,9 @@ describe('the Products pages in a browser', () => {
       before.variants.map((v) => v.id),
     );
     await session.shot('products-price-saved');
+    await session.noAxeViolations('products-price-saved');
     await session.shot('products-editor-375', 375);
+    await session.noAxeViolations('products-editor');
     session.noConsoleErrors();
   });
 
@@ -246,6 +255,7 @@ describe('the Products pages in a browser', () => {
     assert.deepEqual(cells.slice(1), ['Linen shirt', 'SHIRT-RED-S +3 more', '$21.50 – $26.00', '20', '4']);
     await session.shot('products-list');
     await session.shot('products-list-375', 375);
+    await session.noAxeViolations('products-list');
 
     await page.getByLabel('Search products').fill('blue-m');
     await page.waitForURL(`${productsUrl()}?q=blue-m`);
@@ -253,6 +263,7 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Search products').fill('no such thing');
     await page.getByText('No products match “no such thing”.').waitFor();
     await session.shot('products-search-none');
+    await session.noAxeViolations('products-search-none');
     await page.getByLabel('Search products').fill('');
     await page.waitForURL(productsUrl());
     await row.waitFor();
@@ -278,6 +289,7 @@ describe('the Products pages in a browser', () => {
     assert.equal(product.version, before.version + 1);
     await page.getByRole('row').filter({ hasText: 'Linen shirt' }).getByText('$21.50 – $27.00').waitFor();
     await session.shot('products-import-done');
+    await session.noAxeViolations('products-import-done');
     session.noConsoleErrors();
   });
 
@@ -300,6 +312,7 @@ describe('the Products pages in a browser', () => {
     );
     assert.equal((await stored()).version, before.version);
     await session.shot('products-import-refused');
+    await session.noAxeViolations('products-import-refused');
     await problems.getByRole('button', { name: 'Dismiss' }).click();
     assert.equal(await problems.count(), 0);
     session.noConsoleErrors([REFUSED]);
@@ -319,6 +332,7 @@ describe('the Products pages in a browser', () => {
 
     await open.click();
     await session.shot('products-delete-confirm');
+    await session.noAxeViolations('products-delete-confirm');
     await dialog.getByRole('button', { name: 'Yes, delete it' }).click();
     await page.waitForURL(productsUrl());
     await notice('“Linen shirt” was deleted.').waitFor();
@@ -328,6 +342,7 @@ describe('the Products pages in a browser', () => {
     });
     assert.equal(response.status, 404);
     await session.shot('products-deleted');
+    await session.noAxeViolations('products-deleted');
     session.noConsoleErrors();
   });
 });

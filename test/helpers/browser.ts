@@ -1,10 +1,12 @@
 /**
  * The browser tests' setup: Debian's Chromium (/usr/bin/chromium, never a downloaded browser) driven by playwright-core,
- * on a test app served on a loopback port, with every console error and uncaught page error collected.
+ * on a test app served on a loopback port, with every console error and uncaught page error collected, and axe-core to
+ * check a page for accessibility problems.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -38,21 +40,29 @@ export interface BrowserSession {
   shot(name: string, width?: number): Promise<void>;
   /** Asserts no console error since the last check, but for those matching `expected`, and forgets them. */
   noConsoleErrors(expected?: RegExp[]): void;
+  /** Asserts axe-core finds no accessibility violation on the page as it is now (`what` names it in the failure). */
+  noAxeViolations(what?: string): Promise<void>;
   close(): Promise<void>;
 }
 
-/** A served app on PGlite and a fresh Chromium profile with one page of 1440x900. */
-export async function openBrowser(options: { acceptDownloads?: boolean } = {}): Promise<BrowserSession> {
+/**
+ * A served app on PGlite and a fresh Chromium profile with one page of 1440x900. `env` is the app's environment beyond
+ * the test defaults; `chromiumArgs` are added to Chromium's command line (a `--host-resolver-rules` to reach the app by
+ * another name).
+ */
+export async function openBrowser(
+  options: { acceptDownloads?: boolean; env?: Record<string, string>; chromiumArgs?: string[] } = {},
+): Promise<BrowserSession> {
   assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
   await mkdir(SCREENSHOTS, { recursive: true });
-  const t = await createTestApp('pglite', { listen: true });
+  const t = await createTestApp('pglite', { listen: true, ...(options.env ? { env: options.env } : {}) });
   const profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
   // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
     viewport: { width: 1440, height: 900 },
     acceptDownloads: options.acceptDownloads ?? false,
   });
@@ -81,6 +91,7 @@ export async function openBrowser(options: { acceptDownloads?: boolean } = {}): 
       consoleErrors.length = 0;
       assert.deepEqual(unexpected, [], 'the browser console reported errors');
     },
+    noAxeViolations: (what) => assertNoAxeViolations(page, what),
     async close() {
       const browser = context.browser();
       await context.close();
@@ -128,4 +139,30 @@ export function apiCaller(baseUrl: () => string, who: () => { token: string; wor
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
   };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary: string }[];
+}
+
+/**
+ * Runs axe-core (every rule but the experimental ones: WCAG 2.0, 2.1 and 2.2 A and AA, and axe's best practices) on the
+ * page as it is now, and fails on any violation, each told with its rule, impact and elements. axe goes in through the
+ * DevTools protocol, which the page's Content-Security-Policy does not apply to: the policy stays the one users get.
+ */
+export async function assertNoAxeViolations(page: Page, what = page.url()): Promise<void> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((results) =>
+    results.violations.map(({ id, impact, help, nodes }) => ({
+      id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+    })))`)) as AxeViolation[];
+  const told = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`,
+  );
+  assert.deepEqual(told, [], `axe-core found accessibility violations on ${what}`);
 }

@@ -4,11 +4,13 @@ import { createRoot } from 'react-dom/client';
 import { ApiAccess } from './pages/api-access';
 import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
+import { NotFound } from './pages/not-found';
 import { ProductEditor } from './pages/product-editor';
 import { ProductList } from './pages/products';
 import { SiteListings } from './pages/site';
 import { useLocation } from './router';
 import { RequireSession } from './ui';
+import { WorkspaceGate } from './workspace-gate';
 import './styles.css';
 
 function App() {
@@ -20,14 +22,20 @@ function App() {
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
   const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
   const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
+  const known = workspace || site || products || product || ['/', '/dashboard', '/profile/developer/api-access'].includes(path);
+  if (!known) return <NotFound />;
   return (
     <RequireSession>
       {workspace ? (
         <WorkspaceDashboard key={workspace[1]} workspaceId={workspace[1]!} search={url.searchParams} />
       ) : products ? (
-        <ProductList key={products[1]} workspaceId={products[1]!} search={url.searchParams} />
+        <WorkspaceGate key={products[1]} workspaceId={products[1]!}>
+          {() => <ProductList workspaceId={products[1]!} search={url.searchParams} />}
+        </WorkspaceGate>
       ) : product ? (
-        <ProductEditor key={path} workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} />
+        <WorkspaceGate key={path} workspaceId={product[1]!}>
+          {() => <ProductEditor workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} />}
+        </WorkspaceGate>
       ) : site ? (
         <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
       ) : path === '/profile/developer/api-access' ? (

@@ -1,7 +1,7 @@
 /** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
-import { type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api, PAGE, session, unwrap } from './api/client';
-import { Link, navigate } from './router';
+import { Link, loginUrl, navigate, useHeadingFocus } from './router';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
 
@@ -44,11 +44,40 @@ export function ErrorMessage({ error, title }: { error: Error | string; title?: 
   );
 }
 
-export function Notice({ children }: { children: ReactNode }) {
+export function Notice({ children, id }: { children: ReactNode; id?: string }) {
   return (
-    <div className="alert alert-info" role="status">
+    <div className="alert alert-info" role="status" id={id} tabIndex={id ? -1 : undefined}>
       {children}
     </div>
+  );
+}
+
+/** The tab's title, "<parts> · Storelink" ("Listings · Etsy shop · Storelink"), so a screen reader hears the page change. */
+export function usePageTitle(...parts: string[]) {
+  const title = [...parts, 'Storelink'].join(' · ');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
+/** A trail of links to the pages above this one; the last item is this page. */
+export function Breadcrumb({ items }: { items: { label: string; href?: string }[] }) {
+  return (
+    <nav aria-label="Breadcrumb">
+      <ol className="breadcrumb">
+        {items.map((item, index) => (
+          <li key={item.label}>
+            {index === items.length - 1 ? (
+              <span aria-current="page">{item.label}</span>
+            ) : item.href ? (
+              <Link href={item.href}>{item.label}</Link>
+            ) : (
+              item.label
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
   );
 }
 
@@ -68,6 +97,47 @@ async function signOut() {
   navigate('/login');
 }
 
+/**
+ * The Settings menu (a disclosure: <details>): Escape closes it and gives the focus back to "Settings"; a press or a
+ * focus anywhere outside it closes it too, so it never stays open over the page.
+ */
+function SettingsMenu() {
+  const menu = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const outside = (event: Event) => {
+      const details = menu.current;
+      if (details?.open && !details.contains(event.target as Node)) details.open = false;
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('focusin', outside);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('focusin', outside);
+    };
+  }, []);
+  const closeOnEscape = (event: KeyboardEvent<HTMLElement>) => {
+    const details = menu.current;
+    if (event.key !== 'Escape' || !details?.open) return;
+    details.open = false;
+    details.querySelector('summary')?.focus();
+  };
+  return (
+    <details className="menu" ref={menu} onKeyDown={closeOnEscape}>
+      <summary>Settings</summary>
+      <div className="menu-panel">
+        <span className="menu-heading" id="developer-heading">
+          Developer
+        </span>
+        <ul aria-labelledby="developer-heading">
+          <li>
+            <Link href="/profile/developer/api-access">API Access</Link>
+          </li>
+        </ul>
+      </div>
+    </details>
+  );
+}
+
 /** `aria-current="page"` on the navigation link of the section the address is in. */
 const current = (section: string) =>
   window.location.pathname === section || window.location.pathname.startsWith(`${section}/`) ? ('page' as const) : undefined;
@@ -75,6 +145,7 @@ const current = (section: string) =>
 /** The frame of every signed-in page: header with navigation and the Settings menu, then the page. */
 export function Frame({ children, workspaceId }: { children: ReactNode; workspaceId?: string | null }) {
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
+  useHeadingFocus();
   return (
     <>
       <a className="skip" href="#main">
@@ -93,19 +164,7 @@ export function Frame({ children, workspaceId }: { children: ReactNode; workspac
               Products
             </Link>
           )}
-          <details className="menu">
-            <summary>Settings</summary>
-            <div className="menu-panel">
-              <span className="menu-heading" id="developer-heading">
-                Developer
-              </span>
-              <ul aria-labelledby="developer-heading">
-                <li>
-                  <Link href="/profile/developer/api-access">API Access</Link>
-                </li>
-              </ul>
-            </div>
-          </details>
+          <SettingsMenu />
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -118,11 +177,11 @@ export function Frame({ children, workspaceId }: { children: ReactNode; workspac
   );
 }
 
-/** Sends a visitor without a session to /login before rendering a signed-in page. */
+/** Sends a visitor without a session to /login (which brings them back here once signed in) before a signed-in page. */
 export function RequireSession({ children }: { children: ReactNode }) {
   const signedIn = session.get() !== null;
   useEffect(() => {
-    if (!signedIn) navigate('/login', { replace: true });
+    if (!signedIn) navigate(loginUrl(), { replace: true });
   }, [signedIn]);
   return signedIn ? children : null;
 }

@@ -1,7 +1,9 @@
 /** /profile/developer/api-access: personal access tokens (seed §5): create, value shown once, list, revoke. */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, PAGE, unwrap } from '../api/client';
-import { ErrorMessage, Frame, formatDate, Loading, lastWorkspace, useRequest } from '../ui';
+import { Confirm, useFocusReturn } from '../confirm';
+import { humanFieldMessages } from '../forms';
+import { Breadcrumb, ErrorMessage, Frame, formatDate, Loading, lastWorkspace, Notice, usePageTitle, useRequest } from '../ui';
 
 const EXPIRIES = [
   { value: '7', label: '7 days' },
@@ -13,35 +15,49 @@ const EXPIRIES = [
 ];
 
 type Created = { name: string; token: string };
+const DEFAULT_EXPIRY = '30';
 
 export function ApiAccess() {
+  usePageTitle('API Access', 'Settings');
   const tokens = useRequest(
     async () => unwrap(await api.GET('/api/v1/personal-access-tokens', { params: { query: PAGE } })).data,
     'tokens',
   );
   const [created, setCreated] = useState<Created | null>(null);
+  const [expiry, setExpiry] = useState(DEFAULT_EXPIRY);
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<Error | null>(null);
   const [copied, setCopied] = useState(false);
   const [revoking, setRevoking] = useState<number | null>(null);
   const [revokeError, setRevokeError] = useState<Error | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
+  // An object, new at each refused submit, so the focus goes back to the field each time.
+  const [nameProblem, setNameProblem] = useState<{ message: string } | null>(null);
+  useEffect(() => {
+    if (nameProblem) document.getElementById('token-name')?.focus();
+  }, [nameProblem]);
+  const { focusNext } = useFocusReturn();
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const formElement = event.currentTarget;
     const form = new FormData(formElement);
-    const expiry = String(form.get('expiry'));
-    setCreating(true);
+    const name = String(form.get('name') ?? '').trim();
     setCreateError(null);
     setCopied(false);
+    // Checked here, under the field, instead of by the browser's own bubble (forms.ts says why).
+    setNameProblem(name ? null : { message: 'Give the token a name, so you know later which program uses it.' });
+    if (!name) return;
+    setCreating(true);
     try {
       const body = {
-        name: String(form.get('name') ?? ''),
+        name,
         expires_in_days: expiry === 'never' ? null : (Number(expiry) as 7 | 30 | 60 | 90 | 365),
       };
       const data = unwrap(await api.POST('/api/v1/personal-access-tokens', { body })).data;
       setCreated({ name: data.name, token: data.token });
       formElement.reset();
+      setExpiry(DEFAULT_EXPIRY);
       tokens.reload();
     } catch (caught) {
       setCreateError(caught as Error);
@@ -60,22 +76,38 @@ export function ApiAccess() {
     }
   }
 
-  async function revoke(id: number) {
+  async function revoke(id: number, name: string) {
     setRevokeError(null);
     try {
       unwrap(await api.DELETE('/api/v1/personal-access-tokens/{id}', { params: { path: { id } } }));
       setRevoking(null);
+      setRevoked(`The token “${name}” is revoked: programs using it can no longer call the API.`);
+      // Its row (and the button that opened the confirmation) is gone: the focus goes to the message that says so.
+      focusNext(() => document.getElementById('revoked-notice'));
       tokens.reload();
     } catch (caught) {
       setRevokeError(caught as Error);
     }
   }
 
-  const nameErrors = createError instanceof ApiError ? createError.fields.name : undefined;
+  function cancelRevoke(id: number) {
+    setRevoking(null);
+    focusNext(() => document.getElementById(`revoke-${id}`));
+  }
+
+  const serverNameErrors = createError instanceof ApiError ? createError.fields.name : undefined;
+  const nameErrors = nameProblem ? [nameProblem.message] : serverNameErrors && humanFieldMessages('name', serverNameErrors);
 
   return (
     <Frame workspaceId={lastWorkspace.get()}>
-      <p className="muted small breadcrumb">Settings › Developer › API Access</p>
+      <Breadcrumb
+        items={[
+          { label: 'Dashboard', href: lastWorkspace.get() ? `/workspace/${lastWorkspace.get()}/dashboard` : '/dashboard' },
+          { label: 'Settings' },
+          { label: 'Developer' },
+          { label: 'API Access' },
+        ]}
+      />
       <h1>API Access</h1>
       <p>
         Personal access tokens let your own programs call the Storelink API as you. Send one as <code>Authorization: Bearer …</code> with an{' '}
@@ -84,7 +116,7 @@ export function ApiAccess() {
 
       <section aria-labelledby="create-heading" className="card">
         <h2 id="create-heading">Create a token</h2>
-        <form onSubmit={(e) => void create(e)} className="token-form">
+        <form onSubmit={(e) => void create(e)} className="token-form" noValidate>
           <div className="field">
             <label htmlFor="token-name">Name</label>
             <input
@@ -104,19 +136,30 @@ export function ApiAccess() {
           </div>
           <div className="field">
             <label htmlFor="token-expiry">Expiration</label>
-            <select id="token-expiry" name="expiry" defaultValue="30">
+            <select
+              id="token-expiry"
+              name="expiry"
+              value={expiry}
+              onChange={(e) => setExpiry(e.target.value)}
+              aria-describedby={expiry === 'never' ? 'token-expiry-hint' : undefined}
+            >
               {EXPIRIES.map((e) => (
                 <option key={e.value} value={e.value}>
                   {e.label}
                 </option>
               ))}
             </select>
+            {expiry === 'never' && (
+              <p className="hint warning-note" id="token-expiry-hint">
+                It works until you revoke it, even if it leaks. An expiry is safer.
+              </p>
+            )}
           </div>
           <button type="submit" className="primary" disabled={creating}>
             {creating ? 'Creating…' : 'Create token'}
           </button>
         </form>
-        {createError && !nameErrors && <ErrorMessage error={createError} title="Could not create the token" />}
+        {createError && !serverNameErrors && <ErrorMessage error={createError} title="Could not create the token" />}
         {created && (
           <div className="new-token" role="status" aria-live="polite">
             <p>
@@ -141,6 +184,7 @@ export function ApiAccess() {
 
       <section aria-labelledby="tokens-heading" className="card">
         <h2 id="tokens-heading">Your tokens</h2>
+        {revoked && <Notice id="revoked-notice">{revoked}</Notice>}
         {revokeError && <ErrorMessage error={revokeError} title="Could not revoke the token" />}
         {tokens.state === 'loading' && <Loading what="tokens" />}
         {tokens.state === 'error' && <ErrorMessage error={tokens.error} title="Could not load your tokens" />}
@@ -168,16 +212,16 @@ export function ApiAccess() {
                     <td data-label="Last used">{formatDate(t.last_used_at, 'Never used')}</td>
                     <td>
                       {revoking === t.id ? (
-                        <fieldset className="button-row" aria-label={`Confirm revoking ${t.name}`}>
-                          <button type="button" className="danger" onClick={() => void revoke(t.id)}>
-                            Yes, revoke
-                          </button>
-                          <button type="button" onClick={() => setRevoking(null)}>
-                            Cancel
-                          </button>
-                        </fieldset>
+                        <Confirm
+                          id={`confirm-revoke-${t.id}`}
+                          confirmLabel="Yes, revoke"
+                          onConfirm={() => void revoke(t.id, t.name)}
+                          onCancel={() => cancelRevoke(t.id)}
+                        >
+                          Revoke “{t.name}”? Programs using it stop working at once.
+                        </Confirm>
                       ) : (
-                        <button type="button" onClick={() => setRevoking(t.id)} aria-label={`Revoke ${t.name}`}>
+                        <button type="button" id={`revoke-${t.id}`} onClick={() => setRevoking(t.id)} aria-label={`Revoke ${t.name}`}>
                           Revoke
                         </button>
                       )}

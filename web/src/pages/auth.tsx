@@ -1,36 +1,81 @@
-/** /signup and /login: a session token in localStorage, then /dashboard. */
-import { type FormEvent, useState } from 'react';
+/** /signup and /login: a session token in localStorage, then the page the visitor came from (`?next=`) or /dashboard. */
+import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, session, unwrap } from '../api/client';
-import { Link, navigate } from '../router';
-import { ErrorMessage } from '../ui';
+import { humanFieldMessages, looksLikeEmail, waitFor } from '../forms';
+import { Link, navigate, safeReturnPath, useHeadingFocus } from '../router';
+import { ErrorMessage, Notice, usePageTitle } from '../ui';
+
+type Fields = Record<string, string[]>;
+const MIN_PASSWORD = 8;
+
+/** What is wrong with the form before it is sent, per field, in the words the API's answer would get. */
+function checkForm(signup: boolean, values: { name: string; email: string; password: string }): Fields {
+  const problems: Fields = {};
+  if (signup && !values.name.trim()) problems.name = ['Enter your name.'];
+  if (!values.email.trim()) problems.email = ['Enter your email address.'];
+  else if (!looksLikeEmail(values.email.trim())) problems.email = ['Enter an email address like name@example.com.'];
+  if (!values.password) problems.password = ['Enter your password.'];
+  else if (signup && values.password.length < MIN_PASSWORD) problems.password = [`Use at least ${MIN_PASSWORD} characters.`];
+  return problems;
+}
+
+/** The message above the form for an answer that is not about one field. */
+function formMessage(error: Error, signup: boolean): string {
+  if (!(error instanceof ApiError)) return error.message;
+  if (error.status === 401) return 'Wrong email or password.';
+  if (error.status === 429)
+    return `Too many ${signup ? 'sign-ups' : 'sign-in attempts'}. ${waitFor(error.retryAfterSeconds)}, then try again.`;
+  return error.message;
+}
 
 export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
   const signup = mode === 'signup';
+  usePageTitle(signup ? 'Create your account' : 'Sign in');
+  useHeadingFocus();
+  const query = new URLSearchParams(window.location.search);
+  const next = safeReturnPath(query.get('next'));
+  const expired = query.get('reason') === 'expired';
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | Error | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const [fields, setFields] = useState<Fields>({});
+  // Once its message is on the page, the first field with a problem takes the focus, so the two are read out together.
+  useEffect(() => {
+    const first = ['name', 'email', 'password'].find((name) => fields[name]);
+    if (first) document.getElementById(first)?.focus();
+  }, [fields]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const email = String(form.get('email') ?? '');
-    const password = String(form.get('password') ?? '');
-    setBusy(true);
+    const values = {
+      name: String(form.get('name') ?? ''),
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+    };
     setError(null);
+    const problems = checkForm(signup, values);
+    setFields(problems);
+    if (Object.keys(problems).length > 0) return;
+    setBusy(true);
     try {
+      const { email, password } = values;
       const token = signup
-        ? unwrap(await api.POST('/api/v1/auth/register', { body: { email, password, name: String(form.get('name') ?? '') } }), {
+        ? unwrap(await api.POST('/api/v1/auth/register', { body: { email: email.trim(), password, name: values.name.trim() } }), {
             redirectOn401: false,
           }).data.token
-        : unwrap(await api.POST('/api/v1/auth/login', { body: { email, password } }), { redirectOn401: false }).data.token;
+        : unwrap(await api.POST('/api/v1/auth/login', { body: { email: email.trim(), password } }), { redirectOn401: false }).data.token;
       session.set(token);
-      navigate('/dashboard');
+      navigate(next ?? '/dashboard');
     } catch (caught) {
-      setError(caught as Error);
+      const answered = caught instanceof ApiError ? caught.fields : {};
+      const human = Object.fromEntries(Object.entries(answered).map(([name, messages]) => [name, humanFieldMessages(name, messages)]));
+      setFields(human);
+      // A 422 is said under its fields; anything else above the form.
+      setError(Object.keys(human).length > 0 ? null : (caught as Error));
       setBusy(false);
     }
   }
 
-  const fields = error instanceof ApiError ? error.fields : {};
   const fieldError = (name: string) =>
     fields[name] ? (
       <p className="field-error" id={`${name}-error`}>
@@ -38,12 +83,14 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
       </p>
     ) : null;
   const describedBy = (name: string) => (fields[name] ? `${name}-error` : undefined);
+  const other = `${signup ? '/login' : '/signup'}${next ? `?${new URLSearchParams({ next })}` : ''}`;
 
   return (
     <main id="main" className="auth">
       <h1>{signup ? 'Create your Storelink account' : 'Sign in to Storelink'}</h1>
+      {expired && !error && <Notice>Your session has ended. Sign in again to go on where you were.</Notice>}
       <form onSubmit={(e) => void submit(e)} noValidate className="card">
-        {error && <ErrorMessage error={error} />}
+        {error && <ErrorMessage error={formMessage(error, signup)} />}
         {signup && (
           <div className="field">
             <label htmlFor="name">Name</label>
@@ -83,11 +130,11 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
         <p className="muted">
           {signup ? (
             <>
-              Already have an account? <Link href="/login">Sign in</Link>
+              Already have an account? <Link href={other}>Sign in</Link>
             </>
           ) : (
             <>
-              New to Storelink? <Link href="/signup">Create an account</Link>
+              New to Storelink? <Link href={other}>Create an account</Link>
             </>
           )}
         </p>

@@ -2,11 +2,24 @@
 import { useEffect } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { ErrorMessage, Frame, Loading, lastWorkspace, loadWorkspaces, PLATFORMS, platformName, STATUS_LABEL, useRequest } from '../ui';
+import {
+  ErrorMessage,
+  Frame,
+  Loading,
+  lastWorkspace,
+  loadWorkspaces,
+  PLATFORMS,
+  platformName,
+  STATUS_LABEL,
+  usePageTitle,
+  useRequest,
+} from '../ui';
+import { type Workspace, WorkspaceGate } from '../workspace-gate';
 import { ConnectButton, ConnectOutcome } from './connect';
 
 /** Goes to the last used workspace if the user still has it, else the first; keeps the query (a connect outcome). */
 export function DashboardRedirect({ search }: { search: string }) {
+  usePageTitle('Dashboard');
   const workspaces = useRequest(loadWorkspaces, 'workspaces');
   useEffect(() => {
     if (workspaces.state !== 'ready' || workspaces.data.length === 0) return;
@@ -26,34 +39,42 @@ export function DashboardRedirect({ search }: { search: string }) {
   );
 }
 
+/** "1 profile", "2 profiles". */
+const profiles = (count: number) => `${count} ${count === 1 ? 'profile' : 'profiles'}`;
+
 export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: string; search: URLSearchParams }) {
+  return (
+    <WorkspaceGate workspaceId={workspaceId}>
+      {(workspace, workspaces) => <Dashboard workspace={workspace} workspaces={workspaces} search={search} />}
+    </WorkspaceGate>
+  );
+}
+
+function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; workspaces: Workspace[]; search: URLSearchParams }) {
+  const workspaceId = String(workspace.id);
+  usePageTitle('Dashboard', workspace.name);
   useEffect(() => lastWorkspace.set(workspaceId), [workspaceId]);
-  const workspaces = useRequest(loadWorkspaces, 'workspaces');
   const sites = useRequest(
     async () => unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data,
     `sites-${workspaceId}`,
   );
-  const current = workspaces.state === 'ready' ? workspaces.data.find((w) => String(w.id) === workspaceId) : undefined;
 
   return (
     <Frame workspaceId={workspaceId}>
       <div className="page-head">
         <h1>
-          {current ? current.name : 'Workspace'} <span className="muted small">(workspace {workspaceId})</span>
+          {workspace.name} <span className="muted small">(workspace {workspaceId})</span>
         </h1>
-        {workspaces.state === 'ready' && (
-          <div className="field inline">
-            <label htmlFor="workspace-switcher">Workspace</label>
-            <select id="workspace-switcher" value={workspaceId} onChange={(e) => navigate(`/workspace/${e.target.value}/dashboard`)}>
-              {workspaces.data.map((w) => (
-                <option key={w.id} value={w.id}>
-                  {w.name} (#{w.id})
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        {workspaces.state === 'error' && <ErrorMessage error={workspaces.error} title="Could not load your workspaces" />}
+        <div className="field inline">
+          <label htmlFor="workspace-switcher">Workspace</label>
+          <select id="workspace-switcher" value={workspaceId} onChange={(e) => navigate(`/workspace/${e.target.value}/dashboard`)}>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name} (#{w.id})
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <ConnectOutcome search={search} />
 
@@ -98,7 +119,7 @@ export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: strin
                       {site.advertising === null ? (
                         <span className="muted">—</span>
                       ) : site.advertising.connected ? (
-                        `${site.advertising.profiles.length} profile(s)`
+                        profiles(site.advertising.profiles.length)
                       ) : site.platform_id === 5 && site.status === 'connected' ? (
                         <ConnectButton workspaceId={workspaceId} platformId={5} siteId={site.id} label="Connect advertising" />
                       ) : (

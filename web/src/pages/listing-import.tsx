@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
+import { Confirm, useFocusReturn } from '../confirm';
 import { ErrorMessage, platformName } from '../ui';
 
 type Import = NonNullable<paths['/api/v1/sites/{site_id}/listings/import']['get']['responses'][200]['content']['application/json']['data']>;
@@ -25,6 +26,7 @@ export function ListingImport({
   const [current, setCurrent] = useState<Import | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const { opener, focusNext } = useFocusReturn();
 
   const load = useCallback(async () => {
     const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
@@ -60,6 +62,8 @@ export function ListingImport({
       const started = unwrap(await api.POST('/api/v1/sites/{site_id}/listings/import', { params }));
       setCurrent(started.data);
       setConfirming(false);
+      // The button waits while the import runs: its progress, which it opened, has the focus meanwhile.
+      focusNext(() => (opener.current?.disabled ? document.getElementById(`import-progress-${siteId}`) : opener.current));
     } catch (caught) {
       setError(caught as Error);
     }
@@ -71,37 +75,36 @@ export function ListingImport({
   return (
     <div className="listing-import">
       {!confirming && (
-        <button type="button" onClick={() => setConfirming(true)} disabled={running}>
+        <button type="button" ref={opener} onClick={() => setConfirming(true)} disabled={running}>
           {running ? 'Importing…' : 'Import listings'}
         </button>
       )}
       {confirming && (
-        <div className="confirm neutral" role="alertdialog" aria-labelledby="confirm-import">
-          <p id="confirm-import">
-            Import the listings this {shop} already has? Each is linked to the catalogue product with the same SKU, or a product is made
-            from it. Nothing is changed on {name}: where a linked product differs from the shop, the listing shows both values for you to
-            send the catalogue&rsquo;s or take {name}&rsquo;s.
-          </p>
-          <div className="button-row">
-            <button type="button" className="primary" onClick={() => void start()}>
-              Yes, import
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <Confirm
+          id="confirm-import"
+          tone="neutral"
+          confirmLabel="Yes, import"
+          onConfirm={() => void start()}
+          onCancel={() => {
+            setConfirming(false);
+            focusNext();
+          }}
+        >
+          Import the listings this {shop} already has? Each is linked to the catalogue product with the same SKU, or a product is made from
+          it. Nothing is changed on {name}: where a linked product differs from the shop, the listing shows both values for you to send the
+          catalogue&rsquo;s or take {name}&rsquo;s.
+        </Confirm>
       )}
-      {current && <ImportProgress current={current} />}
+      {current && <ImportProgress current={current} id={`import-progress-${siteId}`} />}
       {error && <ErrorMessage error={error} title="Could not import the listings" />}
     </div>
   );
 }
 
-function ImportProgress({ current }: { current: Import }) {
+function ImportProgress({ current, id }: { current: Import; id: string }) {
   const counts = `${current.found} found: ${current.created} products made, ${current.linked} linked by SKU, ${current.updated} already here, ${current.skipped} skipped`;
   return (
-    <div role="status" className="import-progress">
+    <div role="status" className="import-progress" id={id} tabIndex={-1}>
       <p>
         {current.status === 'running' && `Importing… ${counts}.`}
         {current.status === 'done' && `Import done. ${counts}.`}

@@ -1,15 +1,13 @@
 /** Small pieces the product pages share: addresses, the page title, a message carried over a navigation, thumbnails, prices. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { usePageTitle } from '../ui';
 
 export const productsUrl = (workspaceId: string) => `/workspace/${workspaceId}/products`;
 export const productUrl = (workspaceId: string, productId: number | 'new') => `/workspace/${workspaceId}/products/${productId}`;
 
-/** Sets the tab's title (so a page change is announced) and puts focus on the page, not on <body>, when it opens. */
+/** Sets the tab's title, so a page change is announced (the frame puts the focus on the page's heading). */
 export function usePage(title: string) {
-  useEffect(() => {
-    document.title = `${title} · Storelink`;
-  }, [title]);
-  useEffect(() => document.getElementById('main')?.focus(), []);
+  usePageTitle(title);
 }
 
 let carried: string | null = null;

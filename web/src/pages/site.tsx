@@ -2,10 +2,11 @@
  * /site/<id>/listings: the site's details, advertising profiles and disconnect, then its listings: the listing settings,
  * the listings table with their actions, and "Publish products".
  */
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
-import { Link } from '../router';
+import { Confirm, useFocusReturn } from '../confirm';
 import {
+  Breadcrumb,
   ErrorMessage,
   Frame,
   formatDate,
@@ -15,6 +16,7 @@ import {
   Notice,
   platformName,
   STATUS_LABEL,
+  usePageTitle,
   useRequest,
 } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
@@ -32,30 +34,39 @@ async function currentWorkspaceId(): Promise<string> {
   return String(chosen.id);
 }
 
+async function loadSite(siteId: string) {
+  const workspaceId = await currentWorkspaceId();
+  const site = unwrap(
+    await api.GET('/api/v1/sites/{site_id}', { params: { path: { site_id: Number(siteId) }, header: inWorkspace(workspaceId) } }),
+  ).data;
+  return { workspaceId, site };
+}
+
 export function SiteListings({ siteId, search }: { siteId: string; search: URLSearchParams }) {
-  const loaded = useRequest(async () => {
-    const workspaceId = await currentWorkspaceId();
-    const site = unwrap(
-      await api.GET('/api/v1/sites/{site_id}', { params: { path: { site_id: Number(siteId) }, header: inWorkspace(workspaceId) } }),
-    ).data;
-    return { workspaceId, site };
-  }, `site-${siteId}`);
+  const loaded = useRequest(() => loadSite(siteId), `site-${siteId}`);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [disconnectError, setDisconnectError] = useState<Error | null>(null);
+  const [disconnected, setDisconnected] = useState<string | null>(null);
   const [published, setPublished] = useState(0);
   const [listable, setListable] = useState(false);
   const imported = useCallback(() => setPublished((n) => n + 1), []);
+  const { opener, focusNext } = useFocusReturn();
+  // Read again after a disconnect, the site stays on screen (its status changing) instead of flashing to "Loading".
+  const shown = useRef<Awaited<ReturnType<typeof loadSite>> | null>(null);
+  if (loaded.state === 'ready') shown.current = loaded.data;
+  usePageTitle('Listings', shown.current?.site.name ?? `Site ${siteId}`);
 
-  if (loaded.state !== 'ready') {
+  if (!shown.current) {
     return (
       <Frame workspaceId={lastWorkspace.get()}>
         <h1>Site {siteId}</h1>
-        {loaded.state === 'loading' ? <Loading what="the site" /> : <ErrorMessage error={loaded.error} title="Could not load the site" />}
+        {loaded.state === 'error' ? <ErrorMessage error={loaded.error} title="Could not load the site" /> : <Loading what="the site" />}
       </Frame>
     );
   }
-  const { workspaceId, site } = loaded.data;
+  const { workspaceId, site } = shown.current;
+  const kind = platformName(site.platform);
 
   async function disconnect() {
     setBusy(true);
@@ -63,6 +74,8 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
     try {
       unwrap(await api.DELETE('/api/v1/sites/{site_id}', { params: { path: { site_id: site.id }, header: inWorkspace(workspaceId) } }));
       setConfirming(false);
+      setDisconnected(`${site.name} is disconnected from ${kind}. Connect ${kind} again to use it.`);
+      focusNext(() => document.getElementById('disconnected-notice'));
       loaded.reload();
     } catch (caught) {
       setDisconnectError(caught as Error);
@@ -73,11 +86,10 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
 
   return (
     <Frame workspaceId={workspaceId}>
-      <p>
-        <Link href={`/workspace/${workspaceId}/dashboard`}>← Back to the dashboard</Link>
-      </p>
+      <Breadcrumb items={[{ label: 'Dashboard', href: `/workspace/${workspaceId}/dashboard` }, { label: site.name }]} />
       <h1>{site.name}</h1>
-      <ConnectOutcome search={search} />
+      <ConnectOutcome search={search} site={site} />
+      {disconnected && <Notice id="disconnected-notice">{disconnected}</Notice>}
       <section aria-labelledby="details-heading" className="card">
         <h2 id="details-heading">Details</h2>
         <dl className="details">
@@ -117,22 +129,24 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           </Notice>
         )}
         {site.status !== 'disconnected' && !confirming && (
-          <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" ref={opener} onClick={() => setConfirming(true)}>
             Disconnect…
           </button>
         )}
         {confirming && (
-          <div className="confirm" role="alertdialog" aria-labelledby="confirm-disconnect">
-            <p id="confirm-disconnect">Disconnect {site.name}? Storelink deletes its credentials; you can connect it again later.</p>
-            <div className="button-row">
-              <button type="button" className="danger" onClick={() => void disconnect()} disabled={busy}>
-                {busy ? 'Disconnecting…' : 'Yes, disconnect'}
-              </button>
-              <button type="button" onClick={() => setConfirming(false)} disabled={busy}>
-                Cancel
-              </button>
-            </div>
-          </div>
+          <Confirm
+            id="confirm-disconnect"
+            confirmLabel="Yes, disconnect"
+            busyLabel="Disconnecting…"
+            busy={busy}
+            onConfirm={() => void disconnect()}
+            onCancel={() => {
+              setConfirming(false);
+              focusNext();
+            }}
+          >
+            Disconnect {site.name}? Storelink deletes its credentials; you can connect it again later.
+          </Confirm>
         )}
         {disconnectError && <ErrorMessage error={disconnectError} title="Could not disconnect" />}
       </section>
