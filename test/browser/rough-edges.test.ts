@@ -256,6 +256,21 @@ describe('the newcomer review’s rough edges in a browser', () => {
     session.noConsoleErrors();
   });
 
+  test('Back from a consent page frees the Connect buttons, and a site opened afterwards claims no new connection', async () => {
+    await page.getByRole('button', { name: 'Connect Etsy', exact: true }).click();
+    await page.getByLabel('Sandbox account number').waitFor();
+    await page.goBack();
+    await page.waitForURL(dashboardUrl());
+    const connect = page.getByRole('button', { name: 'Connect Etsy', exact: true });
+    await connect.waitFor();
+    assert.ok(await connect.isEnabled(), 'Connect Etsy can be pressed again');
+    await page.getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Details' }).waitFor();
+    assert.equal(await page.getByText('Etsy is connected.').count(), 0);
+    await page.goto(dashboardUrl());
+    session.noConsoleErrors();
+  });
+
   test('the Settings menu closes on Escape, giving the focus back to Settings, and on a press outside it', async () => {
     const settings = page.getByText('Settings', { exact: true });
     const item = page.getByRole('link', { name: 'API Access' });

@@ -50,8 +50,13 @@ const subscribeOpening = (listener: () => void) => {
   openingListeners.add(listener);
   return () => void openingListeners.delete(listener);
 };
-// Back from the platform through the browser's cache, the page is as it was left: "Opening…" would stay forever.
-window.addEventListener('pageshow', (event) => event.persisted && setOpening(null));
+// Back from the platform through the browser's cache, the page is as it was left: "Opening…" would stay forever, and
+// the attempt was given up.
+window.addEventListener('pageshow', (event) => {
+  if (!event.persisted) return;
+  setOpening(null);
+  attempts.clear();
+});
 
 const platformLabel = (attempt: Pick<Attempt, 'platformId' | 'advertising'>) =>
   attempt.advertising ? 'Amazon advertising' : (PLATFORMS.find((p) => p.id === attempt.platformId)?.name ?? 'The platform');
@@ -145,8 +150,12 @@ function failureMessage(name: string, reason: string): string {
   return reason ? `${name} said: ${reason}` : `${name} gave no reason.`;
 }
 
+type SiteShown = { platform_id: number; updated_at: string };
+// The server's clock and the browser's may differ by this much before a just-made site stops counting as just made.
+const CLOCK_SKEW_MS = 5 * 60 * 1000;
+
 /** What the address (and the attempt this tab started) says about the last connection; null when nothing. */
-function readOutcome(search: URLSearchParams, site: { platform_id: number } | undefined): Outcome | null {
+function readOutcome(search: URLSearchParams, site: SiteShown | undefined): Outcome | null {
   const attempt = attempts.read();
   const name = attempt ? platformLabel(attempt) : null;
   const error = search.get('authorization_error');
@@ -163,8 +172,10 @@ function readOutcome(search: URLSearchParams, site: { platform_id: number } | un
     if (search.get('segment') === 'advertising') return { kind: 'connected', message: 'Amazon advertising is connected.' };
     if (search.has('site_id')) return { kind: 'connected', message: 'Your Amazon seller account is connected.' };
   }
-  // Etsy and TikTok Shop come back to the new site's page with nothing in the address: the attempt says it was this.
-  if (site && attempt && attempt.platformId === site.platform_id && !attempt.advertising)
+  // Etsy and TikTok Shop come back to the new site's page with nothing in the address: the attempt says it was this,
+  // if the site was made or connected again since (not a site of the same platform opened after an abandoned attempt).
+  const sinceAttempt = attempt && Date.parse(site?.updated_at ?? '') >= attempt.at - CLOCK_SKEW_MS;
+  if (site && attempt && sinceAttempt && attempt.platformId === site.platform_id && !attempt.advertising)
     return { kind: 'connected', message: `${platformLabel(attempt)} is connected.` };
   return null;
 }
@@ -173,13 +184,15 @@ function readOutcome(search: URLSearchParams, site: { platform_id: number } | un
  * The outcome of the connection this tab last started: a failure names the platform and offers Try again and Dismiss;
  * a success says so. Read once: the address loses its outcome parameters, so a reload does not show it again.
  */
-export function ConnectOutcome({ search, site }: { search: URLSearchParams; site?: { platform_id: number } }) {
+export function ConnectOutcome({ search, site }: { search: URLSearchParams; site?: SiteShown }) {
   const [outcome, setOutcome] = useState(() => readOutcome(search, site));
   const [retryError, setRetryError] = useState<Error | null>(null);
   const [retrying, setRetrying] = useState(false);
   useEffect(() => {
-    if (outcome === null) return;
+    // The first page that shows after an attempt has its outcome, if any: Back from the platform, or a later visit to a
+    // site's page, must not read it as a success.
     attempts.clear();
+    if (outcome === null) return;
     const url = new URL(window.location.href);
     if (!OUTCOME_PARAMS.some((name) => url.searchParams.has(name))) return;
     for (const name of OUTCOME_PARAMS) url.searchParams.delete(name);
