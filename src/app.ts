@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
+import { registerAccountRoutes } from './http/account.routes.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
 import { createClientErrorHandler } from './http/client-errors.js';
@@ -89,6 +90,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerAuthRoutes(api, deps);
       registerTokenRoutes(api, deps);
       registerWorkspaceRoutes(api, deps);
+      registerAccountRoutes(api, deps);
       registerProductRoutes(api, deps);
       registerConnectRoutes(api, deps);
       registerSiteRoutes(api, deps);

@@ -1,5 +1,6 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
 import type { Logger } from 'pino';
+import { type AccountSettingsService, createAccountSettingsService } from './core/auth/account-settings.service.js';
 import { type AccountsService, createAccountsService } from './core/auth/accounts.service.js';
 import { createAuthCache } from './core/auth/auth-cache.js';
 import { AUTH_CHANNEL, authChangeHandlers } from './core/auth/auth-changes.js';
@@ -60,6 +61,8 @@ export interface Deps {
    */
   watchAuthChanges(): Promise<void>;
   readonly accounts: AccountsService;
+  /** A user's own name and password, and the operator's password reset. */
+  readonly accountSettings: AccountSettingsService;
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
@@ -137,6 +140,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const authCache = createAuthCache({ maxEntries: AUTH_CACHE_ENTRIES });
   const tokens = createTokensService({ db, jwt, clock, usage, cache: authCache });
   const security = createSecurityEvents({ db, clock, logger });
+  const passwords = { hash: (password: string) => hashPassword(password, scrypt), verify: verifyPassword };
   let stopWatching: (() => Promise<void>) | null = null;
   const watchAuthChanges = async () => {
     stopWatching ??= await database.subscribe(AUTH_CHANNEL, authChangeHandlers(authCache, logger));
@@ -277,7 +281,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     usage,
     tokens,
     watchAuthChanges,
-    accounts: createAccountsService({ db, tokens, security, passwords: { hash: (p) => hashPassword(p, scrypt), verify: verifyPassword } }),
+    accounts: createAccountsService({ db, tokens, security, passwords }),
+    accountSettings: createAccountSettingsService({ db, passwords, clock, cache: authCache, security }),
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
     products,

@@ -18,6 +18,7 @@ import { API, TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from './helpers/test-app.js
 const CLI = fileURLToPath(new URL('../bin/storelink.js', import.meta.url));
 const JWT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const PASSWORD = 'correct horse battery staple';
+const NEW_PASSWORD = 'lantern orchard quietly';
 
 interface Run {
   code: number | null;
@@ -75,6 +76,7 @@ describe('cli without a database', () => {
       assert.equal(run.code, 0, `storelink ${args.join(' ')}`);
       assert.match(run.stdout, /^Usage: storelink <command> \[options\]/);
       assert.match(run.stdout, /user:create --email <email> --name <name>/);
+      assert.match(run.stdout, /user:reset-password --email <email>/);
       assert.match(run.stdout, /Exit status: 0 on success\. 1 on any error/);
       assert.equal(run.stderr, '');
     }
@@ -240,6 +242,57 @@ for (const kind of databaseKinds()) {
       assert.equal(run.code, 1);
       assert.equal(run.stdout, '');
       assert.deepEqual(lines(run.stderr), ['storelink token:create: no user has the email nobody@example.com.']);
+    });
+
+    test('user:create refuses a password found in the list of common passwords', async () => {
+      const run = await runCli(['user:create', '--email', 'common@example.com', '--name', 'Common'], env, 'Password1\n');
+      assert.equal(run.code, 1);
+      assert.deepEqual(lines(run.stderr), ['storelink user:create: This password is too common: choose another.']);
+    });
+
+    test('user:reset-password refuses a common or short password, an unknown email or no password, with exit 1, changing nothing', async () => {
+      const email = ['user:reset-password', '--email', 'ada@example.com'];
+      const cases: Array<[string[], string, string]> = [
+        [email, 'iloveyou\n', 'storelink user:reset-password: This password is too common: choose another.'],
+        [email, 'short\n', 'storelink user:reset-password: The password field must be at least 8 characters.'],
+        [
+          ['user:reset-password', '--email', 'nobody@example.com'],
+          `${NEW_PASSWORD}\n`,
+          'storelink user:reset-password: no user has the email nobody@example.com.',
+        ],
+        [['user:reset-password'], `${NEW_PASSWORD}\n`, 'storelink user:reset-password: missing --email. Run "storelink --help" for usage.'],
+      ];
+      for (const [args, stdin, message] of cases) {
+        const run = await runCli(args, env, stdin);
+        assert.deepEqual([run.code, run.stdout, lines(run.stderr)], [1, '', [message]], stdin);
+      }
+      const noPassword = await runCli(email, env, '');
+      assert.equal(noPassword.code, 1);
+      assert.match(noPassword.stderr, /^storelink user:reset-password: no password given/);
+      await withApp(target, async (app) => assert.equal((await login(app, 'ada@example.com', PASSWORD)).statusCode, 200));
+    });
+
+    test('user:reset-password sets the password read from standard input, ends every session, and keeps personal access tokens', async () => {
+      const { session, pat } = await withApp(target, async (app) => {
+        const token = (await login(app, 'ada@example.com', PASSWORD)).json().data.token as string;
+        const created = await app.inject({
+          method: 'POST',
+          url: `${API}/personal-access-tokens`,
+          headers: { authorization: `Bearer ${token}` },
+          payload: { name: 'kept', expires_in_days: 7 },
+        });
+        return { session: token, pat: created.json().data.token as string };
+      });
+      const run = await runCli(['user:reset-password', '--email', 'ADA@example.com'], env, `${NEW_PASSWORD}\n`);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^Password reset for user id=\d+ email=ada@example\.com; sessions ended: [1-9]\d*\n$/);
+      await withApp(target, async (app) => {
+        const workspacesWith = async (token: string) =>
+          (await app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${token}` } })).statusCode;
+        assert.deepEqual([await workspacesWith(session), await workspacesWith(pat)], [401, 200]);
+        assert.equal((await login(app, 'ada@example.com', PASSWORD)).statusCode, 401);
+        assert.equal((await login(app, 'ada@example.com', NEW_PASSWORD)).statusCode, 200);
+      });
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
- * Sign-up and login limits (issue 12, item 5; red-team M5 and L3): sign-up is throttled per client address, and the
- * per-e-mail login limiter counts an e-mail exactly as the account lookup folds it. Each refusal is in the seed's error
- * shape and writes nothing.
+ * Sign-up and login limits (issue 12, item 5; red-team M5 and L3; issue 16, item 2): sign-up is throttled per client
+ * address, a sign-up naming a taken e-mail counts against that account's login limit (so it tells no faster than login
+ * that the account exists), and the per-e-mail login limiter counts an e-mail exactly as the account lookup folds it.
+ * Each refusal is in the seed's error shape and writes nothing.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -53,6 +54,52 @@ for (const kind of databaseKinds()) {
       await withApp(kind, { SIGNUP_RATE_LIMIT_PER_ADDRESS: '' }, async (t) => {
         for (let i = 1; i <= 5; i++) assert.equal((await signUp(t, '10.1.1.1')).statusCode, 201, `sign-up ${i}`);
         assertRateLimited(await signUp(t, '10.1.1.1'));
+      });
+    });
+  });
+
+  describe(`sign-up and login share an account's limit [${kind}]`, () => {
+    const taken = (t: TestApp, email: string, remoteAddress: string) =>
+      call(t, 'POST', '/auth/register', { body: { email, password: 'another good passphrase', name: 'Probe' }, remoteAddress });
+
+    test('sign-ups naming a taken e-mail count against its login limit: after 5, the 6th is 429 without saying taken, and so is login', async () => {
+      await withApp(kind, {}, async (t) => {
+        const { user, password } = await registerUser(t);
+        for (let i = 1; i <= 5; i++) {
+          const response = await taken(t, user.email.toUpperCase(), `10.3.0.${i}`);
+          assert.deepEqual([response.statusCode, response.json().errors], [422, { email: ['The email has already been taken.'] }], `${i}`);
+        }
+        assertRateLimited(await taken(t, user.email, '10.3.0.9'));
+        assertRateLimited(await call(t, 'POST', '/auth/login', { body: { email: user.email, password }, remoteAddress: '10.3.0.10' }));
+      });
+    });
+
+    test('after 5 failed logins, a sign-up naming the account is 429, not "taken"', async () => {
+      await withApp(kind, {}, async (t) => {
+        const { user } = await registerUser(t);
+        for (let i = 1; i <= 5; i++) {
+          const response = await call(t, 'POST', '/auth/login', {
+            body: { email: user.email, password: 'wrong' },
+            remoteAddress: `10.3.1.${i}`,
+          });
+          assert.equal(response.statusCode, 401, `login ${i}`);
+        }
+        assertRateLimited(await taken(t, user.email, '10.3.1.9'));
+      });
+    });
+
+    test('a sign-up that creates its account does not count: the new account still has its 5 login attempts', async () => {
+      await withApp(kind, {}, async (t) => {
+        const { user, password } = await registerUser(t);
+        for (let i = 1; i <= 4; i++) {
+          const response = await call(t, 'POST', '/auth/login', {
+            body: { email: user.email, password: 'wrong' },
+            remoteAddress: `10.3.2.${i}`,
+          });
+          assert.equal(response.statusCode, 401, `login ${i}`);
+        }
+        const fifth = await call(t, 'POST', '/auth/login', { body: { email: user.email, password }, remoteAddress: '10.3.2.9' });
+        assert.equal(fifth.statusCode, 200);
       });
     });
   });

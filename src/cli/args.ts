@@ -10,6 +10,7 @@ export class CliError extends Error {
 export const COMMANDS = {
   migrate: {},
   'user:create': { email: true, name: true },
+  'user:reset-password': { email: true },
   'token:create': { email: true, name: true, 'expires-in-days': false },
 } as const satisfies Record<string, Record<string, boolean>>;
 

@@ -21,6 +21,18 @@ export async function createUser(deps: Deps, output: Output, input: { email: str
   output.out(`Created user id=${user.id} email=${user.email} workspace_id=${workspace.id}`);
 }
 
+/**
+ * A new password for the user with that email, by the rules of sign-up (the common-password list included): the
+ * service's resetPassword, which ends all the user's sessions and keeps their personal access tokens.
+ */
+export async function resetPassword(deps: Deps, output: Output, input: { email: string; password: string }): Promise<void> {
+  const reset = await deps.accountSettings.resetPassword(input.email, input.password).catch(rethrowFieldErrors('user:reset-password'));
+  if (!reset) throw new CliError(`storelink user:reset-password: no user has the email ${input.email}.`);
+  const { user, sessionsEnded } = reset;
+  output.out(`Password reset for user id=${user.id} email=${user.email}; sessions ended: ${sessionsEnded}`);
+  output.note('Personal access tokens are kept: revoke any that may be known to someone else from the dashboard.');
+}
+
 /** A personal access token for the user with that email; the value alone goes to stdout, since it is shown only once. */
 export async function createToken(
   deps: Deps,

@@ -20,10 +20,17 @@ export function checkUserIdentity(options: Readonly<Record<string, string>>): { 
   return input;
 }
 
-/** The password read from standard input, by the rules of registration. */
-export function checkPassword(password: string): string {
-  check('user:create', UserPassword, { password });
+/** The password read from standard input, by the rules of registration (the common-password list is the service's). */
+export function checkPassword(password: string, command: 'user:create' | 'user:reset-password' = 'user:create'): string {
+  check(command, UserPassword, { password });
   return password;
+}
+
+/** `--email` of user:reset-password, trimmed as the look-up trims it. */
+export function checkResetEmail(options: Readonly<Record<string, string>>): string {
+  const email = (options.email ?? '').trim();
+  if (email === '') throw new CliError('storelink user:reset-password: --email needs a value.');
+  return email;
 }
 
 /** `--email`, `--name` and `--expires-in-days` of token:create; no `--expires-in-days` means the token never expires. */

@@ -5,8 +5,8 @@ import { createDeps, type Deps } from '../deps.js';
 import { createLogger } from '../logger.js';
 import { configOrExit, migratedDatabaseOrExit } from '../startup.js';
 import { CliError, type CommandName } from './args.js';
-import { createToken, createUser, type Output, reportMigrated } from './commands.js';
-import { checkPassword, checkTokenRequest, checkUserIdentity } from './inputs.js';
+import { createToken, createUser, type Output, reportMigrated, resetPassword } from './commands.js';
+import { checkPassword, checkResetEmail, checkTokenRequest, checkUserIdentity } from './inputs.js';
 import { readPassword } from './password.js';
 
 const output: Output = {
@@ -28,7 +28,7 @@ export async function runCommand(command: CommandName, options: Readonly<Record<
   }
 }
 
-/** Checks the command's inputs, reading the password of user:create, before the database is opened. */
+/** Checks the command's inputs, reading the password of user:create and user:reset-password, before the database is opened. */
 async function prepare(command: CommandName, options: Readonly<Record<string, string>>): Promise<(deps: Deps) => Promise<void>> {
   switch (command) {
     case 'migrate':
@@ -42,6 +42,16 @@ async function prepare(command: CommandName, options: Readonly<Record<string, st
         );
       const input = { ...identity, password: checkPassword(password) };
       return (deps) => createUser(deps, output, input);
+    }
+    case 'user:reset-password': {
+      const email = checkResetEmail(options);
+      const password = await readPassword();
+      if (password === null)
+        throw new CliError(
+          'storelink user:reset-password: no password given: pipe the new one as the first line of standard input, or type it at the prompt.',
+        );
+      const input = { email, password: checkPassword(password, 'user:reset-password') };
+      return (deps) => resetPassword(deps, output, input);
     }
     case 'token:create': {
       const input = checkTokenRequest(options);

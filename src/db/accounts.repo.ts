@@ -102,3 +102,45 @@ export async function addMembership(db: Db, input: { userId: number; workspaceId
 export async function removeMembership(db: Db, input: { userId: number; workspaceId: number }): Promise<void> {
   await db.delete(memberships).where(and(eq(memberships.userId, input.userId), eq(memberships.workspaceId, input.workspaceId)));
 }
+
+/**
+ * The account of a signed-in user for a password check, with the key its login attempts are counted under (the e-mail
+ * as `lower()` folds it, as findLoginAccount computes it), so a password change draws on the same bucket as login.
+ */
+export async function findPasswordAccount(db: Db, userId: number): Promise<{ key: string; user: UserRow } | null> {
+  const [row] = await db
+    .select({
+      key: sql<string>`lower(${users.email})`,
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      passwordHash: users.passwordHash,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!row) return null;
+  const { key, ...user } = row;
+  return { key, user };
+}
+
+/** Renames the user; returns the user and the name they had, or null when there is no such user. */
+export async function updateUserName(
+  db: Db,
+  userId: number,
+  name: string,
+  at: Date,
+): Promise<{ user: Omit<UserRow, 'passwordHash'>; previousName: string } | null> {
+  // The joined row is read from the statement's snapshot: the name before this update.
+  const result = (await db.execute(sql`
+    update ${users} set name = ${name}, updated_at = ${at.toISOString()}::timestamptz from ${users} as previous
+    where ${users.id} = ${userId} and previous.id = ${users.id}
+    returning ${users.id}, ${users.email}, ${users.name}, previous.name as previous_name`)) as unknown as {
+    rows: Array<{ id: number; email: string; name: string; previous_name: string }>;
+  };
+  const row = result.rows[0];
+  return row ? { user: { id: row.id, email: row.email, name: row.name }, previousName: row.previous_name } : null;
+}
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string, at: Date): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: at }).where(eq(users.id, userId));
+}

@@ -1,5 +1,5 @@
 /** Records of issued session and personal access tokens, keyed by `jti`. */
-import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Role, TokenKind } from '../domain/index.js';
 import type { Db } from './client.js';
 import { accessTokens, memberships, users, workspaces } from './schema.js';
@@ -120,4 +120,21 @@ export async function writeLastUsed(db: Db, entries: ReadonlyMap<number, Date>):
     update ${accessTokens} set last_used_at = v.at
     from (values ${values}) as v(id, at)
     where ${accessTokens.id} = v.id and (${accessTokens.lastUsedAt} is null or ${accessTokens.lastUsedAt} < v.at)`);
+}
+
+/** Revokes every live session of the user but the one whose jti is `keepJti` (null: all of them); returns how many. */
+export async function revokeSessionsOfUser(db: Db, userId: number, keepJti: string | null, at: Date): Promise<number> {
+  const revoked = await db
+    .update(accessTokens)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(accessTokens.userId, userId),
+        eq(accessTokens.kind, 'session'),
+        isNull(accessTokens.revokedAt),
+        keepJti === null ? undefined : ne(accessTokens.jti, keepJti),
+      ),
+    )
+    .returning({ id: accessTokens.id });
+  return revoked.length;
 }

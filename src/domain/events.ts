@@ -51,6 +51,9 @@ export const AUDIT_ACTIONS = [
   // Security events (docs/decisions.md, "Security events"): a wrong password for an account, and a refused request.
   'auth.login_failed',
   'authz.denied',
+  // A user's own account (issue 16, item 2), in each workspace of the user.
+  'user.name_changed',
+  'user.password_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,9 +1,9 @@
 /** POST /auth/register, /auth/login, /auth/logout (DESIGN §3). */
-import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import { type App, principalOf } from './access.js';
+import { accountLimitOf, enforce, LIMIT_WINDOW_MS } from './login-limits.js';
 import { EmailField, ErrorBody, iso, NameField, Ok, ok, PasswordField, Timestamp, UserSchema, WorkspaceSchema } from './schemas.js';
 
 const Session = Type.Object({
@@ -11,31 +11,18 @@ const Session = Type.Object({
   expires_at: Timestamp,
 });
 
-type Limiter = ReturnType<App['createRateLimit']>;
-
-/** Counts the request against `limit`; over it, 429 with Retry-After. */
-async function enforce(limit: Limiter, request: FastifyRequest): Promise<void> {
-  const result = await limit(request);
-  if (!result.isAllowed && result.isExceeded)
-    throw new AppError('rate_limited', { headers: { 'retry-after': String(result.ttlInSeconds) } });
-}
-
 export function registerAuthRoutes(app: App, deps: Deps) {
   const { accounts, tokens, config } = deps;
-  const window = 60_000;
+  const window = LIMIT_WINDOW_MS;
   const perAddress = app.createRateLimit({
     max: config.loginRateLimit.perAddress,
     timeWindow: window,
     keyGenerator: (req) => `login:address:${req.ip}`,
   });
   // Keyed on the e-mail as the account lookup folds it (accounts.login hands it over), so no spelling of an account
-  // (case, or a character the database folds, such as İ) opens a bucket of its own.
-  const loginKeys = new WeakMap<FastifyRequest, string>();
-  const perEmail = app.createRateLimit({
-    max: config.loginRateLimit.perEmail,
-    timeWindow: window,
-    keyGenerator: (req) => `login:email:${loginKeys.get(req) ?? ''}`,
-  });
+  // (case, or a character the database folds, such as İ) opens a bucket of its own; sign-up and the password change
+  // count against the same bucket.
+  const perAccount = accountLimitOf(app, config);
   const signupsPerAddress = app.createRateLimit({
     max: config.signupRateLimit.perAddress,
     timeWindow: window,
@@ -50,7 +37,10 @@ export function registerAuthRoutes(app: App, deps: Deps) {
         summary: 'Create an account with a workspace of its own, and a session',
         tags: ['auth'],
         body: Type.Object({ email: EmailField, password: PasswordField, name: NameField }),
-        description: `Rate limited to ${config.signupRateLimit.perAddress} sign-ups a minute per client address.`,
+        description:
+          `Rate limited to ${config.signupRateLimit.perAddress} sign-ups a minute per client address; a sign-up naming an e-mail ` +
+          `already taken also counts against that account's login limit (${config.loginRateLimit.perEmail} a minute), before the ` +
+          'answer says it is taken. A password found in a list of common passwords is refused (422 on `password`).',
         response: {
           201: Ok(Type.Object({ user: UserSchema, workspace: WorkspaceSchema, ...Session.properties })),
           403: ErrorBody,
@@ -64,7 +54,7 @@ export function registerAuthRoutes(app: App, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { user, workspace, session } = await accounts.register(request.body);
+      const { user, workspace, session } = await accounts.register(request.body, { onTaken: (key) => perAccount(request, key) });
       return reply.code(201).send(ok({ user, workspace, token: session.token, expires_at: iso(session.record.expiresAt!) }));
     },
   );
@@ -88,10 +78,7 @@ export function registerAuthRoutes(app: App, deps: Deps) {
     async (request) => {
       const session = await accounts.login(request.body, {
         ipAddress: request.ip,
-        beforeVerify: (key) => {
-          loginKeys.set(request, key);
-          return enforce(perEmail, request);
-        },
+        beforeVerify: (key) => perAccount(request, key),
       });
       return ok({ token: session.token, expires_at: iso(session.record.expiresAt!) });
     },

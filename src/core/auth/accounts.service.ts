@@ -3,8 +3,11 @@
 import * as accountsRepo from '../../db/accounts.repo.js';
 import type { Db } from '../../db/client.js';
 import { AppError, invalidField } from '../../errors.js';
+import { newPasswordErrors } from './common-passwords.js';
 import type { SecurityEvents } from './security-events.js';
 import type { TokensService } from './tokens.service.js';
+
+const EMAIL_TAKEN = 'The email has already been taken.';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -12,6 +15,11 @@ export interface PasswordHasher {
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
+
+/** What sign-up does beside creating the account: `onTaken` counts an attempt on an e-mail already taken. */
+export interface SignUpContext {
+  onTaken?: (key: string) => Promise<void>;
+}
 
 export function createAccountsService(deps: {
   db: Db;
@@ -23,14 +31,22 @@ export function createAccountsService(deps: {
   // Compared against when the email is unknown, so a login takes as long for a missing account as for a wrong password.
   let decoyHash: Promise<string> | null = null;
 
-  async function createUser(input: { email: string; password: string; name: string }) {
+  /**
+   * When the e-mail is taken, `onTaken` is given the account's login key (as login's `beforeVerify` is) before the
+   * answer says so, and may refuse by throwing: a sign-up that finds an account counts against that account's login
+   * limit, so it tells no faster than login that the account exists (docs/decisions.md, "Abuse limits").
+   */
+  async function createUser(input: { email: string; password: string; name: string }, context: SignUpContext = {}) {
     const email = input.email.trim();
-    if (await accountsRepo.findUserByEmail(db, email)) throw invalidField('email', 'The email has already been taken.');
+    const { key, user: taken } = await accountsRepo.findLoginAccount(db, email);
+    if (taken) await context.onTaken?.(key);
+    const fields = { ...(taken ? { email: [EMAIL_TAKEN] } : {}), ...(await newPasswordErrors(input.password)) };
+    if (Object.keys(fields).length > 0) throw new AppError('validation_failed', { fields });
     const passwordHash = await passwords.hash(input.password);
     try {
       return await db.transaction((tx) => accountsRepo.insertUserWithWorkspace(tx, { email, name: input.name.trim(), passwordHash }));
     } catch (error) {
-      if (accountsRepo.isUniqueViolation(error)) throw invalidField('email', 'The email has already been taken.');
+      if (accountsRepo.isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN);
       throw error;
     }
   }
@@ -40,8 +56,8 @@ export function createAccountsService(deps: {
     createUser,
 
     /** createUser, then a session for the new user. */
-    async register(input: { email: string; password: string; name: string }) {
-      const created = await createUser(input);
+    async register(input: { email: string; password: string; name: string }, context: SignUpContext = {}) {
+      const created = await createUser(input, context);
       const session = await tokens.issueSession(created.user.id);
       return { ...created, session };
     },
