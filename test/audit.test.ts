@@ -66,6 +66,34 @@ for (const kind of databaseKinds()) {
       assert.ok(!JSON.stringify(await events('?per_page=100')).includes(pat.token));
     });
 
+    test('the log is narrowed by action, subject type and actor; an unknown action is 422', async () => {
+      const other = await registerUser(t);
+      const all = (await events('?per_page=100')).data as {
+        id: number;
+        action: string;
+        subject: { type: string };
+        actor: { id: number } | null;
+      }[];
+      const byAction = (await events('?action=site.connected&per_page=100')).data as typeof all;
+      assert.ok(byAction.length > 0);
+      assert.deepEqual(
+        byAction.map((e) => e.id),
+        all.filter((e) => e.action === 'site.connected').map((e) => e.id),
+      );
+      const tokens = (await events('?subject_type=token&per_page=100')).data as typeof all;
+      assert.deepEqual(
+        tokens.map((e) => e.id),
+        all.filter((e) => e.subject.type === 'token').map((e) => e.id),
+      );
+      assert.deepEqual((await events(`?actor_user_id=${other.user.id}`)).data, []);
+      assert.equal(
+        (await events(`?actor_user_id=${owner.user.id}&per_page=100`)).meta.total,
+        all.filter((e) => e.actor?.id === owner.user.id).length,
+      );
+      const unknown = await call(t, 'GET', '/audit-events?action=site.exploded', { token: owner.session, workspace: owner.workspace.id });
+      assert.equal(unknown.statusCode, 422);
+    });
+
     test('a rejected change leaves no entry', async () => {
       const before = (await events()).meta.total;
       assert.equal((await call(t, 'DELETE', '/personal-access-tokens/999999', { token: owner.session })).statusCode, 404);

@@ -1,5 +1,5 @@
 /** The audit log of a workspace. */
-import { count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuditAction, AuditSubject } from '../domain/index.js';
 import type { Db } from './client.js';
 import { auditEvents, memberships, users, workspaces } from './schema.js';
@@ -46,8 +46,20 @@ export async function workspaceIdsOfUser(db: Db, userId: number): Promise<number
   return rows.map((r) => r.id);
 }
 
-export async function listAudit(db: Db, workspaceId: number, page: { limit: number; offset: number }) {
-  const where = eq(auditEvents.workspaceId, workspaceId);
+/** What the audit log can be narrowed to: one action, one kind of subject, one actor. */
+export interface AuditFilter {
+  action?: AuditAction;
+  subjectType?: AuditSubject;
+  actorUserId?: number;
+}
+
+export async function listAudit(db: Db, workspaceId: number, page: { limit: number; offset: number }, filter: AuditFilter = {}) {
+  const where = and(
+    eq(auditEvents.workspaceId, workspaceId),
+    filter.action ? eq(auditEvents.action, filter.action) : undefined,
+    filter.subjectType ? eq(auditEvents.subjectType, filter.subjectType) : undefined,
+    filter.actorUserId ? eq(auditEvents.actorUserId, filter.actorUserId) : undefined,
+  );
   const [rows, [totals]] = await Promise.all([
     db.select().from(auditEvents).where(where).orderBy(desc(auditEvents.id)).limit(page.limit).offset(page.offset),
     db.select({ total: count() }).from(auditEvents).where(where),

@@ -15,6 +15,13 @@ const AuditEventSchema = Type.Object({
   created_at: Timestamp,
 });
 
+const AuditQuery = Type.Object({
+  ...PageQuery.properties,
+  action: Type.Optional(OneOf(AUDIT_ACTIONS)),
+  subject_type: Type.Optional(OneOf(AUDIT_SUBJECTS)),
+  actor_user_id: Type.Optional(Id),
+});
+
 export function registerAuditRoutes(app: App, deps: Deps) {
   app.get(
     '/audit-events',
@@ -22,13 +29,16 @@ export function registerAuditRoutes(app: App, deps: Deps) {
       config: { access: 'workspace', role: 'admin' },
       schema: {
         summary: "The workspace's audit log, newest first (owners and admins)",
+        description: 'Narrowed by `action`, `subject_type` and `actor_user_id` when given (all that are given must match).',
         tags: ['audit'],
-        querystring: PageQuery,
+        querystring: AuditQuery,
         response: { 200: OkPage(AuditEventSchema) },
       },
     },
     async (request) => {
-      const { rows, total } = await deps.sites.listAudit(workspaceOf(request).id, pageOf(request.query));
+      const { action, subject_type, actor_user_id } = request.query;
+      const filter = { action, subjectType: subject_type, actorUserId: actor_user_id };
+      const { rows, total } = await deps.sites.listAudit(workspaceOf(request).id, pageOf(request.query), filter);
       const events = rows.map((row) => ({
         id: row.id,
         action: row.action,

@@ -57,6 +57,7 @@ export function createSitesService(deps: { db: Db; clock: Clock; outbox: Outbox;
         return withScopes(disconnected);
       });
     },
-    listAudit: (workspaceId: number, page: { limit: number; offset: number }) => auditRepo.listAudit(db, workspaceId, page),
+    listAudit: (workspaceId: number, page: { limit: number; offset: number }, filter: auditRepo.AuditFilter = {}) =>
+      auditRepo.listAudit(db, workspaceId, page, filter),
   };
 }
