@@ -130,9 +130,7 @@ export function registerWebhookRoutes(app: App, deps: Deps) {
       reply
         .code(202)
         .send(
-          ok(
-            presentDelivery(await webhooks.redeliver(workspaceOf(request).id, request.params.webhook_id, request.params.delivery_id)),
-          ),
+          ok(presentDelivery(await webhooks.redeliver(workspaceOf(request).id, request.params.webhook_id, request.params.delivery_id))),
         ),
   );
 }
