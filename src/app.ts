@@ -17,6 +17,7 @@ import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
+import { registerPlatformRoutes } from './http/platforms.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
 import { addSecurityEvents } from './http/security-events.js';
 import { addSecurityHeaders } from './http/security-headers.js';
@@ -93,6 +94,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerAccountRoutes(api, deps);
       registerProductRoutes(api, deps);
       registerConnectRoutes(api, deps);
+      registerPlatformRoutes(api, deps);
       registerSiteRoutes(api, deps);
       registerListingRoutes(api, deps);
       registerAuditRoutes(api, deps);
