@@ -6249,6 +6249,194 @@ export interface paths {
       };
     };
   };
+  "/api/v1/platforms": {
+    /** The platforms a workspace can connect, what each allows, and which run against the sandbox */
+    get: {
+      responses: {
+        /** @description Default Response */
+        200: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: true;
+              data: ({
+                  track: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
+                  name: string;
+                  /** @description What POST /authenticate-site takes */
+                  platform_id: number;
+                  /** @description Connected onto a site of the workspace (its site_id): Amazon Ads onto an Amazon seller site */
+                  needs_site: boolean;
+                  /** @description What the connection gives in Storelink */
+                  allows: string[];
+                  /** @description Run against this server's simulator: no credentials for the platform are configured */
+                  sandbox: boolean;
+                })[];
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        400: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        401: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        403: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        404: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        413: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        415: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        422: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        429: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        500: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+        /** @description The error shape of every error the service answers with */
+        503: {
+          content: {
+            "application/json": {
+              /** @enum {boolean} */
+              success: false;
+              /** @description The HTTP status */
+              code: number;
+              message: string;
+              /** @description Per-field messages, on 422 only */
+              errors?: {
+                [key: string]: string[];
+              };
+            };
+          };
+        };
+      };
+    };
+  };
   "/api/v1/sites": {
     /** The workspace's connected sites */
     get: {
@@ -10496,12 +10684,18 @@ export interface paths {
     };
   };
   "/api/v1/audit-events": {
-    /** The workspace's audit log, newest first (owners and admins) */
+    /**
+     * The workspace's audit log, newest first (owners and admins)
+     * @description Narrowed by `action`, `subject_type` and `actor_user_id` when given (all that are given must match).
+     */
     get: {
       parameters: {
         query: {
           page: number;
           per_page: number;
+          action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+          subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
+          actor_user_id?: number;
         };
         header: {
           /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
