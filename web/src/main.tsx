@@ -1,6 +1,7 @@
 /** The dashboard: one page per address, chosen from the location. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Account } from './pages/account';
 import { ApiAccess } from './pages/api-access';
 import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
@@ -22,7 +23,8 @@ function App() {
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
   const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
   const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
-  const known = workspace || site || products || product || ['/', '/dashboard', '/profile/developer/api-access'].includes(path);
+  const known =
+    workspace || site || products || product || ['/', '/dashboard', '/profile/developer/api-access', '/profile/account'].includes(path);
   if (!known) return <NotFound />;
   return (
     <RequireSession>
@@ -40,6 +42,8 @@ function App() {
         <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
       ) : path === '/profile/developer/api-access' ? (
         <ApiAccess />
+      ) : path === '/profile/account' ? (
+        <Account />
       ) : (
         <DashboardRedirect search={url.search} />
       )}

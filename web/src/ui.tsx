@@ -125,6 +125,14 @@ function SettingsMenu() {
     <details className="menu" ref={menu} onKeyDown={closeOnEscape}>
       <summary>Settings</summary>
       <div className="menu-panel">
+        <span className="menu-heading" id="account-heading">
+          You
+        </span>
+        <ul aria-labelledby="account-heading">
+          <li>
+            <Link href="/profile/account">Account</Link>
+          </li>
+        </ul>
         <span className="menu-heading" id="developer-heading">
           Developer
         </span>
