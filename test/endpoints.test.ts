@@ -93,7 +93,7 @@ for (const kind of databaseKinds()) {
       });
 
       const operations = () =>
-        Object.entries<Record<string, { security?: unknown; responses?: Record<string, unknown> }>>(doc.paths).flatMap(([path, ops]) =>
+        Object.entries<Record<string, { security?: unknown[]; responses?: Record<string, unknown> }>>(doc.paths).flatMap(([path, ops]) =>
           Object.entries(ops).map(([method, op]) => ({ path, method, op })),
         );
 
@@ -152,6 +152,12 @@ for (const kind of databaseKinds()) {
         }
       });
 
+      test('the error body is one shared schema with the fields of DESIGN §2', () => {
+        const error = doc.components.schemas.Error;
+        assert.deepEqual([...error.required].sort(), ['code', 'message', 'success']);
+        assert.deepEqual(Object.keys(error.properties).sort(), ['code', 'errors', 'message', 'success']);
+      });
+
       test('every operation documents its success response and the error body for each error status it can give', () => {
         for (const { path, method, op } of operations()) {
           const where = `${method.toUpperCase()} ${path}`;
@@ -161,13 +167,13 @@ for (const kind of databaseKinds()) {
           const expected2xx = where === 'POST /api/v1/sites/{site_id}/listings' ? ['200', '202'] : null;
           if (expected2xx) assert.deepEqual(success.sort(), expected2xx, where);
           else assert.equal(success.length, 1, `${where}: one success response`);
-          const expected = op.security ? [...ERROR_STATUSES, ...AUTH_ERROR_STATUSES] : ERROR_STATUSES;
+          const expected = op.security?.length ? [...ERROR_STATUSES, ...AUTH_ERROR_STATUSES] : ERROR_STATUSES;
           for (const status of expected) {
-            const schema = (responses[status] as { content?: Record<string, { schema?: { required?: string[] } }> } | undefined)?.content?.[
+            const schema = (responses[status] as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined)?.content?.[
               'application/json'
             ]?.schema;
             assert.ok(schema, `${where}: response ${status} documented`);
-            assert.deepEqual([...(schema.required ?? [])].sort(), ['code', 'message', 'success'], `${where}: ${status} is the error body`);
+            assert.equal(schema.$ref, '#/components/schemas/Error', `${where}: ${status} is the error body`);
           }
         }
       });

@@ -3,9 +3,9 @@ import Type from 'typebox';
 import type { Deps } from '../deps.js';
 import { AUDIT_ACTIONS, AUDIT_SUBJECTS, type AuditAction } from '../domain/index.js';
 import { type App, workspaceOf } from './access.js';
-import { Id, iso, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
+import { Id, iso, Named, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
 
-const AuditEventSchema = Type.Object({
+const AuditEventSchema = Named('AuditEvent', {
   id: Id,
   action: Type.Unsafe<AuditAction>({ type: 'string', enum: [...AUDIT_ACTIONS] }),
   actor: Type.Union([UserSchema, Type.Null()], { description: 'Who did it; null once that user is deleted' }),

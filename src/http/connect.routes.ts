@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
+import { MAX_REDIRECT_URL_LENGTH } from '../core/connect/redirects.js';
 import type { Deps } from '../deps.js';
 import { AMAZON_REGIONS, callbackPath, PLATFORM_IDS, TRACKS } from '../domain/index.js';
 import { firstValues } from '../lib/params.js';
@@ -12,7 +13,10 @@ import { Id, Ok, OneOf, ok } from './schemas.js';
 const AuthenticateSiteBody = Type.Object({
   platform_id: OneOf(PLATFORM_IDS, { description: '1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id)' }),
   redirect_url: Type.Optional(
-    Type.String({ maxLength: 4096, description: 'Platforms 1 and 5: where the user is sent after the flow (http or https, no |)' }),
+    Type.String({
+      maxLength: MAX_REDIRECT_URL_LENGTH,
+      description: 'Platforms 1 and 5: where the user is sent after the flow (http or https, no |, at most 2,048 characters)',
+    }),
   ),
   authorization_url: Type.Optional(
     Type.String({ maxLength: 4096, description: 'Platform 4 only: the authorization link copied from TikTok Shop Partner Center' }),

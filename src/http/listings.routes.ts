@@ -21,7 +21,7 @@ import {
 } from '../domain/index.js';
 import { AppError } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
-import { Id, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 /** A platform's id of a profile, a policy or a warehouse: digits, as text (Etsy's are above 2^53). */
@@ -104,14 +104,14 @@ const CategoryQuery = Type.Object({
   parent_id: Type.Optional(Type.String({ maxLength: 100, description: 'The children of this category; the top ones without' })),
 });
 
-const IssueSchema = Type.Object({
+const IssueSchema = Named('ListingIssue', {
   severity: OneOf(ISSUE_SEVERITIES),
   code: Type.String(),
   message: Type.String({ description: "The platform's own words where `source` is platform" }),
   field: Type.Union([Type.String(), Type.Null()]),
   source: OneOf(ISSUE_SOURCES),
 });
-const ListingSchema = Type.Object({
+const ListingSchema = Named('Listing', {
   id: Id,
   site_id: Id,
   product_id: Id,

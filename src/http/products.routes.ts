@@ -37,7 +37,7 @@ import {
 } from '../domain/index.js';
 import { AppError, type FieldErrors } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
-import { Id, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, Named, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 const NotBlank = (maxLength: number, description?: string) =>
@@ -160,9 +160,14 @@ const ChangeBody = Type.Partial(Type.Object(productFields), {
   examples: [{ variants: [{ id: 1, sku: 'TOTE-NAT', option_values: { Color: 'Natural' }, price: '22.00', quantity: 10 }] }],
 });
 
-const ImageSchema = Type.Object({ id: Id, url: Type.String(), position: Type.Integer(), alt: Type.Union([Type.String(), Type.Null()]) });
+const ImageSchema = Named('ProductImage', {
+  id: Id,
+  url: Type.String(),
+  position: Type.Integer(),
+  alt: Type.Union([Type.String(), Type.Null()]),
+});
 
-const ProductSchema = Type.Object({
+const ProductSchema = Named('Product', {
   id: Id,
   title: Type.String(),
   description: Type.String(),

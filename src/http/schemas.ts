@@ -1,5 +1,5 @@
 /** Schemas shared by routes: the envelopes of DESIGN §2 and the seed's resources. They also produce the OpenAPI document. */
-import Type, { type TSchema } from 'typebox';
+import Type, { type TProperties, type TSchema } from 'typebox';
 import { ROLES } from '../domain/index.js';
 
 /** One of the domain's listed values: the same schema as a union of literals (the OpenAPI document lists each). */
@@ -7,6 +7,13 @@ export function OneOf<const T extends readonly (string | number)[]>(values: T, o
   const anyOf = values.map((value) => ({ type: typeof value === 'number' ? 'number' : 'string', const: value }));
   return Type.Unsafe<T[number]>({ anyOf, ...options });
 }
+
+/**
+ * A record the OpenAPI document names: its schema is written once under components.schemas as `name` and referenced
+ * wherever a response holds it (the `$id` does it; src/http/openapi.ts). For response records only: a request schema
+ * with an `$id` would be registered twice with the body validator.
+ */
+export const Named = <P extends TProperties>(name: string, properties: P) => Type.Object(properties, { $id: name });
 
 export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const Timestamp = Type.String({ format: 'date-time' });
@@ -22,10 +29,18 @@ export const ErrorBody = Type.Object(
   { description: 'The error shape of every error the service answers with' },
 );
 
+/**
+ * `?page=&per_page=`: both optional (a list without them is its first 25). Optional, not merely defaulted: TypeBox puts
+ * every property that is not Optional in `required`, which the OpenAPI document then says a client must send. The
+ * validator's `useDefaults` still fills them in, and pageOf/okPage fall back to the same defaults.
+ */
+export const PAGE_DEFAULTS = { page: 1, per_page: 25 } as const;
 export const PageQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-  per_page: Type.Integer({ minimum: 1, maximum: 100, default: 25 }),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: PAGE_DEFAULTS.page })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGE_DEFAULTS.per_page })),
 });
+
+type PageParams = { page?: number; per_page?: number };
 
 export const PageMeta = Type.Object({ page: Type.Integer(), per_page: Type.Integer(), total: Type.Integer() });
 
@@ -40,21 +55,26 @@ export const EmailField = Type.String({ format: 'email', maxLength: 254 });
 export const PasswordField = Type.String({ minLength: 8, maxLength: 256 });
 export const NameField = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 
-export const WorkspaceSchema = Type.Object({ id: Id, name: Type.String(), role: OneOf(ROLES) });
+export const WorkspaceSchema = Named('Workspace', { id: Id, name: Type.String(), role: OneOf(ROLES) });
 
-export const UserSchema = Type.Object({ id: Id, email: Type.String(), name: Type.String() });
+export const UserSchema = Named('User', { id: Id, email: Type.String(), name: Type.String() });
 
 /** The query of a paginated list, and the limit/offset it stands for. */
-export function pageOf(query: { page: number; per_page: number }) {
-  return { limit: query.per_page, offset: (query.page - 1) * query.per_page };
+export function pageOf(query: PageParams) {
+  const { page, per_page } = pageParams(query);
+  return { limit: per_page, offset: (page - 1) * per_page };
+}
+
+function pageParams(query: PageParams): { page: number; per_page: number } {
+  return { page: query.page ?? PAGE_DEFAULTS.page, per_page: query.per_page ?? PAGE_DEFAULTS.per_page };
 }
 
 export function ok<T>(data: T) {
   return { success: true as const, data };
 }
 
-export function okPage<T>(rows: T[], total: number, query: { page: number; per_page: number }) {
-  return { success: true as const, data: rows, meta: { page: query.page, per_page: query.per_page, total } };
+export function okPage<T>(rows: T[], total: number, query: PageParams) {
+  return { success: true as const, data: rows, meta: { ...pageParams(query), total } };
 }
 
 /** ISO 8601 text for a timestamp column; null stays null. */

@@ -4,9 +4,9 @@ import type { Site } from '../core/sites/sites.service.js';
 import type { Deps } from '../deps.js';
 import { AMAZON_REGIONS, SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
-import { Id, iso, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, iso, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
-export const SiteSchema = Type.Object({
+export const SiteSchema = Named('Site', {
   id: Id,
   platform_id: Type.Integer(),
   platform: OneOf(SITE_PLATFORMS),

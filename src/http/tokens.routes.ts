@@ -4,9 +4,9 @@ import type { TokenRecord } from '../core/auth/tokens.service.js';
 import { PAT_EXPIRY_DAYS } from '../core/auth/tokens.service.js';
 import type { Deps } from '../deps.js';
 import { type App, principalOf } from './access.js';
-import { Id, iso, NameField, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, iso, Named, NameField, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
-const TokenSchema = Type.Object({
+const TokenSchema = Named('PersonalAccessToken', {
   id: Id,
   name: Type.String(),
   created_at: Timestamp,

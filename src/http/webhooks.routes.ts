@@ -4,11 +4,11 @@ import type { Delivery, Endpoint } from '../core/webhooks/webhooks.service.js';
 import type { Deps } from '../deps.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
-import { Id, iso, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, iso, Named, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
 const EventName = Type.Unsafe<WebhookEvent>({ type: 'string', enum: [...WEBHOOK_EVENTS] });
-const EndpointSchema = Type.Object({ id: Id, url: Type.String(), events: Type.Array(EventName), created_at: Timestamp });
-const DeliverySchema = Type.Object({
+const EndpointSchema = Named('WebhookEndpoint', { id: Id, url: Type.String(), events: Type.Array(EventName), created_at: Timestamp });
+const DeliverySchema = Named('WebhookDelivery', {
   id: Id,
   message_id: Type.String(),
   event_type: EventName,

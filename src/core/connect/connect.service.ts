@@ -32,7 +32,14 @@ import {
   invalidStateOutcome,
   successOutcome,
 } from './outcomes.js';
-import { isValidRedirectUrl, parseCustomFieldValue, REDIRECT_URL_MESSAGE } from './redirects.js';
+import {
+  isValidRedirectUrl,
+  MAX_REDIRECT_URL_LENGTH,
+  parseCustomFieldValue,
+  REDIRECT_URL_LENGTH_MESSAGE,
+  REDIRECT_URL_MESSAGE,
+  redirectUrlProblem,
+} from './redirects.js';
 
 export interface AuthenticateSiteInput {
   platform_id: PlatformId;
@@ -121,7 +128,10 @@ export function createConnectService(deps: {
     if (platformId === 4) {
       if (input.custom_field_value !== undefined && input.custom_field_value !== '') {
         const parsed = parseCustomFieldValue(input.custom_field_value);
+        const url = input.custom_field_value.split(';')[0] ?? '';
         if (parsed) ({ url: redirectUrl, tracking } = parsed);
+        else if (url.length > MAX_REDIRECT_URL_LENGTH)
+          fail('custom_field_value', `The URL of the custom field value ${REDIRECT_URL_LENGTH_MESSAGE}`);
         else
           fail(
             'custom_field_value',
@@ -134,7 +144,7 @@ export function createConnectService(deps: {
     } else {
       if (input.redirect_url !== undefined && input.redirect_url !== '') {
         if (isValidRedirectUrl(input.redirect_url)) redirectUrl = input.redirect_url;
-        else fail('redirect_url', `The redirect url ${REDIRECT_URL_MESSAGE}`);
+        else fail('redirect_url', `The redirect url ${redirectUrlProblem(input.redirect_url)}`);
       }
       if (input.authorization_url !== undefined) fail('authorization_url', 'The authorization url field is only allowed with platform 4.');
     }

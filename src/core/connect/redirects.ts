@@ -2,6 +2,12 @@
 
 export const MAX_REDIRECT_URL_LENGTH = 2048;
 export const REDIRECT_URL_MESSAGE = 'must be a valid http or https URL without the | character.';
+export const REDIRECT_URL_LENGTH_MESSAGE = `must not be greater than ${MAX_REDIRECT_URL_LENGTH} characters.`;
+
+/** What is wrong with a redirect URL that isValidRedirectUrl refused, to end "The redirect url …": too long, or not one. */
+export function redirectUrlProblem(raw: string): string {
+  return raw.length > MAX_REDIRECT_URL_LENGTH ? REDIRECT_URL_LENGTH_MESSAGE : REDIRECT_URL_MESSAGE;
+}
 
 /**
  * True for an absolute http(s) URL with a host, no `|`, no credentials, no control characters (C0 and C1) or

@@ -11,12264 +11,247 @@ export interface paths {
      * Liveness and database readiness; 503 when the database does not answer
      * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again.
      */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                status: "ok" | "degraded";
-                /** @enum {string} */
-                database: "ok";
-                /** @description Platforms that refused this instance’s app configuration; empty when none did */
-                platforms: ({
-                    platform: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
-                    /** @enum {string} */
-                    status: "misconfigured";
-                    /** @description The platform's own words, with its status or code */
-                    message: string;
-                    /** Format: date-time */
-                    since: string;
-                  })[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getHealth"];
   };
   "/api/v1/auth/register": {
     /**
      * Create an account with a workspace of its own, and a session
      * @description Rate limited to 5 sign-ups a minute per client address; a sign-up naming an e-mail already taken also counts against that account's login limit (5 a minute), before the answer says it is taken. A password found in a list of common passwords is refused (422 on `password`).
      */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            /** Format: email */
-            email: string;
-            password: string;
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user: {
-                  id: number;
-                  email: string;
-                  name: string;
-                };
-                workspace: {
-                  id: number;
-                  name: string;
-                  role: "owner" | "admin" | "member";
-                };
-                /** @description Session token (12 h); send as `Authorization: Bearer …` */
-                token: string;
-                /** Format: date-time */
-                expires_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["register"];
   };
   "/api/v1/auth/login": {
     /**
      * Exchange email and password for a session token
      * @description Rate limited to 20 attempts a minute per client address and 5 per email.
      */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            email: string;
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description Session token (12 h); send as `Authorization: Bearer …` */
-                token: string;
-                /** Format: date-time */
-                expires_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["login"];
   };
   "/api/v1/auth/logout": {
     /** Revoke the session token of this request */
-    post: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["logout"];
   };
   "/api/v1/personal-access-tokens": {
     /** List your personal access tokens (never their values) */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  name: string;
-                  /** Format: date-time */
-                  created_at: string;
-                  /** @description null: never expires */
-                  expires_at: string | null;
-                  last_used_at: string | null;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listPersonalAccessTokens"];
     /** Create a personal access token; its value is in this response only */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-            /** @description Days until the token expires: 7, 30, 60, 90 or 365; null for a token that never expires */
-            expires_in_days: 7 | 30 | 60 | 90 | 365 | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                name: string;
-                /** Format: date-time */
-                created_at: string;
-                /** @description null: never expires */
-                expires_at: string | null;
-                last_used_at: string | null;
-                /** @description The token value. It cannot be shown again. */
-                token: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["createPersonalAccessToken"];
   };
   "/api/v1/personal-access-tokens/{id}": {
     /** Revoke a personal access token */
-    delete: {
-      parameters: {
-        path: {
-          id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["revokePersonalAccessToken"];
   };
   "/api/v1/workspaces": {
     /** The workspaces you belong to, with your role in each */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  name: string;
-                  role: "owner" | "admin" | "member";
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listWorkspaces"];
     /** Create a workspace; you are its owner */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                name: string;
-                role: "owner" | "admin" | "member";
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["createWorkspace"];
   };
   "/api/v1/user": {
     /** The current user, with the workspace of the X-Workspace-Id header */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                email: string;
-                name: string;
-                workspace: {
-                  id: number;
-                  name: string;
-                  role: "owner" | "admin" | "member";
-                };
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getCurrentUser"];
     /**
      * Change your name
      * @description Answers the user as `GET /user` does, without the workspace: a name belongs to the user, not to a workspace, so no `X-Workspace-Id` is needed (one sent is ignored). A session or a personal access token.
      */
-    patch: {
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                email: string;
-                name: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    patch: operations["updateCurrentUser"];
   };
   "/api/v1/workspaces/{workspace_id}": {
     /**
      * Delete a workspace and everything in it (owners; confirmed by its name)
      * @description Disconnects its sites and deletes its products, listings, webhooks, invitations, members and audit log. What the sites' shops hold stays on the platforms.
      */
-    delete: {
-      parameters: {
-        path: {
-          workspace_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The workspace's name, exactly */
-            confirm: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["deleteWorkspace"];
     /** Rename a workspace (owners) */
-    patch: {
-      parameters: {
-        path: {
-          workspace_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                name: string;
-                role: "owner" | "admin" | "member";
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    patch: operations["renameWorkspace"];
   };
   "/api/v1/workspaces/{workspace_id}/members": {
     /** The workspace's members and their roles */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-        path: {
-          workspace_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  user_id: number;
-                  name: string;
-                  email: string;
-                  role: "owner" | "admin" | "member";
-                  /** Format: date-time */
-                  joined_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listWorkspaceMembers"];
   };
   "/api/v1/workspaces/{workspace_id}/members/{user_id}": {
     /** Remove a member, or leave (your own user id) */
-    delete: {
-      parameters: {
-        path: {
-          workspace_id: number;
-          user_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["removeWorkspaceMember"];
     /** Change a member's role (owners; admins for members and admins) */
-    patch: {
-      parameters: {
-        path: {
-          workspace_id: number;
-          user_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            role: "owner" | "admin" | "member";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user_id: number;
-                name: string;
-                email: string;
-                role: "owner" | "admin" | "member";
-                /** Format: date-time */
-                joined_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    patch: operations["changeWorkspaceMemberRole"];
   };
   "/api/v1/workspaces/{workspace_id}/transfer-ownership": {
     /** Make another member the owner; you become an admin (owners) */
-    post: {
-      parameters: {
-        path: {
-          workspace_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            user_id: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                user_id: number;
-                name: string;
-                email: string;
-                role: "owner" | "admin" | "member";
-                /** Format: date-time */
-                joined_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["transferWorkspaceOwnership"];
   };
   "/api/v1/workspaces/{workspace_id}/invitations": {
     /** Invitations not yet used nor expired (owners and admins) */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-        path: {
-          workspace_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  email: string;
-                  role: "owner" | "admin" | "member";
-                  /** Format: date-time */
-                  expires_at: string;
-                  /** Format: date-time */
-                  created_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listInvitations"];
     /**
      * Invite someone by a link (owners and admins; no e-mail is sent)
      * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown.
      */
-    post: {
-      parameters: {
-        path: {
-          workspace_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** Format: email */
-            email: string;
-            role: "owner" | "admin" | "member";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                email: string;
-                role: "owner" | "admin" | "member";
-                /** Format: date-time */
-                expires_at: string;
-                /** Format: date-time */
-                created_at: string;
-                /** @description Shown in this answer only: the link carries it */
-                token: string;
-                /** @description The link to give the invited person; it works once, for 7 days */
-                url: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["createInvitation"];
   };
   "/api/v1/workspaces/{workspace_id}/invitations/{invitation_id}": {
     /** Revoke an invitation: its link stops working (owners and admins) */
-    delete: {
-      parameters: {
-        path: {
-          workspace_id: number;
-          invitation_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["revokeInvitation"];
   };
   "/api/v1/invitations/{token}/accept": {
     /** Accept an invitation as the signed-in user it was made for */
-    post: {
-      parameters: {
-        path: {
-          token: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                name: string;
-                role: "owner" | "admin" | "member";
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["acceptInvitation"];
   };
   "/api/v1/user/password": {
     /**
      * Change your password; your other sessions end
      * @description A dashboard session only (a personal access token is 403). The current password is checked first: a wrong one is 422 on `current_password`, and every attempt counts against the login limit of the account (5 a minute, shared with login), then 429. The new password follows the sign-up rules (8 to 256 characters, not in a list of common passwords: 422 on `password`). On success every other session of the user is revoked, on every instance; the calling session stays valid and personal access tokens are kept.
      */
-    post: {
-      requestBody: {
-        content: {
-          "application/json": {
-            current_password: string;
-            password: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                email: string;
-                name: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["changePassword"];
   };
   "/api/v1/products": {
     /** The workspace's products, by id; `q` finds a text in the title or any variant's sku */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-          q?: string;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  title: string;
-                  description: string;
-                  brand: string | null;
-                  tags: string[];
-                  attributes: {
-                    [key: string]: string;
-                  };
-                  currency: string;
-                  options: {
-                      name: string;
-                      values: string[];
-                    }[];
-                  variants: ({
-                      id: number;
-                      sku: string;
-                      option_values: {
-                        [key: string]: string;
-                      };
-                      /** @description Two decimals ("19.90") */
-                      price: string;
-                      quantity: number;
-                      barcode: string | null;
-                    })[];
-                  images: ({
-                      id: number;
-                      url: string;
-                      position: number;
-                      alt: string | null;
-                    })[];
-                  package: {
-                    weight_grams: number;
-                    length_mm: number;
-                    width_mm: number;
-                    height_mm: number;
-                  } | null;
-                  /** @description +1 on every change */
-                  version: number;
-                  /** @description The first variant's price */
-                  price: string;
-                  /** @description The first variant's sku */
-                  sku: string;
-                  /** @description The first variant's quantity */
-                  quantity: number;
-                  /** Format: date-time */
-                  created_at: string;
-                  /** Format: date-time */
-                  updated_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listProducts"];
     /** Add a product */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *   "title": "Linen tote bag",
-           *   "description": "Hand-stitched, natural linen.",
-           *   "currency": "USD",
-           *   "tags": [
-           *     "tote",
-           *     "linen"
-           *   ],
-           *   "options": [
-           *     {
-           *       "name": "Color",
-           *       "values": [
-           *         "Natural",
-           *         "Black"
-           *       ]
-           *     }
-           *   ],
-           *   "variants": [
-           *     {
-           *       "sku": "TOTE-NAT",
-           *       "option_values": {
-           *         "Color": "Natural"
-           *       },
-           *       "price": "24.00",
-           *       "quantity": 12
-           *     },
-           *     {
-           *       "sku": "TOTE-BLK",
-           *       "option_values": {
-           *         "Color": "Black"
-           *       },
-           *       "price": "26.00",
-           *       "quantity": 5,
-           *       "barcode": "0123456789012"
-           *     }
-           *   ],
-           *   "images": [
-           *     {
-           *       "url": "https://example.com/tote.jpg",
-           *       "alt": "The natural tote"
-           *     }
-           *   ],
-           *   "package": {
-           *     "weight_grams": 250,
-           *     "length_mm": 400,
-           *     "width_mm": 300,
-           *     "height_mm": 20
-           *   }
-           * }
-           */
-          "application/json": {
-            title: string;
-            /** @description Plain text */
-            description?: string;
-            brand?: string | null;
-            tags?: string[];
-            /** @description Neutral facts about the product, such as {"material": "cotton"} */
-            attributes?: {
-              [key: string]: string;
-            };
-            /** @description ISO 4217 code, one per product */
-            currency: string;
-            options?: {
-                name: string;
-                values: string[];
-              }[];
-            variants: ({
-                id?: number;
-                /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
-                sku: string;
-                /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
-                option_values?: {
-                  [key: string]: string;
-                };
-                /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
-                price: string;
-                quantity: number;
-                barcode?: string | null;
-              })[];
-            images?: ({
-                id?: number;
-                /** @description A public http or https URL */
-                url?: string;
-                alt?: string | null;
-              })[];
-            package?: {
-              weight_grams: number;
-              length_mm: number;
-              width_mm: number;
-              height_mm: number;
-            } | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                title: string;
-                description: string;
-                brand: string | null;
-                tags: string[];
-                attributes: {
-                  [key: string]: string;
-                };
-                currency: string;
-                options: {
-                    name: string;
-                    values: string[];
-                  }[];
-                variants: ({
-                    id: number;
-                    sku: string;
-                    option_values: {
-                      [key: string]: string;
-                    };
-                    /** @description Two decimals ("19.90") */
-                    price: string;
-                    quantity: number;
-                    barcode: string | null;
-                  })[];
-                images: ({
-                    id: number;
-                    url: string;
-                    position: number;
-                    alt: string | null;
-                  })[];
-                package: {
-                  weight_grams: number;
-                  length_mm: number;
-                  width_mm: number;
-                  height_mm: number;
-                } | null;
-                /** @description +1 on every change */
-                version: number;
-                /** @description The first variant's price */
-                price: string;
-                /** @description The first variant's sku */
-                sku: string;
-                /** @description The first variant's quantity */
-                quantity: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["createProduct"];
   };
   "/api/v1/products/{product_id}": {
     /** One product */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          product_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                title: string;
-                description: string;
-                brand: string | null;
-                tags: string[];
-                attributes: {
-                  [key: string]: string;
-                };
-                currency: string;
-                options: {
-                    name: string;
-                    values: string[];
-                  }[];
-                variants: ({
-                    id: number;
-                    sku: string;
-                    option_values: {
-                      [key: string]: string;
-                    };
-                    /** @description Two decimals ("19.90") */
-                    price: string;
-                    quantity: number;
-                    barcode: string | null;
-                  })[];
-                images: ({
-                    id: number;
-                    url: string;
-                    position: number;
-                    alt: string | null;
-                  })[];
-                package: {
-                  weight_grams: number;
-                  length_mm: number;
-                  width_mm: number;
-                  height_mm: number;
-                } | null;
-                /** @description +1 on every change */
-                version: number;
-                /** @description The first variant's price */
-                price: string;
-                /** @description The first variant's sku */
-                sku: string;
-                /** @description The first variant's quantity */
-                quantity: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getProduct"];
     /** Delete a product (409 while it has listings that are not deleted) */
-    delete: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          product_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        204: {
-          content: never;
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["deleteProduct"];
     /** Change a product: the fields given; `options`, `variants` and `images` replace the whole list */
-    patch: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          product_id: number;
-        };
-      };
-      /** @description `options`, `variants` and `images` replace the whole list when given */
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *   "variants": [
-           *     {
-           *       "id": 1,
-           *       "sku": "TOTE-NAT",
-           *       "option_values": {
-           *         "Color": "Natural"
-           *       },
-           *       "price": "22.00",
-           *       "quantity": 10
-           *     }
-           *   ]
-           * }
-           */
-          "application/json": {
-            title?: string;
-            /** @description Plain text */
-            description?: string;
-            brand?: string | null;
-            tags?: string[];
-            /** @description Neutral facts about the product, such as {"material": "cotton"} */
-            attributes?: {
-              [key: string]: string;
-            };
-            /** @description ISO 4217 code, one per product */
-            currency?: string;
-            options?: {
-                name: string;
-                values: string[];
-              }[];
-            variants?: ({
-                id?: number;
-                /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
-                sku: string;
-                /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
-                option_values?: {
-                  [key: string]: string;
-                };
-                /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
-                price: string;
-                quantity: number;
-                barcode?: string | null;
-              })[];
-            images?: ({
-                id?: number;
-                /** @description A public http or https URL */
-                url?: string;
-                alt?: string | null;
-              })[];
-            package?: {
-              weight_grams: number;
-              length_mm: number;
-              width_mm: number;
-              height_mm: number;
-            } | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                title: string;
-                description: string;
-                brand: string | null;
-                tags: string[];
-                attributes: {
-                  [key: string]: string;
-                };
-                currency: string;
-                options: {
-                    name: string;
-                    values: string[];
-                  }[];
-                variants: ({
-                    id: number;
-                    sku: string;
-                    option_values: {
-                      [key: string]: string;
-                    };
-                    /** @description Two decimals ("19.90") */
-                    price: string;
-                    quantity: number;
-                    barcode: string | null;
-                  })[];
-                images: ({
-                    id: number;
-                    url: string;
-                    position: number;
-                    alt: string | null;
-                  })[];
-                package: {
-                  weight_grams: number;
-                  length_mm: number;
-                  width_mm: number;
-                  height_mm: number;
-                } | null;
-                /** @description +1 on every change */
-                version: number;
-                /** @description The first variant's price */
-                price: string;
-                /** @description The first variant's sku */
-                sku: string;
-                /** @description The first variant's quantity */
-                quantity: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    patch: operations["updateProduct"];
   };
   "/api/v1/authenticate-site": {
     /** The platform's authorization URL, carrying a signed state */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description 1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id) */
-            platform_id: 1 | 4 | 5;
-            /** @description Platforms 1 and 5: where the user is sent after the flow (http or https, no |) */
-            redirect_url?: string;
-            /** @description Platform 4 only: the authorization link copied from TikTok Shop Partner Center */
-            authorization_url?: string;
-            /** @description Platform 4: URL;key=value;key=value, the redirect and tracking pairs */
-            custom_field_value?: string;
-            site_id?: number;
-            /** @description Platform 5 only: the Amazon region to connect in, NA, EU, FE (default NA; advertising defaults to the seller site's region). Ignored for other platforms */
-            region?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                url: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["authenticateSite"];
   };
   "/api/v1/oauth/callback/etsy": {
     /** Where etsy sends the user back; answers with a redirect (JSON with Accept: application/json) */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                site_id: number | null;
-                redirect_url: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        302: {
-          content: never;
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["completeEtsyAuthorization"];
   };
   "/api/v1/oauth/callback/tiktok-shop": {
     /** Where tiktok-shop sends the user back; answers with a redirect (JSON with Accept: application/json) */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                site_id: number | null;
-                redirect_url: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        302: {
-          content: never;
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["completeTiktokShopAuthorization"];
   };
   "/api/v1/oauth/callback/amazon-seller": {
     /** Where amazon-seller sends the user back; answers with a redirect (JSON with Accept: application/json) */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                site_id: number | null;
-                redirect_url: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        302: {
-          content: never;
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["completeAmazonSellerAuthorization"];
   };
   "/api/v1/oauth/callback/amazon-ads": {
     /** Where amazon-ads sends the user back; answers with a redirect (JSON with Accept: application/json) */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                site_id: number | null;
-                redirect_url: string;
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        302: {
-          content: never;
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["completeAmazonAdsAuthorization"];
   };
   "/api/v1/platforms": {
     /** The platforms a workspace can connect, what each allows, and which run against the sandbox */
-    get: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  track: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
-                  name: string;
-                  /** @description What POST /authenticate-site takes */
-                  platform_id: number;
-                  /** @description Connected onto a site of the workspace (its site_id): Amazon Ads onto an Amazon seller site */
-                  needs_site: boolean;
-                  /** @description What the connection gives in Storelink */
-                  allows: string[];
-                  /** @description Run against this server's simulator: no credentials for the platform are configured */
-                  sandbox: boolean;
-                })[];
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listPlatforms"];
   };
   "/api/v1/sites": {
     /** The workspace's connected sites */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  platform_id: number;
-                  platform: "etsy" | "tiktok-shop" | "amazon-seller";
-                  name: string;
-                  /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
-                  external_id: string;
-                  /** @description Amazon: the region the seller connected in; null for other platforms */
-                  region: ("NA" | "EU" | "FE") | null;
-                  /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
-                  missing_scopes: string[];
-                  status: "connected" | "reauthorization_required" | "disconnected";
-                  /** @description Why the site needs reauthorization, when it does */
-                  status_reason: string | null;
-                  /** @description When its access token was last renewed */
-                  last_refreshed_at: string | null;
-                  /** @description When its access token will next be renewed */
-                  next_refresh_at: string | null;
-                  /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                  advertising: ({
-                    connected: boolean;
-                    /** @description The region advertising was granted in */
-                    region: ("NA" | "EU" | "FE") | null;
-                    profiles: {
-                        id: string;
-                        country_code: string;
-                        name: string;
-                      }[];
-                  }) | null;
-                  /** @description TikTok Shop custom_field_value's tracking pairs */
-                  tracking: {
-                    [key: string]: string;
-                  };
-                  /** Format: date-time */
-                  created_at: string;
-                  /** Format: date-time */
-                  updated_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listSites"];
   };
   "/api/v1/sites/{site_id}": {
     /** One connected site */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                platform_id: number;
-                platform: "etsy" | "tiktok-shop" | "amazon-seller";
-                name: string;
-                /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
-                external_id: string;
-                /** @description Amazon: the region the seller connected in; null for other platforms */
-                region: ("NA" | "EU" | "FE") | null;
-                /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
-                missing_scopes: string[];
-                status: "connected" | "reauthorization_required" | "disconnected";
-                /** @description Why the site needs reauthorization, when it does */
-                status_reason: string | null;
-                /** @description When its access token was last renewed */
-                last_refreshed_at: string | null;
-                /** @description When its access token will next be renewed */
-                next_refresh_at: string | null;
-                /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                advertising: ({
-                  connected: boolean;
-                  /** @description The region advertising was granted in */
-                  region: ("NA" | "EU" | "FE") | null;
-                  profiles: {
-                      id: string;
-                      country_code: string;
-                      name: string;
-                    }[];
-                }) | null;
-                /** @description TikTok Shop custom_field_value's tracking pairs */
-                tracking: {
-                  [key: string]: string;
-                };
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getSite"];
     /** Disconnect a site: its credentials are deleted and it is marked disconnected */
-    delete: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                platform_id: number;
-                platform: "etsy" | "tiktok-shop" | "amazon-seller";
-                name: string;
-                /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
-                external_id: string;
-                /** @description Amazon: the region the seller connected in; null for other platforms */
-                region: ("NA" | "EU" | "FE") | null;
-                /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
-                missing_scopes: string[];
-                status: "connected" | "reauthorization_required" | "disconnected";
-                /** @description Why the site needs reauthorization, when it does */
-                status_reason: string | null;
-                /** @description When its access token was last renewed */
-                last_refreshed_at: string | null;
-                /** @description When its access token will next be renewed */
-                next_refresh_at: string | null;
-                /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
-                advertising: ({
-                  connected: boolean;
-                  /** @description The region advertising was granted in */
-                  region: ("NA" | "EU" | "FE") | null;
-                  profiles: {
-                      id: string;
-                      country_code: string;
-                      name: string;
-                    }[];
-                }) | null;
-                /** @description TikTok Shop custom_field_value's tracking pairs */
-                tracking: {
-                  [key: string]: string;
-                };
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["disconnectSite"];
   };
   "/api/v1/sites/{site_id}/listings": {
     /** The site's listings; `?status=` and `?product_id=` narrow them */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-          status?: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-          product_id?: number;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  site_id: number;
-                  product_id: number;
-                  platform_id: number;
-                  status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                  sync_status: "synced" | "syncing" | "failed";
-                  /** @description The platform's own word for the listing's state */
-                  platform_status: string | null;
-                  external_id: string | null;
-                  external_url: string | null;
-                  category_id: string;
-                  attributes: {
-                    [key: string]: unknown;
-                  };
-                  marketplace_id: string | null;
-                  /** @description As listed: after the site's price adjustment and stock buffer */
-                  variants: ({
-                      sku: string;
-                      price: string;
-                      quantity: number;
-                      external_id: string | null;
-                    })[];
-                  price: string | null;
-                  quantity: number | null;
-                  currency: string;
-                  /** @description The product version the platform has */
-                  synced_version: number | null;
-                  issues: ({
-                      severity: "error" | "warning";
-                      code: string;
-                      /** @description The platform's own words where `source` is platform */
-                      message: string;
-                      field: string | null;
-                      source: "storelink" | "platform";
-                    })[];
-                  /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                  differences: ({
-                      field: string;
-                      platform: string | null;
-                      catalogue: string | null;
-                    })[];
-                  read_at: string | null;
-                  /** Format: date-time */
-                  created_at: string;
-                  /** Format: date-time */
-                  updated_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listSiteListings"];
     /**
      * Publish a product to the site (202, the listing in pending), or only validate it (mode: validate, 200)
      * @description Everything is checked before anything is stored: the product and the category (a leaf of the platform), the attributes the category requires, the site connected with its required listing settings, and the platform’s own rules (Etsy: at most two options, an uploaded image, a price of at least 0.20, stock). Any problem is a 422 on its field; 409 when the product already has a listing on the site that is not deleted. Etsy charges the seller USD 0.20 for each publish: Storelink publishes a listing once, and again only when the seller asks.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *   "product_id": 1,
-           *   "category_id": "1633",
-           *   "attributes": {
-           *     "200": "1"
-           *   }
-           * }
-           */
-          "application/json": {
-            product_id: number;
-            category_id: string;
-            attributes?: {
-              [key: string]: unknown;
-            };
-            /** @description publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored */
-            mode?: "publish" | "validate";
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                valid: boolean;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-              };
-            };
-          };
-        };
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["publishListing"];
   };
   "/api/v1/listings/{listing_id}": {
     /** One listing */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getListing"];
     /** Remove the listing from the platform (202); the record stays, `deleted` */
-    delete: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["deleteListing"];
     /** Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform */
-    patch: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            category_id?: string;
-            attributes?: {
-              [key: string]: unknown;
-            };
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    patch: operations["updateListing"];
   };
   "/api/v1/listings/{listing_id}/activate": {
     /** Put the listing live again (202); on Etsy a publish, which the seller pays for */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["activateListing"];
   };
   "/api/v1/listings/{listing_id}/deactivate": {
     /** Take the listing off sale (202); it stays on the platform, inactive */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["deactivateListing"];
   };
   "/api/v1/listings/{listing_id}/refresh": {
     /** Read the listing back from the platform (202): its status, the platform’s word for it and its issues; values that differ from the catalogue (`differences`) are sent again */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["refreshListing"];
   };
   "/api/v1/sites/{site_id}/listings/import": {
     /** The site's latest import of its existing listings, running or finished; null before its first */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                id: number;
-                site_id: number;
-                /** @description running until the last page of the shop is read; failed says why in `error` */
-                status: "running" | "done" | "failed";
-                /** @description Pages of the shop read so far */
-                pages: number;
-                /** @description The shop's listings read so far */
-                found: number;
-                /** @description Listings whose product the import made (no product had their sku) */
-                created: number;
-                /** @description Listings linked to the catalogue's product with the same sku */
-                linked: number;
-                /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
-                updated: number;
-                /** @description Listings not taken; `skips` says why (the first 100) */
-                skipped: number;
-                skips: {
-                    external_id: string;
-                    title: string;
-                    message: string;
-                  }[];
-                error: string | null;
-                /** Format: date-time */
-                started_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                finished_at: string | null;
-              }) | null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getSiteListingsImport"];
     /**
      * Import the site's existing listings (202): each linked to the catalogue's product with the same sku, or its product made
      * @description Reads every listing of the shop, a page at a time in the background (`GET` this path for the progress). A listing is linked to the catalogue product with one of its skus, or a product is made from it (a variant without a sku gets `<PLATFORM>-<listing id>`); one Storelink already holds is brought up to date, never taken twice. The import writes nothing to the platform; a linked product that differs from the shop is then delivered as any product change is (only what differs). The site must be connected with its listing settings set (422). While an import of the site runs, this answers it.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                /** @description running until the last page of the shop is read; failed says why in `error` */
-                status: "running" | "done" | "failed";
-                /** @description Pages of the shop read so far */
-                pages: number;
-                /** @description The shop's listings read so far */
-                found: number;
-                /** @description Listings whose product the import made (no product had their sku) */
-                created: number;
-                /** @description Listings linked to the catalogue's product with the same sku */
-                linked: number;
-                /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
-                updated: number;
-                /** @description Listings not taken; `skips` says why (the first 100) */
-                skipped: number;
-                skips: {
-                    external_id: string;
-                    title: string;
-                    message: string;
-                  }[];
-                error: string | null;
-                /** Format: date-time */
-                started_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                finished_at: string | null;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["importSiteListings"];
   };
   "/api/v1/listings/{listing_id}/adopt": {
     /**
      * Take the platform's values of the listing's `differences` into the catalogue's product (202)
      * @description The product changes as a PATCH would change it (title, description, tags, and each variant's price and quantity, the site's price adjustment and stock buffer undone), so every listing of the product follows; this one holds the values already. 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are changed in the product). To send the catalogue's values to the platform instead, POST /listings/{id}/refresh.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          listing_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                site_id: number;
-                product_id: number;
-                platform_id: number;
-                status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
-                sync_status: "synced" | "syncing" | "failed";
-                /** @description The platform's own word for the listing's state */
-                platform_status: string | null;
-                external_id: string | null;
-                external_url: string | null;
-                category_id: string;
-                attributes: {
-                  [key: string]: unknown;
-                };
-                marketplace_id: string | null;
-                /** @description As listed: after the site's price adjustment and stock buffer */
-                variants: ({
-                    sku: string;
-                    price: string;
-                    quantity: number;
-                    external_id: string | null;
-                  })[];
-                price: string | null;
-                quantity: number | null;
-                currency: string;
-                /** @description The product version the platform has */
-                synced_version: number | null;
-                issues: ({
-                    severity: "error" | "warning";
-                    code: string;
-                    /** @description The platform's own words where `source` is platform */
-                    message: string;
-                    field: string | null;
-                    source: "storelink" | "platform";
-                  })[];
-                /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
-                differences: ({
-                    field: string;
-                    platform: string | null;
-                    catalogue: string | null;
-                  })[];
-                read_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["adoptListingDifferences"];
   };
   "/api/v1/sites/{site_id}/listing-settings": {
     /** The site's listing settings */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
-              data: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getListingSettings"];
     /** Replace the site's listing settings (a field left out is not set) */
-    put: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *   "price_adjustment_percent": 10,
-           *   "stock_buffer": 1,
-           *   "shipping_profile_id": "1001",
-           *   "return_policy_id": "2001",
-           *   "readiness_state_id": "3001",
-           *   "who_made": "i_did",
-           *   "when_made": "made_to_order",
-           *   "is_supply": false
-           * }
-           */
-          "application/json": {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
-              data: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    put: operations["replaceListingSettings"];
   };
   "/api/v1/sites/{site_id}/listing-options": {
     /** The choices of the site's settings, read from its platform: `{<settings field>: [{value, label}]}` */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                [key: string]: {
-                    value: string;
-                    label: string;
-                  }[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listListingOptions"];
   };
   "/api/v1/sites/{site_id}/categories": {
     /** The platform's categories: those whose name holds `q` (at most 50), or the children of `parent_id`, or the top ones */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Text in the name of the category */
-          q?: string;
-          /** @description The children of this category; the top ones without */
-          parent_id?: string;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                  id: string;
-                  name: string;
-                  /** @description Names from the top category down to this one */
-                  path: string[];
-                  /** @description Only a leaf category can hold a listing */
-                  leaf: boolean;
-                }[];
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listCategories"];
   };
   "/api/v1/sites/{site_id}/categories/{category_id}/attributes": {
     /** What a listing in the category can or must say (Etsy: the category’s properties) */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          site_id: number;
-          category_id: string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  /** @description The key of the value in a listing’s `attributes` */
-                  name: string;
-                  label: string;
-                  required: boolean;
-                  type: "text" | "number" | "boolean" | "select" | "multiselect";
-                  /** @description The choices of a select or multiselect */
-                  values: {
-                      value: string;
-                      label: string;
-                    }[];
-                })[];
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listCategoryAttributes"];
   };
   "/api/v1/audit-events": {
     /**
      * The workspace's audit log, newest first (owners and admins)
      * @description Narrowed by `action`, `subject_type` and `actor_user_id` when given (all that are given must match).
      */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-          action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
-          subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
-          actor_user_id?: number;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  /** @enum {string} */
-                  action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
-                  /** @description Who did it; null once that user is deleted */
-                  actor: {
-                    id: number;
-                    email: string;
-                    name: string;
-                  } | null;
-                  subject: {
-                    type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
-                    id: number;
-                  };
-                  ip_address: string | null;
-                  details: {
-                    [key: string]: string | number | null;
-                  };
-                  /** Format: date-time */
-                  created_at: string;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listAuditEvents"];
   };
   "/api/v1/webhooks": {
     /** The workspace's webhook endpoints (never their secrets) */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  url: string;
-                  events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
-                  /** Format: date-time */
-                  created_at: string;
-                })[];
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listWebhooks"];
     /** Add a webhook endpoint; its signing secret is in this response only */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            url: string;
-            events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                url: string;
-                events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
-                /** Format: date-time */
-                created_at: string;
-                /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */
-                secret: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["createWebhook"];
   };
   "/api/v1/webhooks/{webhook_id}": {
     /** Remove a webhook endpoint and its deliveries */
-    delete: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          webhook_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: null;
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    delete: operations["deleteWebhook"];
   };
   "/api/v1/webhooks/{webhook_id}/deliveries": {
     /** An endpoint's delivery log, newest first */
-    get: {
-      parameters: {
-        query: {
-          page: number;
-          per_page: number;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          webhook_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: ({
-                  id: number;
-                  message_id: string;
-                  /** @enum {string} */
-                  event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
-                  status: "pending" | "delivered" | "failed";
-                  attempts: number;
-                  last_status_code: number | null;
-                  last_error: string | null;
-                  next_attempt_at: string | null;
-                  /** Format: date-time */
-                  created_at: string;
-                  delivered_at: string | null;
-                })[];
-              meta: {
-                page: number;
-                per_page: number;
-                total: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["listWebhookDeliveries"];
   };
   "/api/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
     /** Send a delivery again, with the same webhook-id */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          webhook_id: number;
-          delivery_id: number;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        202: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                message_id: string;
-                /** @enum {string} */
-                event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
-                status: "pending" | "delivered" | "failed";
-                attempts: number;
-                last_status_code: number | null;
-                last_error: string | null;
-                next_attempt_at: string | null;
-                /** Format: date-time */
-                created_at: string;
-                delivered_at: string | null;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["redeliverWebhookDelivery"];
   };
   "/api/v1/products/{product_id}/images": {
     /**
      * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
      * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-        path: {
-          product_id: number;
-        };
-      };
-      requestBody: {
-        content: {
-          "multipart/form-data": {
-            /**
-             * Format: binary
-             * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB
-             */
-            file: string;
-            /** @description Its text alternative */
-            alt?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                id: number;
-                url: string;
-                position: number;
-                alt: string | null;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["uploadProductImage"];
   };
   "/api/v1/products/export": {
     /**
      * The whole catalogue as CSV (text/csv), one row per variant, in the columns POST /products/import reads
      * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
      */
-    get: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      responses: {
-        /** @description products.csv */
-        200: {
-          content: {
-            "text/csv": string;
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["exportProducts"];
   };
   "/api/v1/products/import": {
     /**
@@ -12284,353 +267,14 @@ export interface paths {
      * mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
      * ```
      */
-    post: {
-      parameters: {
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      /** @description The CSV file (UTF-8; a byte order mark is skipped) */
-      requestBody: {
-        content: {
-          /**
-           * @example handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
-           * tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen
-           * tote,,,,Black,TOTE-BLK,26.00,5,,
-           * mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
-           */
-          "text/csv": string;
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description Products made */
-                created: number;
-                /** @description Products changed; those the file leaves as they are count in neither */
-                updated: number;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        401: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        403: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["importProducts"];
   };
   "/api/v1/platform-notifications/tiktok-shop": {
     /**
      * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes
      * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.
      */
-    post: {
-      responses: {
-        /** @description Default Response */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                result: string;
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        400: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        404: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        413: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        415: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        422: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        429: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        500: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-        /** @description The error shape of every error the service answers with */
-        503: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: false;
-              /** @description The HTTP status */
-              code: number;
-              message: string;
-              /** @description Per-field messages, on 422 only */
-              errors?: {
-                [key: string]: string[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations["receiveTiktokShopNotification"];
   };
 }
 
@@ -12638,6 +282,213 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** @description The error shape of every error the service answers with */
+    Error: {
+      /** @enum {boolean} */
+      success: false;
+      /** @description The HTTP status */
+      code: number;
+      message: string;
+      /** @description Per-field messages, on 422 only */
+      errors?: {
+        [key: string]: string[];
+      };
+    };
+    User: {
+      id: number;
+      email: string;
+      name: string;
+    };
+    Workspace: {
+      id: number;
+      name: string;
+      role: "owner" | "admin" | "member";
+    };
+    PersonalAccessToken: {
+      id: number;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
+      /** @description null: never expires */
+      expires_at: string | null;
+      last_used_at: string | null;
+    };
+    Product: {
+      id: number;
+      title: string;
+      description: string;
+      brand: string | null;
+      tags: string[];
+      attributes: {
+        [key: string]: string;
+      };
+      currency: string;
+      options: {
+          name: string;
+          values: string[];
+        }[];
+      variants: ({
+          id: number;
+          sku: string;
+          option_values: {
+            [key: string]: string;
+          };
+          /** @description Two decimals ("19.90") */
+          price: string;
+          quantity: number;
+          barcode: string | null;
+        })[];
+      images: components["schemas"]["ProductImage"][];
+      package: {
+        weight_grams: number;
+        length_mm: number;
+        width_mm: number;
+        height_mm: number;
+      } | null;
+      /** @description +1 on every change */
+      version: number;
+      /** @description The first variant's price */
+      price: string;
+      /** @description The first variant's sku */
+      sku: string;
+      /** @description The first variant's quantity */
+      quantity: number;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ProductImage: {
+      id: number;
+      url: string;
+      position: number;
+      alt: string | null;
+    };
+    Site: {
+      id: number;
+      platform_id: number;
+      platform: "etsy" | "tiktok-shop" | "amazon-seller";
+      name: string;
+      /** @description Shop id (Etsy and TikTok Shop) or selling_partner_id (Amazon) */
+      external_id: string;
+      /** @description Amazon: the region the seller connected in; null for other platforms */
+      region: ("NA" | "EU" | "FE") | null;
+      /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
+      missing_scopes: string[];
+      status: "connected" | "reauthorization_required" | "disconnected";
+      /** @description Why the site needs reauthorization, when it does */
+      status_reason: string | null;
+      /** @description When its access token was last renewed */
+      last_refreshed_at: string | null;
+      /** @description When its access token will next be renewed */
+      next_refresh_at: string | null;
+      /** @description Amazon Ads, for Amazon seller sites; null for other platforms */
+      advertising: ({
+        connected: boolean;
+        /** @description The region advertising was granted in */
+        region: ("NA" | "EU" | "FE") | null;
+        profiles: {
+            id: string;
+            country_code: string;
+            name: string;
+          }[];
+      }) | null;
+      /** @description TikTok Shop custom_field_value's tracking pairs */
+      tracking: {
+        [key: string]: string;
+      };
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ListingIssue: {
+      severity: "error" | "warning";
+      code: string;
+      /** @description The platform's own words where `source` is platform */
+      message: string;
+      field: string | null;
+      source: "storelink" | "platform";
+    };
+    Listing: {
+      id: number;
+      site_id: number;
+      product_id: number;
+      platform_id: number;
+      status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+      sync_status: "synced" | "syncing" | "failed";
+      /** @description The platform's own word for the listing's state */
+      platform_status: string | null;
+      external_id: string | null;
+      external_url: string | null;
+      category_id: string;
+      attributes: {
+        [key: string]: unknown;
+      };
+      marketplace_id: string | null;
+      /** @description As listed: after the site's price adjustment and stock buffer */
+      variants: ({
+          sku: string;
+          price: string;
+          quantity: number;
+          external_id: string | null;
+        })[];
+      price: string | null;
+      quantity: number | null;
+      currency: string;
+      /** @description The product version the platform has */
+      synced_version: number | null;
+      issues: components["schemas"]["ListingIssue"][];
+      /** @description What the platform shows that the catalogue does not, as last read (changed on the platform outside Storelink, or imported as the shop had it): `title`, `description`, `tags`, `images` (their count), `variants.<sku>.price`, `variants.<sku>.quantity`, `variants.<sku>`. POST /listings/{id}/refresh sends the catalogue's values; POST /listings/{id}/adopt takes the platform's into the catalogue. */
+      differences: ({
+          field: string;
+          platform: string | null;
+          catalogue: string | null;
+        })[];
+      read_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    AuditEvent: {
+      id: number;
+      /** @enum {string} */
+      action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+      /** @description Who did it; null once that user is deleted */
+      actor: components["schemas"]["User"] | null;
+      subject: {
+        type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
+        id: number;
+      };
+      ip_address: string | null;
+      details: {
+        [key: string]: string | number | null;
+      };
+      /** Format: date-time */
+      created_at: string;
+    };
+    WebhookEndpoint: {
+      id: number;
+      url: string;
+      events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+      /** Format: date-time */
+      created_at: string;
+    };
+    WebhookDelivery: {
+      id: number;
+      message_id: string;
+      /** @enum {string} */
+      event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      delivered_at: string | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -12650,4 +501,5762 @@ export type $defs = Record<string, never>;
 
 export type external = Record<string, never>;
 
-export type operations = Record<string, never>;
+export interface operations {
+
+  /**
+   * Liveness and database readiness; 503 when the database does not answer
+   * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again.
+   */
+  getHealth: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              status: "ok" | "degraded";
+              /** @enum {string} */
+              database: "ok";
+              /** @description Platforms that refused this instance’s app configuration; empty when none did */
+              platforms: ({
+                  platform: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
+                  /** @enum {string} */
+                  status: "misconfigured";
+                  /** @description The platform's own words, with its status or code */
+                  message: string;
+                  /** Format: date-time */
+                  since: string;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Create an account with a workspace of its own, and a session
+   * @description Rate limited to 5 sign-ups a minute per client address; a sign-up naming an e-mail already taken also counts against that account's login limit (5 a minute), before the answer says it is taken. A password found in a list of common passwords is refused (422 on `password`).
+   */
+  register: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "email": "ada@example.com",
+         *   "password": "plum-kettle-orbit-93",
+         *   "name": "Ada"
+         * }
+         */
+        "application/json": {
+          /** Format: email */
+          email: string;
+          password: string;
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user: components["schemas"]["User"];
+              workspace: components["schemas"]["Workspace"];
+              /** @description Session token (12 h); send as `Authorization: Bearer …` */
+              token: string;
+              /** Format: date-time */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Exchange email and password for a session token
+   * @description Rate limited to 20 attempts a minute per client address and 5 per email.
+   */
+  login: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "email": "ada@example.com",
+         *   "password": "plum-kettle-orbit-93"
+         * }
+         */
+        "application/json": {
+          email: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description Session token (12 h); send as `Authorization: Bearer …` */
+              token: string;
+              /** Format: date-time */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Revoke the session token of this request */
+  logout: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** List your personal access tokens (never their values) */
+  listPersonalAccessTokens: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["PersonalAccessToken"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Create a personal access token; its value is in this response only */
+  createPersonalAccessToken: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "name": "Inventory sync",
+         *   "expires_in_days": 90
+         * }
+         */
+        "application/json": {
+          name: string;
+          /** @description Days until the token expires: 7, 30, 60, 90 or 365; null for a token that never expires */
+          expires_in_days: 7 | 30 | 60 | 90 | 365 | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: number;
+              name: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description null: never expires */
+              expires_at: string | null;
+              last_used_at: string | null;
+              /** @description The token value. It cannot be shown again. */
+              token: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Revoke a personal access token */
+  revokePersonalAccessToken: {
+    parameters: {
+      path: {
+        id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspaces you belong to, with your role in each */
+  listWorkspaces: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Workspace"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Create a workspace; you are its owner */
+  createWorkspace: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Workspace"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The current user, with the workspace of the X-Workspace-Id header */
+  getCurrentUser: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: number;
+              email: string;
+              name: string;
+              workspace: components["schemas"]["Workspace"];
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Change your name
+   * @description Answers the user as `GET /user` does, without the workspace: a name belongs to the user, not to a workspace, so no `X-Workspace-Id` is needed (one sent is ignored). A session or a personal access token.
+   */
+  updateCurrentUser: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "name": "Ada Lovelace"
+         * }
+         */
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["User"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete a workspace and everything in it (owners; confirmed by its name)
+   * @description Disconnects its sites and deletes its products, listings, webhooks, invitations, members and audit log. What the sites' shops hold stays on the platforms.
+   */
+  deleteWorkspace: {
+    parameters: {
+      path: {
+        workspace_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The workspace's name, exactly */
+          confirm: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Rename a workspace (owners) */
+  renameWorkspace: {
+    parameters: {
+      path: {
+        workspace_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Workspace"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspace's members and their roles */
+  listWorkspaceMembers: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      path: {
+        workspace_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: ({
+                user_id: number;
+                name: string;
+                email: string;
+                role: "owner" | "admin" | "member";
+                /** Format: date-time */
+                joined_at: string;
+              })[];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Remove a member, or leave (your own user id) */
+  removeWorkspaceMember: {
+    parameters: {
+      path: {
+        workspace_id: number;
+        user_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Change a member's role (owners; admins for members and admins) */
+  changeWorkspaceMemberRole: {
+    parameters: {
+      path: {
+        workspace_id: number;
+        user_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          role: "owner" | "admin" | "member";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user_id: number;
+              name: string;
+              email: string;
+              role: "owner" | "admin" | "member";
+              /** Format: date-time */
+              joined_at: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Make another member the owner; you become an admin (owners) */
+  transferWorkspaceOwnership: {
+    parameters: {
+      path: {
+        workspace_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          user_id: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              user_id: number;
+              name: string;
+              email: string;
+              role: "owner" | "admin" | "member";
+              /** Format: date-time */
+              joined_at: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Invitations not yet used nor expired (owners and admins) */
+  listInvitations: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      path: {
+        workspace_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: ({
+                id: number;
+                email: string;
+                role: "owner" | "admin" | "member";
+                /** Format: date-time */
+                expires_at: string;
+                /** Format: date-time */
+                created_at: string;
+              })[];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Invite someone by a link (owners and admins; no e-mail is sent)
+   * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown.
+   */
+  createInvitation: {
+    parameters: {
+      path: {
+        workspace_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          role: "owner" | "admin" | "member";
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: number;
+              email: string;
+              role: "owner" | "admin" | "member";
+              /** Format: date-time */
+              expires_at: string;
+              /** Format: date-time */
+              created_at: string;
+              /** @description Shown in this answer only: the link carries it */
+              token: string;
+              /** @description The link to give the invited person; it works once, for 7 days */
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Revoke an invitation: its link stops working (owners and admins) */
+  revokeInvitation: {
+    parameters: {
+      path: {
+        workspace_id: number;
+        invitation_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Accept an invitation as the signed-in user it was made for */
+  acceptInvitation: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Workspace"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Change your password; your other sessions end
+   * @description A dashboard session only (a personal access token is 403). The current password is checked first: a wrong one is 422 on `current_password`, and every attempt counts against the login limit of the account (5 a minute, shared with login), then 429. The new password follows the sign-up rules (8 to 256 characters, not in a list of common passwords: 422 on `password`). On success every other session of the user is revoked, on every instance; the calling session stays valid and personal access tokens are kept.
+   */
+  changePassword: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "current_password": "plum-kettle-orbit-93",
+         *   "password": "lantern-orchard-quietly-7"
+         * }
+         */
+        "application/json": {
+          current_password: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["User"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspace's products, by id; `q` finds a text in the title or any variant's sku */
+  listProducts: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        q?: string;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Add a product */
+  createProduct: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "title": "Linen tote bag",
+         *   "description": "Hand-stitched, natural linen.",
+         *   "currency": "USD",
+         *   "tags": [
+         *     "tote",
+         *     "linen"
+         *   ],
+         *   "options": [
+         *     {
+         *       "name": "Color",
+         *       "values": [
+         *         "Natural",
+         *         "Black"
+         *       ]
+         *     }
+         *   ],
+         *   "variants": [
+         *     {
+         *       "sku": "TOTE-NAT",
+         *       "option_values": {
+         *         "Color": "Natural"
+         *       },
+         *       "price": "24.00",
+         *       "quantity": 12
+         *     },
+         *     {
+         *       "sku": "TOTE-BLK",
+         *       "option_values": {
+         *         "Color": "Black"
+         *       },
+         *       "price": "26.00",
+         *       "quantity": 5,
+         *       "barcode": "0123456789012"
+         *     }
+         *   ],
+         *   "images": [
+         *     {
+         *       "url": "https://example.com/tote.jpg",
+         *       "alt": "The natural tote"
+         *     }
+         *   ],
+         *   "package": {
+         *     "weight_grams": 250,
+         *     "length_mm": 400,
+         *     "width_mm": 300,
+         *     "height_mm": 20
+         *   }
+         * }
+         */
+        "application/json": {
+          title: string;
+          /** @description Plain text */
+          description?: string;
+          brand?: string | null;
+          tags?: string[];
+          /** @description Neutral facts about the product, such as {"material": "cotton"} */
+          attributes?: {
+            [key: string]: string;
+          };
+          /** @description ISO 4217 code, one per product */
+          currency: string;
+          options?: {
+              name: string;
+              values: string[];
+            }[];
+          variants: ({
+              id?: number;
+              /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
+              sku: string;
+              /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
+              option_values?: {
+                [key: string]: string;
+              };
+              /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
+              price: string;
+              quantity: number;
+              barcode?: string | null;
+            })[];
+          images?: ({
+              id?: number;
+              /** @description A public http or https URL */
+              url?: string;
+              alt?: string | null;
+            })[];
+          package?: {
+            weight_grams: number;
+            length_mm: number;
+            width_mm: number;
+            height_mm: number;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** One product */
+  getProduct: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        product_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Delete a product (409 while it has listings that are not deleted) */
+  deleteProduct: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        product_id: number;
+      };
+    };
+    responses: {
+      /** @description Done; no content */
+      204: {
+        content: never;
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Change a product: the fields given; `options`, `variants` and `images` replace the whole list */
+  updateProduct: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        product_id: number;
+      };
+    };
+    /** @description `options`, `variants` and `images` replace the whole list when given */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "variants": [
+         *     {
+         *       "id": 1,
+         *       "sku": "TOTE-NAT",
+         *       "option_values": {
+         *         "Color": "Natural"
+         *       },
+         *       "price": "22.00",
+         *       "quantity": 10
+         *     }
+         *   ]
+         * }
+         */
+        "application/json": {
+          title?: string;
+          /** @description Plain text */
+          description?: string;
+          brand?: string | null;
+          tags?: string[];
+          /** @description Neutral facts about the product, such as {"material": "cotton"} */
+          attributes?: {
+            [key: string]: string;
+          };
+          /** @description ISO 4217 code, one per product */
+          currency?: string;
+          options?: {
+              name: string;
+              values: string[];
+            }[];
+          variants?: ({
+              id?: number;
+              /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
+              sku: string;
+              /** @description The variant's value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options */
+              option_values?: {
+                [key: string]: string;
+              };
+              /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
+              price: string;
+              quantity: number;
+              barcode?: string | null;
+            })[];
+          images?: ({
+              id?: number;
+              /** @description A public http or https URL */
+              url?: string;
+              alt?: string | null;
+            })[];
+          package?: {
+            weight_grams: number;
+            length_mm: number;
+            width_mm: number;
+            height_mm: number;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The platform's authorization URL, carrying a signed state */
+  authenticateSite: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "platform_id": 1,
+         *   "redirect_url": "https://example.com/connected"
+         * }
+         */
+        "application/json": {
+          /** @description 1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id) */
+          platform_id: 1 | 4 | 5;
+          /** @description Platforms 1 and 5: where the user is sent after the flow (http or https, no |, at most 2,048 characters) */
+          redirect_url?: string;
+          /** @description Platform 4 only: the authorization link copied from TikTok Shop Partner Center */
+          authorization_url?: string;
+          /** @description Platform 4: URL;key=value;key=value, the redirect and tracking pairs */
+          custom_field_value?: string;
+          site_id?: number;
+          /** @description Platform 5 only: the Amazon region to connect in, NA, EU, FE (default NA; advertising defaults to the seller site's region). Ignored for other platforms */
+          region?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              url: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Where etsy sends the user back; answers with a redirect (JSON with Accept: application/json) */
+  completeEtsyAuthorization: {
+    parameters: {
+      query?: {
+        /** @description The authorization code, exchanged with the PKCE verifier */
+        code?: string;
+        /** @description The signed state Storelink put in the authorization URL */
+        state?: string;
+        /** @description Set when the seller declined (`access_denied`) or the platform failed */
+        error?: string;
+        /** @description The platform's words for `error` */
+        error_description?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              site_id: number | null;
+              redirect_url: string;
+            };
+          };
+        };
+      };
+      /** @description Back to the caller: the redirect_url (with the seed's query parameters on success or failure), else the site's listings page or the dashboard of {app_url} */
+      302: {
+        headers: {
+          /** @description Where the user is sent */
+          location?: string;
+        };
+        content: never;
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Where tiktok-shop sends the user back; answers with a redirect (JSON with Accept: application/json) */
+  completeTiktokShopAuthorization: {
+    parameters: {
+      query?: {
+        /** @description The authorization code (`null` when the seller declined) */
+        code?: string;
+        /** @description The signed state Storelink put in the authorization URL */
+        state?: string;
+        /** @description Set when the seller declined (`access_denied`) or the platform failed */
+        error?: string;
+        /** @description The platform's words for `error` */
+        error_description?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              site_id: number | null;
+              redirect_url: string;
+            };
+          };
+        };
+      };
+      /** @description Back to the caller: the redirect_url (with the seed's query parameters on success or failure), else the site's listings page or the dashboard of {app_url} */
+      302: {
+        headers: {
+          /** @description Where the user is sent */
+          location?: string;
+        };
+        content: never;
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Where amazon-seller sends the user back; answers with a redirect (JSON with Accept: application/json) */
+  completeAmazonSellerAuthorization: {
+    parameters: {
+      query?: {
+        /** @description The authorization code of the Selling Partner API */
+        spapi_oauth_code?: string;
+        /** @description The seller's id, which becomes the site's external_id */
+        selling_partner_id?: string;
+        /** @description The signed state Storelink put in the authorization URL */
+        state?: string;
+        /** @description Set when the seller declined (`access_denied`) or the platform failed */
+        error?: string;
+        /** @description The platform's words for `error` */
+        error_description?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              site_id: number | null;
+              redirect_url: string;
+            };
+          };
+        };
+      };
+      /** @description Back to the caller: the redirect_url (with the seed's query parameters on success or failure), else the site's listings page or the dashboard of {app_url} */
+      302: {
+        headers: {
+          /** @description Where the user is sent */
+          location?: string;
+        };
+        content: never;
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Where amazon-ads sends the user back; answers with a redirect (JSON with Accept: application/json) */
+  completeAmazonAdsAuthorization: {
+    parameters: {
+      query?: {
+        /** @description The authorization code of Login with Amazon */
+        code?: string;
+        /** @description The scopes granted; must include advertising::campaign_management */
+        scope?: string;
+        /** @description The signed state Storelink put in the authorization URL */
+        state?: string;
+        /** @description Set when the seller declined (`access_denied`) or the platform failed */
+        error?: string;
+        /** @description The platform's words for `error` */
+        error_description?: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              site_id: number | null;
+              redirect_url: string;
+            };
+          };
+        };
+      };
+      /** @description Back to the caller: the redirect_url (with the seed's query parameters on success or failure), else the site's listings page or the dashboard of {app_url} */
+      302: {
+        headers: {
+          /** @description Where the user is sent */
+          location?: string;
+        };
+        content: never;
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The platforms a workspace can connect, what each allows, and which run against the sandbox */
+  listPlatforms: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: ({
+                track: "etsy" | "tiktok-shop" | "amazon-seller" | "amazon-ads";
+                name: string;
+                /** @description What POST /authenticate-site takes */
+                platform_id: number;
+                /** @description Connected onto a site of the workspace (its site_id): Amazon Ads onto an Amazon seller site */
+                needs_site: boolean;
+                /** @description What the connection gives in Storelink */
+                allows: string[];
+                /** @description Run against this server's simulator: no credentials for the platform are configured */
+                sandbox: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspace's connected sites */
+  listSites: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Site"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** One connected site */
+  getSite: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Site"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Disconnect a site: its credentials are deleted and it is marked disconnected */
+  disconnectSite: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Site"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The site's listings; `?status=` and `?product_id=` narrow them */
+  listSiteListings: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        status?: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error" | "deleted";
+        product_id?: number;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Publish a product to the site (202, the listing in pending), or only validate it (mode: validate, 200)
+   * @description Everything is checked before anything is stored: the product and the category (a leaf of the platform), the attributes the category requires, the site connected with its required listing settings, and the platform’s own rules (Etsy: at most two options, an uploaded image, a price of at least 0.20, stock). Any problem is a 422 on its field; 409 when the product already has a listing on the site that is not deleted. Etsy charges the seller USD 0.20 for each publish: Storelink publishes a listing once, and again only when the seller asks.
+   */
+  publishListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "product_id": 1,
+         *   "category_id": "1633",
+         *   "attributes": {
+         *     "200": "1"
+         *   }
+         * }
+         */
+        "application/json": {
+          product_id: number;
+          category_id: string;
+          attributes?: {
+            [key: string]: unknown;
+          };
+          /** @description publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored */
+          mode?: "publish" | "validate";
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              valid: boolean;
+              issues: components["schemas"]["ListingIssue"][];
+            };
+          };
+        };
+      };
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** One listing */
+  getListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Remove the listing from the platform (202); the record stays, `deleted` */
+  deleteListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform */
+  updateListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "attributes": {
+         *     "200": "1"
+         *   }
+         * }
+         */
+        "application/json": {
+          category_id?: string;
+          attributes?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Put the listing live again (202); on Etsy a publish, which the seller pays for */
+  activateListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Take the listing off sale (202); it stays on the platform, inactive */
+  deactivateListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Read the listing back from the platform (202): its status, the platform’s word for it and its issues; values that differ from the catalogue (`differences`) are sent again */
+  refreshListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The site's latest import of its existing listings, running or finished; null before its first */
+  getSiteListingsImport: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: ({
+              id: number;
+              site_id: number;
+              /** @description running until the last page of the shop is read; failed says why in `error` */
+              status: "running" | "done" | "failed";
+              /** @description Pages of the shop read so far */
+              pages: number;
+              /** @description The shop's listings read so far */
+              found: number;
+              /** @description Listings whose product the import made (no product had their sku) */
+              created: number;
+              /** @description Listings linked to the catalogue's product with the same sku */
+              linked: number;
+              /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
+              updated: number;
+              /** @description Listings not taken; `skips` says why (the first 100) */
+              skipped: number;
+              skips: {
+                  external_id: string;
+                  title: string;
+                  message: string;
+                }[];
+              error: string | null;
+              /** Format: date-time */
+              started_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              finished_at: string | null;
+            }) | null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Import the site's existing listings (202): each linked to the catalogue's product with the same sku, or its product made
+   * @description Reads every listing of the shop, a page at a time in the background (`GET` this path for the progress). A listing is linked to the catalogue product with one of its skus, or a product is made from it (a variant without a sku gets `<PLATFORM>-<listing id>`); one Storelink already holds is brought up to date, never taken twice. The import writes nothing to the platform; a linked product that differs from the shop is then delivered as any product change is (only what differs). The site must be connected with its listing settings set (422). While an import of the site runs, this answers it.
+   */
+  importSiteListings: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: number;
+              site_id: number;
+              /** @description running until the last page of the shop is read; failed says why in `error` */
+              status: "running" | "done" | "failed";
+              /** @description Pages of the shop read so far */
+              pages: number;
+              /** @description The shop's listings read so far */
+              found: number;
+              /** @description Listings whose product the import made (no product had their sku) */
+              created: number;
+              /** @description Listings linked to the catalogue's product with the same sku */
+              linked: number;
+              /** @description Listings Storelink held already (by the platform’s id): their status brought up to date */
+              updated: number;
+              /** @description Listings not taken; `skips` says why (the first 100) */
+              skipped: number;
+              skips: {
+                  external_id: string;
+                  title: string;
+                  message: string;
+                }[];
+              error: string | null;
+              /** Format: date-time */
+              started_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              finished_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Take the platform's values of the listing's `differences` into the catalogue's product (202)
+   * @description The product changes as a PATCH would change it (title, description, tags, and each variant's price and quantity, the site's price adjustment and stock buffer undone), so every listing of the product follows; this one holds the values already. 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are changed in the product). To send the catalogue's values to the platform instead, POST /listings/{id}/refresh.
+   */
+  adoptListingDifferences: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Listing"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The site's listing settings */
+  getListingSettings: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
+            data: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Replace the site's listing settings (a field left out is not set) */
+  replaceListingSettings: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "price_adjustment_percent": 10,
+         *   "stock_buffer": 1,
+         *   "shipping_profile_id": "1001",
+         *   "return_policy_id": "2001",
+         *   "readiness_state_id": "3001",
+         *   "who_made": "i_did",
+         *   "when_made": "made_to_order",
+         *   "is_supply": false
+         * }
+         */
+        "application/json": {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The site's settings: each of its platform's fields, null where not set, and the defaults */
+            data: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The choices of the site's settings, read from its platform: `{<settings field>: [{value, label}]}` */
+  listListingOptions: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              [key: string]: {
+                  value: string;
+                  label: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The platform's categories: those whose name holds `q` (at most 50), or the children of `parent_id`, or the top ones */
+  listCategories: {
+    parameters: {
+      query?: {
+        /** @description Text in the name of the category */
+        q?: string;
+        /** @description The children of this category; the top ones without */
+        parent_id?: string;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                id: string;
+                name: string;
+                /** @description Names from the top category down to this one */
+                path: string[];
+                /** @description Only a leaf category can hold a listing */
+                leaf: boolean;
+              }[];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** What a listing in the category can or must say (Etsy: the category’s properties) */
+  listCategoryAttributes: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+        category_id: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: ({
+                /** @description The key of the value in a listing’s `attributes` */
+                name: string;
+                label: string;
+                required: boolean;
+                type: "text" | "number" | "boolean" | "select" | "multiselect";
+                /** @description The choices of a select or multiselect */
+                values: {
+                    value: string;
+                    label: string;
+                  }[];
+              })[];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * The workspace's audit log, newest first (owners and admins)
+   * @description Narrowed by `action`, `subject_type` and `actor_user_id` when given (all that are given must match).
+   */
+  listAuditEvents: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+        subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
+        actor_user_id?: number;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AuditEvent"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspace's webhook endpoints (never their secrets) */
+  listWebhooks: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"][];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Add a webhook endpoint; its signing secret is in this response only */
+  createWebhook: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "url": "https://example.com/storelink/events",
+         *   "events": [
+         *     "listing.published",
+         *     "listing.error"
+         *   ]
+         * }
+         */
+        "application/json": {
+          url: string;
+          events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              id: number;
+              url: string;
+              events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+              /** Format: date-time */
+              created_at: string;
+              /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Remove a webhook endpoint and its deliveries */
+  deleteWebhook: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        webhook_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** An endpoint's delivery log, newest first */
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        webhook_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Send a delivery again, with the same webhook-id */
+  redeliverWebhookDelivery: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        webhook_id: number;
+        delivery_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
+   * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
+   */
+  uploadProductImage: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        product_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB
+           */
+          file: string;
+          /** @description Its text alternative */
+          alt?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ProductImage"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * The whole catalogue as CSV (text/csv), one row per variant, in the columns POST /products/import reads
+   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+   */
+  exportProducts: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description products.csv */
+      200: {
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Create and update products from CSV (text/csv, at most 50 MB): any bad row is 422 by `line N.column` and writes nothing
+   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+   *
+   * For example:
+   *
+   * ```csv
+   * handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
+   * tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen
+   * tote,,,,Black,TOTE-BLK,26.00,5,,
+   * mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
+   * ```
+   */
+  importProducts: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    /** @description The CSV file (UTF-8; a byte order mark is skipped) */
+    requestBody: {
+      content: {
+        /**
+         * @example handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
+         * tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen
+         * tote,,,,Black,TOTE-BLK,26.00,5,,
+         * mug,"Stoneware mug, 350 ml",EUR,,,MUG-1,12.00,4,,stoneware
+         */
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description Products made */
+              created: number;
+              /** @description Products changed; those the file leaves as they are count in neither */
+              updated: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes
+   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.
+   */
+  receiveTiktokShopNotification: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              result: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+}
