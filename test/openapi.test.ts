@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { Ajv } from 'ajv';
-import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
+import { API, call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv) => Ajv;
 
@@ -163,5 +163,52 @@ describe('the OpenAPI document', () => {
       const validate = ajv.compile(media.schema);
       assert.ok(validate(media.example), `${where}: ${ajv.errorsText(validate.errors)}`);
     }
+  });
+});
+
+describe('the API reference at /api/v1/docs', () => {
+  let t: TestApp;
+  before(async () => (t = await createTestApp('pglite')));
+  after(() => t.close());
+
+  test('is an HTML page whose scripts and styles all load from the server itself', async () => {
+    const page = await t.app.inject({ method: 'GET', url: `${API}/docs` });
+    assert.equal(page.statusCode, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    const assets = [...page.body.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(assets.filter((url) => url.endsWith('.js')).length >= 2, `scripts: ${assets.join(', ')}`);
+    assert.ok(
+      assets.some((url) => url.endsWith('.css')),
+      `styles: ${assets.join(', ')}`,
+    );
+    for (const url of assets) {
+      assert.ok(url.startsWith(`${API}/docs/`), `${url} is served here`);
+      const asset = await t.app.inject({ method: 'GET', url });
+      assert.equal(asset.statusCode, 200, url);
+    }
+  });
+
+  test('the page reads the same document as /api/v1/openapi.json', async () => {
+    const [served, document] = await Promise.all([
+      t.app.inject({ method: 'GET', url: `${API}/docs/json` }),
+      t.app.inject({ method: 'GET', url: `${API}/openapi.json` }),
+    ]);
+    assert.equal(served.statusCode, 200);
+    assert.deepEqual(served.json(), document.json());
+  });
+
+  test("the page's script names no other host (no CDN, no online validator)", async () => {
+    const initializer = await t.app.inject({ method: 'GET', url: `${API}/docs/static/swagger-initializer.js` });
+    assert.equal(initializer.statusCode, 200);
+    const code = initializer.body.replaceAll(/^\s*\/\/.*$/gm, '');
+    assert.doesNotMatch(code, /https?:\/\//);
+    assert.match(initializer.body, /validatorUrl: null/);
+  });
+
+  test("the site's Content-Security-Policy applies to the page and lets its own scripts and styles run", async () => {
+    const page = await t.app.inject({ method: 'GET', url: `${API}/docs` });
+    const csp = String(page.headers['content-security-policy']);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /style-src 'self'/);
   });
 });

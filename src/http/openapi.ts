@@ -1,8 +1,14 @@
-/** The OpenAPI 3.1 document: swagger configured once, and what every API route shares added to its schema. */
+/**
+ * The OpenAPI 3.1 document: swagger configured once, what every API route shares added to its schema, and the
+ * reference browsed at /api/v1/docs (Swagger UI, served from the package itself: no asset comes from elsewhere).
+ */
 import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { type Access, API_PREFIX, type App } from './access.js';
 import { BODY_EXAMPLES, CALLBACK_PARAMETERS, OPERATION_IDS, TAGS } from './openapi-operations.js';
 import { ErrorBody } from './schemas.js';
+
+export const DOCS_PATH = `${API_PREFIX}/docs`;
 
 /** The error shape, once, as `#/components/schemas/Error`; each error response refers to it. */
 const ERROR_SCHEMA_ID = 'Error';
@@ -61,6 +67,13 @@ export async function registerOpenApi(app: App, appUrl: string): Promise<void> {
         },
       },
     },
+  });
+  // The reference page and its assets come from the package (no CDN), and the page's script is a file of its own, so
+  // the site-wide Content-Security-Policy (src/http/security-headers.ts) needs no exception for it.
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PATH,
+    uiConfig: { deepLinking: true, displayOperationId: true, defaultModelsExpandDepth: 0 },
+    theme: { title: 'Storelink API reference' },
   });
 }
 
