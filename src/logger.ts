@@ -27,6 +27,27 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
   );
 }
 
+/** pino-pretty's options: one line per entry, a request as `GET /api/v1/health 200`, its other fields after it. */
+export const PRETTY_OPTIONS = {
+  colorize: true,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,req,res',
+  messageFormat: '{if req.method}{req.method} {req.path} {end}{if res.statusCode}{res.statusCode} {end}{msg}',
+};
+
+/**
+ * Where the server writes its log: JSON lines on stdout, except in a terminal outside production, where pino-pretty
+ * (as a pino transport, in a worker thread) makes them readable. Tests, pipes, log collectors and production get JSON.
+ */
+export function serverLogDestination(
+  config: Pick<Config, 'nodeEnv'>,
+  stdoutIsTerminal = process.stdout.isTTY === true,
+): DestinationStream | undefined {
+  if (config.nodeEnv === 'production' || !stdoutIsTerminal) return undefined;
+  return pino.transport({ target: 'pino-pretty', options: PRETTY_OPTIONS });
+}
+
 /** What a log may say of an error: its name, code and the driver's own message, never a query's parameters. */
 export function describeError(error: unknown): Record<string, unknown> {
   let e: unknown = error;

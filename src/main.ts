@@ -2,10 +2,12 @@
  * The server: reads the environment, opens and migrates the database, listens, and on SIGINT/SIGTERM closes within
  * SHUTDOWN_TIMEOUT_MS (docs/background-jobs.md, "Shutdown").
  */
-import { describeError } from './logger.js';
+import { createLogger, describeError, serverLogDestination } from './logger.js';
 import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 
-const { config, logger } = configOrExit(process.env);
+const { config, logger } = configOrExit(process.env, {
+  createLogger: (config) => createLogger(config, serverLogDestination(config)),
+});
 // Loaded after the configuration is known good, so a bad setting is reported at once.
 const [{ buildApp }, { createDeps }] = await Promise.all([import('./app.js'), import('./deps.js')]);
 const database = await migratedDatabaseOrExit(config, logger);
@@ -56,4 +58,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 await deps.startWorkers();
-logger.info(`Storelink API at ${config.appUrl}/api/v1 (database: ${database.kind})`);
+logger.info(
+  `Storelink is running: dashboard at ${config.appUrl}, API at ${config.appUrl}/api/v1 ` +
+    `(reference at ${config.appUrl}/api/v1/docs; database: ${database.kind})`,
+);

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { prettyFactory } from 'pino-pretty';
+import { PRETTY_OPTIONS, serverLogDestination } from '../src/logger.js';
+import { type ServerProcess, startServerProcess } from './helpers/server-process.js';
+import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from './helpers/test-app.js';
+
+describe("the server's log destination", () => {
+  test('is JSON on stdout (no destination of its own) in production, even in a terminal', () => {
+    assert.equal(serverLogDestination({ nodeEnv: 'production' }, true), undefined);
+  });
+
+  test('is JSON on stdout in development when stdout is not a terminal (a pipe, a file, a test)', () => {
+    assert.equal(serverLogDestination({ nodeEnv: 'development' }, false), undefined);
+  });
+
+  test('is a pino-pretty transport in development in a terminal', async () => {
+    const stream = serverLogDestination({ nodeEnv: 'development' }, true) as unknown as {
+      end(): void;
+      once(event: 'close', listener: () => void): void;
+    };
+    assert.ok(stream, 'a transport');
+    const closed = new Promise<void>((resolve) => stream.once('close', resolve));
+    stream.end();
+    await closed;
+  });
+
+  test('prints a request as one readable line: method, path, status', () => {
+    const format = prettyFactory({ ...PRETTY_OPTIONS, colorize: false });
+    const line = (entry: object) => format(JSON.stringify({ level: 30, time: 0, pid: 1, hostname: 'h', ...entry })).trim();
+    assert.match(
+      line({ reqId: 'req-1', req: { method: 'GET', path: '/api/v1/health', remoteAddress: '127.0.0.1' }, msg: 'incoming request' }),
+      /^\[[0-9:.]+\] INFO: GET \/api\/v1\/health incoming request \{"reqId":"req-1"\}$/,
+    );
+    assert.match(
+      line({ reqId: 'req-1', res: { statusCode: 404 }, responseTime: 1.5, msg: 'request completed' }),
+      /^\[[0-9:.]+\] INFO: 404 request completed \{"reqId":"req-1","responseTime":1.5\}$/,
+    );
+  });
+});
+
+describe('a server started with its output piped [pglite]', () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'storelink-log-'));
+    server = await startServerProcess({ DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY });
+    await fetch(`${server.url}/api/v1/health`);
+  });
+  after(async () => {
+    await server?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** The log's lines, once the start-up line is among them (it follows the first health check by a moment). */
+  async function lines(): Promise<string[]> {
+    for (let i = 0; i < 50 && !server.output().includes('Storelink is running'); i++) await new Promise((r) => setTimeout(r, 100));
+    return server.output().trim().split('\n');
+  }
+
+  test('says at start where the dashboard, the API and its reference are', async () => {
+    const started = (await lines()).map((line) => JSON.parse(line)).find((entry) => entry.msg.startsWith('Storelink is running'));
+    assert.equal(
+      started?.msg,
+      `Storelink is running: dashboard at ${server.url}, API at ${server.url}/api/v1 (reference at ${server.url}/api/v1/docs; database: pglite)`,
+    );
+  });
+
+  test('logs JSON lines, requests included, when stdout is not a terminal (development)', async () => {
+    const entries = (await lines()).map((line) => JSON.parse(line));
+    assert.ok(entries.some((entry) => entry.req?.path === '/api/v1/health' && entry.msg === 'incoming request'));
+  });
+});
