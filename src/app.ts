@@ -57,6 +57,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
+    // Fastify gives each plugin 10 s to load, to catch one that never calls done. On a loaded machine the API
+    // reference's plugin (@fastify/swagger-ui, which waits for its own routes) took longer than that, and the server did
+    // not start at all; a minute still catches a plugin that hangs.
+    pluginTimeout: 60_000,
     trustProxy: trustProxyOption(config.trustProxy),
     // Set deliberately (README, Configuration): Fastify leaves the request timeout off, so a body sent a byte at a time
     // would hold its connection forever. Node checks these every connectionsCheckingInterval (30 s by default): once a
