@@ -64,7 +64,7 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL(/\/workspace\/\d+\/dashboard$/);
     workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
     await page.getByText('No sites yet.').waitFor();
-    assert.equal(await page.getByLabel('Workspace').inputValue(), workspaceId);
+    assert.equal(await page.getByRole('combobox', { name: 'Workspace', exact: true }).inputValue(), workspaceId);
     await shot('workspace-dashboard-empty');
     await shot('workspace-dashboard-empty-375', 375);
     await session.noAxeViolations('the empty dashboard');
@@ -94,7 +94,7 @@ describe('the dashboard in a browser', () => {
 
   test('a personal access token is created through Settings, shown once, works, and is revoked', async () => {
     await page.goto(dashboardUrl());
-    await page.getByText('Settings').click();
+    await page.getByText('Settings', { exact: true }).click();
     await page.getByRole('link', { name: 'API Access' }).click();
     await page.waitForURL(`${baseUrl}/profile/developer/api-access`);
     await page.getByText('You have no personal access tokens.').waitFor();

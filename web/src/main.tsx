@@ -3,28 +3,50 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Account } from './pages/account';
 import { ApiAccess } from './pages/api-access';
+import { AuditLog } from './pages/audit-log';
 import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
+import { InvitePage } from './pages/invite';
 import { NotFound } from './pages/not-found';
 import { ProductEditor } from './pages/product-editor';
 import { ProductList } from './pages/products';
 import { SiteListings } from './pages/site';
+import { Webhooks } from './pages/webhooks';
+import { WorkspaceSettings } from './pages/workspace-settings';
 import { useLocation } from './router';
 import { RequireSession } from './ui';
-import { WorkspaceGate } from './workspace-gate';
+import { ManagersOnly, WorkspaceGate } from './workspace-gate';
 import './styles.css';
+
+/** A path segment decoded, or as it is when it is not valid percent-encoding (a link cut short must not stop the app). */
+function decodeOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 function App() {
   const url = useLocation();
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (path === '/signup') return <AuthPage key="signup" mode="signup" />;
   if (path === '/login') return <AuthPage key="login" mode="login" />;
+  const invite = /^\/invite\/([^/]+)$/.exec(path);
+  // Signed out, the invitation's own page says to sign in or sign up first (and brings the visitor back to it).
+  if (invite) return <InvitePage key={invite[1]} token={decodeOr(invite[1]!)} />;
+  const settings = /^\/workspace\/([^/]+)\/(settings|webhooks|audit-log)$/.exec(path);
   const workspace = /^\/workspace\/([^/]+)\/dashboard$/.exec(path);
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
   const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
   const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
   const known =
-    workspace || site || products || product || ['/', '/dashboard', '/profile/developer/api-access', '/profile/account'].includes(path);
+    workspace ||
+    site ||
+    products ||
+    product ||
+    settings ||
+    ['/', '/dashboard', '/profile/developer/api-access', '/profile/account'].includes(path);
   if (!known) return <NotFound />;
   return (
     <RequireSession>
@@ -37,6 +59,22 @@ function App() {
       ) : product ? (
         <WorkspaceGate key={path} workspaceId={product[1]!}>
           {() => <ProductEditor workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} />}
+        </WorkspaceGate>
+      ) : settings ? (
+        <WorkspaceGate key={path} workspaceId={settings[1]!}>
+          {(w) =>
+            settings[2] === 'settings' ? (
+              <WorkspaceSettings workspace={w} />
+            ) : settings[2] === 'webhooks' ? (
+              <ManagersOnly workspace={w} title="Webhooks">
+                <Webhooks workspace={w} />
+              </ManagersOnly>
+            ) : (
+              <ManagersOnly workspace={w} title="Audit log">
+                <AuditLog workspace={w} search={url.searchParams} />
+              </ManagersOnly>
+            )
+          }
         </WorkspaceGate>
       ) : site ? (
         <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />

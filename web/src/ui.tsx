@@ -1,6 +1,7 @@
 /** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api, PAGE, session, unwrap } from './api/client';
+import { canManage, type Role } from './roles';
 import { Link, loginUrl, navigate, useHeadingFocus } from './router';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
@@ -81,10 +82,30 @@ export function Breadcrumb({ items }: { items: { label: string; href?: string }[
   );
 }
 
+let carried: string | null = null;
+/** A success message that outlives one navigation ("Product created.", "You joined …" on the page the app goes to next). */
+export const flash = {
+  set: (message: string) => void (carried = message),
+  take: (): string | null => {
+    const message = carried;
+    carried = null;
+    return message;
+  },
+};
+
+/** The flash message once, kept for the life of the page. */
+export function useFlash(): [string | null, (message: string | null) => void] {
+  return useState<string | null>(flash.take);
+}
+
 const WORKSPACE_KEY = 'storelink.workspace';
 export const lastWorkspace = {
   get: (): string | null => localStorage.getItem(WORKSPACE_KEY),
   set: (id: number | string) => localStorage.setItem(WORKSPACE_KEY, String(id)),
+  /** Forgets `id` if it is the one remembered (a workspace left or deleted). */
+  forget: (id: number | string) => {
+    if (localStorage.getItem(WORKSPACE_KEY) === String(id)) localStorage.removeItem(WORKSPACE_KEY);
+  },
 };
 
 export async function loadWorkspaces() {
@@ -101,7 +122,7 @@ async function signOut() {
  * The Settings menu (a disclosure: <details>): Escape closes it and gives the focus back to "Settings"; a press or a
  * focus anywhere outside it closes it too, so it never stays open over the page.
  */
-function SettingsMenu() {
+function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role: Role | null }) {
   const menu = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
     const outside = (event: Event) => {
@@ -125,6 +146,28 @@ function SettingsMenu() {
     <details className="menu" ref={menu} onKeyDown={closeOnEscape}>
       <summary>Settings</summary>
       <div className="menu-panel">
+        {workspaceId && (
+          <>
+            <span className="menu-heading" id="workspace-heading">
+              Workspace
+            </span>
+            <ul aria-labelledby="workspace-heading">
+              <li>
+                <Link href={`/workspace/${workspaceId}/settings`}>Workspace settings</Link>
+              </li>
+              {role && canManage(role) && (
+                <>
+                  <li>
+                    <Link href={`/workspace/${workspaceId}/webhooks`}>Webhooks</Link>
+                  </li>
+                  <li>
+                    <Link href={`/workspace/${workspaceId}/audit-log`}>Audit log</Link>
+                  </li>
+                </>
+              )}
+            </ul>
+          </>
+        )}
         <span className="menu-heading" id="account-heading">
           You
         </span>
@@ -150,9 +193,25 @@ function SettingsMenu() {
 const current = (section: string) =>
   window.location.pathname === section || window.location.pathname.startsWith(`${section}/`) ? ('page' as const) : undefined;
 
-/** The frame of every signed-in page: header with navigation and the Settings menu, then the page. */
-export function Frame({ children, workspaceId }: { children: ReactNode; workspaceId?: string | null }) {
+/**
+ * The caller's role in the workspace: `known` when the page has it already, else read from GET /workspaces (null while
+ * it loads, or when the workspace is not the user's).
+ */
+function useRole(workspaceId: string | null | undefined, known: Role | undefined): Role | null {
+  const read = useRequest(
+    async () => (known || !workspaceId ? null : ((await loadWorkspaces()).find((w) => String(w.id) === workspaceId)?.role ?? null)),
+    `role-${workspaceId ?? ''}-${known ?? ''}`,
+  );
+  return known ?? (read.state === 'ready' ? read.data : null);
+}
+
+/**
+ * The frame of every signed-in page: header with navigation and the Settings menu, then the page. The menu offers the
+ * workspace's pages that the caller's role may open (`role`, when the page knows it; read otherwise).
+ */
+export function Frame({ children, workspaceId, role }: { children: ReactNode; workspaceId?: string | null; role?: Role }) {
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
+  const shownRole = useRole(workspaceId, role);
   useHeadingFocus();
   return (
     <>
@@ -172,7 +231,7 @@ export function Frame({ children, workspaceId }: { children: ReactNode; workspac
               Products
             </Link>
           )}
-          <SettingsMenu />
+          <SettingsMenu workspaceId={workspaceId} role={shownRole} />
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out
           </button>

@@ -4,6 +4,7 @@
  * buttons would fail, and is not remembered as the last workspace.
  */
 import type { ReactNode } from 'react';
+import { canManage, ROLE_LABEL } from './roles';
 import { Link } from './router';
 import { ErrorMessage, Frame, Loading, loadWorkspaces, usePageTitle, useRequest } from './ui';
 
@@ -34,6 +35,29 @@ export function WorkspaceGate({
   }
   const workspace = workspaces.data.find((w) => String(w.id) === workspaceId);
   return workspace ? children(workspace, workspaces.data) : <NoSuchWorkspace workspaceId={workspaceId} workspaces={workspaces.data} />;
+}
+
+/**
+ * A page for owners and admins (webhooks, the audit log): a member who opens it by its address is told whose page it is
+ * and whom to ask, instead of a page whose every call would be refused.
+ */
+export function ManagersOnly({ workspace, title, children }: { workspace: Workspace; title: string; children: ReactNode }) {
+  usePageTitle(title, workspace.name);
+  if (canManage(workspace.role)) return children;
+  return (
+    <Frame workspaceId={String(workspace.id)} role={workspace.role}>
+      <h1>{title}</h1>
+      <div className="card">
+        <p>
+          Only the owners and admins of {workspace.name} can open {title}. You are a {ROLE_LABEL[workspace.role].toLowerCase()} of this
+          workspace: ask one of its owners or admins if you need it.
+        </p>
+        <p>
+          <Link href={`/workspace/${workspace.id}/dashboard`}>Back to the dashboard</Link>
+        </p>
+      </div>
+    </Frame>
+  );
 }
 
 function NoSuchWorkspace({ workspaceId, workspaces }: { workspaceId: string; workspaces: Workspace[] }) {

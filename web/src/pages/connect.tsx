@@ -1,6 +1,7 @@
 /** Starting a connection, and what the address says about how the last one ended (seed §4, callback redirects). */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
+import { refusalOf } from '../roles';
 import { navigate } from '../router';
 import { ErrorMessage, Notice, PLATFORMS } from '../ui';
 
@@ -76,13 +77,15 @@ async function startConnect(attempt: Omit<Attempt, 'at'>): Promise<void> {
 
 /**
  * A Connect button. With `chooseRegion` (a new Amazon seller connection), a select picks the Amazon region first;
- * `region` connects in a region already known (an Amazon site connected again).
+ * `region` connects in a region already known (an Amazon site connected again). `name` is the button's accessible name
+ * when its visible label is shared by several (each site's "Reconnect").
  */
 export function ConnectButton({
   workspaceId,
   platformId,
   siteId,
   label,
+  name,
   chooseRegion = false,
   region: fixedRegion,
 }: {
@@ -90,13 +93,14 @@ export function ConnectButton({
   platformId: 1 | 4 | 5;
   siteId?: number;
   label: string;
+  name?: string;
   chooseRegion?: boolean;
   region?: string | null;
 }) {
   const busyWith = useSyncExternalStore(subscribeOpening, () => opening);
   const [error, setError] = useState<Error | null>(null);
   const [region, setRegion] = useState<Region>('NA');
-  const key = `${label}:${siteId ?? ''}`;
+  const key = `${name ?? label}:${siteId ?? ''}`;
   async function connect() {
     setOpening(key);
     setError(null);
@@ -125,10 +129,10 @@ export function ConnectButton({
           ))}
         </select>
       )}
-      <button type="button" onClick={() => void connect()} disabled={busyWith !== null}>
+      <button type="button" onClick={() => void connect()} disabled={busyWith !== null} aria-label={busyWith === key ? undefined : name}>
         {busyWith === key ? 'Opening…' : label}
       </button>
-      {error && <ErrorMessage error={error} title={`${label} failed`} />}
+      {error && <ErrorMessage error={refusalOf(error)} title={`${name ?? label} failed`} />}
     </span>
   );
 }

@@ -1,6 +1,10 @@
-/** /dashboard (to the current workspace) and /workspace/<id>/dashboard: connected sites and connect buttons. */
+/**
+ * /dashboard (to the current workspace) and /workspace/<id>/dashboard: the workspace switcher and "New workspace…", the
+ * sites that need reconnecting, the connect catalogue (owners and admins) and the connected sites.
+ */
 import { useEffect } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
+import { canManage } from '../roles';
 import { Link, navigate } from '../router';
 import {
   ErrorMessage,
@@ -8,14 +12,17 @@ import {
   Loading,
   lastWorkspace,
   loadWorkspaces,
-  PLATFORMS,
+  Notice,
   platformName,
   STATUS_LABEL,
+  useFlash,
   usePageTitle,
   useRequest,
 } from '../ui';
 import { type Workspace, WorkspaceGate } from '../workspace-gate';
 import { ConnectButton, ConnectOutcome } from './connect';
+import { AttentionBanner, ConnectCatalogue } from './connect-catalogue';
+import { NewWorkspaceButton } from './new-workspace';
 
 /** Goes to the last used workspace if the user still has it, else the first; keeps the query (a connect outcome). */
 export function DashboardRedirect({ search }: { search: string }) {
@@ -31,7 +38,13 @@ export function DashboardRedirect({ search }: { search: string }) {
       {workspaces.state === 'error' ? (
         <ErrorMessage error={workspaces.error} title="Could not load your workspaces" />
       ) : workspaces.state === 'ready' && workspaces.data.length === 0 ? (
-        <p>You do not belong to any workspace.</p>
+        <>
+          <h1>No workspace</h1>
+          <div className="card">
+            <p>You do not belong to any workspace. Create one, or open an invitation link someone sent you.</p>
+            <NewWorkspaceButton />
+          </div>
+        </>
       ) : (
         <Loading what="your workspace" />
       )}
@@ -52,47 +65,51 @@ export function WorkspaceDashboard({ workspaceId, search }: { workspaceId: strin
 
 function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; workspaces: Workspace[]; search: URLSearchParams }) {
   const workspaceId = String(workspace.id);
+  const manager = canManage(workspace.role);
   usePageTitle('Dashboard', workspace.name);
   useEffect(() => lastWorkspace.set(workspaceId), [workspaceId]);
+  const [message] = useFlash();
   const sites = useRequest(
     async () => unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data,
     `sites-${workspaceId}`,
   );
 
   return (
-    <Frame workspaceId={workspaceId}>
+    <Frame workspaceId={workspaceId} role={workspace.role}>
       <div className="page-head">
         <h1>
           {workspace.name} <span className="muted small">(workspace {workspaceId})</span>
         </h1>
-        <div className="field inline">
-          <label htmlFor="workspace-switcher">Workspace</label>
-          <select id="workspace-switcher" value={workspaceId} onChange={(e) => navigate(`/workspace/${e.target.value}/dashboard`)}>
-            {workspaces.map((w) => (
-              <option key={w.id} value={w.id}>
-                {w.name} (#{w.id})
-              </option>
-            ))}
-          </select>
+        <div className="switcher">
+          <div className="field inline">
+            <label htmlFor="workspace-switcher">Workspace</label>
+            <select id="workspace-switcher" value={workspaceId} onChange={(e) => navigate(`/workspace/${e.target.value}/dashboard`)}>
+              {workspaces.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} (#{w.id})
+                </option>
+              ))}
+            </select>
+          </div>
+          <NewWorkspaceButton />
         </div>
       </div>
+      {message && <Notice>{message}</Notice>}
       <ConnectOutcome search={search} />
+      {sites.state === 'ready' && <AttentionBanner sites={sites.data} workspaceId={workspaceId} canConnect={manager} />}
 
-      <section aria-labelledby="connect-heading" className="card">
-        <h2 id="connect-heading">Connect a platform</h2>
-        <div className="button-row">
-          {PLATFORMS.map((p) => (
-            <ConnectButton key={p.id} workspaceId={workspaceId} platformId={p.id} label={`Connect ${p.name}`} chooseRegion={p.id === 5} />
-          ))}
-        </div>
-      </section>
+      {manager && <ConnectCatalogue workspaceId={workspaceId} />}
 
       <section aria-labelledby="sites-heading" className="card">
         <h2 id="sites-heading">Connected sites</h2>
         {sites.state === 'loading' && <Loading what="sites" />}
         {sites.state === 'error' && <ErrorMessage error={sites.error} title="Could not load the sites" />}
         {sites.state === 'ready' && sites.data.length === 0 && (
-          <p className="empty">No sites yet. Connect Etsy, TikTok Shop or Amazon above.</p>
+          <p className="empty">
+            {manager
+              ? 'No sites yet. Connect Etsy, TikTok Shop or Amazon above.'
+              : 'No sites yet. The owners and admins of this workspace connect them.'}
+          </p>
         )}
         {sites.state === 'ready' && sites.data.length > 0 && (
           <div className="table-wrap">
@@ -120,7 +137,7 @@ function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; wo
                         <span className="muted">—</span>
                       ) : site.advertising.connected ? (
                         profiles(site.advertising.profiles.length)
-                      ) : site.platform_id === 5 && site.status === 'connected' ? (
+                      ) : manager && site.platform_id === 5 && site.status === 'connected' ? (
                         <ConnectButton workspaceId={workspaceId} platformId={5} siteId={site.id} label="Connect advertising" />
                       ) : (
                         <span className="muted">Not connected</span>

@@ -52,16 +52,19 @@ function refusalOf(site: SiteLike): string | null {
 /**
  * Loads the choices and the settings. A site that cannot have listings (a platform without them yet, a site not
  * connected, or a 422 on `site_id` from the API) shows that message instead of the form; `onAvailable` tells the page
- * whether listings can be made.
+ * whether listings can be made. Without `canEdit` (a member: the settings are the owners' and admins') nothing is shown,
+ * and the settings are still read to tell the page.
  */
 export function ListingSettings({
   site,
   workspaceId,
   onAvailable,
+  canEdit = true,
 }: {
   site: SiteLike;
   workspaceId: string;
   onAvailable: (available: boolean) => void;
+  canEdit?: boolean;
 }) {
   const siteId = site.id;
   const known = refusalOf(site);
@@ -80,6 +83,7 @@ export function ListingSettings({
   }, `listing-settings-${siteId}-${site.status}`);
   const available = loaded.state === 'ready' && loaded.data.refusal === null;
   useEffect(() => onAvailable(available), [available, onAvailable]);
+  if (!canEdit) return null;
   return (
     <section aria-labelledby="settings-heading" className="card">
       <h2 id="settings-heading">Listing settings</h2>

@@ -10,21 +10,8 @@ export function usePage(title: string) {
   usePageTitle(title);
 }
 
-let carried: string | null = null;
-/** A success message that outlives one navigation ("Product created." on the page the app goes to next). */
-export const flash = {
-  set: (message: string) => void (carried = message),
-  take: (): string | null => {
-    const message = carried;
-    carried = null;
-    return message;
-  },
-};
-
-/** The flash message once, kept for the life of the page. */
-export function useFlash(): [string | null, (message: string | null) => void] {
-  return useState<string | null>(flash.take);
-}
+/** The message carried over a navigation is the frame's, shared with the workspace pages. */
+export { flash, useFlash } from '../ui';
 
 /**
  * A price in its currency ("$19.99"). Display only: the amount is read as a number to format it; what is sent back is

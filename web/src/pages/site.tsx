@@ -5,6 +5,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Confirm, useFocusReturn } from '../confirm';
+import { canManage, refusalOf } from '../roles';
 import {
   Breadcrumb,
   ErrorMessage,
@@ -20,26 +21,28 @@ import {
   useRequest,
 } from '../ui';
 import { ConnectButton, ConnectOutcome } from './connect';
+import { ReconnectButton } from './connect-catalogue';
 import { ListingImport } from './listing-import';
 import { ListingSettings } from './listing-settings';
 import { ListingsTable } from './listings-table';
 import { PublishProducts } from './publish-products';
 
 /** The workspace the dashboard was last on, if the user still has it, else their first. */
-async function currentWorkspaceId(): Promise<string> {
+async function currentWorkspace() {
   const workspaces = await loadWorkspaces();
   const remembered = workspaces.find((w) => String(w.id) === lastWorkspace.get());
   const chosen = remembered ?? workspaces[0];
   if (!chosen) throw new Error('You do not belong to any workspace.');
-  return String(chosen.id);
+  return chosen;
 }
 
 async function loadSite(siteId: string) {
-  const workspaceId = await currentWorkspaceId();
+  const workspace = await currentWorkspace();
+  const workspaceId = String(workspace.id);
   const site = unwrap(
     await api.GET('/api/v1/sites/{site_id}', { params: { path: { site_id: Number(siteId) }, header: inWorkspace(workspaceId) } }),
   ).data;
-  return { workspaceId, site };
+  return { workspaceId, role: workspace.role, site };
 }
 
 export function SiteListings({ siteId, search }: { siteId: string; search: URLSearchParams }) {
@@ -65,8 +68,9 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       </Frame>
     );
   }
-  const { workspaceId, site } = shown.current;
+  const { workspaceId, role, site } = shown.current;
   const kind = platformName(site.platform);
+  const manager = canManage(role);
 
   async function disconnect() {
     setBusy(true);
@@ -74,22 +78,23 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
     try {
       unwrap(await api.DELETE('/api/v1/sites/{site_id}', { params: { path: { site_id: site.id }, header: inWorkspace(workspaceId) } }));
       setConfirming(false);
-      setDisconnected(`${site.name} is disconnected from ${kind}. Connect ${kind} again to use it.`);
+      setDisconnected(`${site.name} is disconnected from ${kind}.`);
       focusNext(() => document.getElementById('disconnected-notice'));
       loaded.reload();
     } catch (caught) {
-      setDisconnectError(caught as Error);
+      setDisconnectError(refusalOf(caught));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <Frame workspaceId={workspaceId}>
+    <Frame workspaceId={workspaceId} role={role}>
       <Breadcrumb items={[{ label: 'Dashboard', href: `/workspace/${workspaceId}/dashboard` }, { label: site.name }]} />
       <h1>{site.name}</h1>
       <ConnectOutcome search={search} site={site} />
       {disconnected && <Notice id="disconnected-notice">{disconnected}</Notice>}
+      <BrokenConnection site={site} workspaceId={workspaceId} canConnect={manager} />
       <section aria-labelledby="details-heading" className="card">
         <h2 id="details-heading">Details</h2>
         <dl className="details">
@@ -119,7 +124,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           <dt>Last renewed</dt>
           <dd>{formatDate(site.last_refreshed_at, 'Not yet')}</dd>
         </dl>
-        {site.missing_scopes.length > 0 && site.status === 'connected' && (
+        {manager && site.missing_scopes.length > 0 && site.status === 'connected' && (
           <Notice>
             <p>
               This connection was made before Storelink needed some permissions ({site.missing_scopes.join(', ')}). Connect it again to
@@ -128,7 +133,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
             <ConnectButton workspaceId={workspaceId} platformId={site.platform_id as 1 | 4 | 5} label="Connect again" />
           </Notice>
         )}
-        {site.status !== 'disconnected' && !confirming && (
+        {manager && site.status !== 'disconnected' && !confirming && (
           <button type="button" className="danger" ref={opener} onClick={() => setConfirming(true)}>
             Disconnect…
           </button>
@@ -180,7 +185,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
               </table>
             </div>
           )}
-          {site.platform_id === 5 && site.status === 'connected' && (
+          {manager && site.platform_id === 5 && site.status === 'connected' && (
             <ConnectButton
               workspaceId={workspaceId}
               platformId={5}
@@ -191,7 +196,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
         </section>
       )}
 
-      <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} />
+      <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} canEdit={manager} />
 
       <section aria-labelledby="listings-heading" className="card">
         <div className="page-head">
@@ -209,5 +214,38 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
         <ListingsTable siteId={site.id} workspaceId={workspaceId} platform={platformName(site.platform)} version={published} />
       </section>
     </Frame>
+  );
+}
+
+/**
+ * A site the platform stopped accepting, or one disconnected: what that means, and Reconnect for those who may connect
+ * (the same platform's consent; the same account consenting brings this site back, with its id).
+ */
+function BrokenConnection({
+  site,
+  workspaceId,
+  canConnect,
+}: {
+  site: Parameters<typeof ReconnectButton>[0]['site'];
+  workspaceId: string;
+  canConnect: boolean;
+}) {
+  if (site.status !== 'reauthorization_required' && site.status !== 'disconnected') return null;
+  const kind = platformName(site.platform);
+  const what =
+    site.status === 'disconnected'
+      ? `${site.name} is disconnected: Storelink holds no access to it on ${kind}.`
+      : `${kind} no longer accepts Storelink’s access to ${site.name}, so nothing can be read or changed there until it is reconnected.`;
+  return (
+    <section className="alert alert-warning reconnect" aria-labelledby="reconnect-heading">
+      <h2 id="reconnect-heading">{site.status === 'disconnected' ? 'Disconnected' : 'This site needs to be reconnected'}</h2>
+      <p>
+        {what}{' '}
+        {canConnect
+          ? `Reconnect it with the same ${kind} account: the site keeps its id, listings and settings.`
+          : 'Ask an owner or admin of this workspace to reconnect it.'}
+      </p>
+      {canConnect && <ReconnectButton site={site} workspaceId={workspaceId} />}
+    </section>
   );
 }
