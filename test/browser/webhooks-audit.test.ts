@@ -182,6 +182,17 @@ describe('webhooks and the audit log in a browser', () => {
     await session.shot('hooks-audit-log-filtered');
     await session.noAxeViolations('the audit log filtered by an action');
 
+    // A wrong password for the account is recorded with no one signed in as its actor.
+    const login = { email: user.email, password: 'not the password' };
+    const refused = await fetch(`${baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(login),
+    });
+    assert.equal(refused.status, 401);
+    await page.getByLabel('Action').selectOption('auth.login_failed');
+    await rows.first().getByText('Not signed in').waitFor();
+
     await page.getByLabel('Action').selectOption('member.removed');
     await page.getByText('No “Removed a member, or left” events.').waitFor();
     await page.reload();

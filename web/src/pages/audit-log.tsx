@@ -160,7 +160,7 @@ export function AuditLog({ workspace, search }: { workspace: Workspace; search: 
                           <div className="small muted">{event.actor.email}</div>
                         </>
                       ) : (
-                        <span className="muted">A deleted user</span>
+                        <span className="muted">{event.action === 'auth.login_failed' ? 'Not signed in' : 'A deleted user'}</span>
                       )}
                     </td>
                     <td data-label="What">
