@@ -16,7 +16,12 @@ const PAGE_URLS = [
   '/workspace/12/products',
   '/workspace/12/products/new',
   '/workspace/12/products/7',
+  '/workspace/12/settings',
+  '/workspace/12/webhooks',
+  '/workspace/12/audit-log',
   '/site/3/listings',
+  '/invite/abc-DEF_123',
+  '/profile/account',
   '/profile/developer/api-access',
 ];
 
@@ -91,7 +96,7 @@ describe('dashboard pages in the whole app', () => {
   after(() => t.close());
 
   test('a path that is not a page still gets the JSON 404', async () => {
-    const response = await t.app.inject({ url: '/workspace/1/settings' });
+    const response = await t.app.inject({ url: '/workspace/1/billing' });
     assert.equal(response.statusCode, 404);
     assert.deepEqual(response.json(), errorBody(404, 'Not found'));
   });

@@ -14,7 +14,7 @@ describe('unknown paths asked for as a page', () => {
   after(() => t.close());
 
   test('a GET of an unknown page path from a browser is a 404 with the dashboard', async () => {
-    for (const url of ['/no/such/page', '/workspace/1/settings', '/dashboard/extra?x=1']) {
+    for (const url of ['/no/such/page', '/workspace/1/billing', '/dashboard/extra?x=1']) {
       const response = await t.app.inject({ url, headers: { accept: BROWSER_ACCEPT } });
       assert.equal(response.statusCode, 404, url);
       assert.match(String(response.headers['content-type']), /^text\/html/, url);

@@ -24,7 +24,12 @@ export const DASHBOARD_PAGES = [
   '/workspace/:workspace_id/products',
   '/workspace/:workspace_id/products/new',
   '/workspace/:workspace_id/products/:product_id',
+  '/workspace/:workspace_id/settings',
+  '/workspace/:workspace_id/webhooks',
+  '/workspace/:workspace_id/audit-log',
   '/site/:site_id/listings',
+  '/invite/:token',
+  '/profile/account',
   '/profile/developer/api-access',
 ] as const;
 
