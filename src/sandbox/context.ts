@@ -58,6 +58,15 @@ export function isRevoked(context: SandboxContext, track: Track, account: unknow
   return context.revokedGrants.has(`${track}:${String(account)}`);
 }
 
+/**
+ * The account consented again on the track: its revocation (POST /sandbox/revoke) is over, as a new consent on the
+ * platform gives the app a new grant. (The platforms keep the old grant's tokens dead; the sandbox's revocation is per
+ * account, so they work again: a test of a revoked token revokes after its last consent.)
+ */
+export function consented(context: SandboxContext, track: Track, account: number): void {
+  context.revokedGrants.delete(`${track}:${account}`);
+}
+
 export function countCall(context: SandboxContext, track: Track, endpoint: string): void {
   const key = `${track}:${endpoint}`;
   context.calls.set(key, (context.calls.get(key) ?? 0) + 1);

@@ -9,7 +9,7 @@ import { AMAZON_REGIONS, type AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
 import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consented, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 
@@ -97,6 +97,7 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
     const form = (request.body ?? {}) as Params;
     const choice = consentChoice(reply, NAME, form, pageProblem(form));
     if (!choice) return reply;
+    if (choice.decision === 'allow') consented(context, 'amazon-ads', choice.account);
     const { account } = choice;
     const refused = redirectedProblem(form);
     if (refused) return reply.redirect(redirectBack(form.redirect_uri!, refused), 302);

@@ -10,7 +10,7 @@ import type { AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
 import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consented, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { registerAmazonListingsApi } from './listings-api.js';
@@ -100,6 +100,7 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
     const form = (request.body ?? {}) as Params;
     const choice = consentChoice(reply, NAME, form, requestProblem(form));
     if (!choice) return reply;
+    if (choice.decision === 'allow') consented(context, 'amazon-seller', choice.account);
     const { account } = choice;
     const redirectUri = form.redirect_uri ?? registered;
     // ASSUMPTION: Amazon does not document what Cancel sends back (platforms.md §3.2); the simulator sends RFC 6749's refusal.

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { countCall, isRevoked, type SandboxContext } from '../context.js';
+import { consented, countCall, isRevoked, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { bearerGrant, CLIENT, type Grant, grantOf, hasApiKey, NO_SHARED_SECRET, shopIdOf, userIdOf } from './api-access.js';
 import { registerEtsyListingApi } from './listing-api.js';
@@ -124,6 +124,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
         : `shop must be one of ${SHOP_CHOICES.slice(1).join(', ')} or left out.`;
     const choice = consentChoice(reply, 'Etsy', form, requestProblem(form) ?? shopProblem);
     if (!choice) return reply;
+    if (choice.decision === 'allow') consented(context, 'etsy', choice.account);
     const back = new URL(form.redirect_uri!);
     if (choice.decision === 'deny') {
       // ASSUMPTION: Etsy documents `?state&error&error_description` on a refusal but not the error's value, and a 2021

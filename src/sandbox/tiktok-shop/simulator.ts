@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
 import { type ConsentOption, renderConsentPage, renderSandboxError } from '../consent-page.js';
-import { countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { consented, countCall, isRevoked, readConsent, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
 import { ERRORS, type TikTokError, unexpectedParameter } from './errors.js';
 import { notifyRevocations } from './notifications.js';
@@ -160,6 +160,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
       const grant: Grant = { account: choice.account, shops, market: market || null };
+      if (choice.decision === 'allow') consented(context, TRACK, choice.account);
       if (choice.decision === 'allow' && stock !== '') products.stock(grant, stock as StockChoice);
       const code = tokens.issue(
         'tiktok-code',
