@@ -25,6 +25,25 @@ function FieldError({ id, messages }: { id: string; messages: string[] | undefin
   ) : null;
 }
 
+/** A password input with its label and its messages; `current_password` is filled in, the others chosen anew. */
+function PasswordField({ id, name, label, problems }: { id: string; name: string; label: string; problems: Problems }) {
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        type="password"
+        autoComplete={name === 'current_password' ? 'current-password' : 'new-password'}
+        aria-invalid={!!problems[name]}
+        aria-describedby={problems[name] ? errorId : undefined}
+      />
+      <FieldError id={errorId} messages={problems[name]} />
+    </div>
+  );
+}
+
 export function Account() {
   usePageTitle('Account', 'Settings');
   // GET /user answers within a workspace: the last one opened, else the first of the user's.
@@ -91,8 +110,6 @@ export function Account() {
     }
   }
 
-  const described = (id: string, problems: Problems, field: string) =>
-    problems[field] ? { 'aria-invalid': true, 'aria-describedby': id } : { 'aria-invalid': false };
   const rateLimited = passwordError instanceof ApiError && passwordError.status === 429;
 
   return (
@@ -119,7 +136,8 @@ export function Account() {
               autoComplete="name"
               defaultValue={me.state === 'ready' ? (me.data?.name ?? '') : ''}
               key={me.state}
-              {...described('account-name-error', nameProblems, 'name')}
+              aria-invalid={!!nameProblems.name}
+              aria-describedby={nameProblems.name ? 'account-name-error' : undefined}
             />
             <FieldError id="account-name-error" messages={nameProblems.name} />
           </div>
@@ -135,39 +153,9 @@ export function Account() {
         <h2 id="password-heading">Password</h2>
         <p>Changing it signs you out everywhere else. Your personal access tokens keep working.</p>
         <form onSubmit={(e) => void savePassword(e)} noValidate>
-          <div className="field">
-            <label htmlFor="current-password">Current password</label>
-            <input
-              id="current-password"
-              name="current_password"
-              type="password"
-              autoComplete="current-password"
-              {...described('current-password-error', passwordProblems, 'current_password')}
-            />
-            <FieldError id="current-password-error" messages={passwordProblems.current_password} />
-          </div>
-          <div className="field">
-            <label htmlFor="new-password">New password</label>
-            <input
-              id="new-password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              {...described('new-password-error', passwordProblems, 'password')}
-            />
-            <FieldError id="new-password-error" messages={passwordProblems.password} />
-          </div>
-          <div className="field">
-            <label htmlFor="new-password-again">New password again</label>
-            <input
-              id="new-password-again"
-              name="password_again"
-              type="password"
-              autoComplete="new-password"
-              {...described('new-password-again-error', passwordProblems, 'password_again')}
-            />
-            <FieldError id="new-password-again-error" messages={passwordProblems.password_again} />
-          </div>
+          <PasswordField id="current-password" name="current_password" label="Current password" problems={passwordProblems} />
+          <PasswordField id="new-password" name="password" label="New password" problems={passwordProblems} />
+          <PasswordField id="new-password-again" name="password_again" label="New password again" problems={passwordProblems} />
           <button type="submit" className="primary" disabled={busy === 'password'}>
             {busy === 'password' ? 'Changing…' : 'Change password'}
           </button>
