@@ -73,6 +73,14 @@ for (const kind of databaseKinds()) {
         [[invitation.id, 'admin', false, false]],
       );
 
+      // The link's page can say what it offers before it is taken, to whoever holds it.
+      const preview = await call(t, 'GET', `/invitations/${invitation.token}`, as(eve));
+      assert.deepEqual(preview.json().data, {
+        workspace: { id: owner.workspace.id, name: owner.workspace.name },
+        role: 'admin',
+        email: bob.user.email.toUpperCase(),
+        expires_at: invitation.expires_at,
+      });
       const wrongPerson = await call(t, 'POST', `/invitations/${invitation.token}/accept`, as(eve));
       assert.equal(wrongPerson.statusCode, 403);
       assert.match(wrongPerson.json().message, /is for .*: sign in as that user/);
@@ -81,6 +89,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await call(t, 'GET', '/user', as(bob, owner.workspace.id))).statusCode, 200);
       const again = await call(t, 'POST', `/invitations/${invitation.token}/accept`, as(bob));
       assert.deepEqual(again.json(), errorBody(404, 'Not found'));
+      assert.deepEqual((await call(t, 'GET', `/invitations/${invitation.token}`, as(bob))).json(), errorBody(404, 'Not found'));
       assert.deepEqual((await call(t, 'GET', `/workspaces/${owner.workspace.id}/invitations`, as(owner))).json().data, []);
 
       const revoked = (await invite(owner, owner.workspace.id, eve.user.email, 'member')).json().data;

@@ -125,9 +125,10 @@ export async function findInvitation(db: Db, workspaceId: number, id: number): P
   return row ?? null;
 }
 
-/** The invitation of a token's hash, locked until the transaction ends (an invitation is used once). */
-export async function invitationOfToken(tx: Db, tokenHash: string): Promise<InvitationRow | null> {
-  const [row] = await tx.select().from(invitations).where(eq(invitations.tokenHash, tokenHash)).for('update');
+/** The invitation of a token's hash; `lock`: held until the transaction ends (an invitation is used once). */
+export async function invitationOfToken(db: Db, tokenHash: string, lock = false): Promise<InvitationRow | null> {
+  const query = db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
+  const [row] = lock ? await query.for('update') : await query;
   return row ?? null;
 }
 

@@ -30,6 +30,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /workspaces/{workspace_id}/invitations': 'createInvitation',
   'GET /workspaces/{workspace_id}/invitations': 'listInvitations',
   'DELETE /workspaces/{workspace_id}/invitations/{invitation_id}': 'revokeInvitation',
+  'GET /invitations/{token}': 'getInvitation',
   'POST /invitations/{token}/accept': 'acceptInvitation',
   'GET /user': 'getCurrentUser',
   'PATCH /user': 'updateCurrentUser',

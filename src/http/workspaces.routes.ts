@@ -250,6 +250,29 @@ export function registerWorkspaceRoutes(app: App, deps: Deps) {
     },
   );
 
+  app.get(
+    '/invitations/:token',
+    {
+      config: { access: 'user' },
+      schema: {
+        summary: "What an invitation's link offers: the workspace, the role and whom it is for",
+        tags: ['workspaces'],
+        params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: {
+          200: Ok(
+            Type.Object({
+              workspace: Type.Object({ id: Id, name: Type.String() }),
+              role: Role,
+              email: Type.String({ description: 'Whom it is for: only that user can accept it' }),
+              expires_at: Timestamp,
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => ok(await deps.workspaces.preview(request.params.token)),
+  );
+
   app.post(
     '/invitations/:token/accept',
     {

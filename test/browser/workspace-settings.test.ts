@@ -208,7 +208,9 @@ describe('two people share a workspace in a browser', () => {
     await second.page.getByLabel('Password').fill(teammate.password);
     await second.page.getByRole('button', { name: 'Create account' }).click();
     await second.page.waitForURL(invitationUrl);
-    await second.page.getByRole('heading', { name: 'Join a workspace?' }).waitFor();
+    // The link's page names what it offers before it is accepted.
+    await second.page.getByRole('heading', { name: `Join ${workspaceName}?` }).waitFor();
+    await second.page.getByText(`You were invited to join ${workspaceName} as member.`).waitFor();
     await second.shot('team-invite-accept');
     await assertNoAxeViolations(second.page, 'the invitation page, signed in');
     await second.page.getByRole('button', { name: 'Accept invitation' }).click();
@@ -224,8 +226,9 @@ describe('two people share a workspace in a browser', () => {
 
   test('a used link, and one made for another address, are said in words', async () => {
     const expected = await visit(second.page, invitationUrl);
-    await second.page.getByRole('button', { name: 'Accept invitation' }).click();
+    // Said as the page opens: the link's offer is read first, and a used one has none.
     await second.page.getByRole('alert').filter({ hasText: 'This invitation link no longer works' }).waitFor();
+    assert.equal(await second.page.getByRole('button', { name: 'Accept invitation' }).count(), 0);
     await assertNoAxeViolations(second.page, 'a used invitation link');
 
     const other = `someone-else-${stamp}@example.com`;

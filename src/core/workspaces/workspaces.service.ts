@@ -177,12 +177,24 @@ export function createWorkspacesService(deps: { db: Db; clock: Clock; appUrl: st
     },
 
     /**
+     * What an invitation's link offers, for its page to say before it is accepted: the workspace, the role and whom it
+     * is for. An unknown, used or expired token is 404, as accepting it would be.
+     */
+    async preview(token: string) {
+      const invitation = await workspacesRepo.invitationOfToken(db, hashOf(token));
+      if (!invitation || invitation.acceptedAt || invitation.expiresAt <= clock.now()) throw new AppError('not_found');
+      const workspace = await workspacesRepo.findWorkspace(db, invitation.workspaceId);
+      if (!workspace) throw new AppError('not_found');
+      return { workspace, role: invitation.role, email: invitation.email, expires_at: invitation.expiresAt.toISOString() };
+    },
+
+    /**
      * The signed-in user takes the invitation: used once, within 7 days, by the person it names (its e-mail). An unknown,
      * used or expired token is 404 alike.
      */
     async accept(token: string, actor: Actor & { email: string }) {
       return db.transaction(async (tx) => {
-        const invitation = await workspacesRepo.invitationOfToken(tx, hashOf(token));
+        const invitation = await workspacesRepo.invitationOfToken(tx, hashOf(token), true);
         const now = clock.now();
         if (!invitation || invitation.acceptedAt || invitation.expiresAt <= now) throw new AppError('not_found');
         if (invitation.email.toLowerCase() !== actor.email.toLowerCase())

@@ -92,6 +92,10 @@ export interface paths {
     /** Revoke an invitation: its link stops working (owners and admins) */
     delete: operations["revokeInvitation"];
   };
+  "/api/v1/invitations/{token}": {
+    /** What an invitation's link offers: the workspace, the role and whom it is for */
+    get: operations["getInvitation"];
+  };
   "/api/v1/invitations/{token}/accept": {
     /** Accept an invitation as the signed-in user it was made for */
     post: operations["acceptInvitation"];
@@ -2216,6 +2220,96 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** What an invitation's link offers: the workspace, the role and whom it is for */
+  getInvitation: {
+    parameters: {
+      path: {
+        token: string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              workspace: {
+                id: number;
+                name: string;
+              };
+              role: "owner" | "admin" | "member";
+              /** @description Whom it is for: only that user can accept it */
+              email: string;
+              /** Format: date-time */
+              expires_at: string;
+            };
           };
         };
       };

@@ -7,7 +7,7 @@ import { type ReactNode, useState } from 'react';
 import { ApiError, api, session, unwrap } from '../api/client';
 import { ROLE_LABEL } from '../roles';
 import { Link, navigate, useHeadingFocus } from '../router';
-import { Frame, flash, lastWorkspace, usePageTitle } from '../ui';
+import { Frame, flash, Loading, lastWorkspace, usePageTitle, useRequest } from '../ui';
 
 export function InvitePage({ token }: { token: string }) {
   usePageTitle('Invitation');
@@ -91,21 +91,28 @@ function Accept({ token }: { token: string }) {
     }
   }
 
+  // What the link offers, read first so the page names it; a link no longer valid is said at once.
+  const offer = useRequest(async () => unwrap(await api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })).data, token);
+  const shown = refusal ?? (offer.state === 'error' ? refusalOf(offer.error, token) : null);
+
   return (
     <Frame workspaceId={lastWorkspace.get()}>
-      <h1>Join a workspace?</h1>
-      {refusal ? (
+      <h1>{offer.state === 'ready' ? `Join ${offer.data.workspace.name}?` : 'Join a workspace?'}</h1>
+      {shown ? (
         <div className="alert alert-error" role="alert">
           <p>
-            <strong>{refusal.title}.</strong>
+            <strong>{shown.title}.</strong>
           </p>
-          <p>{refusal.body}</p>
+          <p>{shown.body}</p>
         </div>
+      ) : offer.state === 'loading' ? (
+        <Loading what="the invitation" />
       ) : (
         <div className="card">
           <p>
-            You were invited to join a Storelink workspace, with the role the invitation gives you. Accepting adds it to your workspaces and
-            opens it.
+            You were invited to join {offer.state === 'ready' ? offer.data.workspace.name : 'a Storelink workspace'} as{' '}
+            {offer.state === 'ready' ? ROLE_LABEL[offer.data.role].toLowerCase() : 'the role the invitation gives'}. Accepting adds it to
+            your workspaces and opens it.
           </p>
           <div className="button-row">
             <button type="button" className="primary" onClick={() => void accept()} disabled={busy}>
