@@ -3,8 +3,12 @@ import { DrizzleQueryError } from 'drizzle-orm/errors';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
 
+/** An invitation's token is in its paths (`/invite/<token>`, `/api/v1/invitations/<token>[/accept]`): never logged. */
+export const withoutSecrets = (path: string) => path.replace(/\/(invite|invitations)\/[^/]+/, '/$1/[redacted]');
+
 /**
- * Builds the logger the service uses. Requests are logged by path only: query strings carry OAuth codes and states.
+ * Builds the logger the service uses. Requests are logged by path only (query strings carry OAuth codes and states),
+ * an invitation's token masked.
  * Fields that could hold a secret are redacted wherever they appear.
  */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
@@ -14,7 +18,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
       serializers: {
         req: (req: { method: string; url: string; ip?: string }) => ({
           method: req.method,
-          path: req.url.split('?')[0],
+          path: withoutSecrets(req.url.split('?')[0]!),
           remoteAddress: req.ip,
         }),
       },

@@ -90,6 +90,9 @@ for (const kind of databaseKinds()) {
       const again = await call(t, 'POST', `/invitations/${invitation.token}/accept`, as(bob));
       assert.deepEqual(again.json(), errorBody(404, 'Not found'));
       assert.deepEqual((await call(t, 'GET', `/invitations/${invitation.token}`, as(bob))).json(), errorBody(404, 'Not found'));
+      // The token is in the paths of the requests that used it, and in no log line.
+      assert.ok(t.logs.some((line) => line.includes('/invitations/[redacted]/accept')));
+      assert.equal(t.logs.filter((line) => line.includes(invitation.token)).length, 0);
       assert.deepEqual((await call(t, 'GET', `/workspaces/${owner.workspace.id}/invitations`, as(owner))).json().data, []);
 
       const revoked = (await invite(owner, owner.workspace.id, eve.user.email, 'member')).json().data;
