@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
 import { registerAccountRoutes } from './http/account.routes.js';
+import { registerAdvertisingRoutes } from './http/advertising.routes.js';
 import { registerAuditRoutes } from './http/audit.routes.js';
 import { registerAuthRoutes } from './http/auth.routes.js';
 import { createClientErrorHandler } from './http/client-errors.js';
@@ -101,6 +102,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerPlatformRoutes(api, deps);
       registerSiteRoutes(api, deps);
       registerListingRoutes(api, deps);
+      registerAdvertisingRoutes(api, deps);
       registerAuditRoutes(api, deps);
       registerWebhookRoutes(api, deps);
       registerPlatformNotificationRoutes(api, deps);

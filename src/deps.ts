@@ -1,5 +1,13 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
 import type { Logger } from 'pino';
+import { type AdvertisingService, createAdvertisingService } from './core/advertising/advertising.service.js';
+import {
+  type AdvertisingMetrics,
+  createAdvertisingMetrics,
+  METRICS_SWEEP_QUEUE,
+  REPORT_QUEUE,
+} from './core/advertising/advertising-metrics.js';
+import { ADVERTISING_QUEUE, type AdvertisingWork, createAdvertisingWork } from './core/advertising/advertising-work.js';
 import { type AccountSettingsService, createAccountSettingsService } from './core/auth/account-settings.service.js';
 import { type AccountsService, createAccountsService } from './core/auth/accounts.service.js';
 import { createAuthCache } from './core/auth/auth-cache.js';
@@ -42,7 +50,7 @@ import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
-import { type Adapters, createAdapters, createListingsAdapters, platformConfigs } from './platforms/registry.js';
+import { type Adapters, createAdapters, createAdvertisingAdapter, createListingsAdapters, platformConfigs } from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
@@ -70,6 +78,9 @@ export interface Deps {
   readonly listings: ListingsService;
   readonly listingImport: ListingImport;
   readonly listingWatch: ListingWatch;
+  readonly advertising: AdvertisingService;
+  readonly advertisingMetrics: AdvertisingMetrics;
+  readonly advertisingWork: AdvertisingWork;
   readonly platformNotifications: PlatformNotifications;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
@@ -192,7 +203,33 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const listingsAdapters = createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS);
   const imageBytes = storedImageBytes(db);
   const pacerOf = createPacers(clock);
+  // Advertising (DESIGN §13): Amazon Ads' Sponsored Products for listings, its writes and its reports as jobs.
+  const advertisingAdapter = createAdvertisingAdapter(config, { http, clock }, SANDBOX_CLIENTS);
+  const advertisingMetrics = createAdvertisingMetrics({
+    db,
+    clock,
+    jobs,
+    adapter: advertisingAdapter,
+    refresh: tokenRefresh,
+    timeoutMs: config.outboundTimeoutMs,
+    pollIntervalSeconds: 1,
+  });
+  for (const queue of advertisingMetrics.queues) jobs.define(queue);
+  const advertisingWork = createAdvertisingWork({
+    db,
+    clock,
+    jobs,
+    outbox,
+    adapter: advertisingAdapter,
+    refresh: tokenRefresh,
+    pacerOf,
+    firstReport: advertisingMetrics.firstReport,
+    timeoutMs: config.outboundTimeoutMs,
+    pollIntervalSeconds: 1,
+  });
+  jobs.define(advertisingWork.queue);
   const listingWork = createListingWork({
+    followers: advertisingWork,
     pacerOf,
     db,
     clock,
@@ -230,6 +267,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     pacerOf,
     imageBytes,
     work: listingWork,
+    followers: advertisingWork,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
@@ -237,6 +275,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
 
   const connect = createConnectService({
     listings: listingWork,
+    advertising: advertisingWork,
     health,
     db,
     clock,
@@ -290,6 +329,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     listingImport,
     listingWatch,
     platformNotifications,
+    advertising: createAdvertisingService({ db, clock, adapter: advertisingAdapter, work: advertisingWork }),
+    advertisingMetrics,
+    advertisingWork,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
@@ -311,8 +353,10 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
       }
       if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
       if (config.listings.worker) {
-        await jobs.work([LISTING_QUEUE, IMPORT_QUEUE, WATCH_QUEUE, READ_QUEUE]);
+        await jobs.work([LISTING_QUEUE, IMPORT_QUEUE, WATCH_QUEUE, READ_QUEUE, ADVERTISING_QUEUE, REPORT_QUEUE, METRICS_SWEEP_QUEUE]);
         await jobs.schedule(WATCH_QUEUE, '* * * * *');
+        // Amazon makes the previous day's figures available in the morning (UTC in North America's night).
+        await jobs.schedule(METRICS_SWEEP_QUEUE, '17 7 * * *');
       }
     },
     stopWork: () => jobs.stop(shutdownMs),

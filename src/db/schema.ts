@@ -16,7 +16,10 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
+  ADVERTISING_STATES,
   type AdvertisingProfile,
+  type AdvertisingState,
+  type AdvertisingTargeting,
   AMAZON_REGIONS,
   type AmazonRegion,
   type AuditAction,
@@ -501,4 +504,71 @@ export const listingImports = pgTable(
     index('listing_imports_site_idx').on(t.siteId, t.id),
     check('listing_imports_status_check', oneOf(t.status, IMPORT_STATUSES)),
   ],
+);
+
+/**
+ * A listing's advertising on Amazon (DESIGN §13): one Sponsored Products campaign, ad group and product ad per listed
+ * SKU in the profile of the listing's marketplace. A listing has at most one that is not archived.
+ */
+export const listingAdvertising = pgTable(
+  'listing_advertising',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** The Ads profile of the listing's marketplace, and that marketplace's currency, which the money is in. */
+    profileId: text('profile_id').notNull(),
+    marketplaceId: text('marketplace_id').notNull(),
+    currency: text('currency').notNull(),
+    state: text('state').$type<AdvertisingState>().notNull().default('pending'),
+    syncStatus: text('sync_status').$type<SyncStatus>().notNull().default('syncing'),
+    /** What the seller asked for: running, paused, or ended. The listing's own state pauses running advertising too. */
+    wants: text('wants').$type<'enabled' | 'paused' | 'archived'>().notNull().default('enabled'),
+    targeting: jsonb('targeting').$type<AdvertisingTargeting>().notNull(),
+    dailyBudget: numeric('daily_budget', { precision: 14, scale: 2 }).notNull(),
+    defaultBid: numeric('default_bid', { precision: 14, scale: 2 }).notNull(),
+    campaignId: text('campaign_id'),
+    adGroupId: text('ad_group_id'),
+    /** Amazon's product ad id of each advertised SKU. */
+    adIds: jsonb('ad_ids').$type<Record<string, string>>().notNull().default({}),
+    issues: jsonb('issues').$type<ListingIssue[]>().notNull().default([]),
+    /** What Amazon holds already, so that a job run again creates nothing twice (advertising-work.ts). */
+    progress: jsonb('progress').$type<Record<string, unknown>>().notNull().default({}),
+    /** When the daily report last brought figures; null before the first. */
+    metricsReadAt: timestamp('metrics_read_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('listing_advertising_listing_key').on(t.listingId).where(sql`${t.wants} <> 'archived'`),
+    index('listing_advertising_listing_idx').on(t.listingId, t.id),
+    index('listing_advertising_profile_idx').on(t.siteId, t.profileId),
+    check('listing_advertising_state_check', oneOf(t.state, ADVERTISING_STATES)),
+    check('listing_advertising_sync_status_check', oneOf(t.syncStatus, SYNC_STATUSES)),
+    check('listing_advertising_wants_check', oneOf(t.wants, ['enabled', 'paused', 'archived'])),
+  ],
+);
+
+/** One day of an advertised listing's figures, as Amazon reported them last (a later report of the day replaces it). */
+export const advertisingDays = pgTable(
+  'advertising_days',
+  {
+    advertisingId: integer('advertising_id')
+      .notNull()
+      .references(() => listingAdvertising.id, { onDelete: 'cascade' }),
+    date: text('date').notNull(),
+    impressions: integer('impressions').notNull(),
+    clicks: integer('clicks').notNull(),
+    spend: numeric('spend', { precision: 14, scale: 2 }).notNull(),
+    orders: integer('orders').notNull(),
+    sales: numeric('sales', { precision: 14, scale: 2 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.advertisingId, t.date] })],
 );

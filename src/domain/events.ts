@@ -6,6 +6,10 @@ export const WEBHOOK_EVENTS = [
   'site.recovered',
   'site.disconnected',
   'advertising.connected',
+  // A listing's advertising (DESIGN §13): running on Amazon, paused (by the seller or with its listing), or given up.
+  'advertising.started',
+  'advertising.paused',
+  'advertising.failed',
   'product.created',
   'product.updated',
   'product.deleted',
@@ -40,6 +44,10 @@ export const AUDIT_ACTIONS = [
   'listing.deleted',
   'listing.refreshed',
   'listing.imported',
+  // A listing's advertising (DESIGN §13).
+  'advertising.created',
+  'advertising.changed',
+  'advertising.archived',
   // Workspaces and their members (DESIGN §12).
   'workspace.created',
   'workspace.renamed',
@@ -57,5 +65,5 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing', 'workspace', 'invitation'] as const;
+export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing', 'advertising', 'workspace', 'invitation'] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

@@ -8,4 +8,8 @@ export interface AdvertisingProfile {
   id: string;
   country_code: string;
   name: string;
+  /** The SP-API marketplace the profile advertises in (`accountInfo.marketplaceStringId`); absent on profiles stored before it was kept. */
+  marketplace_id?: string;
+  /** The currency its budgets and bids are in (`currencyCode`); absent likewise. */
+  currency?: string;
 }

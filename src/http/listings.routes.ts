@@ -104,7 +104,7 @@ const CategoryQuery = Type.Object({
   parent_id: Type.Optional(Type.String({ maxLength: 100, description: 'The children of this category; the top ones without' })),
 });
 
-const IssueSchema = Named('ListingIssue', {
+export const IssueSchema = Named('ListingIssue', {
   severity: OneOf(ISSUE_SEVERITIES),
   code: Type.String(),
   message: Type.String({ description: "The platform's own words where `source` is platform" }),

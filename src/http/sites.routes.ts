@@ -27,7 +27,15 @@ export const SiteSchema = Named('Site', {
       Type.Object({
         connected: Type.Boolean(),
         region: Type.Union([OneOf(AMAZON_REGIONS), Type.Null()], { description: 'The region advertising was granted in' }),
-        profiles: Type.Array(Type.Object({ id: Type.String(), country_code: Type.String(), name: Type.String() })),
+        profiles: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            country_code: Type.String(),
+            name: Type.String(),
+            marketplace_id: Type.Optional(Type.String()),
+            currency: Type.Optional(Type.String()),
+          }),
+        ),
       }),
       Type.Null(),
     ],

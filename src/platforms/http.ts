@@ -77,7 +77,8 @@ export function createPlatformHttp(deps: { fetch: Fetch; timeoutMs: number; stop
         headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
         body = new URLSearchParams(init.form).toString();
       } else if (init.json !== undefined) {
-        headers['content-type'] = 'application/json';
+        // A JSON body of a vendor media type (Amazon Ads' `application/vnd.spCampaign.v3+json`) keeps the caller's type.
+        headers['content-type'] ??= 'application/json';
         body = JSON.stringify(init.json);
       } else if (init.multipart) {
         // fetch writes the boundary into the content type itself.

@@ -1,6 +1,7 @@
 /** One adapter per track: the real platform when its credentials are configured, else its sandbox simulator (DESIGN §6). */
 import { type AmazonRegion, perAmazonRegion, type SitePlatform, type Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
+import { createAmazonAdsAdvertisingAdapter } from './amazon-ads/advertising.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
@@ -8,7 +9,7 @@ import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
-import type { ConnectAdapter, ListingsAdapter } from './platform.js';
+import type { AdvertisingAdapter, ConnectAdapter, ListingsAdapter } from './platform.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
 
@@ -126,4 +127,14 @@ export function createListingsAdapters(
     ...(tiktokShop ? { 'tiktok-shop': createTikTokShopListingsAdapter(tiktokShop, deps) } : {}),
     ...(amazonSeller ? { 'amazon-seller': createAmazonSellerListingsAdapter(amazonSeller, deps) } : {}),
   };
+}
+
+/** The advertising capability (Amazon Ads' Sponsored Products); null when Amazon Ads has neither credentials nor a sandbox. */
+export function createAdvertisingAdapter(
+  config: RegistryConfig,
+  deps: { http: PlatformHttp; clock: Clock },
+  clients: SandboxClients,
+): AdvertisingAdapter | null {
+  const { amazonAds } = platformConfigs(config, clients);
+  return amazonAds ? createAmazonAdsAdvertisingAdapter(amazonAds, deps) : null;
 }

@@ -67,6 +67,8 @@ export function createConnectService(deps: {
   refresh: Pick<TokenRefresh, 'schedule'>;
   /** Queues again, in the same transaction, the listing work a site's lost connection held. */
   listings: { siteConnected(tx: Db, siteId: number): Promise<void> };
+  /** Advertising connected again: the advertising work it held is sent again. */
+  advertising?: { siteConnected(tx: Db, siteId: number): Promise<void> };
   outbox: Outbox;
   health: PlatformHealth;
   appUrl: string;
@@ -194,6 +196,7 @@ export function createConnectService(deps: {
     const version = await sitesRepo.saveCredentials(tx, siteId, grant, sealed, now);
     await deps.refresh.schedule(tx, { siteId, grant, version }, sealed.nextRefreshAt);
     if (grant === 'seller') await deps.listings.siteConnected(tx, siteId);
+    else await deps.advertising?.siteConnected(tx, siteId);
   }
 
   /**

@@ -19,7 +19,7 @@ import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
-import type { ListingWork } from './listing-work.js';
+import { FOLLOWED_EVENTS, type ListingFollower, type ListingWork } from './listing-work.js';
 import type { Pacer } from './pacing.js';
 import { platformCall, platformQueueOptions, progressOf, refusedGrant } from './platform-call.js';
 import { presentListing } from './present.js';
@@ -48,6 +48,8 @@ export function createListingWatch(deps: {
   imageBytes: ImageBytes;
   /** The listing work, sent when a listing out of review must be switched off as its seller asked meanwhile. */
   work: Pick<ListingWork, 'send'>;
+  /** Told, in the same transaction, when a listing went live, off or away on its platform (its advertising follows). */
+  followers?: ListingFollower;
   /** The platforms' deadline: a read whose instance died is run again after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
@@ -147,6 +149,7 @@ export function createListingWatch(deps: {
       }
       const row = await listingsRepo.updateListing(tx, listing.id, { ...fields, readAt: now }, now);
       if (event) await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+      if (event && FOLLOWED_EVENTS.includes(event)) await deps.followers?.listingChanged(tx, row.id);
       if (switchOff) await deps.work.send(tx, { id: row.id, siteId: row.siteId });
       return `${row.platformStatus ?? row.status}, ${row.differences.length} differences`;
     });

@@ -29,6 +29,14 @@ export const LISTING_QUEUE = 'listing-work';
 /** Where a listing stands when it cannot be switched on: live already, under the platform's review, or refused by it. */
 const UNSWITCHABLE: readonly ListingStatus[] = ['active', 'in_review', 'rejected'];
 
+/** What else follows a listing's state: its advertising, paused when it goes off, resumed when live, ended when deleted. */
+export interface ListingFollower {
+  listingChanged(tx: Db, listingId: number): Promise<void>;
+}
+
+/** The events that change whether a listing is live on its platform. */
+export const FOLLOWED_EVENTS: readonly WebhookEvent[] = ['listing.published', 'listing.deactivated', 'listing.deleted'];
+
 export interface ListingJob {
   listingId: number;
   /** Passing failures met so far: the job is sent again after a back-off, until the listing is given up as `error`. */
@@ -55,6 +63,8 @@ export function createListingWork(deps: {
   imageBytes: ImageBytes;
   /** The platform's pacer (pacing.ts), shared with the imports. */
   pacerOf: (platform: string) => Pacer;
+  /** Told, in the same transaction, when a listing goes live, off or away: its advertising follows (DESIGN §13). */
+  followers?: ListingFollower;
   /** The platforms' deadline: a job is taken as lost (its instance died) after three of them. */
   timeoutMs: number;
   pollIntervalSeconds: number;
@@ -87,6 +97,7 @@ export function createListingWork(deps: {
     await db.transaction(async (tx) => {
       const row = await write(tx);
       await deps.outbox.emit(tx, row.workspaceId, event, { listing: presentListing(row) }, now);
+      if (FOLLOWED_EVENTS.includes(event)) await deps.followers?.listingChanged(tx, row.id);
     });
   }
 

@@ -14,12 +14,15 @@ const ProfileList = Type.Array(Type.Unknown());
 
 /**
  * One profile (platforms.md §4.4). `profileId` is a JSON number in the docs; a string is taken too, as long as it is
- * not empty. Currency, budget, time zone and the other `accountInfo` fields are not read.
+ * not empty. Budget, time zone and the other `accountInfo` fields are not read.
  */
 const Profile = Type.Object({
   profileId: Type.Union([Type.Number(), Type.String({ minLength: 1 })]),
   countryCode: Type.String({ minLength: 1 }),
-  accountInfo: Type.Optional(Type.Object({ name: Type.Optional(Type.String()) })),
+  currencyCode: Type.Optional(Type.String({ minLength: 1 })),
+  accountInfo: Type.Optional(
+    Type.Object({ name: Type.Optional(Type.String()), marketplaceStringId: Type.Optional(Type.String({ minLength: 1 })) }),
+  ),
 });
 
 /**
@@ -40,7 +43,7 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 /**
  * `GET /v2/profiles` → `[{profileId, countryCode, accountInfo: {name, …}}, …]`, one per marketplace the account
  * advertises in, in the region of the host asked. Profile ids fit a double exactly (about 1.5e15), so JSON numbers are
- * safe to read. An empty list is a refusal: the grant is of no use for advertising in that region.
+ * safe to read. The marketplace and currency are kept to pick the profile that advertises a listing (DESIGN §13). An empty list is a refusal: the grant is of no use for advertising in that region.
  * Errors (`{code, details}`): 401 or 403 naming the `Amazon-Advertising-API-ClientId` is the app's configuration, other
  * 401 and 403 the seller's grant, 5xx and 429 passing, other 4xx the app's request.
  */
@@ -66,5 +69,11 @@ export function parseProfiles(status: number, body: unknown, region = 'NA'): Adv
 function parseProfile(entry: unknown): AdvertisingProfile {
   const profile = parseBody(Profile, entry);
   if (!profile) throw new PlatformError('unavailable', 'Amazon Ads answered with a profile without an id or country');
-  return { id: String(profile.profileId), country_code: profile.countryCode, name: profile.accountInfo?.name ?? '' };
+  return {
+    id: String(profile.profileId),
+    country_code: profile.countryCode,
+    name: profile.accountInfo?.name ?? '',
+    ...(profile.accountInfo?.marketplaceStringId ? { marketplace_id: profile.accountInfo.marketplaceStringId } : {}),
+    ...(profile.currencyCode ? { currency: profile.currencyCode } : {}),
+  };
 }

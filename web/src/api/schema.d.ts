@@ -218,6 +218,20 @@ export interface paths {
     /** What a listing in the category can or must say (Etsy: the category’s properties) */
     get: operations["listCategoryAttributes"];
   };
+  "/api/v1/listings/{listing_id}/advertising": {
+    /** The listing’s advertising (the latest, when it was ended and started again); 404 if it was never advertised */
+    get: operations["getListingAdvertising"];
+    /** Advertise an active Amazon listing with Sponsored Products (202, state pending): a campaign, an ad group and a product ad per SKU in the profile of its marketplace */
+    post: operations["advertiseListing"];
+    /** End the advertising (202): the campaign is archived on Amazon, then the state is archived */
+    delete: operations["endListingAdvertising"];
+    /** Change the daily budget or the default bid, or pause or resume the advertising (202) */
+    patch: operations["updateListingAdvertising"];
+  };
+  "/api/v1/listings/{listing_id}/advertising/metrics": {
+    /** The listing’s advertising figures per day Amazon reported, from `from` to `to` (inclusive; default the last 30 days, at most 366): counts as integers, money as decimal strings */
+    get: operations["getListingAdvertisingMetrics"];
+  };
   "/api/v1/audit-events": {
     /**
      * The workspace's audit log, newest first (owners and admins)
@@ -395,6 +409,8 @@ export interface components {
             id: string;
             country_code: string;
             name: string;
+            marketplace_id?: string;
+            currency?: string;
           }[];
       }) | null;
       /** @description TikTok Shop custom_field_value's tracking pairs */
@@ -455,14 +471,58 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Advertising: {
+      id: number;
+      listing_id: number;
+      site_id: number;
+      /** @description The Amazon Ads profile of the listing’s marketplace */
+      profile_id: string;
+      marketplace_id: string;
+      /** @description The currency of the budget, the bids and the figures */
+      currency: string;
+      campaign_id: string | null;
+      ad_group_id: string | null;
+      ad_ids: string[];
+      /** @description The product ad id of each advertised SKU */
+      skus: {
+        [key: string]: string;
+      };
+      state: "pending" | "enabled" | "paused" | "archived" | "error";
+      sync_status: "synced" | "syncing" | "failed";
+      /** @description `auto`, or the keywords of a manual campaign */
+      targeting: "auto" | ({
+        keywords: ({
+            text: string;
+            match_type: "exact" | "phrase" | "broad";
+            /** @description What a click on this keyword may cost at most */
+            bid: string;
+          })[];
+      });
+      daily_budget: string;
+      default_bid: string;
+      issues: components["schemas"]["ListingIssue"][];
+      metrics_read_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    AdvertisingDay: {
+      date: string;
+      impressions: number;
+      clicks: number;
+      spend: string;
+      orders: number;
+      sales: string;
+    };
     AuditEvent: {
       id: number;
       /** @enum {string} */
-      action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+      action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
       /** @description Who did it; null once that user is deleted */
       actor: components["schemas"]["User"] | null;
       subject: {
-        type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
+        type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation";
         id: number;
       };
       ip_address: string | null;
@@ -475,7 +535,7 @@ export interface components {
     WebhookEndpoint: {
       id: number;
       url: string;
-      events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+      events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
       /** Format: date-time */
       created_at: string;
     };
@@ -483,7 +543,7 @@ export interface components {
       id: number;
       message_id: string;
       /** @enum {string} */
-      event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
+      event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
       status: "pending" | "delivered" | "failed";
       attempts: number;
       last_status_code: number | null;
@@ -5450,6 +5510,476 @@ export interface operations {
       };
     };
   };
+  /** The listing’s advertising (the latest, when it was ended and started again); 404 if it was never advertised */
+  getListingAdvertising: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Advertising"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Advertise an active Amazon listing with Sponsored Products (202, state pending): a campaign, an ad group and a product ad per SKU in the profile of its marketplace */
+  advertiseListing: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "daily_budget": "10.00",
+         *   "default_bid": "0.50",
+         *   "targeting": "auto"
+         * }
+         */
+        "application/json": {
+          /** @description The campaign’s daily budget */
+          daily_budget: string;
+          /** @description What a click may cost at most, unless a keyword says otherwise */
+          default_bid: string;
+          /** @description `auto`, or the keywords of a manual campaign */
+          targeting: "auto" | ({
+            keywords: ({
+                text: string;
+                match_type: "exact" | "phrase" | "broad";
+                /** @description What a click on this keyword may cost at most */
+                bid: string;
+              })[];
+          });
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Advertising"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** End the advertising (202): the campaign is archived on Amazon, then the state is archived */
+  endListingAdvertising: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Advertising"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Change the daily budget or the default bid, or pause or resume the advertising (202) */
+  updateListingAdvertising: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "daily_budget": "15.00",
+         *   "state": "paused"
+         * }
+         */
+        "application/json": {
+          /** @description The campaign’s daily budget */
+          daily_budget?: string;
+          /** @description What a click may cost at most */
+          default_bid?: string;
+          /** @description A listing that is not live keeps its ads paused either way */
+          state?: "enabled" | "paused";
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Advertising"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The listing’s advertising figures per day Amazon reported, from `from` to `to` (inclusive; default the last 30 days, at most 366): counts as integers, money as decimal strings */
+  getListingAdvertisingMetrics: {
+    parameters: {
+      query?: {
+        /** @description A UTC day, YYYY-MM-DD */
+        from?: string;
+        /** @description A UTC day, YYYY-MM-DD */
+        to?: string;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        listing_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AdvertisingDay"][];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /**
    * The workspace's audit log, newest first (owners and admins)
    * @description Narrowed by `action`, `subject_type` and `actor_user_id` when given (all that are given must match).
@@ -5459,8 +5989,8 @@ export interface operations {
       query?: {
         page?: number;
         per_page?: number;
-        action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
-        subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "workspace" | "invitation";
+        action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+        subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation";
         actor_user_id?: number;
       };
       header: {
@@ -5648,7 +6178,7 @@ export interface operations {
          */
         "application/json": {
           url: string;
-          events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+          events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
         };
       };
     };
@@ -5662,7 +6192,7 @@ export interface operations {
             data: {
               id: number;
               url: string;
-              events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+              events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
               /** Format: date-time */
               created_at: string;
               /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */

@@ -1,0 +1,311 @@
+/**
+ * The advertising work (DESIGN §13): every Amazon Ads write of a listing's advertising runs as an `advertising-work` job,
+ * with the listing work's rules (listing-work.ts): one job per advertising at a time and one waiting, what Amazon holds
+ * saved at once after every create (a job run again after a crash or a lost answer finds the campaign by its name, and
+ * the ad group, ads and keywords in it, rather than make them twice), passing failures retried after a back-off and
+ * Amazon's `Retry-After`, and given up after as many attempts.
+ *
+ * A job brings Amazon to where the advertising should stand: archived when the seller ended it or the listing is
+ * deleted; paused when the seller paused it or the listing is not live; else enabled, with the budget and bid asked.
+ */
+import * as advertisingRepo from '../../db/advertising.repo.js';
+import type { Db } from '../../db/client.js';
+import * as listingsRepo from '../../db/listings.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import { type AdvertisingTargeting, DEFAULT_AMAZON_REGION, storelinkIssue, type WebhookEvent } from '../../domain/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { type AdsCall, type AdvertisingAdapter, ListingRefused, PlatformError } from '../../platforms/platform.js';
+import type { Pacer } from '../listings/pacing.js';
+import { ATTEMPTS_MAX, platformQueueOptions, retryAt } from '../listings/platform-call.js';
+import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Outbox } from '../webhooks/outbox.js';
+import { presentAdvertising } from './present.js';
+
+export const ADVERTISING_QUEUE = 'advertising-work';
+
+export interface AdvertisingJob {
+  advertisingId: number;
+  attempt?: number;
+}
+
+/** What Amazon holds of the advertising, saved after every step that must not be repeated. */
+interface AdProgress {
+  /** Set before the campaign is created: a run after it finds the campaign by name rather than make a second one. */
+  campaignStartedAt?: string;
+  adGroupStartedAt?: string;
+  adsStartedAt?: string;
+  keywordsStartedAt?: string;
+  keywordsMade?: boolean;
+  /** What Amazon was last sent: the budget, the bid, the campaign's and the ads' state. */
+  budget?: string;
+  bid?: string;
+  campaignState?: 'enabled' | 'paused';
+  adsState?: 'enabled' | 'paused';
+}
+
+type Target = 'enabled' | 'paused' | 'archived';
+
+/** Where the advertising should stand: the seller's wish, held back by the listing's own state. */
+export function targetOf(ad: Pick<advertisingRepo.AdvertisingRow, 'wants'>, listing: listingsRepo.ListingRow | null): Target {
+  if (ad.wants === 'archived' || !listing || listing.status === 'deleted' || listing.wants === 'deleted') return 'archived';
+  if (ad.wants === 'paused' || listing.status !== 'active') return 'paused';
+  return 'enabled';
+}
+
+/** The campaign's name: what Amazon shows the seller, and unique in the profile by the advertising's id (found again by it). */
+export const campaignNameOf = (ad: { id: number }, listing: { id: number; variants: ReadonlyArray<{ sku: string }> }) =>
+  `Storelink listing ${listing.id} ${listing.variants[0]?.sku ?? ''} #${ad.id}`.replace(/\s+/g, ' ');
+
+export interface AdvertisingWork {
+  readonly queue: QueueDefinition<AdvertisingJob>;
+  send(tx: Db, advertising: { id: number; siteId: number }, at?: Date, attempt?: number): Promise<void>;
+  /** The listing's state changed (in the caller's transaction): its advertising follows (paused, resumed or archived). */
+  listingChanged(tx: Db, listingId: number): Promise<void>;
+  /** Advertising was connected again (in the caller's transaction): the work it held is sent again. */
+  siteConnected(tx: Db, siteId: number): Promise<void>;
+}
+
+export function createAdvertisingWork(deps: {
+  db: Db;
+  clock: Clock;
+  jobs: Jobs;
+  outbox: Outbox;
+  adapter: AdvertisingAdapter | null;
+  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  pacerOf: (key: string) => Pacer;
+  /** Started once a campaign runs, so its first figures come without waiting for the daily report. */
+  firstReport: (tx: Db, advertising: { workspaceId: number; siteId: number; profileId: string }) => Promise<void>;
+  timeoutMs: number;
+  pollIntervalSeconds: number;
+}): AdvertisingWork {
+  const { db, clock, jobs } = deps;
+
+  const send: AdvertisingWork['send'] = async (tx, advertising, at, attempt) => {
+    await jobs.send(ADVERTISING_QUEUE, { advertisingId: advertising.id, ...(attempt ? { attempt } : {}) } satisfies AdvertisingJob, {
+      tx,
+      singletonKey: String(advertising.id),
+      group: `ads:${advertising.siteId}`,
+      ...(at ? { startAfter: at } : {}),
+    });
+  };
+
+  async function record(id: number, fields: Partial<advertisingRepo.AdvertisingRow>, event: WebhookEvent | null): Promise<string> {
+    await db.transaction(async (tx) => {
+      const row = await advertisingRepo.updateAdvertising(tx, id, fields, clock.now());
+      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { advertising: presentAdvertising(row) }, clock.now());
+      if (event === 'advertising.started') await deps.firstReport(tx, row);
+    });
+    return fields.state ?? 'recorded';
+  }
+
+  async function adsCall(site: SiteRow, profileId: string): Promise<AdsCall> {
+    const pacer = deps.pacerOf(`amazon-ads:${profileId}`);
+    return {
+      accessToken: await deps.refresh.accessTokenFor(site.id, 'advertising'),
+      profileId,
+      region: site.advertisingRegion ?? DEFAULT_AMAZON_REGION,
+      signal: jobs.stopDeadline,
+      beforeCall: () => pacer.beforeCall(),
+    };
+  }
+
+  async function run(job: AdvertisingJob): Promise<string> {
+    const ad = await advertisingRepo.advertisingById(db, job.advertisingId);
+    if (!ad || (ad.state === 'archived' && ad.syncStatus === 'synced')) return 'nothing to do';
+    const listing = await listingsRepo.listingById(db, ad.listingId);
+    const target = targetOf(ad, listing);
+    const progress = { ...(ad.progress as AdProgress) };
+    const save = async (fields: Partial<advertisingRepo.AdvertisingRow> = {}) => {
+      Object.assign(ad, await advertisingRepo.updateAdvertising(db, ad.id, { ...fields, progress: { ...progress } }, clock.now()));
+    };
+    // Nothing was ever sent to Amazon: ending it is Storelink's alone.
+    if (target === 'archived' && !ad.campaignId && !progress.campaignStartedAt)
+      return record(ad.id, { state: 'archived', syncStatus: 'synced', issues: [] }, null);
+    const site = await sitesRepo.findSite(db, ad.workspaceId, ad.siteId);
+    // Advertising that is not connected holds the work (the advertising shows it must be reconnected): connecting it again sends it.
+    if (!deps.adapter || !site || site.status !== 'connected' || site.advertisingProfiles === null)
+      return 'held: advertising is not connected';
+    const adapter = deps.adapter;
+    try {
+      const call = await adsCall(site, ad.profileId);
+      if (target === 'archived') {
+        const campaignId = ad.campaignId ?? (await adapter.campaignNamed(call, campaignNameOf(ad, listing!)))?.id;
+        if (campaignId) await adapter.archiveCampaign(call, campaignId);
+        return record(ad.id, { state: 'archived', syncStatus: 'synced', issues: [] }, null);
+      }
+      const state = target;
+      const warnings = await build(call, adapter, ad, listing!, progress, state, save);
+      await bringUp(call, adapter, ad, progress, state, save);
+      const event =
+        state === 'enabled' && ad.state !== 'enabled'
+          ? 'advertising.started'
+          : state === 'paused' && ad.state === 'enabled'
+            ? 'advertising.paused'
+            : null;
+      return record(ad.id, { state, syncStatus: 'synced', issues: warnings, progress: { ...progress } }, event);
+    } catch (error) {
+      await save();
+      return failed(ad, site, error, job.attempt ?? 0);
+    }
+  }
+
+  /**
+   * Makes what is not made yet: the campaign, its ad group, a product ad per listed SKU, and a manual campaign's
+   * keywords. Each create is marked as started before it is sent, so that a run after a lost answer looks first.
+   * Answers the SKUs Amazon would not advertise, as warnings (the others run).
+   */
+  async function build(
+    call: AdsCall,
+    adapter: AdvertisingAdapter,
+    ad: advertisingRepo.AdvertisingRow,
+    listing: listingsRepo.ListingRow,
+    progress: AdProgress,
+    state: 'enabled' | 'paused',
+    save: (fields?: Partial<advertisingRepo.AdvertisingRow>) => Promise<void>,
+  ) {
+    const targeting = ad.targeting as AdvertisingTargeting;
+    const started = () => clock.now().toISOString();
+    let campaignId = ad.campaignId;
+    if (!campaignId) {
+      const name = campaignNameOf(ad, listing);
+      campaignId = progress.campaignStartedAt ? ((await adapter.campaignNamed(call, name))?.id ?? null) : null;
+      if (!campaignId) {
+        progress.campaignStartedAt = started();
+        await save();
+        const budget = Number(ad.dailyBudget);
+        campaignId = await adapter.createCampaign(call, {
+          name,
+          targeting: targeting === 'auto' ? 'auto' : 'manual',
+          dailyBudget: budget,
+          state,
+        });
+      }
+      Object.assign(progress, { budget: ad.dailyBudget, campaignState: state });
+      await save({ campaignId });
+    }
+    let adGroupId = ad.adGroupId;
+    if (!adGroupId) {
+      adGroupId = progress.adGroupStartedAt ? ((await adapter.adGroupsOf(call, campaignId))[0]?.id ?? null) : null;
+      if (!adGroupId) {
+        progress.adGroupStartedAt = started();
+        await save();
+        const name = listing.variants[0]?.sku ?? `listing ${listing.id}`;
+        adGroupId = await adapter.createAdGroup(call, { campaignId, name, defaultBid: Number(ad.defaultBid), state: 'enabled' });
+      }
+      progress.bid = ad.defaultBid;
+      await save({ adGroupId });
+    }
+    const adIds = { ...ad.adIds };
+    let warnings: ReturnType<typeof storelinkIssue>[] = [];
+    const missing = () => listing.variants.map((v) => v.sku).filter((sku) => !adIds[sku]);
+    if (missing().length > 0 && progress.adsStartedAt) {
+      for (const found of await adapter.productAdsOf(call, adGroupId)) if (found.sku && !adIds[found.sku]) adIds[found.sku] = found.id;
+    }
+    if (missing().length > 0) {
+      progress.adsStartedAt = started();
+      await save();
+      const made = await adapter.createProductAds(call, { campaignId, adGroupId, skus: missing(), state });
+      Object.assign(adIds, made.adIds);
+      warnings = made.refused.map((issue) => ({ ...issue, severity: 'warning' as const }));
+      if (Object.keys(adIds).length === 0) throw new ListingRefused(made.refused);
+      progress.adsState = state;
+      await save({ adIds });
+    }
+    if (targeting !== 'auto' && !progress.keywordsMade) {
+      const have = progress.keywordsStartedAt ? await adapter.keywordsOf(call, adGroupId) : [];
+      const key = (text: string, matchType: string) => `${text.toLowerCase()}|${matchType.toLowerCase()}`;
+      const known = new Set(have.map((k) => key(k.text, k.matchType)));
+      const keywords = targeting.keywords
+        .filter((k) => !known.has(key(k.text, k.match_type)))
+        .map((k) => ({ text: k.text, matchType: k.match_type, bid: Number(k.bid) }));
+      progress.keywordsStartedAt = started();
+      await save();
+      if (keywords.length > 0) await adapter.createKeywords(call, { campaignId, adGroupId, keywords });
+      progress.keywordsMade = true;
+      await save();
+    }
+    return warnings;
+  }
+
+  /** Sends what the seller changed since Amazon was last told: the budget, the bid, and the state of the campaign and ads. */
+  async function bringUp(
+    call: AdsCall,
+    adapter: AdvertisingAdapter,
+    ad: advertisingRepo.AdvertisingRow,
+    progress: AdProgress,
+    state: 'enabled' | 'paused',
+    save: () => Promise<void>,
+  ) {
+    if (progress.budget !== ad.dailyBudget) {
+      await adapter.updateCampaign(call, ad.campaignId!, { dailyBudget: Number(ad.dailyBudget) });
+      progress.budget = ad.dailyBudget;
+      await save();
+    }
+    if (progress.bid !== ad.defaultBid) {
+      await adapter.updateAdGroup(call, ad.adGroupId!, { defaultBid: Number(ad.defaultBid) });
+      progress.bid = ad.defaultBid;
+      await save();
+    }
+    if (progress.adsState !== state) {
+      await adapter.updateProductAds(call, Object.values(ad.adIds), state);
+      progress.adsState = state;
+      await save();
+    }
+    if (progress.campaignState !== state) {
+      await adapter.updateCampaign(call, ad.campaignId!, { state });
+      progress.campaignState = state;
+      await save();
+    }
+  }
+
+  /**
+   * Amazon's refusal is the advertising's issues (`error` if it never ran); a refused grant takes advertising off the
+   * site (the seller connection stays) and holds the work until it is connected again; a passing failure is tried
+   * again later, until it is given up.
+   */
+  async function failed(ad: advertisingRepo.AdvertisingRow, site: SiteRow, error: unknown, attempt: number): Promise<string> {
+    const ran = ad.state !== 'pending' && ad.state !== 'error';
+    if (error instanceof ListingRefused) {
+      await record(ad.id, { ...(ran ? {} : { state: 'error' }), syncStatus: 'failed', issues: error.issues }, 'advertising.failed');
+      return `refused: ${error.message}`;
+    }
+    if (error instanceof PlatformError && error.reason === 'rejected') {
+      await deps.refresh.refused(site.id, 'advertising', `Amazon Ads refused access (${error.message}); reconnect advertising.`);
+      return 'held: the advertising grant was refused';
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const at = retryAt(clock.now(), error, attempt);
+    if (!at) {
+      const issue = storelinkIssue(
+        null,
+        'delivery_failed',
+        `Storelink could not reach Amazon Ads after ${ATTEMPTS_MAX} attempts: ${message}`,
+      );
+      await record(ad.id, { ...(ran ? {} : { state: 'error' }), syncStatus: 'failed', issues: [issue] }, 'advertising.failed');
+      return `given up: ${message}`;
+    }
+    await send(db, ad, at, attempt + 1);
+    return `retry at ${at.toISOString()}: ${message}`;
+  }
+
+  return {
+    queue: {
+      name: ADVERTISING_QUEUE,
+      options: platformQueueOptions(deps.timeoutMs),
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: run,
+    },
+    send,
+    async listingChanged(tx, listingId) {
+      const ad = await advertisingRepo.liveAdvertisingOfListing(tx, listingId);
+      if (!ad) return;
+      await advertisingRepo.updateAdvertising(tx, ad.id, { syncStatus: 'syncing' }, clock.now());
+      await send(tx, ad);
+    },
+    async siteConnected(tx, siteId) {
+      for (const ad of await advertisingRepo.unsyncedAdvertisingOfSite(tx, siteId)) await send(tx, ad);
+    },
+  };
+}
