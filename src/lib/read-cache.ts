@@ -9,22 +9,33 @@ import type { Clock } from './clock.js';
 export interface ReadCache<V> {
   /** The kept value of `key`, or the one `read` gives (one read at a time per key). */
   get(key: string, read: () => Promise<V>): Promise<V>;
+  /** The value of `key` as last read and still kept, without reading (undefined while none is). */
+  known(key: string): V | undefined;
 }
 
 export function readCache<V>(clock: Clock, ttlMs: number): ReadCache<V> {
-  const entries = new Map<string, { readAt: number; value: Promise<V> }>();
+  const entries = new Map<string, { readAt: number; value: Promise<V>; settled?: { value: V } }>();
+  const fresh = (key: string) => {
+    const entry = entries.get(key);
+    return entry && clock.now().getTime() - entry.readAt <= ttlMs ? entry : undefined;
+  };
   return {
     get(key, read) {
-      const now = clock.now().getTime();
-      const known = entries.get(key);
-      if (known && now - known.readAt <= ttlMs) return known.value;
+      const known = fresh(key);
+      if (known) return known.value;
       const value = read();
-      const entry = { readAt: now, value };
+      const entry: { readAt: number; value: Promise<V>; settled?: { value: V } } = { readAt: clock.now().getTime(), value };
       entries.set(key, entry);
-      value.catch(() => {
-        if (entries.get(key) === entry) entries.delete(key);
-      });
+      value.then(
+        (settled) => {
+          entry.settled = { value: settled };
+        },
+        () => {
+          if (entries.get(key) === entry) entries.delete(key);
+        },
+      );
       return value;
     },
+    known: (key) => fresh(key)?.settled?.value,
   };
 }

@@ -121,7 +121,7 @@ test('a report asked twice is the one under way (425); its file is read from the
   assert.deepEqual((sent[0]!.init.json as { configuration: { reportTypeId: string } }).configuration.reportTypeId, 'spAdvertisedProduct');
   const status = await adapter.reportStatus(CALL, id);
   assert.deepEqual(status, { status: 'completed', url: 'https://s3.example/r?X-Amz-Signature=abc' });
-  const read = await adapter.downloadReport('https://s3.example/r?X-Amz-Signature=abc');
+  const read = await adapter.downloadReport('https://s3.example/r?X-Amz-Signature=abc', undefined);
   assert.deepEqual(read, [{ date: '2026-11-25', adId: '11', impressions: 120, clicks: 4, cost: 1.23, orders: 1, sales: 19.5 }]);
   assert.equal(sent[2]!.init.headers, undefined, 'no Authorization, client id or scope goes to the file host');
   assert.deepEqual(readReportStatus(200, { status: 'PROCESSING' }), { status: 'pending' });

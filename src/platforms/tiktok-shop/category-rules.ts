@@ -10,6 +10,7 @@
  */
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { readCache } from '../../lib/read-cache.js';
 import { ListingRefused, type ListingsCall } from '../platform.js';
 import { Manufacturers, ResponsiblePersons, Rules, reader, SizeCharts, type TikTokEntity, type TikTokRules } from './listing-answers.js';
 import { MANUFACTURERS_ATTRIBUTE, RESPONSIBLE_PERSONS_ATTRIBUTE, SIZE_CHART_ATTRIBUTE } from './listing-requests.js';
@@ -49,26 +50,21 @@ function entityChoice(entity: TikTokEntity, region: string | null): Choice {
 }
 
 export function createCategoryRules(send: RulesSend, clock: Clock) {
-  const rulesCache = new Map<string, { readAt: number; rules: TikTokRules | null }>();
-  const lists = new Map<string, { readAt: number; choices: Choice[] }>();
+  const rulesCache = readCache<TikTokRules | null>(clock, RULES_TTL_MS);
+  const lists = readCache<Choice[]>(clock, LISTS_TTL_MS);
   const shopKey = (call: ListingsCall) => String(call.data.cipher);
   const regionOf = (call: ListingsCall) => (typeof call.data.region === 'string' ? call.data.region : null);
 
   /** The category's rules for the shop; null for a category TikTok refuses them for (unknown, not a leaf). */
   async function rulesOf(call: ListingsCall, categoryId: string): Promise<TikTokRules | null> {
-    const key = `${shopKey(call)}:${categoryId}`;
-    const now = clock.now().getTime();
-    const known = rulesCache.get(key);
-    if (known && now - known.readAt <= RULES_TTL_MS) return known.rules;
-    let rules: TikTokRules | null;
-    try {
-      rules = await send(call, 'GET', `/product/202309/categories/${categoryId}/rules`, reader(Rules));
-    } catch (error) {
-      if (!(error instanceof ListingRefused)) throw error;
-      rules = null;
-    }
-    rulesCache.set(key, { readAt: now, rules });
-    return rules;
+    return rulesCache.get(`${shopKey(call)}:${categoryId}`, async () => {
+      try {
+        return await send(call, 'GET', `/product/202309/categories/${categoryId}/rules`, reader(Rules));
+      } catch (error) {
+        if (!(error instanceof ListingRefused)) throw error;
+        return null;
+      }
+    });
   }
 
   /** Every page of one of the seller's lists (at most PAGES_MAX), as choices; cached per shop. */
@@ -77,20 +73,17 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
     kind: string,
     read: (token: string | null) => Promise<{ choices: Choice[]; next: string | null }>,
   ) {
-    const key = `${shopKey(call)}:${kind}`;
-    const now = clock.now().getTime();
-    const known = lists.get(key);
-    if (known && now - known.readAt <= LISTS_TTL_MS) return known.choices;
-    const choices: Choice[] = [];
-    let token: string | null = null;
-    for (let page = 0; page < PAGES_MAX; page++) {
-      const answer = await read(token);
-      choices.push(...answer.choices);
-      token = answer.next;
-      if (!token) break;
-    }
-    lists.set(key, { readAt: now, choices });
-    return choices;
+    return lists.get(`${shopKey(call)}:${kind}`, async () => {
+      const choices: Choice[] = [];
+      let token: string | null = null;
+      for (let page = 0; page < PAGES_MAX; page++) {
+        const answer = await read(token);
+        choices.push(...answer.choices);
+        token = answer.next;
+        if (!token) break;
+      }
+      return choices;
+    });
   }
 
   const query = (token: string | null) => ({ page_size: PAGE_SIZE, ...(token ? { page_token: token } : {}) });
@@ -126,7 +119,7 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
   return {
     rulesOf,
     /** The rules last read for the shop and category, without a call (the engine reads the attributes before it checks). */
-    knownRules: (call: ListingsCall, categoryId: string) => rulesCache.get(`${shopKey(call)}:${categoryId}`)?.rules ?? null,
+    knownRules: (call: ListingsCall, categoryId: string) => rulesCache.known(`${shopKey(call)}:${categoryId}`) ?? null,
 
     /**
      * The attributes the rules add: a size chart where the category takes one, and the responsible persons and

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Category, type CategoryAttribute, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { readCache } from '../../lib/read-cache.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import {
   type ExistingListing,
@@ -75,12 +76,12 @@ const READY_TTL_MS = 10 * 60_000;
 const EXISTING_PAGE_SIZE = 20;
 
 export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
-  let categories: { readAt: number; nodes: TikTokCategory[] } | null = null;
-  const attributeCache = new Map<string, { readAt: number; attributes: TikTokAttribute[] | null }>();
+  // The tree is the app's (one key); attributes are per category; a brand's authorization is the shop's own.
+  const categories = readCache<TikTokCategory[]>(deps.clock, CATEGORIES_TTL_MS);
+  const attributeCache = readCache<TikTokAttribute[] | null>(deps.clock, CATEGORIES_TTL_MS);
   // When each shop (by cipher) was last found ready to list.
   const readyAt = new Map<string, number>();
-  // A brand's authorization is the shop's own: brands are kept per shop and category.
-  const brandCache = new Map<string, { readAt: number; choices: { value: string; label: string }[] }>();
+  const brandCache = readCache<{ value: string; label: string }[]>(deps.clock, CATEGORIES_TTL_MS);
 
   async function send<T>(
     call: ListingsCall,
@@ -131,10 +132,7 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
   }
 
   async function categoryTree(call: ListingsCall): Promise<TikTokCategory[]> {
-    const now = deps.clock.now().getTime();
-    if (!categories || now - categories.readAt > CATEGORIES_TTL_MS)
-      categories = { readAt: now, nodes: (await send(call, 'GET', `${P}/categories`, reader(Categories))).categories };
-    return categories.nodes;
+    return categories.get('tree', async () => (await send(call, 'GET', `${P}/categories`, reader(Categories))).categories);
   }
 
   function categoryOf(nodes: readonly TikTokCategory[], node: TikTokCategory): Category {
@@ -146,35 +144,27 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
   /** The category's attributes as TikTok answers them; null for a category it does not know or that is not a leaf. */
   async function rawAttributes(call: ListingsCall, categoryId: string): Promise<TikTokAttribute[] | null> {
     if (!/^[0-9]{1,20}$/.test(categoryId)) return null;
-    const now = deps.clock.now().getTime();
-    const known = attributeCache.get(categoryId);
-    if (known && now - known.readAt <= CATEGORIES_TTL_MS) return known.attributes;
-    let attributes: TikTokAttribute[] | null;
-    try {
-      attributes = (await send(call, 'GET', `${P}/categories/${categoryId}/attributes`, reader(Attributes))).attributes;
-    } catch (error) {
-      // 12052023 (no such category) and 12052024 (not a leaf) refuse the category, not the call.
-      if (!(error instanceof ListingRefused)) throw error;
-      attributes = null;
-    }
-    attributeCache.set(categoryId, { readAt: now, attributes });
-    return attributes;
+    return attributeCache.get(categoryId, async () => {
+      try {
+        return (await send(call, 'GET', `${P}/categories/${categoryId}/attributes`, reader(Attributes))).attributes;
+      } catch (error) {
+        // 12052023 (no such category) and 12052024 (not a leaf) refuse the category, not the call.
+        if (!(error instanceof ListingRefused)) throw error;
+        return null;
+      }
+    });
   }
 
   /** Brands a listing may name in the category: available ones, authorized or not a T1 brand (listings.md §2.3); an hour. */
   async function brandChoices(call: ListingsCall, categoryId: string) {
-    const now = deps.clock.now().getTime();
-    const key = `${String(call.data.cipher)}:${categoryId}`;
-    const known = brandCache.get(key);
-    if (known && now - known.readAt <= CATEGORIES_TTL_MS) return known.choices;
-    const { brands } = await send(call, 'GET', `${P}/brands`, reader(Brands), {
-      query: { category_id: categoryId, page_size: '100' },
+    return brandCache.get(`${String(call.data.cipher)}:${categoryId}`, async () => {
+      const { brands } = await send(call, 'GET', `${P}/brands`, reader(Brands), {
+        query: { category_id: categoryId, page_size: '100' },
+      });
+      return brands
+        .filter((b) => (b.brand_status ?? 'AVAILABLE') === 'AVAILABLE' && (b.authorized_status === 'AUTHORIZED' || !b.is_t1_brand))
+        .map((b) => ({ value: b.id, label: b.name }));
     });
-    const choices = brands
-      .filter((b) => (b.brand_status ?? 'AVAILABLE') === 'AVAILABLE' && (b.authorized_status === 'AUTHORIZED' || !b.is_t1_brand))
-      .map((b) => ({ value: b.id, label: b.name }));
-    brandCache.set(key, { readAt: now, choices });
-    return choices;
   }
 
   /**
