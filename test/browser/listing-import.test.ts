@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 
 /** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
 const IMPORTED_MS = 30_000;
@@ -29,16 +29,10 @@ describe('importing a shop’s listings in a browser', () => {
   });
   after(() => session?.close());
 
-  const apiCall = (method: string, path: string, body?: unknown) =>
-    fetch(`${baseUrl}/api/v1${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'x-workspace-id': workspaceId,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const apiCall = apiCaller(
+    () => baseUrl,
+    () => ({ token, workspaceId }),
+  );
 
   test('a seller connects a shop that already sells and sets its listing settings', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
