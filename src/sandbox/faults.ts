@@ -19,17 +19,19 @@ export const FAULTS = [
 ] as const;
 export type Fault = (typeof FAULTS)[number];
 /**
- * `token` and `identity` on every track; the rest are the Etsy simulator's listing endpoints (src/sandbox/etsy/):
- * `listings` createDraftListing and getListingsByShop, `listing` a listing's read, update and delete, `inventory`
- * and `images` those of a listing.
+ * `token` and `identity` on every track; `listings`, `listing`, `inventory` and `images` are the Etsy simulator's
+ * listing endpoints (src/sandbox/etsy/): `listings` createDraftListing and getListingsByShop, `listing` a listing's
+ * read, update and delete, `inventory` and `images` those of a listing. `advertising` is every Sponsored Products call
+ * of the Amazon Ads simulator (`/sp/*`) and `reports` its reporting calls (`/reporting/reports`).
  */
-export const FAULTY_ENDPOINTS = ['token', 'identity', 'listings', 'listing', 'inventory', 'images'] as const;
+export const FAULTY_ENDPOINTS = ['token', 'identity', 'listings', 'listing', 'inventory', 'images', 'advertising', 'reports'] as const;
 export type FaultyEndpoint = (typeof FAULTY_ENDPOINTS)[number];
 /**
  * `ghost` is a write that happens although its answer is Etsy's 500 (listings.md §1.11), so only endpoints that write
- * can have it; the route itself answers it after the write (`ghosts`).
+ * can have it; the route itself answers it after the write (`ghosts`). On `advertising` the batch is applied, then the
+ * Ads API's 500 answered (a lost answer).
  */
-export const GHOSTLY_ENDPOINTS: readonly FaultyEndpoint[] = ['listings', 'listing', 'inventory', 'images'];
+export const GHOSTLY_ENDPOINTS: readonly FaultyEndpoint[] = ['listings', 'listing', 'inventory', 'images', 'advertising'];
 
 /** One answer of the platform: its HTTP status and JSON body. */
 export interface PlatformAnswer {

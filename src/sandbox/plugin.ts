@@ -36,7 +36,7 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
       // Faults a tester can set on a running server, as the tests do in process: the next token or identity calls of a
       // track answer 500, time out, reset, answer malformed JSON or answer late (`delay_ms`), or answer with one of the
       // platform's error classes (`refused`, `misconfigured`, `passing`, `throttled` with `retry_after` seconds); Etsy's
-      // listing endpoints can also `ghost`: write, then answer 500.
+      // listing endpoints and Amazon Ads' `advertising` can also `ghost`: write, then answer 500.
       sandbox.post('/faults', async (request, reply) => {
         const { track, endpoint, fault, delay_ms: delay, retry_after: retryAfter } = (request.body ?? {}) as Record<string, unknown>;
         const valid =

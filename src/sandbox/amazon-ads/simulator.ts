@@ -3,44 +3,46 @@
  * page and redirect back, LWA's token endpoint, and `GET /v2/profiles` answering with the region's profiles only. A
  * code or token is good only in the region it was granted in. NA is served at `/sandbox/amazon-ads`, EU and FE under
  * `/eu` and `/fe` of it.
+ *
+ * Campaign management and reporting (listings.md §4, DESIGN §13; ads-api.ts and the files it registers):
+ * - Every `/sp/*` and `/reporting/*` call: `Amazon-Advertising-API-ClientId` the sandbox client (else 401 `{code:
+ *   'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId'}`), `Authorization: Bearer` an access token of
+ *   this region whose grant was not revoked (else 401), `Amazon-Advertising-API-Scope` one of the account's profiles in
+ *   this region (400 when missing, 403 otherwise); then the profile's token bucket (429 `{code: '429', details: 'Too
+ *   Many Requests'}` with `Retry-After`), then the vendor media type as Content-Type (415) and in Accept (406; no Accept
+ *   takes any). Faults: `POST /sandbox/faults {track: 'amazon-ads', endpoint: 'advertising' | 'reports'}`.
+ * - Sponsored Products v3 (sp-api.ts): campaigns, ad groups, product ads and keywords per profile, in memory per
+ *   running sandbox (sp-store.ts: `adsStoreOf(context)`, `adsHeld(context, profileId)`, and `GET
+ *   /sandbox/amazon-ads/state?profile_id=`). Create, update and delete answer 207 item by item; delete archives, and
+ *   archived is final. Budgets and bids within the marketplace's bounds (sp-bounds.ts).
+ * - Reporting v3 (reporting.ts): the advertised-product report only, PROCESSING at the first look and COMPLETED at the
+ *   next, its file at an S3-like presigned link (report-files.ts) with figures made deterministically from the ad id and
+ *   the day (metrics.ts).
+ * ASSUMPTIONs (each said where it is made): the `{code, details}` words of the gateway's refusals and of a revoked
+ * grant's 401; 10 calls a second per profile with a burst of 10 (Amazon's limits are dynamic); budgets other than the
+ * US dollar's and bid maxima other than the US dollar's; the 128- and 255-character names; the error type of an asin
+ * on a seller profile (otherError) and of a keyword in an AUTO campaign (entityStateError); a SKU or keyword repeated
+ * in an ad group refused as duplicateValueError; a list without stateFilter answering every state; startDate
+ * defaulting to today in UTC; the reporting answer media types accepted; links lasting an hour; clickThroughRate as a
+ * fraction. Sandbox limits (not Amazon's): only spAdvertisedProduct, DAILY, GZIP_JSON, no report filters; reports
+ * never FAIL; a SKU is not checked against the seller's listings.
  */
 import type { FastifyInstance } from 'fastify';
-import { AMAZON_REGIONS, type AmazonRegion } from '../../domain/index.js';
+import type { AmazonRegion } from '../../domain/index.js';
 import { firstValues } from '../../lib/params.js';
-import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { consented, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
-import type { FaultAnswers } from '../faults.js';
-import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack } from '../lwa/simulator.js';
+import { registerAmazonAdsApi } from './ads-api.js';
+import { sandboxProfiles } from './profiles.js';
+import { ADS_FAULT_ANSWERS, adsError } from './sp-errors.js';
+
+export { sandboxProfiles } from './profiles.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonAds;
 const NAME = 'Amazon Ads';
 const KNOWN_SCOPES = ['advertising::campaign_management', 'advertising::test:create_account', 'profile'];
-
-/**
- * The profiles of a sandbox account in a region, in the shape of `GET /v2/profiles` (platforms.md §4.4). An account
- * granted with `profiles=none` on the consent form advertises nowhere: an empty list.
- */
-export function sandboxProfiles(account: number, region: AmazonRegion = 'NA', withProfiles = true) {
-  if (!withProfiles) return [];
-  const regionIndex = AMAZON_REGIONS.indexOf(region);
-  // Odd account numbers advertise in both of the region's marketplaces, even ones in the first.
-  return SANDBOX_MARKETPLACES[region].slice(0, account % 2 === 1 ? 2 : 1).map((marketplace, index) => ({
-    profileId: 1_400_000_000_000_000 + account * 100 + regionIndex * 10 + index,
-    countryCode: marketplace.adsCountryCode,
-    currencyCode: marketplace.currency,
-    dailyBudget: 100,
-    timezone: marketplace.timezone,
-    accountInfo: {
-      marketplaceStringId: marketplace.id,
-      id: sandboxSellerId(account),
-      type: 'seller',
-      name: `Sandbox Amazon Seller ${account}`,
-      validPaymentMethod: true,
-    },
-  }));
-}
 
 /** An account that advertises nowhere in the region: its profile list is empty. */
 const PROFILES_OPTION: ConsentOption = {
@@ -54,7 +56,9 @@ const PROFILES_OPTION: ConsentOption = {
 
 export function registerAmazonAdsSimulator(app: FastifyInstance, context: SandboxContext, region: AmazonRegion, lwa: LwaSimulator) {
   const registered = context.callbackUrl('amazon-ads');
-  const base = `/sandbox/amazon-ads${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
+  const track = `/amazon-ads${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
+  const base = `/sandbox${track}`;
+  registerAmazonAdsApi(app, context, region, lwa, `${context.sandboxUrl}${track}`);
 
   /** An unknown client or a return URL not on the Allowed Return URLs list gets an error page, never a redirect (RFC 6749 §4.1.2.1). */
   const pageProblem = (p: Params) => {
@@ -114,24 +118,15 @@ export function registerAmazonAdsSimulator(app: FastifyInstance, context: Sandbo
 
   lwa.registerTokenEndpoint(app, region);
 
-  /** The error classes a test can ask for (src/sandbox/faults.ts), in the Ads API's `{code, details}` (UNCONFIRMED, below). */
-  const PROFILE_FAULT_ANSWERS: FaultAnswers = {
-    error: { code: 'INTERNAL_ERROR', details: 'Internal server error' },
-    refused: { status: 401, body: { code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' } },
-    misconfigured: { status: 401, body: { code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' } },
-    passing: { status: 503, body: { code: 'SERVICE_UNAVAILABLE', details: 'Service unavailable' } },
-    throttled: { status: 429, body: { code: '429', details: 'Too Many Requests' } },
-  };
-  // The Ads API's error body (`{code, details}`) follows third-party SDKs; no primary source was retrieved (UNCONFIRMED).
   app.get('/v2/profiles', async (request, reply) => {
     countCall(context, 'amazon-ads', 'identity');
-    if (await context.faults.apply('amazon-ads', 'identity', reply, PROFILE_FAULT_ANSWERS)) return reply;
+    if (await context.faults.apply('amazon-ads', 'identity', reply, ADS_FAULT_ANSWERS)) return reply;
     if (request.headers['amazon-advertising-api-clientid'] !== CLIENT.clientId)
-      return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Invalid Amazon-Advertising-API-ClientId' });
+      return reply.code(401).send(adsError('UNAUTHORIZED', 'Invalid Amazon-Advertising-API-ClientId'));
     const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''));
     const grant = bearer ? lwa.readAccessToken(bearer[1]!) : null;
     if (grant === null || grant.region !== region)
-      return reply.code(401).send({ code: 'UNAUTHORIZED', details: 'Not authorized to access this advertiser' });
+      return reply.code(401).send(adsError('UNAUTHORIZED', 'Not authorized to access this advertiser'));
     return reply.send(sandboxProfiles(grant.account, region, grant.claims.profiles !== false));
   });
 }
