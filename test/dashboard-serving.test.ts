@@ -20,6 +20,7 @@ const PAGE_URLS = [
   '/workspace/12/webhooks',
   '/workspace/12/audit-log',
   '/site/3/listings',
+  '/site/3/listings/9',
   '/invite/abc-DEF_123',
   '/profile/account',
   '/profile/developer/api-access',

@@ -28,6 +28,7 @@ export const DASHBOARD_PAGES = [
   '/workspace/:workspace_id/webhooks',
   '/workspace/:workspace_id/audit-log',
   '/site/:site_id/listings',
+  '/site/:site_id/listings/:listing_id',
   '/invite/:token',
   '/profile/account',
   '/profile/developer/api-access',

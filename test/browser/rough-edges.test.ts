@@ -7,15 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-
-/** Whether the element has the focus (the test is compiled without the DOM's types, hence the cast). */
-async function isFocused(locator: Locator): Promise<boolean> {
-  await locator.waitFor();
-  return locator.evaluate(
-    (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
-  );
-}
+import { type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 
 async function waitForFocus(locator: Locator, what: string): Promise<void> {
   const until = Date.now() + 5_000;

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
@@ -165,4 +165,12 @@ export async function assertNoAxeViolations(page: Page, what = page.url()): Prom
     (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}: ${n.failureSummary}`).join('\n')}`,
   );
   assert.deepEqual(told, [], `axe-core found accessibility violations on ${what}`);
+}
+
+/** Whether the element has the focus (the test is compiled without the DOM's types, hence the cast). */
+export async function isFocused(locator: Locator): Promise<boolean> {
+  await locator.waitFor();
+  return locator.evaluate(
+    (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+  );
 }

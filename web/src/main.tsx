@@ -1,5 +1,5 @@
 /** The dashboard: one page per address, chosen from the location. */
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Account } from './pages/account';
 import { ApiAccess } from './pages/api-access';
@@ -14,9 +14,12 @@ import { SiteListings } from './pages/site';
 import { Webhooks } from './pages/webhooks';
 import { WorkspaceSettings } from './pages/workspace-settings';
 import { useLocation } from './router';
-import { RequireSession } from './ui';
+import { Frame, Loading, lastWorkspace, RequireSession } from './ui';
 import { ManagersOnly, WorkspaceGate } from './workspace-gate';
 import './styles.css';
+
+/** A listing's page, with its advertising and their chart, is loaded on its own when first opened (docs/dashboard.md). */
+const ListingPage = lazy(() => import('./pages/listing').then((module) => ({ default: module.ListingPage })));
 
 /** A path segment decoded, or as it is when it is not valid percent-encoding (a link cut short must not stop the app). */
 function decodeOr(segment: string): string {
@@ -38,11 +41,13 @@ function App() {
   const settings = /^\/workspace\/([^/]+)\/(settings|webhooks|audit-log)$/.exec(path);
   const workspace = /^\/workspace\/([^/]+)\/dashboard$/.exec(path);
   const site = /^\/site\/([^/]+)\/listings$/.exec(path);
+  const listing = /^\/site\/([^/]+)\/listings\/([^/]+)$/.exec(path);
   const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
   const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
   const known =
     workspace ||
     site ||
+    listing ||
     products ||
     product ||
     settings ||
@@ -58,7 +63,7 @@ function App() {
         </WorkspaceGate>
       ) : product ? (
         <WorkspaceGate key={path} workspaceId={product[1]!}>
-          {() => <ProductEditor workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} />}
+          {(w) => <ProductEditor workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} role={w.role} />}
         </WorkspaceGate>
       ) : settings ? (
         <WorkspaceGate key={path} workspaceId={settings[1]!}>
@@ -76,6 +81,16 @@ function App() {
             )
           }
         </WorkspaceGate>
+      ) : listing ? (
+        <Suspense
+          fallback={
+            <Frame workspaceId={lastWorkspace.get()}>
+              <Loading what="the listing" />
+            </Frame>
+          }
+        >
+          <ListingPage key={path} siteId={listing[1]!} listingId={listing[2]!} search={url.searchParams} />
+        </Suspense>
       ) : site ? (
         <SiteListings key={site[1]} siteId={site[1]!} search={url.searchParams} />
       ) : path === '/profile/developer/api-access' ? (

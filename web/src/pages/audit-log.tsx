@@ -37,6 +37,9 @@ const ACTION_LABEL = {
   'listing.deleted': 'Deleted a listing',
   'listing.refreshed': 'Refreshed a listing',
   'listing.imported': 'Imported a listing',
+  'advertising.created': 'Started advertising a listing',
+  'advertising.changed': 'Changed or paused a listing’s advertising',
+  'advertising.archived': 'Ended a listing’s advertising',
   'webhook.created': 'Added a webhook endpoint',
   'webhook.deleted': 'Deleted a webhook endpoint',
   'token.created': 'Created a personal access token',
@@ -55,8 +58,11 @@ const ACTION_LABEL = {
 } satisfies Record<AuditAction, string>;
 
 const GROUPS: { label: string; prefixes: string[] }[] = [
-  { label: 'Sites', prefixes: ['site.', 'advertising.'] },
-  { label: 'Products and listings', prefixes: ['product.', 'listing.'] },
+  { label: 'Sites', prefixes: ['site.', 'advertising.connected'] },
+  {
+    label: 'Products and listings',
+    prefixes: ['product.', 'listing.', 'advertising.created', 'advertising.changed', 'advertising.archived'],
+  },
   { label: 'Workspace and members', prefixes: ['workspace.', 'member.', 'invitation.'] },
   { label: 'Webhooks and tokens', prefixes: ['webhook.', 'token.'] },
   { label: 'Accounts and security', prefixes: ['user.', 'auth.', 'authz.'] },
@@ -71,6 +77,7 @@ const SUBJECT_LABEL: Record<string, string> = {
   user: 'User',
   product: 'Product',
   listing: 'Listing',
+  advertising: 'Advertising',
   workspace: 'Workspace',
   invitation: 'Invitation',
 };

@@ -154,7 +154,7 @@ function failureMessage(name: string, reason: string): string {
   return reason ? `${name} said: ${reason}` : `${name} gave no reason.`;
 }
 
-type SiteShown = { platform_id: number; updated_at: string };
+type SiteShown = { id?: number; platform_id: number; updated_at: string; advertising?: { connected: boolean } | null };
 // The server's clock and the browser's may differ by this much before a just-made site stops counting as just made.
 const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
@@ -181,6 +181,9 @@ function readOutcome(search: URLSearchParams, site: SiteShown | undefined): Outc
   const sinceAttempt = attempt && Date.parse(site?.updated_at ?? '') >= attempt.at - CLOCK_SKEW_MS;
   if (site && attempt && sinceAttempt && attempt.platformId === site.platform_id && !attempt.advertising)
     return { kind: 'connected', message: `${platformLabel(attempt)} is connected.` };
+  // Amazon advertising connected without a redirect of the caller's comes back to the seller site's page, also bare.
+  if (site && attempt?.advertising && sinceAttempt && attempt.siteId === site.id && site.advertising?.connected)
+    return { kind: 'connected', message: 'Amazon advertising is connected.' };
   return null;
 }
 

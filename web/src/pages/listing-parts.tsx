@@ -21,6 +21,16 @@ export const listingPlatformName = (listing: Pick<Listing, 'platform_id'>) =>
 
 export const siteListingsUrl = (siteId: number | string) => `/site/${siteId}/listings`;
 
+/** The listing's own page (its details, and on Amazon its advertising); `advertise` opens the advertising form there. */
+export const listingUrl = (listing: Pick<Listing, 'id' | 'site_id'>, options: { advertise?: boolean } = {}) =>
+  `/site/${listing.site_id}/listings/${listing.id}${options.advertise ? '?advertise' : ''}`;
+
+/**
+ * Whether the listings offer "Advertise" (Amazon only, owners and admins): `ready` when the site's advertising is
+ * connected, `not-connected` (the action shown disabled, with how to connect it), `hidden` for other sites and roles.
+ */
+export type AdvertiseOffer = 'ready' | 'not-connected' | 'hidden';
+
 export const LISTING_STATUSES: { value: ListingStatus; label: string }[] = [
   { value: 'pending', label: 'Pending' },
   { value: 'in_review', label: 'In review' },

@@ -10,6 +10,7 @@ import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
 import { ErrorMessage, Loading } from '../ui';
 import {
+  type AdvertiseOffer,
   IssueList,
   inFlight,
   inReview,
@@ -18,6 +19,7 @@ import {
   type ListingStatus,
   ListingStatusBadge,
   listingPlatformName,
+  listingUrl,
   SyncBadge,
   statusNote,
 } from './listing-parts';
@@ -63,12 +65,15 @@ export function ListingsTable({
   workspaceId,
   platform,
   version,
+  advertise = 'hidden',
 }: {
   siteId: number;
   workspaceId: string;
   /** The site's platform's name, as the seller knows it ("TikTok Shop"). */
   platform: string;
   version: number;
+  /** Amazon: whether active listings offer "Advertise" (listing-parts.tsx). */
+  advertise?: AdvertiseOffer;
 }) {
   const [status, setStatus] = useState<ListingStatus | ''>('');
   const [page, setPage] = useState(1);
@@ -147,6 +152,11 @@ export function ListingsTable({
                 : ''}
         </span>
       </div>
+      {advertise === 'not-connected' && data?.rows.some((r) => r.status === 'active') && (
+        <p className="muted small" id="advertise-needs-connection">
+          To advertise an active listing, connect Amazon advertising first: “Connect advertising” under Advertising profiles, above.
+        </p>
+      )}
       {error && <ErrorMessage error={error} title="Could not load the listings" />}
       {!data && loading && <Loading what="the listings" />}
       {data && data.rows.length === 0 && (
@@ -178,6 +188,7 @@ export function ListingsTable({
                   name={names.get(listing.product_id)}
                   workspaceId={workspaceId}
                   onChanged={replace}
+                  advertise={advertise}
                 />
               ))}
             </tbody>
@@ -211,11 +222,13 @@ function ListingRow({
   name,
   workspaceId,
   onChanged,
+  advertise,
 }: {
   listing: Listing;
   name: ProductName | null | undefined;
   workspaceId: string;
   onChanged: (listing: Listing) => void;
+  advertise: AdvertiseOffer;
 }) {
   const title = name === undefined ? `Product ${listing.product_id}` : (name?.title ?? `Product ${listing.product_id} (not found)`);
   const platform = listingPlatformName(listing);
@@ -260,6 +273,21 @@ function ListingRow({
         </span>
       </td>
       <td data-label="Actions">
+        <div className="row-links">
+          <Link href={listingUrl(listing)} aria-label={`Details of ${title}`}>
+            Details
+          </Link>
+          {advertise === 'ready' && listing.status === 'active' && (
+            <Link className="button" href={listingUrl(listing, { advertise: true })} aria-label={`Advertise ${title}`}>
+              Advertise…
+            </Link>
+          )}
+          {advertise === 'not-connected' && listing.status === 'active' && (
+            <button type="button" disabled aria-label={`Advertise ${title}`} aria-describedby="advertise-needs-connection">
+              Advertise…
+            </button>
+          )}
+        </div>
         <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
       </td>
     </tr>
@@ -352,7 +380,7 @@ function PlatformChanges({
 
 type Action = 'activate' | 'deactivate' | 'refresh';
 
-function ListingActions({
+export function ListingActions({
   listing,
   platform,
   title,

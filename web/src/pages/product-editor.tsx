@@ -5,6 +5,7 @@
  */
 import { type FormEvent, type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
+import type { Role } from '../roles';
 import { Link, navigate } from '../router';
 import { ErrorMessage, Frame, formatDate, Loading, useRequest } from '../ui';
 import { DetailsSection, PackageSection } from './product-details';
@@ -21,21 +22,21 @@ async function loadProduct(workspaceId: string, productId: string): Promise<Prod
     .data;
 }
 
-export function ProductEditor({ workspaceId, productId }: { workspaceId: string; productId: string | null }) {
+export function ProductEditor({ workspaceId, productId, role }: { workspaceId: string; productId: string | null; role?: Role }) {
   const loaded = useRequest(
     async () => (productId === null ? null : loadProduct(workspaceId, productId)),
     `product-${workspaceId}-${productId ?? 'new'}`,
   );
   usePage(productId === null ? 'New product' : loaded.state === 'ready' && loaded.data ? loaded.data.title : 'Product');
   return (
-    <Frame workspaceId={workspaceId}>
+    <Frame workspaceId={workspaceId} role={role}>
       <p className="breadcrumb">
         <Link href={productsUrl(workspaceId)}>← Products</Link>
       </p>
       {loaded.state === 'ready' ? (
         <>
           <ProductForm workspaceId={workspaceId} stored={loaded.data} />
-          {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} />}
+          {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} role={role} />}
         </>
       ) : (
         <>

@@ -1,12 +1,15 @@
 /**
  * The product page's "Listed on" section: for each site of the workspace, this product's listing there, its status (a
  * review named by its platform: "In review on TikTok Shop"), the platform's issues and whether it differs from the
- * catalogue, linking to the site's listings page. Read as GET /sites, then each site's listings of this product (`?product_id=`).
+ * catalogue, linking to the site's listings page and to the listing's own (with "Advertise…" for an active Amazon listing
+ * when the site's advertising is connected and the caller may advertise). Read as GET /sites, then each site's listings
+ * of this product (`?product_id=`).
  */
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
+import { canManage, type Role } from '../roles';
 import { Link } from '../router';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
-import { IssueList, type Listing, ListingStatusBadge, SyncBadge, siteListingsUrl } from './listing-parts';
+import { IssueList, type Listing, ListingStatusBadge, listingUrl, SyncBadge, siteListingsUrl } from './listing-parts';
 
 /** The product's listing on the site: the one not deleted, else the last deleted one, else null. */
 async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null> {
@@ -18,7 +21,7 @@ async function listingOf(workspaceId: string, siteId: number, productId: number)
   return data.find((listing) => listing.status !== 'deleted') ?? data.at(-1) ?? null;
 }
 
-export function ProductListings({ workspaceId, productId }: { workspaceId: string; productId: number }) {
+export function ProductListings({ workspaceId, productId, role }: { workspaceId: string; productId: number; role?: Role }) {
   const loaded = useRequest(async () => {
     const sites = unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data;
     const connected = sites.filter((site) => site.status !== 'disconnected');
@@ -61,6 +64,17 @@ export function ProductListings({ workspaceId, productId }: { workspaceId: strin
                         ? `${platformName(site.platform)} kept its earlier version: see the site's listings.`
                         : `Changed on ${platformName(site.platform)}: see the site's listings.`}
                     </span>
+                  )}{' '}
+                  <Link href={listingUrl(listing)} aria-label={`Details of the listing on ${site.name}`}>
+                    Details
+                  </Link>
+                  {listing.status === 'active' && site.platform_id === 5 && site.advertising?.connected && role && canManage(role) && (
+                    <>
+                      {' · '}
+                      <Link href={listingUrl(listing, { advertise: true })} aria-label={`Advertise the listing on ${site.name}`}>
+                        Advertise…
+                      </Link>
+                    </>
                   )}
                   {listing.status !== 'deleted' && <IssueList issues={listing.issues} platform={platformName(site.platform)} />}
                 </>

@@ -36,7 +36,8 @@ async function currentWorkspace() {
   return chosen;
 }
 
-async function loadSite(siteId: string) {
+/** The site of the page, read in the workspace the dashboard was last on, with the caller's role there. */
+export async function loadSite(siteId: string) {
   const workspace = await currentWorkspace();
   const workspaceId = String(workspace.id);
   const site = unwrap(
@@ -211,7 +212,19 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
             />
           )}
         </div>
-        <ListingsTable siteId={site.id} workspaceId={workspaceId} platform={platformName(site.platform)} version={published} />
+        <ListingsTable
+          siteId={site.id}
+          workspaceId={workspaceId}
+          platform={platformName(site.platform)}
+          version={published}
+          advertise={
+            site.platform_id !== 5 || !manager
+              ? 'hidden'
+              : site.status === 'connected' && site.advertising?.connected
+                ? 'ready'
+                : 'not-connected'
+          }
+        />
       </section>
     </Frame>
   );

@@ -33,6 +33,9 @@ export const EVENT_LABEL = {
   'listing.deactivated': 'A listing is taken off sale',
   'listing.deleted': 'A listing is deleted',
   'listing.sync_failed': 'A listing could not be kept in step',
+  'advertising.started': 'A listing’s advertising runs on Amazon',
+  'advertising.paused': 'A listing’s advertising is paused',
+  'advertising.failed': 'A listing’s advertising failed',
 } satisfies Record<WebhookEvent, string>;
 
 /** The events in the order the form lists them, whatever order they were sent in. */
@@ -51,6 +54,7 @@ const EVENT_GROUPS: { legend: string; events: WebhookEvent[] }[] = [
     legend: 'Listings',
     events: ['listing.published', 'listing.rejected', 'listing.error', 'listing.deactivated', 'listing.deleted', 'listing.sync_failed'],
   },
+  { legend: 'Advertising', events: ['advertising.started', 'advertising.paused', 'advertising.failed'] },
 ];
 
 export function Webhooks({ workspace }: { workspace: Workspace }) {

@@ -1,0 +1,187 @@
+/**
+ * /site/<site>/listings/<listing>: one listing: its status, what it lists (each SKU's price and quantity as listed), the
+ * platform's words, its actions, and, on an Amazon site, its advertising (advertising.tsx). Read again every 2 s while
+ * its work is on its way and every 5 s while the platform reviews it, as the listings table does; `?advertise` (the
+ * listings' "Advertise" action) opens the advertising form at once.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { api, inWorkspace, unwrap } from '../api/client';
+import { Link, navigate } from '../router';
+import { Breadcrumb, ErrorMessage, Frame, Loading, lastWorkspace, platformName, usePageTitle, useRequest } from '../ui';
+import { AdvertisingSection } from './advertising';
+import {
+  IssueList,
+  inFlight,
+  inReview,
+  type Listing,
+  ListingStatusBadge,
+  listingPlatformName,
+  SyncBadge,
+  siteListingsUrl,
+  statusNote,
+} from './listing-parts';
+import { ListingActions } from './listings-table';
+import { formatPrice, productUrl } from './product-parts';
+import { loadSite } from './site';
+
+const POLL_MS = 2_000;
+const REVIEW_POLL_MS = 5_000;
+
+async function loadListingPage(siteId: string, listingId: string) {
+  const { workspaceId, role, site } = await loadSite(siteId);
+  const params = { path: { listing_id: Number(listingId) }, header: inWorkspace(workspaceId) };
+  const listing = unwrap(await api.GET('/api/v1/listings/{listing_id}', { params })).data;
+  if (listing.site_id !== site.id) throw new Error('This listing is not one of this site’s.');
+  const product = await api
+    .GET('/api/v1/products/{product_id}', { params: { path: { product_id: listing.product_id }, header: inWorkspace(workspaceId) } })
+    .then((result) => unwrap(result).data.title)
+    .catch(() => null);
+  return { workspaceId, role, site, listing, title: product ?? `Product ${listing.product_id}` };
+}
+
+/** The listing as last read: first from the page's load, then from each poll or action. */
+function useLiveListing(first: Listing | null, workspaceId: string | null) {
+  const [listing, setListing] = useState<Listing | null>(first);
+  useEffect(() => setListing(first), [first]);
+  const every = listing && inFlight(listing) ? POLL_MS : listing && inReview(listing) ? REVIEW_POLL_MS : null;
+  const id = listing?.id ?? null;
+  useEffect(() => {
+    if (every === null || id === null || !workspaceId) return;
+    const params = { path: { listing_id: id }, header: inWorkspace(workspaceId) };
+    const timer = setInterval(() => {
+      api
+        .GET('/api/v1/listings/{listing_id}', { params })
+        .then((result) => setListing(unwrap(result).data))
+        .catch(() => undefined);
+    }, every);
+    return () => clearInterval(timer);
+  }, [every, id, workspaceId]);
+  return [listing, setListing] as const;
+}
+
+export function ListingPage({ siteId, listingId, search }: { siteId: string; listingId: string; search: URLSearchParams }) {
+  const loaded = useRequest(() => loadListingPage(siteId, listingId), `listing-${siteId}-${listingId}`);
+  const ready = loaded.state === 'ready' ? loaded.data : null;
+  const [listing, setListing] = useLiveListing(ready?.listing ?? null, ready?.workspaceId ?? null);
+  // `?advertise` is read once: the address keeps no state a reload would act on again.
+  const advertise = useRef(search.has('advertise'));
+  useEffect(() => {
+    if (!search.has('advertise')) return;
+    const url = new URL(window.location.href);
+    url.searchParams.delete('advertise');
+    navigate(`${url.pathname}${url.search}${url.hash}`, { replace: true });
+  }, [search]);
+  usePageTitle(ready?.title ?? `Listing ${listingId}`, ready?.site.name ?? `Site ${siteId}`);
+
+  if (!ready || !listing) {
+    return (
+      <Frame workspaceId={lastWorkspace.get()}>
+        <h1>Listing {listingId}</h1>
+        {loaded.state === 'error' ? (
+          <ErrorMessage error={loaded.error} title="Could not load the listing" />
+        ) : (
+          <Loading what="the listing" />
+        )}
+      </Frame>
+    );
+  }
+  const { workspaceId, role, site, title } = ready;
+  const platform = listingPlatformName(listing);
+  const note = statusNote(listing.status, platform);
+  return (
+    <Frame workspaceId={workspaceId} role={role}>
+      <Breadcrumb
+        items={[
+          { label: 'Dashboard', href: `/workspace/${workspaceId}/dashboard` },
+          { label: site.name, href: siteListingsUrl(site.id) },
+          { label: title },
+        ]}
+      />
+      <h1>
+        {title} <span className="muted small">on {site.name}</span>
+      </h1>
+      <section className="card listing-card" aria-labelledby="listing-heading">
+        <h2 id="listing-heading">Listing</h2>
+        <dl className="details">
+          <dt>Status</dt>
+          <dd>
+            <ListingStatusBadge status={listing.status} platform={platform} /> <SyncBadge sync={listing.sync_status} />
+            {note && <span className="muted small"> {note}</span>}
+          </dd>
+          <dt>Product</dt>
+          <dd>
+            <Link href={productUrl(workspaceId, listing.product_id)}>{title}</Link> <span className="muted small">(in the catalogue)</span>
+          </dd>
+          <dt>On {platform}</dt>
+          <dd>
+            {listing.platform_status ? <code>{listing.platform_status}</code> : <span className="muted">Not yet</span>}
+            {listing.external_url && (
+              <>
+                {' · '}
+                <a href={listing.external_url} target="_blank" rel="noopener noreferrer">
+                  View on {platform} ↗
+                </a>
+              </>
+            )}
+          </dd>
+          {listing.marketplace_id && (
+            <>
+              <dt>Marketplace</dt>
+              <dd>
+                <code>{listing.marketplace_id}</code>
+              </dd>
+            </>
+          )}
+          <dt>Listing id</dt>
+          <dd>{listing.id}</dd>
+        </dl>
+        {listing.variants.length > 0 && (
+          <div className="table-wrap">
+            <table>
+              <caption className="visually-hidden">What the listing offers on {platform}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">SKU</th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Quantity
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {listing.variants.map((v) => (
+                  <tr key={v.sku}>
+                    <th scope="row">
+                      <code>{v.sku}</code>
+                    </th>
+                    <td className="num">{formatPrice(v.price, listing.currency)}</td>
+                    <td className="num">{v.quantity}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <IssueList issues={listing.issues} platform={platform} />
+        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
+      </section>
+      {site.platform === 'amazon-seller' && (
+        <AdvertisingSection
+          site={site}
+          listing={listing}
+          title={title}
+          workspaceId={workspaceId}
+          role={role}
+          listingVersion={`${listing.status}:${listing.sync_status}:${listing.updated_at}`}
+          openForm={advertise.current}
+        />
+      )}
+      <p>
+        <Link href={siteListingsUrl(site.id)}>All listings of {site.name}</Link> ·{' '}
+        <span className="muted">{platformName(site.platform)}</span>
+      </p>
+    </Frame>
+  );
+}
