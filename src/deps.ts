@@ -7,7 +7,7 @@ import {
   METRICS_SWEEP_QUEUE,
   REPORT_QUEUE,
 } from './core/advertising/advertising-metrics.js';
-import { ADVERTISING_QUEUE, type AdvertisingWork, createAdvertisingWork } from './core/advertising/advertising-work.js';
+import { ADVERTISING_QUEUE, createAdvertisingWork } from './core/advertising/advertising-work.js';
 import { type AccountSettingsService, createAccountSettingsService } from './core/auth/account-settings.service.js';
 import { type AccountsService, createAccountsService } from './core/auth/accounts.service.js';
 import { createAuthCache } from './core/auth/auth-cache.js';
@@ -80,7 +80,6 @@ export interface Deps {
   readonly listingWatch: ListingWatch;
   readonly advertising: AdvertisingService;
   readonly advertisingMetrics: AdvertisingMetrics;
-  readonly advertisingWork: AdvertisingWork;
   readonly platformNotifications: PlatformNotifications;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
@@ -331,7 +330,6 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     platformNotifications,
     advertising: createAdvertisingService({ db, clock, adapter: advertisingAdapter, work: advertisingWork }),
     advertisingMetrics,
-    advertisingWork,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,

@@ -100,7 +100,13 @@ const siteIdIn = (location: string, pattern: RegExp) => Number(pattern.exec(loca
 
 /** The profiles the simulated Amazon Ads answers for an account in a region, as GET /sites shows them. */
 const profilesOf = (account: number, region: AmazonRegion) =>
-  sandboxProfiles(account, region).map((p) => ({ id: String(p.profileId), country_code: p.countryCode, name: p.accountInfo.name }));
+  sandboxProfiles(account, region).map((p) => ({
+    id: String(p.profileId),
+    country_code: p.countryCode,
+    name: p.accountInfo.name,
+    marketplace_id: p.accountInfo.marketplaceStringId,
+    currency: p.currencyCode,
+  }));
 
 for (const kind of databaseKinds()) {
   describe(`drift: the production adapters, configured by the real environment variables, against the simulators [${kind}]`, () => {

@@ -95,7 +95,8 @@ export function createAdvertisingWork(deps: {
     await db.transaction(async (tx) => {
       const row = await advertisingRepo.updateAdvertising(tx, id, fields, clock.now());
       if (event) await deps.outbox.emit(tx, row.workspaceId, event, { advertising: presentAdvertising(row) }, clock.now());
-      if (event === 'advertising.started') await deps.firstReport(tx, row);
+      // Its first figures at once; a campaign resumed has them, and the daily report goes on.
+      if (event === 'advertising.started' && row.metricsReadAt === null) await deps.firstReport(tx, row);
     });
     return fields.state ?? 'recorded';
   }
@@ -202,6 +203,9 @@ export function createAdvertisingWork(deps: {
     const missing = () => listing.variants.map((v) => v.sku).filter((sku) => !adIds[sku]);
     if (missing().length > 0 && progress.adsStartedAt) {
       for (const found of await adapter.productAdsOf(call, adGroupId)) if (found.sku && !adIds[found.sku]) adIds[found.sku] = found.id;
+      // Found again after a lost answer: they stand as they were made.
+      progress.adsState ??= state;
+      await save({ adIds });
     }
     if (missing().length > 0) {
       progress.adsStartedAt = started();

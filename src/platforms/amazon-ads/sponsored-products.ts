@@ -55,9 +55,10 @@ const MultiStatus = (key: string, id: string) =>
     }),
   });
 
-/** The Ads API's refusal of a whole request: `{code, details}` or v3's `{code, message}`. */
+/** The Ads API's refusal of a whole request: `{code, details}`, v3's `{code, message}`, or reporting's `{code, detail}`. */
 const AdsError = Type.Object({
   code: Type.Optional(Type.Unknown()),
+  detail: Type.Optional(Type.String()),
   details: Type.Optional(Type.String()),
   message: Type.Optional(Type.String()),
 });
@@ -68,7 +69,7 @@ const AdsError = Type.Object({
  */
 export function refusal(status: number, body: unknown, what: string): PlatformError {
   const error = parseBody(AdsError, body);
-  const words = error?.details ?? error?.message ?? '';
+  const words = error?.details ?? error?.detail ?? error?.message ?? '';
   if (isPassingFailure(status)) return new PlatformError('unavailable', `Amazon Ads could not ${what} now (HTTP ${status})`);
   if ((status === 401 || status === 403) && !/clientid/i.test(words))
     return new PlatformError('rejected', words || 'Amazon Ads refused access to the advertising profile');
@@ -168,7 +169,9 @@ export function readReportCreated(status: number, body: unknown): string {
   return parsed.reportId;
 }
 
-const ReportState = Type.Object({ status: Type.String(), url: Type.Optional(Type.String()), failureReason: Type.Optional(Type.String()) });
+/** Fields Amazon has not filled yet may come as null (its documented example) or not at all. */
+const Maybe = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+const ReportState = Type.Object({ status: Type.String(), url: Maybe, failureReason: Maybe });
 
 /** `GET /reporting/reports/{id}` → PENDING or PROCESSING, COMPLETED with the file's url, or FAILED with a reason. */
 export function readReportStatus(status: number, body: unknown): AdReportStatus {
