@@ -205,7 +205,7 @@ test("LWA errors: invalid_grant is the seller's, the client's credentials the op
   assert.throws(lwa(200, { token_type: 'bearer' }), rejects('unavailable'));
 });
 
-test('profiles map to id, country code and account name', () => {
+test('profiles map to id, country code, account name, and the marketplace and currency when Amazon gives them', () => {
   const body = [
     {
       profileId: 1495806522428699,
@@ -217,7 +217,7 @@ test('profiles map to id, country code and account name', () => {
     { profileId: 1495806522428700, countryCode: 'FR', accountInfo: { id: 'A30E1B2F3U4K5Y', type: 'seller', name: 'Shop FR' } },
   ];
   assert.deepEqual(parseProfiles(200, body), [
-    { id: '1495806522428699', country_code: 'ES', name: 'Shop ES' },
+    { id: '1495806522428699', country_code: 'ES', name: 'Shop ES', marketplace_id: 'A1RKKUPIHCS9HS', currency: 'EUR' },
     { id: '1495806522428700', country_code: 'FR', name: 'Shop FR' },
   ]);
 });
