@@ -211,7 +211,6 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     adapter: advertisingAdapter,
     refresh: tokenRefresh,
     timeoutMs: config.outboundTimeoutMs,
-    pollIntervalSeconds: 1,
   });
   for (const queue of advertisingMetrics.queues) jobs.define(queue);
   const advertisingWork = createAdvertisingWork({
