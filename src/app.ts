@@ -1,4 +1,5 @@
 /** buildApp(deps): plugins, authentication, routes, and the error and not-found handlers. Listening is main.ts's job. */
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
@@ -51,6 +52,22 @@ class ErrorsOnlyRequestLog extends LogController {
   }
 }
 
+/**
+ * Fastify's own response serializers (fast-json-stringify), each generated on its route's first answer rather than at
+ * start, as the validators are (http/validation.ts): generated code for every route's every status would otherwise sit
+ * in each instance's memory, most of it never run.
+ */
+function serializersOnFirstUse(...factory: Parameters<ReturnType<typeof SerializerSelector>>) {
+  const compile = SerializerSelector()(...factory);
+  return (route: Parameters<typeof compile>[0]) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data: unknown) => {
+      serialize ??= compile(route);
+      return serialize(data);
+    };
+  };
+}
+
 export async function buildApp(deps: Deps): Promise<App> {
   const { config } = deps;
   const requestLogs = deps.logger.isLevelEnabled('info');
@@ -77,6 +94,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     // would only cost time; its errors are logged by the service's logger instead.
     childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
     ...(requestLogs ? {} : { logController: new ErrorsOnlyRequestLog() }),
+    schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

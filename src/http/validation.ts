@@ -20,10 +20,26 @@ function createAjv(coerceTypes: boolean): Ajv {
 const strict = createAjv(false);
 const coercing = createAjv(true);
 
+/**
+ * Each route's validator is generated on the route's first request rather than at start: Ajv's generated code for the
+ * hundred-odd routes (the sandbox's too) would otherwise take memory in every instance, most of it for routes an
+ * instance never serves. Every route is still compiled by the suite (the OpenAPI, fuzz and route tests call each one).
+ */
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  httpPart === 'body' ? compileBody(schema) : coercing.compile(schema);
+  onFirstUse(() => (httpPart === 'body' ? compileBody(schema) : coercing.compile(schema)));
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+function onFirstUse(compile: () => Validator): Validator {
+  let compiled: Validator | undefined;
+  const validate: Validator = (data) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+}
 
 /**
  * The strict body validator, which also refuses U+0000 in declared string fields and a lone UTF-16 surrogate anywhere
