@@ -75,6 +75,18 @@ export function expiryAfterDeadlines(timeoutMs: number): number {
   return Math.max(10, Math.ceil((3 * timeoutMs) / 1000));
 }
 
+/**
+ * How often an idle worker looks for work while LISTEN/NOTIFY is up. A job ready at once wakes its queue's workers on
+ * every instance when its transaction commits; a job due later wakes this instance's workers when it comes due (when
+ * this instance sent it or failed it); this look finds the rest: a job due later that another instance sent, one whose
+ * instance died, or a notification lost while the listener reconnected. Without LISTEN/NOTIFY a queue's own polling
+ * interval applies. Idle, an instance asks about 4 times a second rather than once a second per worker (37).
+ */
+const BACKSTOP_POLL_SECONDS = 10;
+
+/** The longest delay setTimeout takes (2^31 - 1 ms); a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647 - 1_000;
+
 /** What a job's handler gets between `stopDeadline` and the end of stop()'s wait: time to record a retry. */
 const RECORD_MS = 1_000;
 
@@ -91,6 +103,9 @@ export function createJobs(options: JobsOptions): Jobs {
     // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
     cronWorkerIntervalSeconds: 30,
     openTelemetry: { enabled: false },
+    // Workers wake when a job is sent rather than asking every second (BACKSTOP_POLL_SECONDS); on PostgreSQL this holds
+    // one more connection, for LISTEN.
+    useListenNotify: true,
     // Housekeeping this service does not use: the instance registry, persisted warnings, and index rebuilds.
     registerInstance: false,
     persistWarnings: false,
@@ -111,6 +126,19 @@ export function createJobs(options: JobsOptions): Jobs {
     for (const worker of boss.getWipData()) if (worker.name === name && worker.count > 0) boss.notifyWorker(worker.id);
   };
 
+  /** Wakes this instance's workers of the queue: they look for a job now instead of at their next poll. */
+  const wake = (name: string) => {
+    for (const worker of boss.getWipData()) if (worker.name === name) boss.notifyWorker(worker.id);
+  };
+  /** Wakes the queue's workers when a job comes due later (a NOTIFY is sent only for a job ready at once). */
+  const wakeAt = (name: string, at: Date) => {
+    const delay = at.getTime() - Date.now();
+    // Further off than a timer reaches (24.8 days), the 10 s look finds it.
+    if (!started || stopping.signal.aborted || delay > MAX_TIMER_MS) return;
+    // A little after the time, so the job is due by the database's clock too.
+    setTimeout(() => wake(name), Math.max(0, delay) + 100).unref();
+  };
+
   const definition = (name: string) => {
     const queue = queues.get(name);
     if (!queue) throw new Error(`no such queue: ${name}`);
@@ -126,26 +154,39 @@ export function createJobs(options: JobsOptions): Jobs {
       started = true;
       const existing = new Set((await boss.getQueues()).map((q) => q.name));
       for (const queue of queues.values()) {
-        if (existing.has(queue.name)) await boss.updateQueue(queue.name, withoutCreateOnly(queue.options));
-        else await boss.createQueue(queue.name, queue.options).catch(ignoreRace(queue.name, boss));
+        const options = { ...queue.options, notify: true };
+        if (existing.has(queue.name)) await boss.updateQueue(queue.name, withoutCreateOnly(options));
+        else await boss.createQueue(queue.name, options).catch(ignoreRace(queue.name, boss));
       }
     },
-    send(name, data, sendOptions = {}) {
+    async send(name, data, sendOptions = {}) {
       definition(name);
-      return boss.send(name, data, {
+      const id = await boss.send(name, data, {
         ...(sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as Parameters<typeof fromDrizzle>[0], sql) } : {}),
         ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
         ...(sendOptions.group ? { group: { id: sendOptions.group } } : {}),
       });
+      if (id && sendOptions.startAfter) wakeAt(name, sendOptions.startAfter);
+      return id;
     },
     schedule: (name, cron) => boss.schedule(name, cron),
     async work(names) {
       for (const name of names) {
         const queue = definition(name);
-        await boss.work<object>(name, queue.work, async ([job]) => {
+        const work = {
+          notifyPollingIntervalSeconds: Math.max(BACKSTOP_POLL_SECONDS, queue.work.pollingIntervalSeconds ?? 2),
+          ...queue.work,
+        };
+        await boss.work<object>(name, work, async ([job]) => {
           keepFetching(name);
-          return queue.handler(job!.data, job!);
+          try {
+            return await queue.handler(job!.data, job!);
+          } catch (error) {
+            // pg-boss runs a failed job again after the queue's retry delay, when it has retries left.
+            wakeAt(name, new Date(Date.now() + (queue.options.retryDelay ?? 0) * 1000));
+            throw error;
+          }
         });
       }
     },
