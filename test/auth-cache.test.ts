@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { AUTH_CHANNEL } from '../src/core/auth/auth-changes.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, within } from './helpers/test-app.js';
 
@@ -82,7 +83,7 @@ for (const kind of databaseKinds()) {
         await getUser();
         const [{ n }] = (await selectRows<{ n: number }>(
           t.database,
-          sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`,
+          sql`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = current_database() and query ilike ${`listen %${AUTH_CHANNEL}%`}`,
         )) as [{ n: number }];
         assert.equal(n, 1);
         // Lost: nothing is served from memory, however often the bearer is seen.
