@@ -28,7 +28,6 @@ import { registerTokenRoutes } from './http/tokens.routes.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerWebhookRoutes } from './http/webhooks.routes.js';
 import { registerWorkspaceRoutes } from './http/workspaces.routes.js';
-import { registerSandbox } from './sandbox/plugin.js';
 import { registerDashboard } from './web/dashboard.routes.js';
 
 /**
@@ -129,6 +128,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   );
   registerMediaRoutes(app, deps);
   await registerDashboard(app, app.log);
-  if (config.sandbox) await registerSandbox(app, deps.sandbox);
+  // Loaded only when served: a server with real platforms does not hold the simulators' modules.
+  if (config.sandbox) await (await import('./sandbox/plugin.js')).registerSandbox(app, deps.sandbox);
   return app;
 }
