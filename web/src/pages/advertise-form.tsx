@@ -178,7 +178,8 @@ export function AdvertiseForm({
           label={`Daily budget (${currency})`}
           value={budget}
           onChange={setBudget}
-          hint={budgetHint}
+          hint={`${budgetHint}.`}
+          placeholder="0.00"
           errors={errors.daily_budget}
           inputRef={budgetInput}
         />
@@ -187,7 +188,8 @@ export function AdvertiseForm({
           label={`Default bid (${currency})`}
           value={bid}
           onChange={setBid}
-          hint={bidHint}
+          hint={`${bidHint}.`}
+          placeholder="0.00"
           errors={errors.default_bid}
         />
       </div>
@@ -234,12 +236,14 @@ export function AdvertiseForm({
   );
 }
 
-function MoneyField({
+/** An amount of money with its hint and its errors: the Advertise form's and the Change form's budget and bid. */
+export function MoneyField({
   id,
   label,
   value,
   onChange,
   hint,
+  placeholder,
   errors,
   inputRef,
 }: {
@@ -248,6 +252,7 @@ function MoneyField({
   value: string;
   onChange: (value: string) => void;
   hint: string;
+  placeholder?: string;
   errors: string[] | undefined;
   inputRef?: Ref<HTMLInputElement>;
 }) {
@@ -259,14 +264,14 @@ function MoneyField({
         ref={inputRef}
         inputMode="decimal"
         autoComplete="off"
-        placeholder="0.00"
+        placeholder={placeholder}
         value={value}
         aria-invalid={!!errors}
         aria-describedby={describedBy(id, errors, `${id}-hint`)}
         onChange={(e) => onChange(e.target.value)}
       />
       <p className="muted small hint" id={`${id}-hint`}>
-        {hint}.
+        {hint}
       </p>
       <FieldError id={id} messages={errors} />
     </div>

@@ -8,10 +8,11 @@ import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { Confirm, useFocusReturn } from '../confirm';
 import { Link } from '../router';
 import { ErrorMessage, formatDate } from '../ui';
+import { MoneyField } from './advertise-form';
 import { AdvertisingMetrics } from './advertising-metrics';
 import { type Advertising, MATCH_TYPES, minimumOf, money, moneyProblem, RECONNECT_CODE, type Site } from './advertising-parts';
 import { IssueList, type Listing, statusLabel } from './listing-parts';
-import { describedBy, type Errors, FieldError } from './product-options';
+import type { Errors } from './product-options';
 
 type Action = 'pause' | 'resume' | 'edit' | 'end';
 
@@ -263,24 +264,6 @@ function ChangeForm({
     onSave(body);
   }
 
-  const field = (id: string, label: string, value: string, set: (v: string) => void, messages: string[] | undefined, hint: string) => (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        inputMode="decimal"
-        autoComplete="off"
-        value={value}
-        aria-invalid={!!messages}
-        aria-describedby={describedBy(id, messages, `${id}-hint`)}
-        onChange={(e) => set(e.target.value)}
-      />
-      <p className="muted small hint" id={`${id}-hint`}>
-        {hint}
-      </p>
-      <FieldError id={id} messages={messages} />
-    </div>
-  );
   const bound = (kind: 'budget' | 'bid') => {
     const minimum = minimumOf(ad.currency, kind);
     return minimum ? `In ${ad.currency}, ${minimum}.` : `In ${ad.currency}.`;
@@ -290,8 +273,22 @@ function ChangeForm({
     <form className="ad-change" onSubmit={save} noValidate aria-labelledby="ad-change-heading">
       <h3 id="ad-change-heading">Change the budget or the bid</h3>
       <div className="form-grid">
-        {field('ad-change-budget', `Daily budget (${ad.currency})`, budget, setBudget, errors.daily_budget, bound('budget'))}
-        {field('ad-change-bid', `Default bid (${ad.currency})`, bid, setBid, errors.default_bid, bound('bid'))}
+        <MoneyField
+          id="ad-change-budget"
+          label={`Daily budget (${ad.currency})`}
+          value={budget}
+          onChange={setBudget}
+          hint={bound('budget')}
+          errors={errors.daily_budget}
+        />
+        <MoneyField
+          id="ad-change-bid"
+          label={`Default bid (${ad.currency})`}
+          value={bid}
+          onChange={setBid}
+          hint={bound('bid')}
+          errors={errors.default_bid}
+        />
       </div>
       {unfielded && <ErrorMessage error={failure} title="The advertising was not changed" />}
       <div className="button-row">
