@@ -20,7 +20,7 @@ import { REPORT_POLL_MS, REPORT_QUEUE } from '../../src/core/advertising/adverti
 import { setAmazonAdsRateLimit } from '../../src/sandbox/amazon-ads/rate-limits.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
-import { PNG_640X480 } from '../helpers/listings.js';
+import { mugBody, PNG_640X480 } from '../helpers/listings.js';
 import { runDueJobs } from '../helpers/test-app.js';
 
 const TITLE = 'Stoneware mug';
@@ -107,17 +107,11 @@ describe('advertising an Amazon listing in a browser', () => {
 
   test('a newcomer connects a sandbox Amazon seller account, and a product of theirs becomes an active listing', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
-    const created = await apiCall('POST', '/products', {
-      title: TITLE,
-      description: 'Wheel-thrown, 350 ml.',
-      currency: 'USD',
-      brand: 'Sandbox Pottery',
-      options: [{ name: 'Color', values: ['White', 'Blue'] }],
-      variants: [
-        { sku: 'ADS-MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: '012345678905' },
-        { sku: 'ADS-MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: '4006381333931' },
-      ],
-    });
+    const created = await apiCall(
+      'POST',
+      '/products',
+      mugBody('ADS-MUG', { title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
+    );
     assert.equal(created.status, 201, await created.clone().text());
     const productId = ((await created.json()) as { data: { id: number } }).data.id;
     const form = new FormData();

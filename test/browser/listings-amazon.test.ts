@@ -19,6 +19,7 @@ import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { mugBody } from '../helpers/listings.js';
 
 /** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue. */
 const PNG_640X480 = Buffer.concat([
@@ -103,17 +104,11 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
     // Amazon identifies a new product by its brand and each SKU's barcode (a UPC, an EAN).
-    const created = await apiCall('POST', '/products', {
-      title: TITLE,
-      description: 'Wheel-thrown, 350 ml.',
-      currency: 'USD',
-      brand: 'Sandbox Pottery',
-      options: [{ name: 'Color', values: ['White', 'Blue'] }],
-      variants: [
-        { sku: 'AMZ-MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: '012345678905' },
-        { sku: 'AMZ-MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: '4006381333931' },
-      ],
-    });
+    const created = await apiCall(
+      'POST',
+      '/products',
+      mugBody('AMZ-MUG', { title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
+    );
     assert.equal(created.status, 201, await created.clone().text());
     productId = ((await created.json()) as { data: { id: number } }).data.id;
     const form = new FormData();

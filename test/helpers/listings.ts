@@ -71,36 +71,39 @@ const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAI
  * A mug with one uploaded image (Etsy takes files) and two variants: `<sku>-W` at 18.00 (4) and `<sku>-B` at 19.50 (2);
  * `image` another upload than a 1x1 GIF, `packaged` with a package of 350 g, 12 x 9.5 x 10 cm (TikTok Shop needs one).
  */
+interface MugOptions {
+  title?: string;
+  packaged?: boolean;
+  currency?: string;
+  brand?: string;
+  /** The variants' barcodes, White's and Blue's (Amazon identifies a product by its barcode). */
+  barcodes?: [string, string];
+}
+
+/** The body of POST /products for a mug in White (`<sku>-W`) and Blue (`<sku>-B`), for the API and browser tests. */
+export function mugBody(sku: string, options: MugOptions = {}) {
+  return {
+    title: options.title ?? `Stoneware mug ${sku}`,
+    description: 'Wheel-thrown, 350 ml.',
+    currency: options.currency ?? 'USD',
+    options: [{ name: 'Color', values: ['White', 'Blue'] }],
+    ...(options.brand ? { brand: options.brand } : {}),
+    variants: [
+      { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: options.barcodes?.[0] ?? null },
+      { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: options.barcodes?.[1] ?? null },
+    ],
+    ...(options.packaged ? { package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 } } : {}),
+  };
+}
+
 export async function mugProduct(
   t: TestApp,
   me: Seller,
   sku: string,
-  options: {
-    image?: { bytes: Buffer; type: string; name: string };
-    title?: string;
-    packaged?: boolean;
-    currency?: string;
-    brand?: string;
-    /** The variants' barcodes, White's and Blue's (Amazon identifies a product by its barcode). */
-    barcodes?: [string, string];
-  } = {},
+  options: MugOptions & { image?: { bytes: Buffer; type: string; name: string } } = {},
 ): Promise<number> {
   const image = options.image ?? { bytes: GIF_1X1, type: 'image/gif', name: 'mug.gif' };
-  const created = await call(t, 'POST', '/products', {
-    ...me.as,
-    body: {
-      title: options.title ?? `Stoneware mug ${sku}`,
-      description: 'Wheel-thrown, 350 ml.',
-      currency: options.currency ?? 'USD',
-      options: [{ name: 'Color', values: ['White', 'Blue'] }],
-      ...(options.brand ? { brand: options.brand } : {}),
-      variants: [
-        { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: options.barcodes?.[0] ?? null },
-        { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: options.barcodes?.[1] ?? null },
-      ],
-      ...(options.packaged ? { package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 } } : {}),
-    },
-  });
+  const created = await call(t, 'POST', '/products', { ...me.as, body: mugBody(sku, options) });
   assert.equal(created.statusCode, 201, created.body);
   const id = created.json().data.id as number;
   const form = new FormData();
