@@ -2,6 +2,7 @@
  * The server: reads the environment, opens and migrates the database, listens, and on SIGINT/SIGTERM closes within
  * SHUTDOWN_TIMEOUT_MS (docs/background-jobs.md, "Shutdown").
  */
+import { processProbe, trimWhenIdle } from './lib/idle-memory.js';
 import { createLogger, describeError, serverLogDestination } from './logger.js';
 import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 
@@ -58,6 +59,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 await deps.startWorkers();
+// Gives back the young generation that start-up and bursts of load grew, once the server is idle (src/lib/idle-memory.ts).
+trimWhenIdle(processProbe());
 logger.info(
   `Storelink is running: dashboard at ${config.appUrl}, API at ${config.appUrl}/api/v1 ` +
     `(reference at ${config.appUrl}/api/v1/docs; database: ${database.kind})`,
