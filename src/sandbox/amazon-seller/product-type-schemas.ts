@@ -211,7 +211,7 @@ function propertiesOf(type: ProductType, marketplace: SandboxMarketplace): Recor
       {
         required: ['fulfillment_channel_code', 'quantity'],
         properties: {
-          // ASSUMPTION: only the seller's own fulfilment (DEFAULT); Amazon's (AMAZON_NA, AMAZON_EU …) is not simulated.
+          // ASSUMPTION: only the seller's own fulfilment (DEFAULT); Amazon's (AMAZON_NA, AMAZON_EU, ...) is not simulated.
           fulfillment_channel_code: {
             title: 'Fulfillment Channel Code',
             type: 'string',
