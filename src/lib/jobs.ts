@@ -3,6 +3,7 @@
  * sent inside a transaction commits with it (a transactional outbox); a job whose instance dies is expired and run
  * again by another one (or the restarted one); any number of instances share the queues.
  */
+import { createRequire } from 'node:module';
 import { type SQL, sql } from 'drizzle-orm';
 import { type ConstructorOptions, fromDrizzle, type Job, PgBoss, type Queue, type WorkOptions } from 'pg-boss';
 
@@ -94,7 +95,24 @@ const RECORD_MS = 1_000;
 /** The reason `stopping` and `stopDeadline` are aborted with: an AbortError, as fetch reports any abort. */
 const shuttingDown = () => new DOMException('The service is shutting down', 'AbortError');
 
+/**
+ * pg-boss's scheduler evaluates cron expressions with cron-parser, which does its date arithmetic with luxon. luxon asks
+ * ICU for the system's locale and time zone the first time it needs them (`new Intl.DateTimeFormat()`), which pages
+ * about 6 MB of ICU's data out of the node binary into the process for good. cron needs neither: a locale shapes how a
+ * date is written, not which minute comes next, and pg-boss always passes the schedule's zone (UTC here), converting
+ * from the default zone at the same instant. Giving luxon both spares the lookups. The luxon set is the one cron-parser
+ * loads: resolved from cron-parser's place, itself resolved from pg-boss's, so a nested copy of either is not missed.
+ */
+function spareCronIcuLookups(): void {
+  const fromPgBoss = createRequire(import.meta.resolve('pg-boss'));
+  const fromCronParser = createRequire(fromPgBoss.resolve('cron-parser'));
+  const { Settings } = fromCronParser('luxon') as { Settings: { defaultLocale: string; defaultZone: string } };
+  Settings.defaultLocale = 'en-US';
+  Settings.defaultZone = 'utc';
+}
+
 export function createJobs(options: JobsOptions): Jobs {
+  spareCronIcuLookups();
   const queues = new Map<string, QueueDefinition<object>>();
   const boss = new PgBoss({
     ...options.connection,
