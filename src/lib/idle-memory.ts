@@ -1,18 +1,22 @@
 /**
- * Gives V8's young generation back while the server is idle.
+ * Gives memory back to the system while the server is idle.
  *
  * `npm start` lets the young generation's semi-spaces grow to 64 MB, so that requests in flight die young instead of
  * being promoted (BENCHMARKS.md, "What the hardening issue's item 7 changed"). V8 grows them during start-up and under
  * load, and shrinks them only at a collection made while allocation is low. An idle server allocates too little to
  * fill even a small young generation, so no collection comes, and what start-up or a burst of load grew stays
  * committed until V8's memory reducer runs: 45 to 100 s later on this server, since the reducer judges the allocation
- * rate over the last few collections, and those were made during the burst.
+ * rate over the last few collections, and those were made during the burst. The old generation likewise keeps what a
+ * burst left (start-up's one-off code, caches) until then.
  *
- * Node.js gives V8 no idle notifications, so this looks every `intervalMs`: when the process has used less than
- * `idleCpuShare` of one CPU since the last look and the young generation is above `youngFloorBytes`, it makes one minor
- * collection. V8 then sees the low allocation rate itself and shrinks the young generation to its minimum (about 1 MB).
- * Under load the CPU share is far above the threshold and nothing happens; a server that stays idle, once shrunk, is
- * below the floor and is left alone.
+ * Node.js gives V8 no idle notifications, so this looks every `intervalMs`. When the process has used less than
+ * `idleCpuShare` of one CPU since the last look:
+ * - if it worked (used more) at any time since its last full collection, or never had one, one full collection:
+ *   the old generation's pages freed by it go back to the system;
+ * - then, if the young generation is above `youngFloorBytes`, one minor collection, after which V8 sees the low
+ *   allocation rate itself and shrinks the young generation to its minimum (about 1 MB).
+ * Under load the CPU share is far above the threshold and nothing happens. A server that stays idle is left alone once
+ * it has given back what it could.
  *
  * It needs node's `--expose-gc` (`npm start` passes it); without it, it does nothing.
  */
@@ -34,11 +38,13 @@ export interface IdleMemoryProbe {
   youngBytes(): number;
   /** One minor (young-generation) collection. */
   collectYoung(): void;
+  /** One full collection (both generations). */
+  collectAll(): void;
 }
 
 /** The probe of this process, or null when node was started without `--expose-gc`. */
 export function processProbe(): IdleMemoryProbe | null {
-  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+  const gc = (globalThis as { gc?: (options?: { type: 'minor' }) => void }).gc;
   if (typeof gc !== 'function') return null;
   return {
     cpuMicros: () => {
@@ -47,26 +53,44 @@ export function processProbe(): IdleMemoryProbe | null {
     },
     youngBytes: () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0,
     collectYoung: () => gc({ type: 'minor' }),
+    // Without options: node 20's V8 makes a minor collection of `{ type: 'major' }`, and a full one only of this.
+    collectAll: () => gc(),
   };
 }
 
+/** What one look leaves for the next: the CPU time and moment it read, and whether the process worked since a full collection. */
+export interface IdleState {
+  cpuMicros: number;
+  atMs: number;
+  worked: boolean;
+}
+
 /**
- * One look: collects when the process was idle since the previous look and holds a grown young generation. Returns
- * whether it collected. Separate from the timer so the rule can be checked without waiting.
+ * One look (the rule above), separate from the timer so it can be checked without waiting. Returns the collection made,
+ * if any, and the state for the next look.
  */
 export function idleLook(
   probe: IdleMemoryProbe,
-  previous: { cpuMicros: number; atMs: number },
+  previous: IdleState,
   nowMs: number,
   options: Required<IdleMemoryOptions>,
-): { collected: boolean; cpuMicros: number; atMs: number } {
+): IdleState & { collected: Array<'full' | 'young'> } {
   const cpuMicros = probe.cpuMicros();
   const elapsedMicros = (nowMs - previous.atMs) * 1000;
   const idle = elapsedMicros > 0 && (cpuMicros - previous.cpuMicros) / elapsedMicros < options.idleCpuShare;
-  const collected = idle && probe.youngBytes() > options.youngFloorBytes;
-  if (collected) probe.collectYoung();
+  if (!idle) return { collected: [], cpuMicros, atMs: nowMs, worked: true };
+  const collected: Array<'full' | 'young'> = [];
+  if (previous.worked) {
+    probe.collectAll();
+    collected.push('full');
+  }
+  // A full collection leaves the young generation's size as it was; only a minor one made now shrinks it.
+  if (probe.youngBytes() > options.youngFloorBytes) {
+    probe.collectYoung();
+    collected.push('young');
+  }
   // The collection's own CPU time is not the next interval's load.
-  return { collected, cpuMicros: collected ? probe.cpuMicros() : cpuMicros, atMs: nowMs };
+  return { collected, cpuMicros: collected.length > 0 ? probe.cpuMicros() : cpuMicros, atMs: nowMs, worked: false };
 }
 
 /** Starts looking every `intervalMs` (an unref'd timer: it never keeps the process alive); returns the stop. */
@@ -77,7 +101,8 @@ export function trimWhenIdle(probe: IdleMemoryProbe | null, options: IdleMemoryO
     idleCpuShare: options.idleCpuShare ?? 0.02,
     youngFloorBytes: options.youngFloorBytes ?? 4 * 1024 * 1024,
   };
-  let last = { cpuMicros: probe.cpuMicros(), atMs: performance.now() };
+  // Start-up was work: the first idle look collects fully.
+  let last: IdleState = { cpuMicros: probe.cpuMicros(), atMs: performance.now(), worked: true };
   const timer = setInterval(() => {
     last = idleLook(probe, last, performance.now(), settings);
   }, settings.intervalMs);
