@@ -59,7 +59,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 await app.listen({ port: config.port, host: config.host });
 await deps.startWorkers();
-// Gives back the young generation that start-up and bursts of load grew, once the server is idle (src/lib/idle-memory.ts).
+// Gives memory back to the system when the server falls idle after start-up or a burst of load (src/lib/idle-memory.ts).
 trimWhenIdle(processProbe());
 logger.info(
   `Storelink is running: dashboard at ${config.appUrl}, API at ${config.appUrl}/api/v1 ` +

@@ -590,7 +590,7 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
         state: stateOf(items, marketplace, progress),
         product: {
           ...first.product,
-          // The product's own title: the item names of a product of several variants carry their option values, after an em dash (\u2014).
+          // The product's own title: the item names of a product of several variants end with an em dash and their option values.
           title: found.length > 1 ? first.product.title.replace(/ \u2014 [^\u2014]*$/, '') : first.product.title,
           variants: found.flatMap((listing) => listing.product.variants),
         },

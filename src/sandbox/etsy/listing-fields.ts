@@ -43,7 +43,8 @@ export const PRICE_MAX = 50_000;
 export const QUANTITY_MAX = 999;
 /** ASSUMPTION: 140 characters, the limit Etsy's listing form shows; listings.md §1.4 has it from third parties only. */
 const TITLE_MAX = 140;
-const TITLE_CHARACTERS = /^[\p{L}\p{M}\p{N}\p{P}\p{Sm}\p{Zs}\u2122\u00a9\u00ae]+$/u; // ™ © ®
+// Letters, marks, digits, punctuation, maths signs, spaces, and the trademark, copyright and registered signs.
+const TITLE_CHARACTERS = /^[\p{L}\p{M}\p{N}\p{P}\p{Sm}\p{Zs}\u2122\u00a9\u00ae]+$/u;
 const TITLE_ONCE = ['%', ':', '&', '+'];
 /** ASSUMPTION: 13 tags of at most 20 characters and 13 materials of at most 45, as Etsy's listing form allows. */
 const TAGS_MAX = 13;
