@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export { freePort } from '../test/helpers/server-process.js';
+export { freePort, startScript } from '../test/helpers/server-process.js';
 
 export interface ServerProcess {
   readonly name: string;
@@ -19,22 +19,6 @@ export interface ServerProcess {
   cpuMicros(): number;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
   stop(): Promise<void>;
-}
-
-/**
- * How `npm start` runs the server, read from package.json's start script (`[NAME=value …] node <flags> <file>`): the
- * environment it sets and its node flags, so the bench measures the server as it is deployed.
- */
-export function startScript(): { env: Record<string, string>; flags: string[] } {
-  const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
-  const words = packageJson.scripts.start.trim().split(/\s+/);
-  const env: Record<string, string> = {};
-  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
-    const [name, ...value] = words.shift()!.split('=');
-    env[name!] = value.join('=');
-  }
-  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
-  return { env, flags: words.slice(1, -1) };
 }
 
 let serverCpus: string | null = null;

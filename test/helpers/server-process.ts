@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -47,6 +48,22 @@ function installExitHook() {
   }
 }
 
+/**
+ * How `npm start` runs the server, read from package.json's start script (`[NAME=value …] node <flags> <file>`): the
+ * environment it sets and its node flags, so the bench measures the server as it is deployed.
+ */
+export function startScript(): { env: Record<string, string>; flags: string[] } {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const words = packageJson.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  if (words[0] !== 'node') throw new Error(`the start script does not run node: ${packageJson.scripts.start}`);
+  return { env, flags: words.slice(1, -1) };
+}
+
 /** A port on the loopback interface that was free a moment ago. */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -59,13 +76,17 @@ export async function freePort(): Promise<number> {
 /**
  * Starts a server with `env` on top of PATH alone (nothing else of this process's environment leaks in), and waits
  * until GET /api/v1/health answers 200. PORT (`options.port`, else a free one) and HOST are set here; APP_URL defaults
- * to the server's own address. Rejects with the process's output if it exits or is not ready in time.
+ * to the server's own address. `options.nodeArgs` replaces `--import tsx src/main.ts` (to run a bundle, say). Rejects
+ * with the process's output if it exits or is not ready in time.
  */
-export async function startServerProcess(env: Record<string, string>, options: { port?: number } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { port?: number; nodeArgs?: readonly string[] } = {},
+): Promise<ServerProcess> {
   installExitHook();
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, options.nodeArgs ?? ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', APP_URL: url, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
