@@ -3,7 +3,7 @@
  * scheduling (which evaluates the expression) never makes luxon ask ICU for the system's, which pages some 6 MB of
  * ICU's data into the server for good (src/lib/jobs.ts, spareCronIcuLookups).
  *
- * Run as the server runs: bundled by esbuild and started with plain node. Under tsx, pg-boss's import of cron-parser
+ * Run as the server runs: bundled by esbuild with the server's options and started with plain node. Under tsx, pg-boss's import of cron-parser
  * goes through tsx's loader, which gives cron-parser luxon's ES module build instead of the CommonJS one node gives it,
  * so what the test saw would not be what the server does.
  */
@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { serverBundleOptions } from '../scripts/server-bundle.js';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -44,17 +45,8 @@ test('scheduling a recurring job makes no date format, so ICU loads no locale da
   await mkdir(dir, { recursive: true });
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeFile(`${dir}/entry.mjs`, SCENARIO);
-  await build({
-    entryPoints: [`${dir}/entry.mjs`],
-    bundle: true,
-    splitting: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    target: 'node20',
-    outdir: `${dir}/out`,
-    logLevel: 'warning',
-  });
+  // Bundled as the server is (pg-boss inside the bundle, cron-parser and luxon from node_modules).
+  await build({ ...serverBundleOptions, entryPoints: [`${dir}/entry.mjs`], outdir: `${dir}/out` });
   // Where the bundled database code looks for them, as `npm run build:server` puts them.
   await cp(here('../src/db/migrations'), `${dir}/out/migrations`, { recursive: true });
   const { stdout } = await promisify(execFile)(process.execPath, [`${dir}/out/entry.js`], { timeout: 60_000 });
