@@ -1,14 +1,22 @@
 /**
  * Builds dist/server (or the directory given): src/main.ts and its imports as ES module chunks with the options of
- * scripts/server-bundle.ts, the database migrations beside them, then the Latin-1 check (scripts/check-server-bundle.ts).
+ * scripts/server-bundle.ts, the database migrations beside them, then two checks: no package left to node_modules
+ * depends on one compiled in (it would load twice), and the Latin-1 check (scripts/check-server-bundle.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
-import { serverBundleOptions } from './server-bundle.js';
+import { bundledAlsoLoadedOutside, serverBundleOptions } from './server-bundle.js';
 
 const outdir = process.argv[2] ?? 'dist/server';
 rmSync(outdir, { recursive: true, force: true });
-await build({ ...serverBundleOptions, entryPoints: ['src/main.ts'], outdir });
+const { metafile } = await build({ ...serverBundleOptions, entryPoints: ['src/main.ts'], outdir, metafile: true });
+const twice = bundledAlsoLoadedOutside(metafile);
+if (twice.length > 0) {
+  console.error(
+    `Packages compiled into the server bundle that node_modules would load again (scripts/server-bundle.ts):\n${twice.join('\n')}`,
+  );
+  process.exit(1);
+}
 cpSync('src/db/migrations', `${outdir}/migrations`, { recursive: true });
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/check-server-bundle.ts', outdir], { stdio: 'inherit' });

@@ -1,10 +1,10 @@
 /**
  * The server `npm start` runs: the bundle `npm run build:server` makes (scripts/build-server.ts), started with plain
  * node and the start script's flags and environment. The rest of the suite runs the source through tsx, where every
- * package loads from node_modules; in the bundle typebox, pg-boss and pg-boss's own dependencies are compiled in
- * (scripts/server-bundle.ts). This checks, on each database, that the bundled pieces work: the API's schemas
- * (typebox, for validation and the OpenAPI document), the sandbox's connect flow, a webhook delivered by the job engine
- * (pg-boss), and a clean shutdown.
+ * package loads from node_modules; the bundle compiles some of them in (scripts/server-bundle.ts). This checks, on
+ * each database, that those work there: the API's schemas (typebox, for validation and the OpenAPI document), tokens
+ * (jose), the catalogue's CSV (csv-parse, csv-stringify) and storage (drizzle-orm), the sandbox's connect flow, a
+ * webhook delivered by the job engine (pg-boss), and a clean shutdown.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -52,6 +52,18 @@ for (const kind of databaseKinds()) {
         const document = await api(server, 'GET', '/openapi.json');
         assert.equal(document.status, 200);
         assert.ok(document.json.paths['/api/v1/products']?.post?.requestBody, 'the OpenAPI document describes the body of POST /products');
+
+        // The catalogue's CSV both ways (csv-parse, csv-stringify) over its storage (drizzle-orm).
+        const headers = { authorization: `Bearer ${actor.pat}`, 'x-workspace-id': String(actor.workspace) };
+        const imported = await fetch(`${server.url}/api/v1/products/import`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'text/csv' },
+          body: 'handle,title,currency,sku,price,quantity\r\nmug,Bundled mug,EUR,BUNDLE-1,3.00,1\r\n',
+        });
+        assert.deepEqual(await imported.json(), { success: true, data: { created: 1, updated: 0 } });
+        const exported = await (await fetch(`${server.url}/api/v1/products/export`, { headers })).text();
+        assert.match(exported, /^handle,title,/);
+        assert.match(exported, /Bundled mug,.*BUNDLE-1/);
 
         const siteId = await connectEtsy(server, actor, '1');
         await within(20_000, async () => receiver.received.some((delivery) => delivery.type === 'site.connected'));
