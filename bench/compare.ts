@@ -122,7 +122,7 @@ export async function compareBuilds(options: {
           target.idleRss.push(side.idleRss);
           target.peakRss.push(side.server.memory().peak);
           console.log(
-            `${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms`,
+            `${build.name.padEnd(28)} round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms, peak RSS ${(target.peakRss.at(-1)! / 2 ** 20).toFixed(1)} MB`,
           );
         });
       }
@@ -150,6 +150,12 @@ export function renderComparison(comparison: Comparison, builds: string): string
       `| ${kind} | ${pair(rps, (n) => String(Math.round(n)))} | ${(rps[0] / rps[1]).toFixed(2)} | ${pair(cpu, (n) => n.toFixed(1))} | ${(cpu[0] / cpu[1]).toFixed(2)} | ` +
         `${pair(of('p99'), String)} | ${pair(of('idleRss'), mb)} |${settled ? ` ${pair(of('settledRss'), mb)} |` : ''} ${pair(of('peakRss'), mb)} |`,
     );
+  }
+  // Peak RSS moves between two levels from one process to the next (BENCHMARKS.md, 2026-11-27, 06:39 UTC): every round's.
+  lines.push('', '| peak RSS MB of each round, in order | this build | baseline |', '|---|---|---|');
+  for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {
+    const rounds = (values: number[]) => values.map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(', ');
+    lines.push(`| ${kind} | ${rounds(current.peakRss)} | ${rounds(baseline.peakRss)} |`);
   }
   return lines.join('\n');
 }
