@@ -3,9 +3,9 @@
  * scheduling (which evaluates the expression) never makes luxon ask ICU for the system's, which pages some 6 MB of
  * ICU's data into the server for good (src/lib/jobs.ts, spareCronIcuLookups).
  *
- * Run as the server runs: bundled by esbuild with the server's options and started with plain node. Under tsx, pg-boss's import of cron-parser
- * goes through tsx's loader, which gives cron-parser luxon's ES module build instead of the CommonJS one node gives it,
- * so what the test saw would not be what the server does.
+ * Run as the server runs: bundled by esbuild with the server's options (scripts/server-bundle.ts) and started with
+ * plain node. Under tsx, pg-boss's import of cron-parser goes through tsx's loader, which gives cron-parser luxon's ES
+ * module build instead of the CommonJS one node gives it, so what the test saw would not be what the server does.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
