@@ -74,6 +74,9 @@ async function withSide(
   }
 }
 
+/** How many starts of each build the settled idle memory is read on. */
+const SETTLED_READINGS = 3;
+
 /**
  * Every round starts each build anew on a fresh database, alone, in alternating order: on this VM one server process
  * can run a third faster or slower than another for its whole life, whatever its build, so only new processes per
@@ -98,13 +101,18 @@ export async function compareBuilds(options: {
       { key: 'current' as const, name: `this build (${kind})`, build: options.current },
       { key: 'baseline' as const, name: `baseline (${kind})`, build: options.baseline },
     ];
-    // Settled idle memory: each build once, alone, on a fresh database, before the rounds (a settled server is one that
-    // has given memory back, which is not the state the rounds measure under load).
+    // Settled idle memory: each build SETTLED_READINGS times, alone, on a fresh database, in alternating order, before
+    // the rounds (a settled server is one that has given memory back, which is not the state the rounds measure under
+    // load). One reading moves by about 2 MB from one start to the next; the table shows the median.
     if (options.settle > 0) {
-      for (const build of builds) {
-        await withSide(kind, build.name, build.build, options.env, async (side) => {
-          figures[build.key].settledRss.push(await settledRss(side.server, options.settle));
-        });
+      for (let reading = 0; reading < SETTLED_READINGS; reading++) {
+        for (const build of reading % 2 === 1 ? [...builds].reverse() : builds) {
+          await withSide(kind, build.name, build.build, options.env, async (side) => {
+            const rss = await settledRss(side.server, options.settle);
+            figures[build.key].settledRss.push(rss);
+            console.log(`${build.name.padEnd(28)} settled (start ${reading + 1}): ${(rss / 2 ** 20).toFixed(1)} MB`);
+          });
+        }
       }
     }
     for (let round = 0; round < options.rounds; round++) {
@@ -139,7 +147,7 @@ export function renderComparison(comparison: Comparison, builds: string): string
   const lines = [
     `### This build against ${builds} (${comparison.rounds} rounds, fresh processes each, medians)`,
     '',
-    `| database | req/s this / baseline | ratio | CPU µs/request this / baseline | ratio | p99 ms this / baseline | RSS MB after start this / baseline |${settled ? ` idle MB settled (lowest over ${comparison.settle} s) this / baseline |` : ''} peak RSS MB this / baseline |`,
+    `| database | req/s this / baseline | ratio | CPU µs/request this / baseline | ratio | p99 ms this / baseline | RSS MB after start this / baseline |${settled ? ` idle MB settled (lowest over ${comparison.settle} s, median of ${SETTLED_READINGS} starts) this / baseline |` : ''} peak RSS MB this / baseline |`,
     `|---|---|---|---|---|---|---|${settled ? '---|' : ''}---|`,
   ];
   for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {
@@ -151,11 +159,16 @@ export function renderComparison(comparison: Comparison, builds: string): string
         `${pair(of('p99'), String)} | ${pair(of('idleRss'), mb)} |${settled ? ` ${pair(of('settledRss'), mb)} |` : ''} ${pair(of('peakRss'), mb)} |`,
     );
   }
-  // Peak RSS moves between two levels from one process to the next (BENCHMARKS.md, 2026-11-27, 06:39 UTC): every round's.
-  lines.push('', '| peak RSS MB of each round, in order | this build | baseline |', '|---|---|---|');
-  for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {
-    const rounds = (values: number[]) => values.map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(', ');
-    lines.push(`| ${kind} | ${rounds(current.peakRss)} | ${rounds(baseline.peakRss)} |`);
+  // Settled memory moves by about 2 MB from one start to the next, and peak RSS between two levels from one process to
+  // the next (BENCHMARKS.md, 2026-11-27, 07:19 UTC): every start's and round's figure beside the medians.
+  const each = (values: number[], digits: number) => values.map((bytes) => (bytes / 2 ** 20).toFixed(digits)).join(', ');
+  lines.push('', '| each start or round, in order | this build | baseline |', '|---|---|---|');
+  for (const field of ['settledRss', 'peakRss'] as const) {
+    if (field === 'settledRss' && !settled) continue;
+    for (const [kind, { current, baseline }] of Object.entries(comparison.databases)) {
+      const [name, digits] = field === 'settledRss' ? ['settled', 1] : ['peak RSS', 0];
+      lines.push(`| ${name} MB, ${kind} | ${each(current[field], digits)} | ${each(baseline[field], digits)} |`);
+    }
   }
   return lines.join('\n');
 }
