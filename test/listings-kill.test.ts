@@ -14,8 +14,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
 import { consent, locationOf, openCallback } from './helpers/connect.js';
-import { createPostgresDatabase, type DatabaseKind, databaseKinds } from './helpers/database.js';
+import { type DatabaseKind, databaseKinds } from './helpers/database.js';
 import { PNG_640X480 } from './helpers/listings.js';
+import { createStorage } from './helpers/process-api.js';
 import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
 
@@ -26,15 +27,6 @@ const AMAZON_PRODUCTS = 50;
 const PLATFORM_IDS = { etsy: 1, 'tiktok-shop': 4, 'amazon-seller': 5 } as const;
 type KillPlatform = keyof typeof PLATFORM_IDS;
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-async function storage(kind: DatabaseKind): Promise<{ env: Record<string, string>; remove: () => Promise<void> }> {
-  if (kind === 'postgres') {
-    const database = await createPostgresDatabase();
-    return { env: { DATABASE_URL: database.url }, remove: database.drop };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'storelink-listings-'));
-  return { env: { DATA_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
-}
 
 async function json(server: ServerProcess, method: string, path: string, auth: Record<string, string>, body?: unknown) {
   const response = await fetch(`${server.url}/api/v1${path}`, {
@@ -60,7 +52,7 @@ interface ShopListing {
  * with a seller whose sandbox shop `account` is connected (`choices`: the consent page's) and its listing settings set.
  */
 async function startWorld(kind: DatabaseKind, account: string, choices: Record<string, string> = {}, platform: KillPlatform = 'etsy') {
-  const data = await storage(kind);
+  const data = await createStorage(kind);
   const platformDir = await mkdtemp(join(tmpdir(), 'storelink-platform-'));
   const servers: Record<string, ServerProcess> = {};
   const close = async () => {

@@ -8,36 +8,13 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { consent, locationOf, openCallback } from './helpers/connect.js';
 import { createPostgresDatabase, databaseKinds } from './helpers/database.js';
+import { type Answer, api } from './helpers/process-api.js';
 import { freePort, outputsOf, type ServerProcess, startServerProcess } from './helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './helpers/test-app.js';
 
 const REFUSAL_DEADLINE_MS = 1_000;
 const POLL_MS = 50;
 const INVALID_STATE = '/dashboard?authorization_error=Invalid+authorization+state';
-
-interface Answer {
-  status: number;
-  json: any;
-}
-
-/** One JSON request to an instance's API; `token` becomes the bearer, `workspace` the X-Workspace-Id header. */
-async function api(
-  server: ServerProcess,
-  method: string,
-  path: string,
-  options: { token?: string; workspace?: number; body?: unknown } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.workspace) headers['x-workspace-id'] = String(options.workspace);
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${server.url}/api/v1${path}`, {
-    method,
-    headers,
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-  });
-  return { status: response.status, json: await response.json() };
-}
 
 /** The same path and query on another instance, as a balancer would route the browser's request. */
 function on(server: ServerProcess, url: string): string {

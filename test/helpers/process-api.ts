@@ -77,6 +77,6 @@ export async function createStorage(kind: DatabaseKind): Promise<{ env: Record<s
     const database = await createPostgresDatabase();
     return { env: { DATABASE_URL: database.url }, remove: database.drop };
   }
-  const dir = await mkdtemp(join(tmpdir(), 'storelink-jobs-'));
+  const dir = await mkdtemp(join(tmpdir(), 'storelink-server-'));
   return { env: { DATA_DIR: dir }, remove: () => rm(dir, { recursive: true, force: true }) };
 }
