@@ -74,8 +74,12 @@ async function withSide(
   }
 }
 
-/** How many starts of each build the settled idle memory is read on. */
-const SETTLED_READINGS = 3;
+/**
+ * How many starts of each build the settled idle memory is read on. Starts of the same build settle at about 80 or
+ * about 85 MB on PostgreSQL with the same V8 heap, the difference native memory outside it (malloc arenas, by
+ * /proc/<pid>/smaps; BENCHMARKS.md, 2026-11-27, 09:47 UTC), so a median of three could land on either level.
+ */
+const SETTLED_READINGS = 5;
 
 /**
  * Every round starts each build anew on a fresh database, alone, in alternating order: on this VM one server process
