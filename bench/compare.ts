@@ -107,7 +107,7 @@ export async function compareBuilds(options: {
     ];
     // Settled idle memory: each build SETTLED_READINGS times, alone, on a fresh database, in alternating order, before
     // the rounds (a settled server is one that has given memory back, which is not the state the rounds measure under
-    // load). One reading moves by about 2 MB from one start to the next; the table shows the median.
+    // load). Starts of one build settle on two levels (SETTLED_READINGS); the table shows the median.
     if (options.settle > 0) {
       for (let reading = 0; reading < SETTLED_READINGS; reading++) {
         for (const build of reading % 2 === 1 ? [...builds].reverse() : builds) {
@@ -163,8 +163,8 @@ export function renderComparison(comparison: Comparison, builds: string): string
         `${pair(of('p99'), String)} | ${pair(of('idleRss'), mb)} |${settled ? ` ${pair(of('settledRss'), mb)} |` : ''} ${pair(of('peakRss'), mb)} |`,
     );
   }
-  // Settled memory moves by about 2 MB from one start to the next, and peak RSS between two levels from one process to
-  // the next (BENCHMARKS.md, 2026-11-27, 07:19 UTC): every start's and round's figure beside the medians.
+  // Settled memory and peak RSS each move between two levels from one process to the next (BENCHMARKS.md, 2026-11-27,
+  // 07:19 and 09:47 UTC): every start's and round's figure beside the medians.
   const each = (values: number[], digits: number) => values.map((bytes) => (bytes / 2 ** 20).toFixed(digits)).join(', ');
   lines.push('', '| each start or round, in order | this build | baseline |', '|---|---|---|');
   for (const field of ['settledRss', 'peakRss'] as const) {

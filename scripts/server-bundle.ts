@@ -60,8 +60,8 @@ export const serverBundleOptions: BuildOptions = {
   plugins: [bundledPackagesOnly],
   // V8 keeps each chunk's source for the life of the process: without the indentation and line breaks, and with
   // shorter spellings of the same syntax, it is 2.0 MB rather than 2.7, and a settled server's heap 0.8 MB smaller
-  // (BENCHMARKS.md, 2026-11-27). Names stay as written, so a stack trace still names each function; its line and column
-  // point into the bundle either way.
+  // (BENCHMARKS.md, 2026-11-27, 09:47 UTC). Names stay as written, so a stack trace still names each function; its
+  // line and column point into the bundle either way.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
