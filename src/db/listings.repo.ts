@@ -89,15 +89,6 @@ export async function listListings(
   return { rows, total: totals?.total ?? 0 };
 }
 
-/** The product's listings that are not deleted: those a change of the product reaches. */
-export async function liveListingsOfProduct(db: Db, productId: number): Promise<ListingRow[]> {
-  return db
-    .select()
-    .from(listings)
-    .where(and(eq(listings.productId, productId), ne(listings.status, 'deleted')))
-    .orderBy(asc(listings.id));
-}
-
 export async function updateListing(
   db: Db,
   id: number,

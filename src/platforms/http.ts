@@ -3,7 +3,7 @@
  * as bytes for a file a platform serves.
  */
 import { deadlineSignal, type Fetch } from '../lib/outbound-http.js';
-import { PlatformError } from './platform.js';
+import { PlatformError } from './contracts/errors.js';
 
 /**
  * A platform's answer: its status, its JSON body (null when it has none, as a 204), its `Retry-After` in milliseconds
@@ -15,9 +15,6 @@ export interface PlatformAnswer {
   retryAfterMs?: number | null;
   headers?: Headers;
 }
-
-/** A request's body: a form (OAuth, Etsy's writes), JSON (Etsy's inventory), or multipart (an image upload). */
-export type PlatformBody = { form: Record<string, string> } | { json: unknown } | { multipart: FormData };
 
 export interface PlatformHttp {
   /** Sends the request and parses a JSON answer of any status; network failures, timeouts and non-JSON become `unavailable`. */

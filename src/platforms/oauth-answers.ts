@@ -1,7 +1,7 @@
 /** The RFC 6749 answers of a token endpoint, as Etsy and Login with Amazon both send them (platforms.md §0). */
 import Type from 'typebox';
 import { isPassingFailure } from '../lib/outbound-http.js';
-import { PlatformError } from './platform.js';
+import { PlatformError } from './contracts/errors.js';
 
 /**
  * A successful token answer (RFC 6749 §5.1): only the fields read are described, so `token_type`, `scope` and whatever

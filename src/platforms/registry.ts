@@ -5,11 +5,13 @@ import { createAmazonAdsAdvertisingAdapter } from './amazon-ads/advertising.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
+import type { AdvertisingAdapter } from './contracts/advertising.js';
+import type { ConnectAdapter } from './contracts/connect.js';
+import type { ListingsAdapter } from './contracts/listings.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
-import type { AdvertisingAdapter, ConnectAdapter, ListingsAdapter } from './platform.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
 

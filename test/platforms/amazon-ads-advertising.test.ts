@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { createAmazonAdsAdvertisingAdapter } from '../../src/platforms/amazon-ads/advertising.js';
 import { readMultiStatus, readReportRows, readReportStatus, SP } from '../../src/platforms/amazon-ads/sponsored-products.js';
+import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { PlatformAnswer, PlatformHttp } from '../../src/platforms/http.js';
-import { PlatformError } from '../../src/platforms/platform.js';
 import { createManualClock } from '../helpers/clock.js';
 
 const REGIONS = {

@@ -6,10 +6,10 @@ import { parseProfiles, readCallback as readAdsCallback } from '../../src/platfo
 import { createAmazonSellerConnectAdapter } from '../../src/platforms/amazon-seller/connect.js';
 import { buildConsentUrl } from '../../src/platforms/amazon-seller/requests.js';
 import { parseMarketplaceParticipations, readCallback as readSellerCallback } from '../../src/platforms/amazon-seller/responses.js';
+import { PlatformError, type PlatformFailure } from '../../src/platforms/contracts/errors.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from '../../src/platforms/lwa/requests.js';
 import { parseLwaTokenResponse } from '../../src/platforms/lwa/responses.js';
-import { PlatformError, type PlatformFailure } from '../../src/platforms/platform.js';
 import { createManualClock } from '../helpers/clock.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PlatformError, type PlatformFailure } from '../../src/platforms/contracts/errors.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from '../../src/platforms/etsy/connect.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from '../../src/platforms/etsy/requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from '../../src/platforms/etsy/responses.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
-import { PlatformError, type PlatformFailure } from '../../src/platforms/platform.js';
 
 const NO_REGION = { region: null };
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { PlatformHttp } from '../../src/platforms/http.js';
-import { PlatformError } from '../../src/platforms/platform.js';
 import { createTikTokShopConnectAdapter } from '../../src/platforms/tiktok-shop/connect.js';
 import {
   buildAuthorizeUrl,

@@ -1,8 +1,8 @@
 /** Etsy's rules checked before anything is sent (listings.md §1.4–1.7). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ListingDraft } from '../../src/platforms/contracts/listings.js';
 import { checkEtsyDraft } from '../../src/platforms/etsy/listing-rules.js';
-import type { ListingDraft } from '../../src/platforms/platform.js';
 
 const image = {
   key: 'k',

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createPacer } from '../../src/core/listings/pacing.js';
-import { PlatformError } from '../../src/platforms/platform.js';
+import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import { createManualClock } from '../helpers/clock.js';
 
 const limits = (remainingThisSecond: number | null, remainingToday: number | null) => ({

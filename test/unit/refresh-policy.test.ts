@@ -32,7 +32,7 @@ test('retries back off exponentially up to an hour', () => {
 });
 
 test('throttling and server errors are passing failures on every platform, never a refused grant', async () => {
-  const { PlatformError } = await import('../../src/platforms/platform.js');
+  const { PlatformError } = await import('../../src/platforms/contracts/errors.js');
   const etsy = await import('../../src/platforms/etsy/responses.js');
   const tiktok = await import('../../src/platforms/tiktok-shop/responses.js');
   const lwa = await import('../../src/platforms/lwa/responses.js');

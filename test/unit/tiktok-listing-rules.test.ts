@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CategoryAttribute } from '../../src/domain/index.js';
-import type { ListingDraft } from '../../src/platforms/platform.js';
+import type { ListingDraft } from '../../src/platforms/contracts/listings.js';
 import { checkCertifications, checkEmptyChoices } from '../../src/platforms/tiktok-shop/listing-rules.js';
 
 const draft: ListingDraft = {

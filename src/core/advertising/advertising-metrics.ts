@@ -11,7 +11,8 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { type AdReportRow, type AdvertisingAdapter, PlatformError } from '../../platforms/platform.js';
+import type { AdReportRow, AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
 import { retryAt } from '../listings/platform-call.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 

@@ -13,7 +13,7 @@ import type { AdvertisingProfile, AdvertisingTargeting, AuditAction, SellerAdSta
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { marketplaceOf } from '../../platforms/amazon-seller/listing-requests.js';
-import type { AdvertisingAdapter } from '../../platforms/platform.js';
+import type { AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
 import type { Actor } from '../listings/listings.service.js';
 import type { AdvertisingWork } from './advertising-work.js';
 import { presentAdvertising } from './present.js';

@@ -16,7 +16,8 @@ import {
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { type ConnectAdapter, type PlatformAccount, PlatformError, type TokenSet } from '../../platforms/platform.js';
+import type { ConnectAdapter, PlatformAccount, TokenSet } from '../../platforms/contracts/connect.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { sealTokens } from '../sites/credentials.js';
 import type { PlatformHealth } from '../sites/platform-health.js';

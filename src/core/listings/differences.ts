@@ -4,7 +4,7 @@
  * catalogue change that takes the platform's values (the site's price adjustment and stock buffer undone).
  */
 import type { ListingDifference, ProductInput } from '../../domain/index.js';
-import type { ExistingListing, ListingDraft } from '../../platforms/platform.js';
+import type { ExistingListing, ListingDraft } from '../../platforms/contracts/listings.js';
 import type { ProductRecord } from '../catalog/products.service.js';
 import { listedPrice } from './pricing.js';
 

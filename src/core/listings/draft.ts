@@ -1,7 +1,7 @@
 /** A catalogue product as a listing should show it on one site (DESIGN §10): the site's rules applied, nothing sent yet. */
 import type { ProductRecord } from '../../db/products.repo.js';
 import type { ListedVariant } from '../../domain/index.js';
-import type { DraftImage, ListingDraft } from '../../platforms/platform.js';
+import type { DraftImage, ListingDraft } from '../../platforms/contracts/listings.js';
 import { listedPrice, listedQuantity } from './pricing.js';
 import type { ListingSettings } from './settings.js';
 

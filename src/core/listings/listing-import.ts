@@ -18,7 +18,7 @@ import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } fr
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import type { ExistingListing } from '../../platforms/platform.js';
+import type { ExistingListing } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';

@@ -7,7 +7,8 @@
  * failure, retried after `Retry-After`) rather than spend calls that would be refused.
  */
 import type { Clock } from '../../lib/clock.js';
-import { PlatformError, type RateLimits } from '../../platforms/platform.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
+import type { RateLimits } from '../../platforms/contracts/listings.js';
 
 /**
  * A second, and a hundredth more: calls spaced by the limit arrive a little apart from how they left, and the platform

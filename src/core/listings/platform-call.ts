@@ -6,7 +6,8 @@
 import type { SiteRow } from '../../db/sites.repo.js';
 import { PLATFORM_NAMES } from '../../domain/index.js';
 import { expiryAfterDeadlines } from '../../lib/jobs.js';
-import { type ListingProgress, type ListingsCall, PlatformError } from '../../platforms/platform.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
+import type { ListingProgress, ListingsCall } from '../../platforms/contracts/listings.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import type { Pacer } from './pacing.js';
 import { settingsOf } from './settings.js';

@@ -3,7 +3,7 @@
 import type { SealedCredentials } from '../../db/sites.repo.js';
 import type { GrantKind } from '../../domain/index.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import type { TokenSet } from '../../platforms/platform.js';
+import type { TokenSet } from '../../platforms/contracts/connect.js';
 import { nextRefreshAt, type RefreshPolicy } from './refresh-policy.js';
 
 // The text bound to a seal predates the name `grant`; it must stay as it is, or stored credentials would not open.

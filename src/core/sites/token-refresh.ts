@@ -13,7 +13,7 @@ import { type GrantKind, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
-import { PlatformError } from '../../platforms/platform.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import { openTokens, sealTokens } from './credentials.js';

@@ -4,8 +4,9 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { Clock } from '../../lib/clock.js';
+import type { AdsCall, AdvertisingAdapter } from '../contracts/advertising.js';
+import { PlatformError } from '../contracts/errors.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
-import { type AdsCall, type AdvertisingAdapter, PlatformError } from '../platform.js';
 import { adBoundsOf } from './bounds.js';
 import type { AmazonAdsConfig } from './connect.js';
 import {

@@ -1,9 +1,9 @@
 /** Amazon Ads (platform 5 with site_id): an LWA grant in the seller's region with the campaign-management scope, then its profiles. */
 import { type AmazonRegion, DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import type { AdvertisingConnectAdapter, GrantScope } from '../contracts/connect.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import type { AdvertisingConnectAdapter, GrantScope } from '../platform.js';
 import { buildGrantUrl, profilesHeaders } from './requests.js';
 import { parseProfiles, readCallback } from './responses.js';
 

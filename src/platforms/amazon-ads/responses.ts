@@ -2,8 +2,9 @@
 import Type from 'typebox';
 import type { AdvertisingProfile } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import type { CallbackResult } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
-import { type CallbackResult, PlatformError } from '../platform.js';
 import { ADS_SCOPE } from './requests.js';
 
 /** A refused Ads API call: `{code, details}`, e.g. `{"code": "UNAUTHORIZED", "details": "Not authorized"}`. */

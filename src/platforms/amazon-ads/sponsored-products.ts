@@ -6,8 +6,9 @@
 import Type from 'typebox';
 import { storelinkIssue } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import type { AdEntity, AdEntityState, AdReportRow, AdReportStatus } from '../contracts/advertising.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
-import { type AdEntity, type AdEntityState, type AdReportRow, type AdReportStatus, ListingRefused, PlatformError } from '../platform.js';
 
 /** The four entities Storelink makes: their path, media type, list key in bodies and answers, and id field. */
 export const SP = {

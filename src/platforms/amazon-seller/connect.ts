@@ -4,9 +4,10 @@
  */
 import { type AmazonRegion, DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import type { GrantScope, SellerConnectAdapter } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
-import { type GrantScope, PlatformError, type SellerConnectAdapter } from '../platform.js';
 import { buildConsentUrl, marketplaceParticipationsRequest } from './requests.js';
 import { parseMarketplaceParticipations, readCallback } from './responses.js';
 

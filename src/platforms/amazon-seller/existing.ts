@@ -5,7 +5,7 @@
  * delivering it, built with the delivery's own builder, so that a product made from it sends nothing until it changes.
  * Pure: the adapter does the I/O.
  */
-import type { DraftImage, ExistingListing, ListingDraft } from '../platform.js';
+import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
 import { type AmazonItem, issuesOf, skuState, stockOf } from './listing-answers.js';
 import {
   type AmazonMarketplace,

@@ -7,8 +7,8 @@
 import Type, { type Static } from 'typebox';
 import type { ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
-import { ListingRefused, PlatformError } from '../platform.js';
 import type { AttributeShape } from './listing-requests.js';
 
 const SpApiErrors = Type.Object({

@@ -6,8 +6,8 @@
  * creates or replaces a SKU, the PATCH of its offer and stock, and the fingerprints of what a delivery sent.
  */
 import type { AmazonRegion } from '../../domain/index.js';
+import type { DraftVariant, ListingDraft } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
-import type { DraftVariant, ListingDraft } from '../platform.js';
 
 /** A marketplace as the listings need it: its region's host, its site, its currency and its default language. */
 export interface AmazonMarketplace {

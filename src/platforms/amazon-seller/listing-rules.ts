@@ -6,7 +6,7 @@
  */
 import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
 import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
-import type { ListingDraft } from '../platform.js';
+import type { ListingDraft } from '../contracts/listings.js';
 import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isImageAttribute, marketplaceOf, offeredAsin } from './listing-requests.js';
 
 /** Item names: the schemas' `item_name` maxLength (200 in the sandbox's; UNCONFIRMED for every real product type). */

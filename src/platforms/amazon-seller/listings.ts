@@ -14,19 +14,18 @@ import type { Static } from 'typebox';
 import { type CategoryAttribute, DEFAULT_AMAZON_REGION, LISTING_SETTINGS, type ListingIssue } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
+import type {
+  ExistingListing,
+  ListingDraft,
+  ListingProgress,
+  ListingsAdapter,
+  ListingsCall,
+  PlatformListing,
+  RateLimits,
+} from '../contracts/listings.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import { parseBody } from '../parse.js';
-import {
-  type ExistingListing,
-  type ListingDraft,
-  type ListingProgress,
-  ListingRefused,
-  type ListingsAdapter,
-  type ListingsCall,
-  PlatformError,
-  type PlatformListing,
-  type RateLimits,
-} from '../platform.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { existingListing } from './existing.js';
 import {

@@ -1,8 +1,9 @@
 /** Amazon SP-API answers, read without I/O (platforms.md §3.2). Token answers are LWA's (../lwa/responses.ts). */
 import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import type { CallbackResult } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
-import { type CallbackResult, PlatformError } from '../platform.js';
 
 /**
  * `?state=…&selling_partner_id=…&spapi_oauth_code=…` (and `mws_auth_token` for legacy hybrid apps, which is ignored).

@@ -1,7 +1,7 @@
 /** Etsy (platform 1): authorization code with PKCE, rotating refresh tokens, shop identity from users/me. */
 import type { Clock } from '../../lib/clock.js';
+import type { SellerConnectAdapter } from '../contracts/connect.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
-import type { SellerConnectAdapter } from '../platform.js';
 import {
   apiHeaders,
   apiKey,

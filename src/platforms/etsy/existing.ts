@@ -4,7 +4,7 @@
  * a shop of n listings costs about n / 100 calls. Pure: the adapter does the I/O.
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
-import type { DraftImage, ExistingListing, ListingDraft } from '../platform.js';
+import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
 import { type EtsyListing, fieldsForm, fingerprint, inventoryBody, platformListing } from './listing-writes.js';
 
 /** Every state getListingsByShop lists, in the order an import reads them. */

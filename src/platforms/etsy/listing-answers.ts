@@ -2,8 +2,9 @@
 import Type from 'typebox';
 import type { Category, CategoryAttribute } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import { PlatformError } from '../contracts/errors.js';
+import type { RateLimits } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
-import { PlatformError, type RateLimits } from '../platform.js';
 
 /** `{error}`, Etsy's refusal (listings.md §1.11). */
 const Refusal = Type.Object({ error: Type.String() });

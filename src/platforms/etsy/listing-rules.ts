@@ -4,7 +4,7 @@
  * no parentheses in variation values. Each problem is an issue on the product field that breaks it.
  */
 import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
-import type { ListingDraft } from '../platform.js';
+import type { ListingDraft } from '../contracts/listings.js';
 
 /** Etsy's lowest price, in the shop's currency ("must be above min price", listings.md §1.7). */
 const MIN_PRICE_CENTS = 20;

@@ -2,8 +2,9 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import type { ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
+import type { ListingDraft, PlatformListing } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
-import { type ListingDraft, ListingRefused, PlatformError, type PlatformListing } from '../platform.js';
 import { readFailure } from './listing-answers.js';
 
 /**

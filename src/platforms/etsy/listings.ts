@@ -6,8 +6,8 @@
  */
 import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
-import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../platform.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
 import {

@@ -1,9 +1,10 @@
 /** Etsy answers, parsed without I/O (platforms.md §1.3–1.5). */
 import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import type { CallbackResult, TokenSet } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { OAuthErrorAnswer, OAuthTokenAnswer, tokenRequestFailure } from '../oauth-answers.js';
 import { parseBody } from '../parse.js';
-import { type CallbackResult, PlatformError, type TokenSet } from '../platform.js';
 
 const REFRESH_TOKEN_LIFETIME_MS = 90 * 24 * 3600 * 1000;
 

@@ -1,7 +1,7 @@
 /** The thin I/O half of Login with Amazon: both Amazon adapters exchange and refresh through it. */
 import type { Clock } from '../../lib/clock.js';
+import type { TokenSet } from '../contracts/connect.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
-import type { TokenSet } from '../platform.js';
 import { buildLwaCodeGrant, buildLwaRefreshGrant } from './requests.js';
 import { parseLwaTokenResponse } from './responses.js';
 

@@ -1,7 +1,9 @@
 /** Login with Amazon token answers, parsed without I/O (platforms.md §3.3, §4.3; RFC 6749 §5.1–5.2). */
+
+import type { TokenSet } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { OAuthErrorAnswer, OAuthTokenAnswer, tokenRequestFailure } from '../oauth-answers.js';
 import { parseBody } from '../parse.js';
-import { PlatformError, type TokenSet } from '../platform.js';
 
 /**
  * `{access_token, token_type, expires_in, refresh_token}` → tokens. The access token lives `expires_in` seconds (3600);

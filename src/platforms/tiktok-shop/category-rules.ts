@@ -11,7 +11,8 @@
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
-import { ListingRefused, type ListingsCall } from '../platform.js';
+import { ListingRefused } from '../contracts/errors.js';
+import type { ListingsCall } from '../contracts/listings.js';
 import { Manufacturers, ResponsiblePersons, Rules, reader, SizeCharts, type TikTokEntity, type TikTokRules } from './listing-answers.js';
 import { MANUFACTURERS_ATTRIBUTE, RESPONSIBLE_PERSONS_ATTRIBUTE, SIZE_CHART_ATTRIBUTE } from './listing-requests.js';
 

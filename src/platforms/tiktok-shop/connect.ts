@@ -1,7 +1,7 @@
 /** TikTok Shop (platform 4): service_id authorization link, GET token calls with absolute expiries, signed shop lookup. */
 import type { Clock } from '../../lib/clock.js';
+import type { SellerConnectAdapter } from '../contracts/connect.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
-import type { SellerConnectAdapter } from '../platform.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from './responses.js';
 

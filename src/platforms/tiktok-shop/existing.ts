@@ -5,7 +5,7 @@
  * delivering it, so that a product made from it sends nothing until it changes. Pure: the adapter does the I/O.
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
-import type { DraftImage, ExistingListing, ListingDraft } from '../platform.js';
+import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
 import { platformListing, type TikTokAttribute, type TikTokProduct } from './listing-answers.js';
 import {
   BRAND_ATTRIBUTE,

@@ -8,8 +8,9 @@
 import Type, { type Static } from 'typebox';
 import type { CategoryAttribute, ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
+import type { PlatformListing } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
-import { ListingRefused, PlatformError, type PlatformListing } from '../platform.js';
 import { failureOf } from './responses.js';
 
 const Envelope = Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()), data: Type.Optional(Type.Unknown()) });

@@ -5,8 +5,9 @@
  * category's rules ask for), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
  * the product's options), and the price and stock updates.
  */
+
+import type { ListingDraft } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
-import type { ListingDraft } from '../platform.js';
 import type { TikTokAttribute } from './listing-answers.js';
 import { signRequest } from './requests.js';
 

@@ -6,7 +6,7 @@
  * category's rules ask (Get Category Rules) that Storelink cannot send: a required certification.
  */
 import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
-import type { ListingDraft } from '../platform.js';
+import type { ListingDraft } from '../contracts/listings.js';
 import type { TikTokRules } from './listing-answers.js';
 import {
   htmlOf,

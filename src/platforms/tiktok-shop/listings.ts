@@ -10,17 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { type Category, type CategoryAttribute, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
+import { ListingRefused, PlatformError } from '../contracts/errors.js';
+import type { ExistingListing, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall, RateLimits } from '../contracts/listings.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
-import {
-  type ExistingListing,
-  type ListingDraft,
-  type ListingProgress,
-  ListingRefused,
-  type ListingsAdapter,
-  type ListingsCall,
-  PlatformError,
-  type RateLimits,
-} from '../platform.js';
 import { createCategoryRules } from './category-rules.js';
 import type { TikTokShopConfig } from './connect.js';
 import { existingListing } from './existing.js';

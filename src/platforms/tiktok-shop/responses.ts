@@ -1,8 +1,9 @@
 /** TikTok Shop answers, parsed without I/O (platforms.md §2.2–2.6). */
 import Type from 'typebox';
 import { isPassingFailure } from '../../lib/outbound-http.js';
+import type { CallbackResult, PlatformAccount, TokenSet } from '../contracts/connect.js';
+import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
-import { type CallbackResult, type PlatformAccount, PlatformError, type TokenSet } from '../platform.js';
 
 /** Every answer, token calls included: `{code, message, data, request_id}`, with code 0 for success (platforms.md §2.5). */
 const Envelope = Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()), data: Type.Optional(Type.Unknown()) });
