@@ -69,6 +69,14 @@ module.exports = {
       to: { path: [server('platforms'), server('sandbox')] },
     },
     {
+      name: 'http-not-to-composition-root',
+      severity: 'error',
+      comment:
+        'Routes get the services they use from app.ts, not the whole container: src/http imports neither src/deps.ts nor src/app.ts.',
+      from: { path: server('http') },
+      to: { path: ['^src/deps\\.ts$', '^src/app\\.ts$'] },
+    },
+    {
       name: 'core-no-http',
       severity: 'error',
       comment: 'Services and rules know no HTTP: src/core imports no src/http, src/app.ts or src/sandbox.',

@@ -123,24 +123,26 @@ export async function buildApp(deps: Deps): Promise<App> {
 
   await app.register(
     async (api: App) => {
-      registerHealthRoutes(api, deps);
-      registerAuthRoutes(api, deps);
-      registerTokenRoutes(api, deps);
-      registerWorkspaceRoutes(api, deps);
-      registerAccountRoutes(api, deps);
-      registerProductRoutes(api, deps);
-      registerConnectRoutes(api, deps);
-      registerPlatformRoutes(api, deps);
-      registerSiteRoutes(api, deps);
-      registerListingRoutes(api, deps);
-      registerAdvertisingRoutes(api, deps);
-      registerAuditRoutes(api, deps);
-      registerWebhookRoutes(api, deps);
-      registerPlatformNotificationRoutes(api, deps);
+      // Each route module gets the services it uses, and nothing else of the composition root.
+      const { config: cfg, accounts, tokens, sites } = deps;
+      registerHealthRoutes(api, { database: deps.database, platformHealth: deps.platformHealth });
+      registerAuthRoutes(api, { accounts, tokens, config: cfg });
+      registerTokenRoutes(api, { tokens });
+      registerWorkspaceRoutes(api, { accounts, workspaces: deps.workspaces });
+      registerAccountRoutes(api, { accountSettings: deps.accountSettings, config: cfg });
+      registerProductRoutes(api, { products: deps.products, catalogueCsv: deps.catalogueCsv });
+      registerConnectRoutes(api, { connect: deps.connect });
+      registerPlatformRoutes(api, { config: cfg });
+      registerSiteRoutes(api, { sites });
+      registerListingRoutes(api, { siteListings: deps.siteListings, listings: deps.listings, listingImport: deps.listingImport });
+      registerAdvertisingRoutes(api, { advertising: deps.advertising });
+      registerAuditRoutes(api, { sites });
+      registerWebhookRoutes(api, { webhooks: deps.webhooks });
+      registerPlatformNotificationRoutes(api, { platformNotifications: deps.platformNotifications });
     },
     { prefix: API_PREFIX },
   );
-  registerMediaRoutes(app, deps);
+  registerMediaRoutes(app, { media: deps.media });
   await registerDashboard(app, app.log);
   if (config.sandbox) mountSandboxOnFirstUse(app, deps);
   return app;

@@ -2,13 +2,21 @@
  * PATCH /user and POST /user/password: the signed-in user's own name and password (issue 16, item 2; the choices are in
  * docs/decisions.md, "Accounts").
  */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { AccountSettingsService } from '../core/auth/account-settings.service.js';
 import { type App, principalOf } from './access.js';
 import { accountLimitOf } from './login-limits.js';
 import { ErrorBody, NameField, Ok, ok, PasswordField, UserSchema } from './schemas.js';
 
-export function registerAccountRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface AccountRoutesServices {
+  readonly accountSettings: AccountSettingsService;
+  readonly config: Pick<Config, 'loginRateLimit'>;
+}
+
+export function registerAccountRoutes(app: App, deps: AccountRoutesServices) {
   const { accountSettings, config } = deps;
   const perAccount = accountLimitOf(app, config);
 

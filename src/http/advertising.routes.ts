@@ -2,8 +2,9 @@
  * Advertising a listing on Amazon (DESIGN §13): Sponsored Products started from an active Amazon listing, changed,
  * paused or ended, and its figures per day. Starting, changing and ending spend the seller's money: admins and owners.
  */
+
 import Type, { type TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import type { AdvertisingService } from '../core/advertising/advertising.service.js';
 import { ADVERTISING_STATES, KEYWORD_MATCH_TYPES, SELLER_AD_STATES, SYNC_STATUSES } from '../domain/index.js';
 import { type App, actorOf, workspaceOf } from './access.js';
 import { IssueSchema } from './listings.routes.js';
@@ -64,7 +65,12 @@ const DaySchema = Named('AdvertisingDay', {
 const Params = Type.Object({ listing_id: Id });
 const accepted = { 202: Ok(AdvertisingSchema) };
 
-export function registerAdvertisingRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface AdvertisingRoutesServices {
+  readonly advertising: AdvertisingService;
+}
+
+export function registerAdvertisingRoutes(app: App, deps: AdvertisingRoutesServices) {
   const { advertising } = deps;
 
   app.post(

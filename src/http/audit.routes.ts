@@ -1,6 +1,7 @@
 /** GET /audit-events: who connected, reconnected or disconnected a site, or created or revoked a token; newest first. */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { SitesService } from '../core/sites/sites.service.js';
 import { AUDIT_ACTIONS, AUDIT_SUBJECTS, type AuditAction } from '../domain/index.js';
 import { type App, workspaceOf } from './access.js';
 import { Id, iso, Named, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
@@ -22,7 +23,12 @@ const AuditQuery = Type.Object({
   actor_user_id: Type.Optional(Id),
 });
 
-export function registerAuditRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface AuditRoutesServices {
+  readonly sites: Pick<SitesService, 'listAudit'>;
+}
+
+export function registerAuditRoutes(app: App, deps: AuditRoutesServices) {
   app.get(
     '/audit-events',
     {

@@ -1,6 +1,9 @@
 /** POST /auth/register, /auth/login, /auth/logout (DESIGN §3). */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Config } from '../config.js';
+import type { AccountsService } from '../core/auth/accounts.service.js';
+import type { TokensService } from '../core/auth/tokens.service.js';
 import { AppError } from '../errors.js';
 import { type App, principalOf } from './access.js';
 import { accountLimitOf, enforce, LIMIT_WINDOW_MS } from './login-limits.js';
@@ -11,7 +14,14 @@ const Session = Type.Object({
   expires_at: Timestamp,
 });
 
-export function registerAuthRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface AuthRoutesServices {
+  readonly accounts: AccountsService;
+  readonly tokens: TokensService;
+  readonly config: Pick<Config, 'loginRateLimit' | 'signupRateLimit' | 'allowSignup'>;
+}
+
+export function registerAuthRoutes(app: App, deps: AuthRoutesServices) {
   const { accounts, tokens, config } = deps;
   const window = LIMIT_WINDOW_MS;
   const perAddress = app.createRateLimit({

@@ -1,9 +1,10 @@
 /** POST /authenticate-site and the platforms' callbacks (seed §4, DESIGN §4). */
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { ConnectService } from '../core/connect/connect.service.js';
 import type { CallbackOutcome } from '../core/connect/outcomes.js';
 import { MAX_REDIRECT_URL_LENGTH } from '../core/connect/redirects.js';
-import type { Deps } from '../deps.js';
 import { AMAZON_REGIONS, callbackPath, PLATFORM_IDS, TRACKS } from '../domain/index.js';
 import { firstValues } from '../lib/params.js';
 import { type App, principalOf, workspaceOf } from './access.js';
@@ -49,7 +50,12 @@ function sendOutcome(outcome: CallbackOutcome, request: FastifyRequest, reply: F
   return reply.redirect(outcome.to, 302);
 }
 
-export function registerConnectRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface ConnectRoutesServices {
+  readonly connect: ConnectService;
+}
+
+export function registerConnectRoutes(app: App, deps: ConnectRoutesServices) {
   app.post(
     '/authenticate-site',
     {

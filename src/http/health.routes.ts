@@ -1,6 +1,7 @@
 /** GET /health (liveness and database readiness) and GET /openapi.json. */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { PlatformHealth } from '../core/sites/platform-health.js';
 import { TRACKS } from '../domain/index.js';
 import { AppError } from '../errors.js';
 import type { App } from './access.js';
@@ -9,7 +10,13 @@ import { Ok, OneOf, ok, Timestamp } from './schemas.js';
 const PING_TIMEOUT_MS = 2_000;
 const STORAGE_FULL_MESSAGE = 'Service unavailable: the database has no space left to write';
 
-export function registerHealthRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface HealthRoutesServices {
+  readonly database: { ping(): Promise<void>; readonly storage: { check(): Promise<unknown> } };
+  readonly platformHealth: Pick<PlatformHealth, 'problems'>;
+}
+
+export function registerHealthRoutes(app: App, deps: HealthRoutesServices) {
   app.get(
     '/health',
     {

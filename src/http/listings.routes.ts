@@ -2,9 +2,12 @@
  * Listings (DESIGN §10): what a site needs first (its listing settings, and the choices, categories and attributes read
  * from its platform), then publishing a product to it (or validating it), and reading the listings.
  */
+
 import type { FastifySchemaCompiler } from 'fastify';
 import Type, { type TSchema } from 'typebox';
-import type { Deps } from '../deps.js';
+import type { ListingImport } from '../core/listings/listing-import.js';
+import type { ListingsService } from '../core/listings/listings.service.js';
+import type { SiteListingsService } from '../core/listings/site-listings.service.js';
 import {
   ATTRIBUTE_TYPES,
   ETSY_WHEN_MADE,
@@ -167,7 +170,14 @@ const ListingQuery = Type.Object({
 
 type Check = ((data: unknown) => boolean) & { errors?: Parameters<typeof toFieldErrors>[0] | null };
 
-export function registerListingRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface ListingRoutesServices {
+  readonly siteListings: SiteListingsService;
+  readonly listings: ListingsService;
+  readonly listingImport: ListingImport;
+}
+
+export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
   const { siteListings } = deps;
   const compile = validatorCompiler as FastifySchemaCompiler<TSchema>;
   const checks = Object.fromEntries(

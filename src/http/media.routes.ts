@@ -2,13 +2,20 @@
  * GET /media/<sha256>.<extension>: uploaded images, public (platforms and storefronts fetch them without a token).
  * A name is its content's hash, so an answer never changes: cached for a year, revalidated by its ETag.
  */
+
 import Type from 'typebox';
 import { parseMediaName } from '../core/catalog/images.js';
-import type { Deps } from '../deps.js';
 import { AppError } from '../errors.js';
 import type { App } from './access.js';
 
-export function registerMediaRoutes(app: App, deps: Deps): void {
+/** The services the routes use. */
+export interface MediaRoutesServices {
+  readonly media: {
+    find(sha256: string): Promise<{ sha256: string; extension: string; contentType: string; bytes: Buffer } | null>;
+  };
+}
+
+export function registerMediaRoutes(app: App, deps: MediaRoutesServices): void {
   app.get(
     '/media/:name',
     { schema: { hide: true, params: Type.Object({ name: Type.String({ maxLength: 80 }) }) } },

@@ -3,15 +3,21 @@
  * the URL to register as the TikTok Shop app's webhook. Public: the platform's signature over the raw body is the
  * check (src/core/sites/platform-notifications.ts), so the body is kept as the bytes that came.
  */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { PlatformNotifications } from '../core/sites/platform-notifications.js';
 import type { App } from './access.js';
 import { Ok, ok } from './schemas.js';
 
 /** TikTok Shop's notifications are small; a megabyte is well above any. */
 const BODY_LIMIT = 1024 * 1024;
 
-export function registerPlatformNotificationRoutes(app: App, deps: Pick<Deps, 'platformNotifications'>) {
+/** The services the routes use. */
+export interface PlatformNotificationRoutesServices {
+  readonly platformNotifications: PlatformNotifications;
+}
+
+export function registerPlatformNotificationRoutes(app: App, deps: PlatformNotificationRoutesServices) {
   void app.register(async (scope) => {
     scope.removeContentTypeParser('application/json');
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>

@@ -3,8 +3,9 @@
  * and fields POST /authenticate-site takes for it, what its connection allows in Storelink, and whether this server
  * runs it against its sandbox (no credentials configured) rather than the platform itself.
  */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { Config } from '../config.js';
 import { TRACKS, type Track } from '../domain/index.js';
 import type { App } from './access.js';
 import { Ok, OneOf, ok } from './schemas.js';
@@ -36,7 +37,7 @@ const ABOUT: Readonly<Record<Track, { name: string; platformId: 1 | 4 | 5; needs
   },
 };
 
-const CONFIG_OF: Readonly<Record<Track, keyof Deps['config']['platforms']>> = {
+const CONFIG_OF: Readonly<Record<Track, keyof Config['platforms']>> = {
   etsy: 'etsy',
   'tiktok-shop': 'tiktokShop',
   'amazon-seller': 'amazonSeller',
@@ -52,7 +53,12 @@ const PlatformSchema = Type.Object({
   sandbox: Type.Boolean({ description: "Run against this server's simulator: no credentials for the platform are configured" }),
 });
 
-export function registerPlatformRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface PlatformRoutesServices {
+  readonly config: Pick<Config, 'sandbox' | 'platforms'>;
+}
+
+export function registerPlatformRoutes(app: App, deps: PlatformRoutesServices) {
   const platforms = TRACKS.map((track) => {
     const about = ABOUT[track];
     return {

@@ -2,14 +2,16 @@
  * The catalogue (DESIGN §9): list with search, create, read, change, delete. Bodies are checked by their schema and by
  * the catalogue's rules together, so a refused request names every problem at once and changes nothing.
  */
+
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyRequest } from 'fastify';
 import Type from 'typebox';
+import type { CatalogueCsvService } from '../core/catalog/catalogue-csv.service.js';
 import { CSV_COLUMNS, CSV_IMPORT_BYTES_MAX } from '../core/catalog/csv.js';
 import { presentProduct } from '../core/catalog/present.js';
-import type { Deps } from '../deps.js';
+import type { ProductsService } from '../core/catalog/products.service.js';
 import {
   ATTRIBUTE_KEY_LENGTH_MAX,
   ATTRIBUTE_VALUE_LENGTH_MAX,
@@ -247,7 +249,13 @@ function shapeProblems(request: FastifyRequest): FieldErrors {
   return fields;
 }
 
-export function registerProductRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface ProductRoutesServices {
+  readonly products: ProductsService;
+  readonly catalogueCsv: CatalogueCsvService;
+}
+
+export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
   const { products } = deps;
   const params = Type.Object({ product_id: Id });
 

@@ -1,7 +1,7 @@
 /** GET /sites, GET /sites/{site_id}, DELETE /sites/{site_id} (DESIGN §5). */
+
 import Type from 'typebox';
-import type { Site } from '../core/sites/sites.service.js';
-import type { Deps } from '../deps.js';
+import type { Site, SitesService } from '../core/sites/sites.service.js';
 import { AMAZON_REGIONS, SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { Id, iso, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
@@ -71,7 +71,12 @@ export function presentSite(site: Site) {
 
 const SiteParams = Type.Object({ site_id: Id });
 
-export function registerSiteRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface SiteRoutesServices {
+  readonly sites: SitesService;
+}
+
+export function registerSiteRoutes(app: App, deps: SiteRoutesServices) {
   const { sites } = deps;
 
   app.get(

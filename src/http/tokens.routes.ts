@@ -1,8 +1,8 @@
 /** Personal access tokens: create (value shown once), list (never the value), revoke. Session tokens only (DESIGN §3). */
+
 import Type from 'typebox';
-import type { TokenRecord } from '../core/auth/tokens.service.js';
+import type { TokenRecord, TokensService } from '../core/auth/tokens.service.js';
 import { PAT_EXPIRY_DAYS } from '../core/auth/tokens.service.js';
-import type { Deps } from '../deps.js';
 import { type App, principalOf } from './access.js';
 import { Id, iso, Named, NameField, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
@@ -28,7 +28,12 @@ function present(record: TokenRecord) {
   };
 }
 
-export function registerTokenRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface TokenRoutesServices {
+  readonly tokens: TokensService;
+}
+
+export function registerTokenRoutes(app: App, deps: TokenRoutesServices) {
   const { tokens } = deps;
 
   app.get(

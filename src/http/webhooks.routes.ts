@@ -1,7 +1,7 @@
 /** Webhook endpoints of a workspace: create (secret shown once), list, delete, delivery log, redeliver; docs/decisions.md (Webhooks) says how they behave. */
+
 import Type from 'typebox';
-import type { Delivery, Endpoint } from '../core/webhooks/webhooks.service.js';
-import type { Deps } from '../deps.js';
+import type { Delivery, Endpoint, WebhooksService } from '../core/webhooks/webhooks.service.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { Id, iso, Named, NullableTimestamp, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
@@ -35,7 +35,12 @@ const presentDelivery = (row: Delivery) => ({
   delivered_at: iso(row.deliveredAt),
 });
 
-export function registerWebhookRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface WebhookRoutesServices {
+  readonly webhooks: WebhooksService;
+}
+
+export function registerWebhookRoutes(app: App, deps: WebhookRoutesServices) {
   const { webhooks } = deps;
   const params = Type.Object({ webhook_id: Id });
   const actor = (request: Parameters<typeof principalOf>[0] & { ip: string }) => ({

@@ -2,8 +2,10 @@
  * GET /workspaces and GET /user, the seed's shapes (seed §4); workspaces, members and invitations (DESIGN §12), whose
  * routes take the workspace from the path (no X-Workspace-Id) and leave who may do what to the workspaces service.
  */
+
 import Type from 'typebox';
-import type { Deps } from '../deps.js';
+import type { AccountsService } from '../core/auth/accounts.service.js';
+import type { WorkspacesService } from '../core/workspaces/workspaces.service.js';
 import { ROLES } from '../domain/index.js';
 import { type App, actorOf, principalOf, workspaceOf } from './access.js';
 import {
@@ -41,7 +43,13 @@ const presentMember = (m: { userId: number; name: string; email: string; role: (
   joined_at: iso(m.joinedAt),
 });
 
-export function registerWorkspaceRoutes(app: App, deps: Deps) {
+/** The services the routes use. */
+export interface WorkspaceRoutesServices {
+  readonly accounts: Pick<AccountsService, 'listWorkspaces'>;
+  readonly workspaces: WorkspacesService;
+}
+
+export function registerWorkspaceRoutes(app: App, deps: WorkspaceRoutesServices) {
   app.get(
     '/workspaces',
     {
