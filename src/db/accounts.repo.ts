@@ -17,14 +17,6 @@ export interface WorkspaceWithRole {
   role: Role;
 }
 
-/** PostgreSQL's unique_violation, raised when an email is taken between check and insert. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | null> {
   const [row] = await db
     .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash })

@@ -10,3 +10,9 @@ export const roleReaches = (role: Role, needed: Role) => RANK[role] >= RANK[need
 
 export const TOKEN_KINDS = ['session', 'pat'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
+
+/** Who did something, for the audit log: a user (null for work done on their behalf after they left) and their address. */
+export interface Actor {
+  readonly userId: number | null;
+  readonly ipAddress: string | null;
+}

@@ -3,18 +3,18 @@
  * figures. Each request is checked against Amazon's rules before anything is stored, then recorded with its audit
  * entry and handed to the advertising work (advertising-work.ts) in one transaction.
  */
-import { isUniqueViolation } from '../../db/accounts.repo.js';
+
 import * as advertisingRepo from '../../db/advertising.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { AdvertisingProfile, AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
+import type { Actor, AdvertisingProfile, AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { marketplaceOf } from '../../platforms/amazon-seller/listing-requests.js';
 import type { AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
-import type { Actor } from '../listings/listings.service.js';
 import type { AdvertisingWork } from './advertising-work.js';
 import { presentAdvertising } from './present.js';
 

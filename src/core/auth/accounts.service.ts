@@ -2,6 +2,7 @@
 
 import * as accountsRepo from '../../db/accounts.repo.js';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, invalidField } from '../../errors.js';
 import { newPasswordErrors } from './common-passwords.js';
 import type { SecurityEvents } from './security-events.js';
@@ -46,7 +47,7 @@ export function createAccountsService(deps: {
     try {
       return await db.transaction((tx) => accountsRepo.insertUserWithWorkspace(tx, { email, name: input.name.trim(), passwordHash }));
     } catch (error) {
-      if (accountsRepo.isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN);
+      if (isUniqueViolation(error)) throw invalidField('email', EMAIL_TAKEN);
       throw error;
     }
   }

@@ -10,7 +10,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import { type ProductInput, SKU_PATTERN } from '../../domain/index.js';
+import { type Actor, type ProductInput, SKU_PATTERN } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -31,7 +31,7 @@ import {
 import { presentProduct } from './present.js';
 import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
 import { ALL_GIVEN, checkProduct } from './product-rules.js';
-import type { Actor, ProductChanges } from './products.service.js';
+import type { ProductChanges } from './products.service.js';
 import { skuRace } from './sku-race.js';
 
 type ProductRecord = productsRepo.ProductRecord;

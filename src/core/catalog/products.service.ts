@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { PRODUCT_IMAGES_MAX, type ProductInput, SKU_PATTERN, type VariantInput } from '../../domain/index.js';
+import { type Actor, PRODUCT_IMAGES_MAX, type ProductInput, SKU_PATTERN, type VariantInput } from '../../domain/index.js';
 import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -33,12 +33,6 @@ export type ProductRecord = productsRepo.ProductRecord;
 export type ProductsService = ReturnType<typeof createProductsService>;
 
 /** Who asked for a change, as the audit log records them. */
-export interface Actor {
-  /** Null for work done on a user's behalf after they left (an import they started). */
-  readonly userId: number | null;
-  readonly ipAddress: string | null;
-}
-
 /** PATCH /products/{id}: any subset of the fields of a product. */
 export type ProductChange = Partial<ProductInput>;
 

@@ -1,5 +1,5 @@
 /** The catalogue's writes against a sku another request takes between their check and their insert. */
-import { isUniqueViolation } from '../../db/accounts.repo.js';
+import { isUniqueViolation } from '../../db/errors.js';
 
 /**
  * Runs `write` (a whole transaction, checks included) again once when the workspace's unique constraint on skus refused

@@ -3,12 +3,12 @@
  * write to the listing work (listing-work.ts), in the transaction that records what the seller asked for.
  */
 
-import { isUniqueViolation } from '../../db/accounts.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
+import { type Actor, type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ProductsService } from '../catalog/products.service.js';
@@ -26,11 +26,6 @@ export interface PublishInput {
   category_id: string;
   attributes?: Record<string, unknown>;
   mode?: 'publish' | 'validate';
-}
-
-export interface Actor {
-  userId: number | null;
-  ipAddress: string | null;
 }
 
 export function createListingsService(deps: {

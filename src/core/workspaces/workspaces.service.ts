@@ -11,7 +11,7 @@ import * as accountsRepo from '../../db/accounts.repo.js';
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as workspacesRepo from '../../db/workspaces.repo.js';
-import { type AuditAction, type AuditSubject, type Role, roleReaches } from '../../domain/index.js';
+import { type AuditAction, type AuditSubject, type Actor as DomainActor, type Role, roleReaches } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuthCache } from '../auth/auth-cache.js';
@@ -23,10 +23,8 @@ const LAST_OWNER = 'A workspace keeps at least one owner: make another member ow
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export interface Actor {
-  userId: number;
-  ipAddress: string | null;
-}
+/** A signed-in user acting on workspaces (never work done on someone's behalf). */
+type Actor = DomainActor & { readonly userId: number };
 
 export type WorkspacesService = ReturnType<typeof createWorkspacesService>;
 
