@@ -1,13 +1,8 @@
 /** The composition root: every service built once from config, with the clock, database and logger injectable for tests. */
 import type { Logger } from 'pino';
 import { type AdvertisingService, createAdvertisingService } from './core/advertising/advertising.service.js';
-import {
-  type AdvertisingMetrics,
-  createAdvertisingMetrics,
-  METRICS_SWEEP_QUEUE,
-  REPORT_QUEUE,
-} from './core/advertising/advertising-metrics.js';
-import { ADVERTISING_QUEUE, createAdvertisingWork } from './core/advertising/advertising-work.js';
+import { type AdvertisingMetrics, createAdvertisingMetrics } from './core/advertising/advertising-metrics.js';
+import { createAdvertisingWork } from './core/advertising/advertising-work.js';
 import { type AccountSettingsService, createAccountSettingsService } from './core/auth/account-settings.service.js';
 import { type AccountsService, createAccountsService } from './core/auth/accounts.service.js';
 import { createAuthCache } from './core/auth/auth-cache.js';
@@ -24,19 +19,20 @@ import { type ConnectService, createConnectService } from './core/connect/connec
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
 import { storedImageBytes } from './core/listings/images.js';
-import { createListingImport, IMPORT_QUEUE, type ListingImport } from './core/listings/listing-import.js';
-import { createListingWatch, type ListingWatch, READ_QUEUE, WATCH_QUEUE } from './core/listings/listing-watch.js';
-import { createListingWork, LISTING_QUEUE } from './core/listings/listing-work.js';
+import { createListingImport, type ListingImport } from './core/listings/listing-import.js';
+import { createListingWatch, type ListingWatch } from './core/listings/listing-watch.js';
+import { createListingWork } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
-import { createPacers } from './core/listings/pacing.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
+import { createPacers } from './core/platform-work/pacing.js';
+import { createPlatformJobRunner } from './core/platform-work/runner.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { createPlatformNotifications, type PlatformNotifications } from './core/sites/platform-notifications.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
 import { createSitesService, type SitesService } from './core/sites/sites.service.js';
-import { createTokenRefresh, OVERDUE_QUEUE, REFRESH_QUEUE, type TokenRefresh } from './core/sites/token-refresh.js';
+import { createTokenRefresh, type TokenRefresh } from './core/sites/token-refresh.js';
 import { createDeliveryQueue } from './core/webhooks/delivery.js';
-import { createOutbox, DELIVERY_QUEUE } from './core/webhooks/outbox.js';
+import { createOutbox } from './core/webhooks/outbox.js';
 import { createWebhooksService, type WebhooksService } from './core/webhooks/webhooks.service.js';
 import { createWorkspacesService, type WorkspacesService } from './core/workspaces/workspaces.service.js';
 import type { Database } from './db/client.js';
@@ -45,7 +41,7 @@ import { writeLastUsed } from './db/tokens.repo.js';
 import { callbackPath } from './domain/index.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type CredentialsCipher, createCredentialsCipher } from './lib/credentials-cipher.js';
-import { createJobs, type Jobs } from './lib/jobs.js';
+import { createJobs, type Jobs, type QueueDefinition } from './lib/jobs.js';
 import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
@@ -101,7 +97,10 @@ export interface Deps {
   readonly sandbox: SandboxContext;
   /** Starts the job engine (installing or migrating its schema) so jobs can be sent; main.ts and the test app call it. */
   start(): Promise<void>;
-  /** Starts this instance's workers: token renewals unless REFRESH_WORKER=false, webhook deliveries unless WEBHOOK_WORKER=false. */
+  /**
+   * Starts this instance's workers, and their queues' schedules: token renewals unless REFRESH_WORKER=false, webhook
+   * deliveries unless WEBHOOK_WORKER=false, listings and advertising unless LISTING_WORKER=false.
+   */
   startWorkers(): Promise<void>;
   /**
    * Stops this instance's workers at once: webhook deliveries in flight are abandoned and queued again, platform calls
@@ -129,6 +128,13 @@ export interface DepsOptions {
   /** How long stopWork() waits for jobs in flight (default: a second less than SHUTDOWN_TIMEOUT_MS, 8 s). */
   shutdownMs?: number;
 }
+
+/** Each queue's `worker` switch: REFRESH_WORKER, WEBHOOK_WORKER and LISTING_WORKER (the listings and advertising). */
+const WORKER_SWITCHES: Readonly<Record<string, (config: ResolvedConfig) => boolean>> = {
+  refresh: (config) => config.refresh.worker,
+  webhooks: (config) => config.webhooks.worker,
+  listings: (config) => config.listings.worker,
+};
 
 // About 1 KB each: a bounded few megabytes however many tokens exist.
 const AUTH_CACHE_ENTRIES = 10_000;
@@ -182,21 +188,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     pollIntervalSeconds: config.refresh.pollMs / 1000,
     onError: (error, context) => logger.error({ err: describeError(error), siteId: context.siteId }, 'token refresh failed'),
   });
-  for (const queue of tokenRefresh.queues) jobs.define(queue);
   const resolveHost = options.resolveHost ?? systemResolveHost;
   const { allowPrivateTargets } = config.webhooks;
-  jobs.define(
-    createDeliveryQueue({
-      db,
-      clock,
-      cipher,
-      outbox,
-      stopping: jobs.stopping,
-      resolveHost,
-      allowPrivateTargets,
-      timeoutMs: config.outboundTimeoutMs,
-    }),
-  );
+  const delivery = createDeliveryQueue({
+    db,
+    clock,
+    cipher,
+    outbox,
+    stopping: jobs.stopping,
+    resolveHost,
+    allowPrivateTargets,
+    timeoutMs: config.outboundTimeoutMs,
+  });
+  // Every platform job runs on it: the site's guard, its token, the failure's class and the one retry policy.
+  const runner = createPlatformJobRunner({ db, clock, refresh: tokenRefresh });
 
   // Listings: the platforms' listings capability, and every platform write of a listing as a job (DESIGN §10, §11).
   const listingsAdapters = createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS);
@@ -209,23 +214,21 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     clock,
     jobs,
     adapter: advertisingAdapter,
-    refresh: tokenRefresh,
+    runner,
     timeoutMs: config.outboundTimeoutMs,
   });
-  for (const queue of advertisingMetrics.queues) jobs.define(queue);
   const advertisingWork = createAdvertisingWork({
     db,
     clock,
     jobs,
     outbox,
     adapter: advertisingAdapter,
-    refresh: tokenRefresh,
+    runner,
     pacerOf,
     firstReport: advertisingMetrics.firstReport,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
-  jobs.define(advertisingWork.queue);
   const listingWork = createListingWork({
     followers: advertisingWork,
     pacerOf,
@@ -234,12 +237,11 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     jobs,
     outbox,
     adapters: listingsAdapters,
-    refresh: tokenRefresh,
+    runner,
     imageBytes,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
-  jobs.define(listingWork.queue);
   const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
   const products = createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork });
   const listingImport = createListingImport({
@@ -247,21 +249,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     clock,
     jobs,
     adapters: listingsAdapters,
-    refresh: tokenRefresh,
+    runner,
     products,
     pacerOf,
     imageBytes,
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
-  jobs.define(listingImport.queue);
   const listingWatch = createListingWatch({
     db,
     clock,
     jobs,
     outbox,
     adapters: listingsAdapters,
-    refresh: tokenRefresh,
+    runner,
     pacerOf,
     imageBytes,
     work: listingWork,
@@ -269,7 +270,17 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
-  for (const queue of listingWatch.queues) jobs.define(queue);
+  // Each job module declares its queues, with their schedule and the switch that works them.
+  for (const queue of [
+    ...tokenRefresh.queues,
+    delivery,
+    listingWork.queue,
+    listingImport.queue,
+    ...listingWatch.queues,
+    advertisingWork.queue,
+    ...advertisingMetrics.queues,
+  ])
+    jobs.define(queue as QueueDefinition<object>);
 
   const connect = createConnectService({
     listings: listingWork,
@@ -343,19 +354,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     cipher,
     sandbox,
     start: () => jobs.start(),
-    async startWorkers() {
-      if (config.refresh.worker) {
-        await jobs.work([REFRESH_QUEUE, OVERDUE_QUEUE]);
-        await jobs.schedule(OVERDUE_QUEUE, '* * * * *');
-      }
-      if (config.webhooks.worker) await jobs.work([DELIVERY_QUEUE]);
-      if (config.listings.worker) {
-        await jobs.work([LISTING_QUEUE, IMPORT_QUEUE, WATCH_QUEUE, READ_QUEUE, ADVERTISING_QUEUE, REPORT_QUEUE, METRICS_SWEEP_QUEUE]);
-        await jobs.schedule(WATCH_QUEUE, '* * * * *');
-        // Amazon makes the previous day's figures available in the morning (UTC in North America's night).
-        await jobs.schedule(METRICS_SWEEP_QUEUE, '17 7 * * *');
-      }
-    },
+    startWorkers: () => jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false),
     stopWork: () => jobs.stop(shutdownMs),
     close: async () => {
       await stopWatching?.();

@@ -82,7 +82,7 @@ for (const kind of databaseKinds()) {
       const body = () => contract.body(sellerSite);
 
       before(async () => {
-        t = await createTestApp(kind, { listen: true });
+        t = await createTestApp(kind, { listen: true, renewals: 'by-hand' });
         actor = await registerUser(t);
         if (contract.needsSellerSite) sellerSite = await connectedSellerSite(t, actor);
       });

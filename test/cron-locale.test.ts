@@ -30,7 +30,7 @@ const SCENARIO = `
   const { createTestDatabase } = await import(${JSON.stringify(here('./helpers/database.ts'))});
   const database = await createTestDatabase('pglite');
   const jobs = createJobs({ connection: database.jobsConnection, onError: () => {} });
-  jobs.define({ name: 'cron-locale', options: {}, work: {}, handler: async () => 'done' });
+  jobs.define({ name: 'cron-locale', options: {}, work: {}, handler: async () => 'done', worker: 'test' });
   await jobs.start();
   await jobs.schedule('cron-locale', '17 7 * * *');
   const refused = await jobs.schedule('cron-locale', 'not a cron expression').then(() => false, () => true);

@@ -121,6 +121,7 @@ for (const kind of databaseKinds()) {
     before(async () => {
       t = await createTestApp(kind, {
         listen: true,
+        renewals: 'by-hand',
         env: (url) => {
           env = realEnvironment(url);
           return env;

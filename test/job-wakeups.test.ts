@@ -35,6 +35,7 @@ for (const kind of databaseKinds()) {
           record(n);
           return 'done';
         },
+        worker: 'test',
       });
       jobs.define<{ n: number }>({
         name: FLAKY,
@@ -45,9 +46,10 @@ for (const kind of databaseKinds()) {
           if (ran.get(n)!.length === 1) throw new Error('the first attempt fails');
           return 'done';
         },
+        worker: 'test',
       });
       await jobs.start();
-      await jobs.work([QUEUE, FLAKY]);
+      await jobs.startWorkers((worker) => worker === 'test');
     });
     after(async () => {
       await jobs.stop(5_000);

@@ -28,7 +28,7 @@ for (const kind of databaseKinds()) {
     let actor: Actor;
     beforeEach(async () => {
       // Hour-long tokens on every simulator, so a renewal is due within a session's lifetime.
-      t = await createTestApp(kind, { listen: true, env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '3600' } });
+      t = await createTestApp(kind, { listen: true, renewals: 'by-hand', env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '3600' } });
       actor = await registerUser(t);
     });
     afterEach(() => t.close());

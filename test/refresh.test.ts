@@ -6,7 +6,7 @@ import { openTokens } from '../src/core/sites/credentials.js';
 import { REFRESH_QUEUE } from '../src/core/sites/token-refresh.js';
 import { type Actor, connectThroughSandbox, locationOf } from './helpers/connect.js';
 import { databaseKinds, selectRows } from './helpers/database.js';
-import { refreshDue, storeRevoked } from './helpers/jobs.js';
+import { refreshDue, storeRevoked, whileRenewing } from './helpers/jobs.js';
 import { call, createTestApp, registerUser, type TestApp } from './helpers/test-app.js';
 
 const MINUTE = 60_000;
@@ -23,7 +23,7 @@ for (const kind of databaseKinds()) {
     let t: TestApp;
     let actor: Actor;
     beforeEach(async () => {
-      t = await createTestApp(kind, { listen: true });
+      t = await createTestApp(kind, { listen: true, renewals: 'by-hand' });
       actor = await registerUser(t);
     });
     afterEach(() => t.close());
@@ -77,7 +77,7 @@ for (const kind of databaseKinds()) {
 
     test('with short sandbox token lifetimes, every track stays connected across many expiries', async () => {
       await t.close();
-      t = await createTestApp(kind, { listen: true, env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '120' } });
+      t = await createTestApp(kind, { listen: true, renewals: 'by-hand', env: { SANDBOX_ACCESS_TOKEN_TTL_SECONDS: '120' } });
       actor = await registerUser(t);
       const sellers = [];
       for (const platform_id of [1, 4, 5])
@@ -151,7 +151,7 @@ for (const kind of databaseKinds()) {
       const stored = await t.deps.tokenRefresh.accessTokenFor(siteId);
       assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - before, 0, 'a fresh token needs no platform call');
       t.clock.advance(59.5 * MINUTE);
-      const tokens = await Promise.all(Array.from({ length: 10 }, () => t.deps.tokenRefresh.accessTokenFor(siteId)));
+      const tokens = await whileRenewing(t, Promise.all(Array.from({ length: 10 }, () => t.deps.tokenRefresh.accessTokenFor(siteId))));
       assert.equal((t.deps.sandbox.calls.get('etsy:token') ?? 0) - before, 1, 'one renewal for ten callers');
       assert.equal(new Set(tokens).size, 1);
       assert.notEqual(tokens[0], stored);
@@ -166,7 +166,7 @@ for (const kind of databaseKinds()) {
     test('accessTokenFor refuses a site whose grant the platform refused, and tells the caller to reconnect', async () => {
       const siteId = await connectEtsy('82');
       await storeRevoked(t, siteId, '70000082.revoked');
-      await assert.rejects(t.deps.tokenRefresh.accessTokenFor(siteId), (error: Error) => /reconnect/.test(error.message));
+      await assert.rejects(whileRenewing(t, t.deps.tokenRefresh.accessTokenFor(siteId)), (error: Error) => /reconnect/.test(error.message));
       assert.equal((await site(siteId)).status, 'reauthorization_required');
     });
 

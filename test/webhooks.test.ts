@@ -45,7 +45,7 @@ for (const kind of databaseKinds()) {
     before(async () => (receiver = await startReceiver()));
     after(() => receiver.close());
     beforeEach(async () => {
-      t = await createTestApp(kind, { listen: true });
+      t = await createTestApp(kind, { listen: true, renewals: 'by-hand' });
       owner = await registerUser(t);
       pat = (await createPat(t, owner.session, { expires_in_days: null })).token;
       receiver.received.length = 0;

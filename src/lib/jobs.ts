@@ -12,12 +12,19 @@ export interface Transaction {
   execute(query: SQL): PromiseLike<unknown>;
 }
 
-/** One queue: its pg-boss options, how its workers fetch, and what a job does. The handler's result is the job's output. */
+/**
+ * One queue, as its job module declares it: its pg-boss options, how its workers fetch, what a job does (the handler's
+ * result is the job's output), the instance switch that turns its workers on, and its schedule if it recurs.
+ */
 export interface QueueDefinition<T extends object> {
   readonly name: string;
   readonly options: Omit<Queue, 'name'>;
   readonly work: WorkOptions;
   readonly handler: (data: T, job: Job<T>) => Promise<string>;
+  /** The instance's switch for this queue's workers (the composition root maps it to REFRESH_WORKER and its kin). */
+  readonly worker: string;
+  /** A cron expression: every instance's engine sends the queue a job at each occurrence (one instance sends each). */
+  readonly schedule?: string;
 }
 
 export interface SendOptions {
@@ -32,6 +39,8 @@ export interface SendOptions {
 export interface Jobs {
   /** Declares a queue; every queue is declared before start(). */
   define<T extends object>(queue: QueueDefinition<T>): void;
+  /** Starts this instance's workers for every declared queue whose switch is on, and the schedules of those queues. */
+  startWorkers(isOn: (worker: string) => boolean): Promise<void>;
   /** Installs or migrates pg-boss's schema (under an advisory lock, so instances may start together) and creates the queues. */
   start(): Promise<void>;
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
@@ -190,6 +199,11 @@ export function createJobs(options: JobsOptions): Jobs {
       return id;
     },
     schedule: (name, cron) => boss.schedule(name, cron),
+    async startWorkers(isOn) {
+      const on = [...queues.values()].filter((queue) => isOn(queue.worker));
+      await this.work(on.map((queue) => queue.name));
+      for (const queue of on) if (queue.schedule) await boss.schedule(queue.name, queue.schedule);
+    },
     async work(names) {
       for (const name of names) {
         const queue = definition(name);

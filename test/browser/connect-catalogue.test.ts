@@ -31,7 +31,7 @@ describe('the connect catalogue and broken connections in a browser', () => {
   const siteCount = async () => ((await (await api('GET', '/sites')).json()) as { meta: { total: number } }).meta.total;
 
   before(async () => {
-    session = await openBrowser();
+    session = await openBrowser({ renewals: 'by-hand' });
     ({ page, baseUrl } = session);
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
   });

@@ -48,15 +48,19 @@ export interface BrowserSession {
 /**
  * A served app on PGlite and a fresh Chromium profile with one page of 1440x900. `env` is the app's environment beyond
  * the test defaults; `chromiumArgs` are added to Chromium's command line (a `--host-resolver-rules` to reach the app by
- * another name).
+ * another name); `renewals` as createTestApp takes it.
  */
 export async function openBrowser(
-  options: { acceptDownloads?: boolean; env?: Record<string, string>; chromiumArgs?: string[] } = {},
+  options: { acceptDownloads?: boolean; env?: Record<string, string>; chromiumArgs?: string[]; renewals?: 'worker' | 'by-hand' } = {},
 ): Promise<BrowserSession> {
   assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
   await mkdir(SCREENSHOTS, { recursive: true });
-  const t = await createTestApp('pglite', { listen: true, ...(options.env ? { env: options.env } : {}) });
+  const t = await createTestApp('pglite', {
+    listen: true,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.renewals ? { renewals: options.renewals } : {}),
+  });
   const profileDir = await mkdtemp(join(tmpdir(), 'storelink-chromium-'));
   // A persistent context is the way to give Chromium a new, empty --user-data-dir of our own.
   const context = await chromium.launchPersistentContext(profileDir, {

@@ -11,6 +11,22 @@ export async function refreshDue(t: TestApp) {
   return { refreshed: counts.refreshed ?? 0, retry: counts.retry ?? 0, reauthorization_required: counts.reauthorization_required ?? 0 };
 }
 
+/**
+ * Awaits `pending` while standing in for the refresh worker a test app without workers lacks: renewals that are ready
+ * now (the ones `accessTokenFor` asks for) are run until it settles.
+ */
+export async function whileRenewing<T>(t: TestApp, pending: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = pending.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await t.deps.jobs.runReady(REFRESH_QUEUE);
+    await Promise.race([done.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 50))]);
+  }
+  return done;
+}
+
 /** Stores credentials the platform will refuse, as if the user revoked the app there, and queues their renewal now. */
 export async function storeRevoked(t: TestApp, siteId: number, refreshToken: string) {
   const now = t.clock.now();

@@ -46,6 +46,11 @@ export async function createTestApp(
     env?: Record<string, string> | ((appUrl: string) => Record<string, string>);
     listen?: boolean;
     workers?: boolean;
+    /**
+     * Without `workers`, token renewals still run on a worker (`accessTokenFor` waits for one) unless the test drives
+     * them by hand (`refreshDue`, `storeRevoked`): 'by-hand'.
+     */
+    renewals?: 'worker' | 'by-hand';
     database?: TestDatabase;
     resolveHost?: ResolveHost;
   } = {},
@@ -79,6 +84,7 @@ export async function createTestApp(
   await deps.watchAuthChanges();
   await deps.start();
   if (options.workers) await deps.startWorkers();
+  else if (options.renewals !== 'by-hand') await deps.jobs.startWorkers((worker) => worker === 'refresh');
   await app.ready();
   if (port) await app.listen({ port, host: '127.0.0.1' });
   return {

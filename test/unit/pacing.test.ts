@@ -1,7 +1,7 @@
 /** Pacing by the platform's own limit headers (listings.md §1.10): a spent second waits, a spent day puts work off. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createPacer } from '../../src/core/listings/pacing.js';
+import { createPacer } from '../../src/core/platform-work/pacing.js';
 import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import { createManualClock } from '../helpers/clock.js';
 

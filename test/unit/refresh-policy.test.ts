@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_REFRESH_POLICY, nextRefreshAt, retryDelayMs } from '../../src/core/sites/refresh-policy.js';
+import { DEFAULT_REFRESH_POLICY, nextRefreshAt } from '../../src/core/sites/refresh-policy.js';
+import { retryDelayMs } from '../../src/lib/back-off.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const at = (ms: number) => new Date(now.getTime() + ms);

@@ -7,14 +7,12 @@
  */
 import * as advertisingRepo from '../../db/advertising.repo.js';
 import type { Db } from '../../db/client.js';
-import * as sitesRepo from '../../db/sites.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
 import { DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import type { AdReportRow, AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
-import { PlatformError } from '../../platforms/contracts/errors.js';
-import { retryAt } from '../listings/platform-call.js';
-import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { PlatformJobData, PlatformJobRunner } from '../platform-work/runner.js';
 
 export const METRICS_SWEEP_QUEUE = 'advertising-metrics';
 export const REPORT_QUEUE = 'advertising-report';
@@ -28,7 +26,7 @@ export const REPORT_POLL_MS = 20_000;
 const POLLS_MAX = 90;
 const DAY_MS = 86_400_000;
 
-export interface ReportJob {
+export interface ReportJob extends PlatformJobData {
   workspaceId: number;
   siteId: number;
   profileId: string;
@@ -36,7 +34,6 @@ export interface ReportJob {
   to: string;
   reportId?: string;
   polls?: number;
-  attempt?: number;
 }
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
@@ -81,10 +78,10 @@ export function createAdvertisingMetrics(deps: {
   clock: Clock;
   jobs: Jobs;
   adapter: AdvertisingAdapter | null;
-  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  runner: PlatformJobRunner;
   timeoutMs: number;
 }) {
-  const { db, clock, jobs } = deps;
+  const { db, clock, jobs, runner } = deps;
 
   const sendReport = (tx: Db, job: ReportJob, at?: Date) =>
     jobs.send(REPORT_QUEUE, job, { tx, singletonKey: `${job.siteId}:${job.profileId}`, ...(at ? { startAfter: at } : {}) });
@@ -98,63 +95,61 @@ export function createAdvertisingMetrics(deps: {
     return `${profiles.length} profiles`;
   }
 
-  async function report(job: ReportJob): Promise<string> {
-    const site = await sitesRepo.findSite(db, job.workspaceId, job.siteId);
-    if (!deps.adapter || !site || site.status !== 'connected' || site.advertisingProfiles === null)
-      return 'held: advertising is not connected';
-    const adapter = deps.adapter;
+  /** Asks for the report, looks at it again until Amazon has made it, then stores its figures. */
+  async function follow(job: ReportJob, site: SiteRow, accessToken: string): Promise<string> {
+    const adapter = deps.adapter!;
     const now = clock.now();
-    try {
-      const call = {
-        accessToken: await deps.refresh.accessTokenFor(site.id, 'advertising'),
-        profileId: job.profileId,
-        region: site.advertisingRegion ?? DEFAULT_AMAZON_REGION,
-        signal: jobs.stopDeadline,
-      };
-      if (!job.reportId) {
-        const reportId = await adapter.requestReport(call, { from: job.from, to: job.to });
-        await sendReport(db, { ...job, reportId, polls: 0, attempt: 0 }, new Date(now.getTime() + REPORT_POLL_MS));
-        return `requested ${reportId}`;
-      }
-      const status = await adapter.reportStatus(call, job.reportId);
-      if (status.status === 'failed') return `failed: ${status.reason}`;
-      if (status.status === 'pending') {
-        const polls = (job.polls ?? 0) + 1;
-        if (polls >= POLLS_MAX) return `given up: the report was not ready after ${polls} looks`;
-        await sendReport(db, { ...job, polls }, new Date(now.getTime() + REPORT_POLL_MS));
-        return 'not ready';
-      }
-      const rows = await adapter.downloadReport(status.url, jobs.stopDeadline);
-      const advertising = await advertisingRepo.advertisingOfProfile(db, site.id, job.profileId);
-      const advertisingOfAd = new Map(advertising.flatMap((ad) => Object.values(ad.adIds).map((adId) => [adId, ad.id] as const)));
-      const days = daysOfReport(rows, advertisingOfAd);
-      await db.transaction(async (tx) => {
-        await advertisingRepo.saveDays(tx, days);
-        await advertisingRepo.markMetricsRead(
-          tx,
-          advertising.map((ad) => ad.id),
-          now,
-        );
-      });
-      return `${days.length} days stored`;
-    } catch (error) {
-      if (error instanceof PlatformError && error.reason === 'rejected') {
-        await deps.refresh.refused(site.id, 'advertising', `Amazon Ads refused access (${error.message}); reconnect advertising.`);
-        return 'held: the advertising grant was refused';
-      }
-      const at = retryAt(now, error, job.attempt ?? 0);
-      const message = error instanceof Error ? error.message : String(error);
-      if (!at) return `given up: ${message}`;
-      await sendReport(db, { ...job, attempt: (job.attempt ?? 0) + 1 }, at);
-      return `retry at ${at.toISOString()}: ${message}`;
+    const call = {
+      accessToken,
+      profileId: job.profileId,
+      region: site.advertisingRegion ?? DEFAULT_AMAZON_REGION,
+      signal: jobs.stopDeadline,
+    };
+    if (!job.reportId) {
+      const reportId = await adapter.requestReport(call, { from: job.from, to: job.to });
+      await sendReport(db, { ...job, reportId, polls: 0, attempt: 0 }, new Date(now.getTime() + REPORT_POLL_MS));
+      return `requested ${reportId}`;
     }
+    const status = await adapter.reportStatus(call, job.reportId);
+    if (status.status === 'failed') return `failed: ${status.reason}`;
+    if (status.status === 'pending') {
+      const polls = (job.polls ?? 0) + 1;
+      if (polls >= POLLS_MAX) return `given up: the report was not ready after ${polls} looks`;
+      await sendReport(db, { ...job, polls }, new Date(now.getTime() + REPORT_POLL_MS));
+      return 'not ready';
+    }
+    const rows = await adapter.downloadReport(status.url, jobs.stopDeadline);
+    const advertising = await advertisingRepo.advertisingOfProfile(db, site.id, job.profileId);
+    const advertisingOfAd = new Map(advertising.flatMap((ad) => Object.values(ad.adIds).map((adId) => [adId, ad.id] as const)));
+    const days = daysOfReport(rows, advertisingOfAd);
+    await db.transaction(async (tx) => {
+      await advertisingRepo.saveDays(tx, days);
+      await advertisingRepo.markMetricsRead(
+        tx,
+        advertising.map((ad) => ad.id),
+        now,
+      );
+    });
+    return `${days.length} days stored`;
   }
+
+  const report = runner.handlerOf<ReportJob, ReportJob>({
+    grant: 'advertising',
+    ready: (site) => deps.adapter !== null && site.advertisingProfiles !== null,
+    load: async (job) => ({ subject: job, workspaceId: job.workspaceId, siteId: job.siteId }),
+    call: follow,
+    retry: (job, at, attempt) => sendReport(db, { ...job, attempt }, at),
+    givenUp: async (_job, message) => `given up: ${message}`,
+  });
 
   const sweepQueue: QueueDefinition<object> = {
     name: METRICS_SWEEP_QUEUE,
     options: { policy: 'singleton', expireInSeconds: 300, retryLimit: 2, deleteAfterSeconds: 7 * 24 * 3600 },
     work: { pollingIntervalSeconds: 30 },
     handler: sweep,
+    worker: 'listings',
+    // Amazon makes the previous day's figures available in the morning (UTC in North America's night).
+    schedule: '17 7 * * *',
   };
   const reportQueue: QueueDefinition<ReportJob> = {
     name: REPORT_QUEUE,
@@ -169,6 +164,7 @@ export function createAdvertisingMetrics(deps: {
     // Its jobs come due 20 s apart at the soonest: a worker looking every second would only add idle queries.
     work: { localConcurrency: 2, pollingIntervalSeconds: REPORT_POLL_MS / 2_000 },
     handler: report,
+    worker: 'listings',
   };
 
   return {

@@ -12,23 +12,21 @@ import * as advertisingRepo from '../../db/advertising.repo.js';
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
-import * as sitesRepo from '../../db/sites.repo.js';
 import { type AdvertisingTargeting, DEFAULT_AMAZON_REGION, storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import type { AdsCall, AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
-import { ListingRefused, PlatformError } from '../../platforms/contracts/errors.js';
-import type { Pacer } from '../listings/pacing.js';
-import { ATTEMPTS_MAX, platformQueueOptions, retryAt } from '../listings/platform-call.js';
-import type { TokenRefresh } from '../sites/token-refresh.js';
+import { ListingRefused } from '../../platforms/contracts/errors.js';
+import type { Pacer } from '../platform-work/pacing.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
+import { afterAttempts, type PlatformJobData, type PlatformJobRunner } from '../platform-work/runner.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { presentAdvertising } from './present.js';
 
 export const ADVERTISING_QUEUE = 'advertising-work';
 
-export interface AdvertisingJob {
+export interface AdvertisingJob extends PlatformJobData {
   advertisingId: number;
-  attempt?: number;
 }
 
 /** What Amazon holds of the advertising, saved after every step that must not be repeated. */
@@ -74,14 +72,14 @@ export function createAdvertisingWork(deps: {
   jobs: Jobs;
   outbox: Outbox;
   adapter: AdvertisingAdapter | null;
-  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  runner: PlatformJobRunner;
   pacerOf: (key: string) => Pacer;
   /** Started once a campaign runs, so its first figures come without waiting for the daily report. */
   firstReport: (tx: Db, advertising: { workspaceId: number; siteId: number; profileId: string }) => Promise<void>;
   timeoutMs: number;
   pollIntervalSeconds: number;
 }): AdvertisingWork {
-  const { db, clock, jobs } = deps;
+  const { db, clock, jobs, runner } = deps;
 
   const send: AdvertisingWork['send'] = async (tx, advertising, at, attempt) => {
     await jobs.send(ADVERTISING_QUEUE, { advertisingId: advertising.id, ...(attempt ? { attempt } : {}) } satisfies AdvertisingJob, {
@@ -102,56 +100,82 @@ export function createAdvertisingWork(deps: {
     return fields.state ?? 'recorded';
   }
 
-  async function adsCall(site: SiteRow, profileId: string): Promise<AdsCall> {
-    const pacer = deps.pacerOf(`amazon-ads:${profileId}`);
-    return {
-      accessToken: await deps.refresh.accessTokenFor(site.id, 'advertising'),
-      profileId,
+  interface Subject {
+    ad: advertisingRepo.AdvertisingRow;
+    listing: listingsRepo.ListingRow | null;
+    target: Target;
+    progress: AdProgress;
+  }
+
+  const saveOf =
+    ({ ad, progress }: Subject) =>
+    async (fields: Partial<advertisingRepo.AdvertisingRow> = {}) => {
+      Object.assign(ad, await advertisingRepo.updateAdvertising(db, ad.id, { ...fields, progress: { ...progress } }, clock.now()));
+    };
+
+  /** Brings Amazon to where the advertising should stand. */
+  async function bring(subject: Subject, site: SiteRow, accessToken: string): Promise<string> {
+    const { ad, listing, target, progress } = subject;
+    const adapter = deps.adapter!;
+    const pacer = deps.pacerOf(`amazon-ads:${ad.profileId}`);
+    const call: AdsCall = {
+      accessToken,
+      profileId: ad.profileId,
       region: site.advertisingRegion ?? DEFAULT_AMAZON_REGION,
       signal: jobs.stopDeadline,
       beforeCall: () => pacer.beforeCall(),
     };
+    if (target === 'archived') {
+      const campaignId = ad.campaignId ?? (await adapter.campaignNamed(call, campaignNameOf(ad, listing!)))?.id;
+      if (campaignId) await adapter.archiveCampaign(call, campaignId);
+      return record(ad.id, { state: 'archived', syncStatus: 'synced', issues: [] }, null);
+    }
+    const save = saveOf(subject);
+    const warnings = await build(call, adapter, ad, listing!, progress, target, save);
+    await bringUp(call, adapter, ad, progress, target, save);
+    const event =
+      target === 'enabled' && ad.state !== 'enabled'
+        ? 'advertising.started'
+        : target === 'paused' && ad.state === 'enabled'
+          ? 'advertising.paused'
+          : null;
+    return record(ad.id, { state: target, syncStatus: 'synced', issues: warnings, progress: { ...progress } }, event);
   }
 
-  async function run(job: AdvertisingJob): Promise<string> {
-    const ad = await advertisingRepo.advertisingById(db, job.advertisingId);
-    if (!ad || (ad.state === 'archived' && ad.syncStatus === 'synced')) return 'nothing to do';
-    const listing = await listingsRepo.listingById(db, ad.listingId);
-    const target = targetOf(ad, listing);
-    const progress = { ...(ad.progress as AdProgress) };
-    const save = async (fields: Partial<advertisingRepo.AdvertisingRow> = {}) => {
-      Object.assign(ad, await advertisingRepo.updateAdvertising(db, ad.id, { ...fields, progress: { ...progress } }, clock.now()));
-    };
-    // Nothing was ever sent to Amazon: ending it is Storelink's alone.
-    if (target === 'archived' && !ad.campaignId && !progress.campaignStartedAt)
-      return record(ad.id, { state: 'archived', syncStatus: 'synced', issues: [] }, null);
-    const site = await sitesRepo.findSite(db, ad.workspaceId, ad.siteId);
-    // Advertising that is not connected holds the work (the advertising shows it must be reconnected): connecting it again sends it.
-    if (!deps.adapter || !site || site.status !== 'connected' || site.advertisingProfiles === null)
-      return 'held: advertising is not connected';
-    const adapter = deps.adapter;
-    try {
-      const call = await adsCall(site, ad.profileId);
-      if (target === 'archived') {
-        const campaignId = ad.campaignId ?? (await adapter.campaignNamed(call, campaignNameOf(ad, listing!)))?.id;
-        if (campaignId) await adapter.archiveCampaign(call, campaignId);
+  /** Amazon's refusal, or Amazon out of reach too long: the advertising's issues (`error` if it never ran). */
+  const failure = (ad: advertisingRepo.AdvertisingRow, issues: advertisingRepo.AdvertisingRow['issues']) => {
+    const ran = ad.state !== 'pending' && ad.state !== 'error';
+    return record(ad.id, { ...(ran ? {} : { state: 'error' }), syncStatus: 'failed', issues }, 'advertising.failed');
+  };
+
+  const run = runner.handlerOf<AdvertisingJob, Subject>({
+    grant: 'advertising',
+    // Advertising that is not connected holds the work (the advertising shows it must be reconnected): connecting it
+    // again sends it.
+    ready: (site) => deps.adapter !== null && site.advertisingProfiles !== null,
+    async load(job) {
+      const ad = await advertisingRepo.advertisingById(db, job.advertisingId);
+      if (!ad || (ad.state === 'archived' && ad.syncStatus === 'synced')) return 'nothing to do';
+      const listing = await listingsRepo.listingById(db, ad.listingId);
+      const target = targetOf(ad, listing);
+      const progress = { ...(ad.progress as AdProgress) };
+      // Nothing was ever sent to Amazon: ending it is Storelink's alone.
+      if (target === 'archived' && !ad.campaignId && !progress.campaignStartedAt)
         return record(ad.id, { state: 'archived', syncStatus: 'synced', issues: [] }, null);
-      }
-      const state = target;
-      const warnings = await build(call, adapter, ad, listing!, progress, state, save);
-      await bringUp(call, adapter, ad, progress, state, save);
-      const event =
-        state === 'enabled' && ad.state !== 'enabled'
-          ? 'advertising.started'
-          : state === 'paused' && ad.state === 'enabled'
-            ? 'advertising.paused'
-            : null;
-      return record(ad.id, { state, syncStatus: 'synced', issues: warnings, progress: { ...progress } }, event);
-    } catch (error) {
-      await save();
-      return failed(ad, site, error, job.attempt ?? 0);
-    }
-  }
+      return { subject: { ad, listing, target, progress }, workspaceId: ad.workspaceId, siteId: ad.siteId };
+    },
+    call: bring,
+    interrupted: (subject) => saveOf(subject)(),
+    async refused({ ad }, error) {
+      await failure(ad, error.issues);
+      return `refused: ${error.message}`;
+    },
+    retry: ({ ad }, at, attempt) => send(db, ad, at, attempt),
+    async givenUp({ ad }, message) {
+      await failure(ad, [storelinkIssue(null, 'delivery_failed', afterAttempts('Storelink could not reach Amazon Ads', message))]);
+      return `given up: ${message}`;
+    },
+  });
 
   /**
    * Makes what is not made yet: the campaign, its ad group, a product ad per listed SKU, and a manual campaign's
@@ -265,42 +289,13 @@ export function createAdvertisingWork(deps: {
     }
   }
 
-  /**
-   * Amazon's refusal is the advertising's issues (`error` if it never ran); a refused grant takes advertising off the
-   * site (the seller connection stays) and holds the work until it is connected again; a passing failure is tried
-   * again later, until it is given up.
-   */
-  async function failed(ad: advertisingRepo.AdvertisingRow, site: SiteRow, error: unknown, attempt: number): Promise<string> {
-    const ran = ad.state !== 'pending' && ad.state !== 'error';
-    if (error instanceof ListingRefused) {
-      await record(ad.id, { ...(ran ? {} : { state: 'error' }), syncStatus: 'failed', issues: error.issues }, 'advertising.failed');
-      return `refused: ${error.message}`;
-    }
-    if (error instanceof PlatformError && error.reason === 'rejected') {
-      await deps.refresh.refused(site.id, 'advertising', `Amazon Ads refused access (${error.message}); reconnect advertising.`);
-      return 'held: the advertising grant was refused';
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    const at = retryAt(clock.now(), error, attempt);
-    if (!at) {
-      const issue = storelinkIssue(
-        null,
-        'delivery_failed',
-        `Storelink could not reach Amazon Ads after ${ATTEMPTS_MAX} attempts: ${message}`,
-      );
-      await record(ad.id, { ...(ran ? {} : { state: 'error' }), syncStatus: 'failed', issues: [issue] }, 'advertising.failed');
-      return `given up: ${message}`;
-    }
-    await send(db, ad, at, attempt + 1);
-    return `retry at ${at.toISOString()}: ${message}`;
-  }
-
   return {
     queue: {
       name: ADVERTISING_QUEUE,
       options: platformQueueOptions(deps.timeoutMs),
       work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: run,
+      worker: 'listings',
     },
     send,
     async listingChanged(tx, listingId) {

@@ -12,34 +12,30 @@ import type { Db } from '../../db/client.js';
 import * as importsRepo from '../../db/listing-imports.repo.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
+import type * as sitesRepo from '../../db/sites.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
-import * as sitesRepo from '../../db/sites.repo.js';
-import { type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } from '../../domain/index.js';
+import { type Actor, type ImportSkip, PLATFORM_ID_OF, PLATFORM_NAMES, type ProductInput } from '../../domain/index.js';
 import { AppError, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import type { ExistingListing } from '../../platforms/contracts/listings.js';
+import type { ExistingListing, ExistingPage } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { ProductsService } from '../catalog/products.service.js';
-import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Pacer } from '../platform-work/pacing.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
+import { afterAttempts, type PlatformJobData, type PlatformJobRunner } from '../platform-work/runner.js';
 import { checkSettings, fieldsOf } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
-import type { Pacer } from './pacing.js';
-import { ATTEMPTS_MAX, platformCall, platformQueueOptions, refusedGrant, retryAt } from './platform-call.js';
+import { listingsCall } from './listings-call.js';
 import { marketplaceOf, missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
 
-interface ImportJob {
+interface ImportJob extends PlatformJobData {
   importId: number;
   /** Passing failures met so far on the current page. */
   attempt?: number;
-}
-
-export interface ImportActor {
-  userId: number | null;
-  ipAddress: string | null;
 }
 
 export function presentImport(row: importsRepo.ListingImportRow) {
@@ -96,7 +92,7 @@ export function createListingImport(deps: {
   clock: Clock;
   jobs: Jobs;
   adapters: ListingsAdapters;
-  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  runner: PlatformJobRunner;
   products: Pick<ProductsService, 'createIn'>;
   pacerOf: (platform: string) => Pacer;
   imageBytes: ImageBytes;
@@ -104,7 +100,7 @@ export function createListingImport(deps: {
   timeoutMs: number;
   pollIntervalSeconds: number;
 }) {
-  const { db, clock, jobs } = deps;
+  const { db, clock, jobs, runner } = deps;
 
   const send = (tx: Db, job: ImportJob, at?: Date) =>
     jobs.send(IMPORT_QUEUE, job, { tx, singletonKey: String(job.importId), ...(at ? { startAfter: at } : {}) });
@@ -213,23 +209,38 @@ export function createListingImport(deps: {
     return outcome;
   }
 
+  const fail = async (row: importsRepo.ListingImportRow, error: string, outcome: string) => {
+    await importsRepo.failImport(db, row.id, error, clock.now());
+    return outcome;
+  };
+
   /** One page of the shop's listings, taken; then the next page's job, or the import done. */
-  async function run(job: ImportJob): Promise<string> {
-    const row = await importsRepo.importById(db, job.importId);
-    if (!row || row.status !== 'running') return 'nothing to do';
-    const site = await sitesRepo.findSite(db, row.workspaceId, row.siteId);
-    const adapter = site && deps.adapters[site.platform];
-    if (!site || !adapter || site.status !== 'connected') {
-      await importsRepo.failImport(db, row.id, 'The site is not connected: connect it again, then import again.', clock.now());
-      return 'failed: the site is not connected';
-    }
-    let page: Awaited<ReturnType<typeof adapter.existing>>;
-    try {
-      const call = await platformCall(site, { refresh: deps.refresh, pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
-      page = await adapter.existing(call, row.cursor);
-    } catch (error) {
-      return failed(row, site, error, job.attempt ?? 0);
-    }
+  const run = runner.handlerOf<ImportJob, importsRepo.ListingImportRow>({
+    grant: 'seller',
+    ready: (site) => Boolean(deps.adapters[site.platform]),
+    async load(job) {
+      const row = await importsRepo.importById(db, job.importId);
+      if (!row || row.status !== 'running') return 'nothing to do';
+      return { subject: row, workspaceId: row.workspaceId, siteId: row.siteId };
+    },
+    held: (row) => fail(row, 'The site is not connected: connect it again, then import again.', 'failed: the site is not connected'),
+    async call(row, site, accessToken) {
+      const call = listingsCall(site, accessToken, { pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
+      return takePage(row, site, await deps.adapters[site.platform]!.existing(call, row.cursor));
+    },
+    grantRefused: (row, site) =>
+      fail(
+        row,
+        `${PLATFORM_NAMES[site.platform]} refused access: connect the site again, then import again.`,
+        'failed: the grant was refused',
+      ),
+    retry: (row, at, attempt) => send(db, { importId: row.id, attempt }, at),
+    givenUp: (row, message, site) =>
+      fail(row, afterAttempts(`${PLATFORM_NAMES[site.platform]} could not be read`, message), `given up: ${message}`),
+  });
+
+  /** The page taken in one transaction with the import's counts and the next page's job. */
+  function takePage(row: importsRepo.ListingImportRow, site: SiteRow, page: ExistingPage): Promise<string> {
     return db.transaction(async (tx) => {
       // Locked, and read again: a second run of this job (its first one's instance presumed dead) takes the page once.
       const current = await importsRepo.importById(tx, row.id, true);
@@ -252,24 +263,6 @@ export function createListingImport(deps: {
     });
   }
 
-  /** A refused grant ends the import (the site asks for reconnection); a passing failure reads the page again later. */
-  async function failed(row: importsRepo.ListingImportRow, site: Pick<SiteRow, 'id' | 'platform'>, error: unknown, attempt: number) {
-    const now = clock.now();
-    const name = PLATFORM_NAMES[site.platform];
-    if (await refusedGrant(deps.refresh, site, error)) {
-      await importsRepo.failImport(db, row.id, `${name} refused access: connect the site again, then import again.`, now);
-      return 'failed: the grant was refused';
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    const at = retryAt(now, error, attempt);
-    if (!at) {
-      await importsRepo.failImport(db, row.id, `${name} could not be read after ${ATTEMPTS_MAX} attempts: ${message}`, now);
-      return `given up: ${message}`;
-    }
-    await send(db, { importId: row.id, attempt: attempt + 1 }, at);
-    return `retry at ${at.toISOString()}: ${message}`;
-  }
-
   const queue: QueueDefinition<ImportJob> = {
     name: IMPORT_QUEUE,
     // A page whose instance died (a kill -9) is read again: taken once all the same.
@@ -277,6 +270,7 @@ export function createListingImport(deps: {
     // An import is a page at a time; two sites' imports run side by side.
     work: { localConcurrency: 2, pollingIntervalSeconds: deps.pollIntervalSeconds },
     handler: run,
+    worker: 'listings',
   };
 
   return {
@@ -287,7 +281,7 @@ export function createListingImport(deps: {
      * platform has listings in Storelink, the site is connected, and its listing settings are set (a linked product's
      * changes are delivered with them).
      */
-    async start(site: NonNullable<Awaited<ReturnType<typeof sitesRepo.findSite>>>, actor: ImportActor) {
+    async start(site: NonNullable<Awaited<ReturnType<typeof sitesRepo.findSite>>>, actor: Actor) {
       if (!deps.adapters[site.platform])
         throw invalidField('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
       if (site.status !== 'connected') throw invalidField('site_id', 'The site is not connected: connect it again first.');

@@ -10,18 +10,20 @@
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import * as sitesRepo from '../../db/sites.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
 import { PLATFORM_NAMES, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import type { ExistingListing, ListingsAdapter } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
-import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Pacer } from '../platform-work/pacing.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
+import type { PlatformJobData, PlatformJobRunner } from '../platform-work/runner.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes } from './draft.js';
 import { FOLLOWED_EVENTS, type ListingFollower, type ListingWork } from './listing-work.js';
-import type { Pacer } from './pacing.js';
-import { platformCall, platformQueueOptions, progressOf, refusedGrant } from './platform-call.js';
+import { listingsCall, progressOf } from './listings-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -33,7 +35,7 @@ export const READ_EVERY_SECONDS = { in_review: 60, active: 6 * 3600, inactive: 2
 /** Listings a sweep queues at most: the rest are due at the next one, the most overdue first. */
 const SWEEP_MAX = 500;
 
-interface ReadJob {
+interface ReadJob extends PlatformJobData {
   listingId: number;
 }
 
@@ -43,7 +45,7 @@ export function createListingWatch(deps: {
   jobs: Jobs;
   outbox: Outbox;
   adapters: ListingsAdapters;
-  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  runner: PlatformJobRunner;
   pacerOf: (platform: string) => Pacer;
   imageBytes: ImageBytes;
   /** The listing work, sent when a listing out of review must be switched off as its seller asked meanwhile. */
@@ -54,7 +56,7 @@ export function createListingWatch(deps: {
   timeoutMs: number;
   pollIntervalSeconds: number;
 }) {
-  const { db, clock, jobs } = deps;
+  const { db, clock, jobs, runner } = deps;
 
   async function sweep(): Promise<string> {
     const due = await listingsRepo.listingsDueForRead(db, READ_EVERY_SECONDS, clock.now(), SWEEP_MAX);
@@ -62,28 +64,45 @@ export function createListingWatch(deps: {
     return `${due.length} due`;
   }
 
-  async function read(job: ReadJob): Promise<string> {
-    const listing = await listingsRepo.listingById(db, job.listingId);
-    if (!listing || listing.status === 'deleted' || listing.wants === 'deleted' || !listing.externalId) return 'nothing to do';
-    if (listing.syncStatus === 'syncing') return 'left to its work';
-    const site = await sitesRepo.findSite(db, listing.workspaceId, listing.siteId);
-    const adapter = site && deps.adapters[site.platform];
-    if (!site || !adapter || site.status !== 'connected') return 'held: the site is not connected';
-    const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
-    if (!product) return 'nothing to do: the product is gone';
+  interface Subject {
+    listing: listingsRepo.ListingRow;
+    product: productsRepo.ProductRecord;
+  }
+
+  const read = runner.handlerOf<ReadJob, Subject>({
+    grant: 'seller',
+    ready: (site) => Boolean(deps.adapters[site.platform]),
+    async load(job) {
+      const listing = await listingsRepo.listingById(db, job.listingId);
+      if (!listing || listing.status === 'deleted' || listing.wants === 'deleted' || !listing.externalId) return 'nothing to do';
+      if (listing.syncStatus === 'syncing') return 'left to its work';
+      const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
+      if (!product) return 'nothing to do: the product is gone';
+      return { subject: { listing, product }, workspaceId: listing.workspaceId, siteId: listing.siteId };
+    },
+    async call(subject, site, accessToken) {
+      const adapter = deps.adapters[site.platform]!;
+      const call = listingsCall(site, accessToken, { pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
+      return apply(subject, site, adapter, await adapter.readExisting(call, progressOf(subject.listing.progress)));
+    },
+    // A passing failure waits for the listing's next turn, as a read would: a platform that is down is not asked for
+    // every listing again each minute. (The listing's own time is kept: nothing of it changed.)
+    retry: null,
+    async givenUp({ listing }, message) {
+      await listingsRepo.markRead(db, listing.id, clock.now());
+      return `not read: ${message}`;
+    },
+  });
+
+  /** What the platform holds now, taken into the listing (unless the listing changed while the platform was read). */
+  async function apply(
+    { listing, product }: Subject,
+    site: SiteRow,
+    adapter: ListingsAdapter,
+    existing: ExistingListing | null,
+  ): Promise<string> {
     const progress = progressOf(listing.progress);
     const settings = settingsOf(site.platform, site.listingSettings);
-    let existing: Awaited<ReturnType<typeof adapter.readExisting>>;
-    try {
-      const call = await platformCall(site, { refresh: deps.refresh, pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
-      existing = await adapter.readExisting(call, progress);
-    } catch (error) {
-      if (await refusedGrant(deps.refresh, site, error)) return 'held: the grant was refused';
-      // A passing failure waits for the listing's next turn, as a read would: a platform that is down is not asked for
-      // every listing again each minute. (The listing's own time is kept: nothing of it changed.)
-      await listingsRepo.markRead(db, listing.id, clock.now());
-      return `not read: ${error instanceof Error ? error.message : String(error)}`;
-    }
     return db.transaction(async (tx) => {
       const now = clock.now();
       // Locked and read again: a change the listing took while the platform was read is newer than this read.
@@ -176,13 +195,16 @@ export function createListingWatch(deps: {
       options: { policy: 'singleton', retryLimit: 0, expireInSeconds: 60, deleteAfterSeconds: 3600 },
       work: { localConcurrency: 1, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: () => sweep(),
+      worker: 'listings',
+      schedule: '* * * * *',
     },
     {
       name: READ_QUEUE,
       // Reads come every few hours per listing: their finished jobs are kept a day, not a week.
       options: { ...platformQueueOptions(deps.timeoutMs), deleteAfterSeconds: 24 * 3600 },
       work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
-      handler: (data) => read(data as ReadJob),
+      handler: read,
+      worker: 'listings',
     } satisfies QueueDefinition<ReadJob> as QueueDefinition<object>,
   ];
 

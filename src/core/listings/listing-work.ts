@@ -3,25 +3,24 @@
  * platform to what the seller asked for (`wants`, `target_version`) from what the listing's `progress` says it already
  * holds, saving the progress at once after every step that must not be repeated and with the outcome for the rest: a
  * job run again after a crash, a time-out or a retry repeats no create, no upload and no publish (at most a put that
- * leaves the listing the same). One job per listing runs at a time,
- * and at most one more waits (pg-boss's `stately` policy on the listing's id).
+ * leaves the listing the same). One job per listing runs at a time, and at most one more waits (pg-boss's `stately`
+ * policy on the listing's id). The runner (platform-work/runner.ts) guards the site, gets the token and retries.
  */
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
-import * as sitesRepo from '../../db/sites.repo.js';
 import { type ListingStatus, storelinkIssue, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
-import { ListingRefused } from '../../platforms/contracts/errors.js';
 import type { ListingProgress, PlatformListing } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
-import type { TokenRefresh } from '../sites/token-refresh.js';
+import type { Pacer } from '../platform-work/pacing.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
+import { afterAttempts, type PlatformJobRunner } from '../platform-work/runner.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
-import type { Pacer } from './pacing.js';
-import { ATTEMPTS_MAX, platformCall, platformQueueOptions, progressOf, refusedGrant, retryAt } from './platform-call.js';
+import { listingsCall, progressOf } from './listings-call.js';
 import { presentListing } from './present.js';
 import { settingsOf } from './settings.js';
 
@@ -60,9 +59,10 @@ export function createListingWork(deps: {
   jobs: Jobs;
   outbox: Outbox;
   adapters: ListingsAdapters;
-  refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  /** Runs each job: the site's guard, its token, and the one retry policy. */
+  runner: PlatformJobRunner;
   imageBytes: ImageBytes;
-  /** The platform's pacer (pacing.ts), shared with the imports. */
+  /** The platform's pacer (platform-work/pacing.ts), shared with the imports. */
   pacerOf: (platform: string) => Pacer;
   /** Told, in the same transaction, when a listing goes live, off or away: its advertising follows (DESIGN §13). */
   followers?: ListingFollower;
@@ -70,7 +70,7 @@ export function createListingWork(deps: {
   timeoutMs: number;
   pollIntervalSeconds: number;
 }): ListingWork {
-  const { db, clock, jobs, pacerOf } = deps;
+  const { db, clock, jobs, pacerOf, runner } = deps;
 
   const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
     const job: ListingJob = { listingId: listing.id, ...(attempt ? { attempt } : {}) };
@@ -102,121 +102,117 @@ export function createListingWork(deps: {
     });
   }
 
-  async function run(job: ListingJob): Promise<string> {
-    const listing = await listingsRepo.listingById(db, job.listingId);
-    if (!listing || listing.status === 'deleted') return 'nothing to do';
-    const site = await sitesRepo.findSite(db, listing.workspaceId, listing.siteId);
-    const adapter = site && deps.adapters[site.platform];
-    // A site that is not connected holds its listings' work: reconnecting it sends their work again.
-    if (!site || !adapter || site.status !== 'connected') return 'held: the site is not connected';
-    const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
-    if (!product) return 'nothing to do: the product is gone';
-
-    const settings = settingsOf(site.platform, site.listingSettings);
-    const progress = progressOf(listing.progress);
-    const save = async (next: ListingProgress) => {
-      await listingsRepo.updateListing(
-        db,
-        listing.id,
-        { progress: { ...next }, externalId: next.externalId, externalUrl: next.externalUrl },
-        clock.now(),
-      );
-    };
-    try {
-      const call = await platformCall(
-        site,
-        { refresh: deps.refresh, pacerOf, signal: jobs.stopDeadline },
-        { isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id) },
-      );
-      if (listing.wants === 'deleted') {
-        await adapter.remove(call, progress);
-        await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [], differences: [] }, 'listing.deleted');
-        return 'deleted';
-      }
-      const draft = draftOf(product, listing, settings, deps.imageBytes);
-      const before = JSON.stringify(progress);
-      const created = await adapter.deliver(call, draft, progress, save);
-      // A change delivered to a listing that stands where the seller wants it is not read back: a price change is one
-      // call. The read stays for a refresh (nothing to deliver), a listing to put live or take off, and stock run out.
-      const settled = JSON.stringify(progress) !== before && listing.status === listing.wants && draft.variants.some((v) => v.quantity > 0);
-      let state: PlatformListing | null = created ?? (settled ? null : await adapter.read(call, progress));
-      if (state || !settled) {
-        // Etsy charges for each publish: go live only when the platform says the listing is not live already. A listing
-        // under review goes live when it passes, and a rejected one when an edit passes (TikTok Shop): neither is switched on.
-        if (listing.wants === 'active' && !(state && UNSWITCHABLE.includes(state.status)))
-          state = await adapter.setActive(call, progress, true);
-        if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
-      }
-      const wentLive = state?.status === 'active' && listing.status !== 'active';
-      const wentOff = state?.status === 'inactive' && listing.status === 'active';
-      const refused = state?.status === 'rejected' && listing.status !== 'rejected';
-      await record(
-        listing.id,
-        {
-          progress: { ...progress },
-          status: state?.status ?? listing.status,
-          // Not read back: the platform's word and its warnings stand as last read; Storelink's own issues are past.
-          platformStatus: state ? state.platformStatus : settled ? listing.platformStatus : null,
-          externalUrl: state?.externalUrl ?? progress.externalUrl,
-          issues: state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : [],
-          variants: listedVariants(draft, progress.variantIds),
-          // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
-          differences: [],
-          readAt: clock.now(),
-          syncedVersion: listing.targetVersion,
-        },
-        wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : refused ? 'listing.rejected' : null,
-        // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
-        listing.targetVersion,
-      );
-      return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
-    } catch (error) {
-      // What was delivered before the failure is not sent again (the steps that are saved at once are saved already).
-      await save(progress);
-      return failed(listing, site, error, job.attempt ?? 0);
-    }
+  /** The listing and its product, loaded fresh: a job brings the platform to what they say now. */
+  interface Subject {
+    listing: listingsRepo.ListingRow;
+    product: productsRepo.ProductRecord;
+    progress: ListingProgress;
   }
 
-  /**
-   * A refusal of the listing is its issues (`rejected` before it was ever live, else a failed sync that keeps the last
-   * good status); a refused grant holds the work and asks for reconnection; a passing failure is tried again later,
-   * until the listing is given up as `error`.
-   */
-  async function failed(
-    listing: listingsRepo.ListingRow,
-    site: Pick<SiteRow, 'id' | 'platform'>,
-    error: unknown,
-    attempt: number,
-  ): Promise<string> {
-    if (error instanceof ListingRefused) {
-      const live = listing.status !== 'pending' && listing.status !== 'rejected';
-      await record(
-        listing.id,
-        live ? { syncStatus: 'failed', issues: error.issues } : { status: 'rejected', syncStatus: 'failed', issues: error.issues },
-        live ? 'listing.sync_failed' : 'listing.rejected',
-      );
-      return `refused: ${error.message}`;
+  const save = async (listing: listingsRepo.ListingRow, next: ListingProgress) => {
+    await listingsRepo.updateListing(
+      db,
+      listing.id,
+      { progress: { ...next }, externalId: next.externalId, externalUrl: next.externalUrl },
+      clock.now(),
+    );
+  };
+
+  /** Brings the platform to what the listing wants, from what its progress says the platform holds. */
+  async function deliver({ listing, product, progress }: Subject, site: SiteRow, accessToken: string): Promise<string> {
+    const adapter = deps.adapters[site.platform]!;
+    const call = listingsCall(
+      site,
+      accessToken,
+      { pacerOf, signal: jobs.stopDeadline },
+      { isClaimed: (externalId) => listingsRepo.externalIdClaimed(db, site.id, externalId, listing.id) },
+    );
+    if (listing.wants === 'deleted') {
+      await adapter.remove(call, progress);
+      await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [], differences: [] }, 'listing.deleted');
+      return 'deleted';
     }
-    if (await refusedGrant(deps.refresh, site, error)) return 'held: the grant was refused';
-    const message = error instanceof Error ? error.message : String(error);
-    const at = retryAt(clock.now(), error, attempt);
-    if (!at) {
-      const issue = storelinkIssue(
-        null,
-        'delivery_failed',
-        `Storelink could not deliver the listing after ${ATTEMPTS_MAX} attempts: ${message}`,
-      );
-      const live = listing.status !== 'pending';
-      await record(
-        listing.id,
-        live ? { syncStatus: 'failed', issues: [issue] } : { status: 'error', syncStatus: 'failed', issues: [issue] },
-        live ? 'listing.sync_failed' : 'listing.error',
+    const draft = draftOf(product, listing, settingsOf(site.platform, site.listingSettings), deps.imageBytes);
+    const before = JSON.stringify(progress);
+    const created = await adapter.deliver(call, draft, progress, (next) => save(listing, next));
+    // A change delivered to a listing that stands where the seller wants it is not read back: a price change is one
+    // call. The read stays for a refresh (nothing to deliver), a listing to put live or take off, and stock run out.
+    const settled = JSON.stringify(progress) !== before && listing.status === listing.wants && draft.variants.some((v) => v.quantity > 0);
+    let state: PlatformListing | null = created ?? (settled ? null : await adapter.read(call, progress));
+    if (state || !settled) {
+      // Etsy charges for each publish: go live only when the platform says the listing is not live already. A listing
+      // under review goes live when it passes, and a rejected one when an edit passes (TikTok Shop): neither is switched on.
+      if (listing.wants === 'active' && !(state && UNSWITCHABLE.includes(state.status)))
+        state = await adapter.setActive(call, progress, true);
+      if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
+    }
+    const wentLive = state?.status === 'active' && listing.status !== 'active';
+    const wentOff = state?.status === 'inactive' && listing.status === 'active';
+    const refused = state?.status === 'rejected' && listing.status !== 'rejected';
+    await record(
+      listing.id,
+      {
+        progress: { ...progress },
+        status: state?.status ?? listing.status,
+        // Not read back: the platform's word and its warnings stand as last read; Storelink's own issues are past.
+        platformStatus: state ? state.platformStatus : settled ? listing.platformStatus : null,
+        externalUrl: state?.externalUrl ?? progress.externalUrl,
+        issues: state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : [],
+        variants: listedVariants(draft, progress.variantIds),
+        // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
+        differences: [],
+        readAt: clock.now(),
+        syncedVersion: listing.targetVersion,
+      },
+      wentLive ? 'listing.published' : wentOff ? 'listing.deactivated' : refused ? 'listing.rejected' : null,
+      // A change that arrived while this job ran is the next job's: this one delivered `target_version` as it read it.
+      listing.targetVersion,
+    );
+    return `${state?.platformStatus ?? 'unknown'} at version ${listing.targetVersion}`;
+  }
+
+  /** A listing never live is `rejected` or `error`; a live one keeps its last good status, its sync `failed`. */
+  const failure = (listing: listingsRepo.ListingRow, issues: listingsRepo.ListingRow['issues'], neverLive: ListingStatus) => {
+    const live = listing.status !== 'pending' && (neverLive === 'error' || listing.status !== 'rejected');
+    return record(
+      listing.id,
+      live ? { syncStatus: 'failed', issues } : { status: neverLive, syncStatus: 'failed', issues },
+      live ? 'listing.sync_failed' : neverLive === 'rejected' ? 'listing.rejected' : 'listing.error',
+    );
+  };
+
+  const handler = runner.handlerOf<ListingJob, Subject>({
+    grant: 'seller',
+    // A platform whose listings this server no longer serves holds the work, as a site not connected does.
+    ready: (site) => Boolean(deps.adapters[site.platform]),
+    async load(job) {
+      const listing = await listingsRepo.listingById(db, job.listingId);
+      if (!listing || listing.status === 'deleted') return 'nothing to do';
+      const product = await productsRepo.findProduct(db, listing.workspaceId, listing.productId);
+      if (!product) return 'nothing to do: the product is gone';
+      return {
+        subject: { listing, product, progress: progressOf(listing.progress) },
+        workspaceId: listing.workspaceId,
+        siteId: listing.siteId,
+      };
+    },
+    call: deliver,
+    // What was delivered before the failure is not sent again (the steps that are saved at once are saved already).
+    interrupted: ({ listing, progress }) => save(listing, progress),
+    async refused({ listing }, error) {
+      await failure(listing, error.issues, 'rejected');
+      return `refused: ${error.message}`;
+    },
+    retry: ({ listing }, at, attempt) => send(db, listing, at, attempt),
+    async givenUp({ listing }, message) {
+      await failure(
+        listing,
+        [storelinkIssue(null, 'delivery_failed', afterAttempts('Storelink could not deliver the listing', message))],
+        'error',
       );
       return `given up: ${message}`;
-    }
-    await send(db, { id: listing.id, siteId: site.id }, at, attempt + 1);
-    return `retry at ${at.toISOString()}: ${message}`;
-  }
+    },
+  });
 
   return {
     queue: {
@@ -225,7 +221,8 @@ export function createListingWork(deps: {
       options: platformQueueOptions(deps.timeoutMs),
       // Eight at a time per instance (each worker fetches its next job at once while there are some: lib/jobs.ts).
       work: { localConcurrency: 8, pollingIntervalSeconds: deps.pollIntervalSeconds },
-      handler: run,
+      handler,
+      worker: 'listings',
     },
     send,
     async productsChanged(tx, productIds) {

@@ -10,8 +10,8 @@ import type { Clock } from '../../lib/clock.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { ListingsCall } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
+import { refusedReason } from '../platform-work/runner.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
-import { refusedGrant } from './platform-call.js';
 import { type ListingSettings, settingsOf } from './settings.js';
 
 /** How long a caller is asked to wait when the platform could not answer. */
@@ -64,8 +64,10 @@ export function createSiteListingsService(deps: {
       return await read(call, adapter);
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;
-      if (await refusedGrant(deps.refresh, site, error))
+      if (error.reason === 'rejected') {
+        await deps.refresh.refused(site.id, 'seller', refusedReason(site, 'seller', error));
         throw invalidField('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
+      }
       throw new AppError('unavailable', {
         message: `${PLATFORM_NAMES[site.platform]} could not answer now; try again shortly.`,
         headers: { 'retry-after': String(error.retryAfterMs ? Math.ceil(error.retryAfterMs / 1000) : RETRY_AFTER_SECONDS) },

@@ -13,7 +13,6 @@ export const DEFAULT_REFRESH_POLICY: RefreshPolicy = { marginMs: 10 * 60_000, ma
 
 const MIN_DELAY_MS = 30_000;
 const MIN_GAP_MS = 1000;
-const MAX_RETRY_DELAY_MS = 3600_000;
 
 /** The next refresh for a token issued `now` that expires at `accessExpiresAt` (null: the platform gave no expiry). */
 export function nextRefreshAt(accessExpiresAt: Date | null, now: Date, policy: RefreshPolicy = DEFAULT_REFRESH_POLICY): Date {
@@ -25,9 +24,4 @@ export function nextRefreshAt(accessExpiresAt: Date | null, now: Date, policy: R
   const left = expiresAt - now.getTime();
   const soonest = left > 0 ? Math.max(MIN_GAP_MS, Math.min(MIN_DELAY_MS, left / 2)) : MIN_DELAY_MS;
   return new Date(Math.max(due, now.getTime() + soonest));
-}
-
-/** Exponential back-off after `failures` failed tries in a row: 30 s, 1 min, 2 min … at most an hour. */
-export function retryDelayMs(failures: number): number {
-  return Math.min(MIN_DELAY_MS * 2 ** Math.max(0, failures - 1), MAX_RETRY_DELAY_MS);
 }

@@ -4,21 +4,24 @@
  * token. The queue lets one job per grant be active at a time across every instance (pg-boss's `singleton` policy on
  * the key `<site>:<grant>`), which is what Etsy's rotating refresh tokens need; and every write is fenced by the row's
  * version, so a renewal whose credentials changed meanwhile (a reconnection, an earlier renewal) does nothing.
- * `accessTokenFor` is how any other caller gets a valid token: through the same queue, never around it.
+ * `accessTokenFor` is how any other caller gets a valid token: through the same queue, never around it, and never by
+ * running a renewal itself: it asks for one and waits for a worker (any instance's) to make it.
  */
 import type { Db } from '../../db/client.js';
 import * as refreshRepo from '../../db/refresh.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { type GrantKind, trackOfGrant } from '../../domain/index.js';
+import { retryDelayMs } from '../../lib/back-off.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { expiryAfterDeadlines, type Jobs, type QueueDefinition } from '../../lib/jobs.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { Adapters } from '../../platforms/registry.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
 import { type Outbox, siteEventData } from '../webhooks/outbox.js';
 import { openTokens, sealTokens } from './credentials.js';
 import type { PlatformHealth } from './platform-health.js';
-import { type RefreshPolicy, retryDelayMs } from './refresh-policy.js';
+import type { RefreshPolicy } from './refresh-policy.js';
 
 export const REFRESH_QUEUE = 'token-refresh';
 export const OVERDUE_QUEUE = 'token-refresh-overdue';
@@ -39,6 +42,10 @@ const FRESH_MARGIN_MS = 60_000;
 /** A renewal this late means its job was lost, or no worker ran: the overdue check queues it again. */
 const OVERDUE_AFTER_MS = 2 * 60_000;
 const WAIT_STEP_MS = 200;
+/** How long a caller waits beyond the renewal's own deadline for a worker to take it, before it is told to come back. */
+const PICK_UP_MS = 5_000;
+/** What a caller whose token could not be renewed in time is told to wait (a request's `Retry-After`, a job's back-off). */
+const COME_BACK_MS = 5_000;
 /** A platform's `Retry-After` is honoured up to a day: a longer one is more likely a mistake than a plan. */
 const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 
@@ -47,10 +54,10 @@ export interface TokenRefresh {
   /** Queues the renewal of a grant at `at` (now when omitted), in the caller's transaction. */
   schedule(tx: Db, grant: { siteId: number; grant: GrantKind; version: number }, at?: Date | null): Promise<void>;
   /**
-   * A valid access token of the site's grant: the stored one while it has a minute left, else a renewed one, renewed
-   * through the queue (so never twice at once; the caller runs ready renewals while it waits) for up to three platform
-   * deadlines. Throws PlatformError:
-   * `rejected` when the site must be reconnected, `unavailable` when the platform could not renew it in time.
+   * A valid access token of the site's grant: the stored one while it has a minute left, else a renewed one. The
+   * renewal goes through the queue (so never twice at once) and the caller waits for it for one platform deadline and
+   * a few seconds. Throws PlatformError: `rejected` when the site must be reconnected, `unavailable` (with a
+   * `retryAfterMs`: an HTTP caller answers 503 with `Retry-After`) when it was not renewed in time.
    */
   accessTokenFor(siteId: number, grant?: GrantKind): Promise<string>;
   /**
@@ -164,7 +171,7 @@ export function createTokenRefresh(deps: {
   }
 
   async function accessTokenFor(siteId: number, grant: GrantKind = 'seller'): Promise<string> {
-    const deadline = performance.now() + 3 * deps.timeoutMs;
+    const deadline = performance.now() + deps.timeoutMs + PICK_UP_MS;
     let asked: number | null = null;
     for (;;) {
       const row = await refreshRepo.findGrant(db, siteId, grant);
@@ -178,27 +185,29 @@ export function createTokenRefresh(deps: {
         asked = row.version;
         await schedule(db, row, null, true);
       }
-      if (performance.now() > deadline) throw new PlatformError('unavailable', 'The platform did not renew access in time; try again.');
-      // Lend a hand rather than only wait: this instance may run no worker, and any ready renewal is due work.
-      await jobs.runReady(REFRESH_QUEUE, 1);
+      if (performance.now() > deadline)
+        throw new PlatformError('unavailable', 'The platform did not renew access in time; try again.', COME_BACK_MS);
       await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
     }
   }
 
-  const expireInSeconds = expiryAfterDeadlines(deps.timeoutMs);
   const refreshQueue: QueueDefinition<RefreshJob> = {
     name: REFRESH_QUEUE,
-    // One active job per key: never two renewals of one grant at once. A job whose instance died is expired after
-    // three platform deadlines and run again (the version fence makes that safe).
-    options: { policy: 'singleton', expireInSeconds, retryLimit: 5, retryDelay: 10, deleteAfterSeconds: 24 * 3600 },
+    // One active job per key: never two renewals of one grant at once. The platform's failures are the back-off's
+    // above; pg-boss's retries are only for a run that never finished (its instance died: the version fence makes
+    // running it again safe), as on every platform queue.
+    options: { ...platformQueueOptions(deps.timeoutMs, { policy: 'singleton', deadlines: 1 }), deleteAfterSeconds: 24 * 3600 },
     work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
     handler: refresh,
+    worker: 'refresh',
   };
   const overdueQueue: QueueDefinition<object> = {
     name: OVERDUE_QUEUE,
     options: { policy: 'singleton', expireInSeconds: 60, retryLimit: 0, deleteAfterSeconds: 3600 },
     work: { pollingIntervalSeconds: 10 },
     handler: queueOverdue,
+    worker: 'refresh',
+    schedule: '* * * * *',
   };
   async function refused(siteId: number, grant: GrantKind, reason: string): Promise<void> {
     const row = await refreshRepo.findGrant(db, siteId, grant);

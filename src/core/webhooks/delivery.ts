@@ -6,12 +6,12 @@
  */
 import type { Db } from '../../db/client.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
+import { retryDelayMs } from '../../lib/back-off.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
 import { expiryAfterDeadlines, type QueueDefinition } from '../../lib/jobs.js';
 import { deadlineSignal, isPassingFailure, postPinned } from '../../lib/outbound-http.js';
 import { type ResolveHost, resolveTarget } from '../../lib/public-address.js';
-import { retryDelayMs } from '../sites/refresh-policy.js';
 import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
 import { signWebhook } from './signature.js';
 import { secretContext } from './webhooks.service.js';
@@ -115,5 +115,6 @@ export function createDeliveryQueue(deps: {
     // group count is read before the claim, so concurrent fetches overshoot it: 4 of 2 seen in a test).
     work: { localConcurrency: 10, localGroupConcurrency: 2, pollingIntervalSeconds: 1 },
     handler: deliver,
+    worker: 'webhooks',
   };
 }
