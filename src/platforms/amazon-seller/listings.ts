@@ -29,26 +29,6 @@ import { parseBody } from '../parse.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { existingListing } from './existing.js';
 import {
-  type AmazonItem,
-  CreatedReport,
-  Definition,
-  ITEM_DATA,
-  Item,
-  isNotFound,
-  issuesOf,
-  listingStatus,
-  ProductTypeSchema,
-  ProductTypes,
-  Report,
-  ReportDocument,
-  reader,
-  readerOrGone,
-  refusedSubmission,
-  Submission,
-  shapesOf,
-  skuState,
-} from './listing-answers.js';
-import {
   type AmazonMarketplace,
   ASIN,
   type AttributeShape,
@@ -70,6 +50,26 @@ import {
   skuPrints,
   stockPatch,
 } from './listing-requests.js';
+import {
+  type AmazonItem,
+  CreatedReport,
+  Definition,
+  ITEM_DATA,
+  Item,
+  isNotFound,
+  issuesOf,
+  listingStatus,
+  ProductTypeSchema,
+  ProductTypes,
+  Report,
+  ReportDocument,
+  reader,
+  readerOrGone,
+  refusedSubmission,
+  Submission,
+  shapesOf,
+  skuState,
+} from './listing-responses.js';
 import { checkAmazonDraft, compileSchema, schemaIssues, uniqueIssues } from './listing-rules.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

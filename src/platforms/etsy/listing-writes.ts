@@ -5,7 +5,7 @@ import { isPassingFailure } from '../../lib/outbound-http.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import type { ListingDraft, PlatformListing } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
-import { readFailure } from './listing-answers.js';
+import { readFailure } from './listing-responses.js';
 
 /**
  * Etsy's "custom" variation properties, for options a seller names: 513 and 514 (listings.md §1.6: a variation is a

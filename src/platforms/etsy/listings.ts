@@ -19,7 +19,7 @@ import {
   readinessLabel,
   readRateLimits,
   returnPolicyLabel,
-} from './listing-answers.js';
+} from './listing-responses.js';
 import { checkEtsyDraft } from './listing-rules.js';
 import {
   createListingForm,

@@ -17,6 +17,16 @@ import { createCategoryRules } from './category-rules.js';
 import type { TikTokShopConfig } from './connect.js';
 import { existingListing } from './existing.js';
 import {
+  BRAND_ATTRIBUTE,
+  contentBody,
+  deliveredPrints,
+  inventoryBody,
+  MAIN_IMAGES_MAX,
+  pricesBody,
+  signedUrl,
+  skusBody,
+} from './listing-requests.js';
+import {
   Attributes,
   BatchAnswer,
   Brands,
@@ -38,17 +48,7 @@ import {
   UploadedImage,
   Warehouses,
   WRONG_STATUS,
-} from './listing-answers.js';
-import {
-  BRAND_ATTRIBUTE,
-  contentBody,
-  deliveredPrints,
-  inventoryBody,
-  MAIN_IMAGES_MAX,
-  pricesBody,
-  signedUrl,
-  skusBody,
-} from './listing-requests.js';
+} from './listing-responses.js';
 import { checkCertifications, checkEmptyChoices, checkTikTokDraft } from './listing-rules.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;
