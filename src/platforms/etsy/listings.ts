@@ -11,6 +11,7 @@ import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
+import { createListingForm, fieldsForm, inventoryBody } from './listing-requests.js';
 import {
   type EtsyListing,
   parseDeleted,
@@ -32,7 +33,6 @@ import {
   returnPolicyLabel,
 } from './listing-responses.js';
 import { checkEtsyDraft } from './listing-rules.js';
-import { createListingForm, fieldsForm, inventoryBody } from './listing-writes.js';
 import { apiHeaders } from './requests.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;

@@ -1,4 +1,4 @@
-/** Etsy's listing writes (listings.md §1.4–1.7): the requests built without I/O; their answers are read in listing-responses.ts. */
+/** Etsy's listing writes (listings.md §1.4–1.7): the requests built without I/O (their answers are parsed in listing-responses.ts). */
 import type { ListingDraft } from '../contracts/listings.js';
 
 /**
