@@ -158,3 +158,5 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
     },
   };
 }
+
+export type CategoryRules = ReturnType<typeof createCategoryRules>;
