@@ -6,7 +6,6 @@
  * Pure: the adapter does the I/O.
  */
 import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
-import { type AmazonItem, issuesOf, skuState, stockOf } from './listing-answers.js';
 import {
   type AmazonMarketplace,
   type AttributeShape,
@@ -18,6 +17,7 @@ import {
   productPageOf,
   type SkuContext,
 } from './listing-requests.js';
+import { type AmazonItem, issuesOf, skuState, stockOf } from './listing-responses.js';
 
 type Value = Record<string, unknown>;
 const valuesOf = (attributes: Readonly<Record<string, unknown>>, name: string): Value[] =>

@@ -5,7 +5,9 @@
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
 import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
-import { type EtsyListing, fieldsForm, fingerprint, inventoryBody, platformListing } from './listing-writes.js';
+import { fingerprint } from '../fingerprint.js';
+import { fieldsForm, inventoryBody } from './listing-requests.js';
+import { type EtsyListing, platformListing } from './listing-responses.js';
 
 /** Every state getListingsByShop lists, in the order an import reads them. */
 const STATES = ['active', 'inactive', 'sold_out', 'draft', 'expired'] as const;

@@ -7,26 +7,13 @@
 import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
+import { createListingForm, fieldsForm, inventoryBody } from './listing-requests.js';
 import {
-  parseReadinessStates,
-  parseReturnPolicies,
-  parseShippingProfiles,
-  parseTaxonomy,
-  parseTaxonomyProperties,
-  readinessLabel,
-  readRateLimits,
-  returnPolicyLabel,
-} from './listing-answers.js';
-import { checkEtsyDraft } from './listing-rules.js';
-import {
-  createListingForm,
   type EtsyListing,
-  fieldsForm,
-  fingerprint,
-  inventoryBody,
   parseDeleted,
   parseImage,
   parseImageList,
@@ -35,8 +22,17 @@ import {
   parseListingList,
   parseListingOrGone,
   parseProperty,
+  parseReadinessStates,
+  parseReturnPolicies,
+  parseShippingProfiles,
+  parseTaxonomy,
+  parseTaxonomyProperties,
   platformListing,
-} from './listing-writes.js';
+  readinessLabel,
+  readRateLimits,
+  returnPolicyLabel,
+} from './listing-responses.js';
+import { checkEtsyDraft } from './listing-rules.js';
 import { apiHeaders } from './requests.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;

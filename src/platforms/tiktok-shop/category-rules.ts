@@ -13,8 +13,8 @@ import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
 import { ListingRefused } from '../contracts/errors.js';
 import type { ListingsCall } from '../contracts/listings.js';
-import { Manufacturers, ResponsiblePersons, Rules, reader, SizeCharts, type TikTokEntity, type TikTokRules } from './listing-answers.js';
 import { MANUFACTURERS_ATTRIBUTE, RESPONSIBLE_PERSONS_ATTRIBUTE, SIZE_CHART_ATTRIBUTE } from './listing-requests.js';
+import { Manufacturers, ResponsiblePersons, Rules, reader, SizeCharts, type TikTokEntity, type TikTokRules } from './listing-responses.js';
 
 /** The adapter's signed call, as the rules need it: `shopless` sends no `shop_cipher`. */
 export type RulesSend = <T>(
@@ -158,3 +158,5 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
     },
   };
 }
+
+export type CategoryRules = ReturnType<typeof createCategoryRules>;

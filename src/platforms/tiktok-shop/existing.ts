@@ -6,7 +6,6 @@
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
 import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
-import { platformListing, type TikTokAttribute, type TikTokProduct } from './listing-answers.js';
 import {
   BRAND_ATTRIBUTE,
   deliveredPrints,
@@ -15,6 +14,7 @@ import {
   SIZE_CHART_ATTRIBUTE,
   textOf,
 } from './listing-requests.js';
+import { platformListing, type TikTokAttribute, type TikTokProduct } from './listing-responses.js';
 
 const unique = (values: readonly string[]) => [...new Set(values)];
 

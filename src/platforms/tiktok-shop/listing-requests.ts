@@ -8,7 +8,7 @@
 
 import type { ListingDraft } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
-import type { TikTokAttribute } from './listing-answers.js';
+import type { TikTokAttribute } from './listing-responses.js';
 import { signRequest } from './requests.js';
 
 /** The synthetic attribute a listing names its brand with: TikTok's `brand_id`, chosen from Get Brands. */

@@ -7,7 +7,6 @@
  */
 import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../contracts/listings.js';
-import type { TikTokRules } from './listing-answers.js';
 import {
   htmlOf,
   MAIN_IMAGES_MAX,
@@ -15,6 +14,7 @@ import {
   RESPONSIBLE_PERSONS_ATTRIBUTE,
   SIZE_CHART_ATTRIBUTE,
 } from './listing-requests.js';
+import type { TikTokRules } from './listing-responses.js';
 
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;

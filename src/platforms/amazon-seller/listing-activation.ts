@@ -1,0 +1,43 @@
+/**
+ * A listing switched off and on by its stock (Amazon has no inactive state, listings.md §3.5), and removed: each of its
+ * SKUs deleted.
+ */
+import { PlatformError } from '../contracts/errors.js';
+import type { ListingsAdapter } from '../contracts/listings.js';
+import type { ListingReads } from './listing-reads.js';
+import { heldSkus, stockPatch } from './listing-requests.js';
+import type { ListingsItemsApi } from './listings-items-api.js';
+import { marketplaceFor } from './sp-api.js';
+
+/** The switches and removal of one adapter. */
+export function createListingActivation(items: ListingsItemsApi, reads: Pick<ListingReads, 'read'>) {
+  return {
+    /**
+     * Off is a stock of 0 on every SKU (listings.md §3.5, INFERENCE: the API has no inactive state), read back; on is
+     * the stock as last listed again, which Amazon processes before the listing is buyable: `in_review` meanwhile.
+     */
+    async setActive(call, progress, active) {
+      const marketplace = marketplaceFor(call, progress);
+      const type = progress.delivered.type ?? 'PRODUCT';
+      let stocked = false;
+      for (const sku of heldSkus(progress.delivered, progress.externalId)) {
+        const quantity = active ? Number(progress.delivered[`quantity.${sku}`] ?? 0) : 0;
+        stocked ||= quantity > 0;
+        await items.patchSku(call, marketplace, sku, stockPatch(type, quantity));
+      }
+      if (active) delete progress.delivered.off;
+      else progress.delivered.off = '1';
+      if (active && stocked) return { status: 'in_review', platformStatus: 'ACCEPTED', externalUrl: progress.externalUrl, issues: [] };
+      const read = await reads.read(call, progress);
+      if (!read) throw new PlatformError('unavailable', 'Amazon no longer shows the SKUs it just changed');
+      return read;
+    },
+
+    async remove(call, progress) {
+      const marketplace = marketplaceFor(call, progress);
+      for (const sku of heldSkus(progress.delivered, progress.externalId)) {
+        await items.deleteSku(call, marketplace, sku);
+      }
+    },
+  } satisfies Pick<ListingsAdapter, 'setActive' | 'remove'>;
+}

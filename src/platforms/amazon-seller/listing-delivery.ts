@@ -1,0 +1,107 @@
+/**
+ * A listing delivered as SKUs (listings.md §3.3–3.4), one per catalogue variant: a SKU put whole when its product part
+ * changes (idempotent: a SKU put twice is one listing), its price and stock patched without a new submission, and a SKU
+ * whose variant the product no longer has deleted. Each part's fingerprint in `progress.delivered` says what was sent.
+ */
+import type { ListingIssue } from '../../domain/index.js';
+import { ListingRefused } from '../contracts/errors.js';
+import type { DraftVariant, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import {
+  type AmazonMarketplace,
+  forgetSku,
+  heldSkus,
+  offerPatch,
+  putBody,
+  requirementsOf,
+  type SkuContext,
+  skuPrints,
+} from './listing-requests.js';
+import { issuesOf, refusedSubmission } from './listing-responses.js';
+import { contextOf, localIssues, skuPrefix } from './listing-validation.js';
+import type { ListingsItemsApi } from './listings-items-api.js';
+import type { AmazonProductTypes, Schema } from './product-types.js';
+import { type AmazonListingsDeps, marketplaceFor } from './sp-api.js';
+
+/** One delivery of a listing: what each of its steps reads and updates. */
+interface Delivery {
+  call: ListingsCall;
+  marketplace: AmazonMarketplace;
+  draft: ListingDraft;
+  progress: ListingProgress;
+  schema: Schema;
+  context: SkuContext;
+  save: (progress: ListingProgress) => Promise<void>;
+}
+
+/** The deliveries of one adapter. */
+export function createListingDelivery(productTypes: AmazonProductTypes, items: ListingsItemsApi, deps: Pick<AmazonListingsDeps, 'clock'>) {
+  /** Puts the SKU whole (the offer and the stock go with it) and checkpoints; Amazon's warnings on it. */
+  async function putWhole(delivery: Delivery, variant: DraftVariant, wanted: Record<string, string>): Promise<ListingIssue[]> {
+    const { call, marketplace, draft, progress, context } = delivery;
+    const { sku } = variant;
+    const submission = await items.putSku(call, marketplace, sku, putBody(draft, variant, context), false);
+    const refused = refusedSubmission(submission, skuPrefix(draft.variants.length, sku));
+    if (refused) throw refused;
+    const warnings = issuesOf(submission.issues, skuPrefix(draft.variants.length, sku));
+    const asin = submission.identifiers?.find((each) => each.marketplaceId === marketplace.id)?.asin;
+    if (asin) progress.variantIds[sku] = asin;
+    Object.assign(progress.delivered, wanted);
+    progress.createStartedAt ??= deps.clock.now().toISOString();
+    progress.externalId ??= draft.variants[0]!.sku;
+    await delivery.save(progress);
+    return warnings;
+  }
+
+  /** Puts each SKU whose product part changed, patches each whose price or stock alone did; the warnings of the puts. */
+  async function sendChangedSkus(delivery: Delivery): Promise<ListingIssue[]> {
+    const { call, marketplace, draft, progress, context } = delivery;
+    const warnings: ListingIssue[] = [];
+    let checked = false;
+    for (const variant of draft.variants) {
+      const wanted = skuPrints(draft, variant, context);
+      const { sku } = variant;
+      if (progress.delivered[`item.${sku}`] !== wanted[`item.${sku}`]) {
+        // Amazon's own rules first: a listing its schema refuses is refused before anything is sent.
+        const local = checked ? [] : localIssues(draft, delivery.schema, context);
+        if (local.length > 0) throw new ListingRefused(local);
+        checked = true;
+        warnings.push(...(await putWhole(delivery, variant, wanted)));
+      } else if (['offer', 'quantity'].some((part) => progress.delivered[`${part}.${sku}`] !== wanted[`${part}.${sku}`])) {
+        await items.patchSku(call, marketplace, sku, offerPatch(draft.categoryId, draft, variant, context));
+        progress.delivered[`offer.${sku}`] = wanted[`offer.${sku}`]!;
+        progress.delivered[`quantity.${sku}`] = wanted[`quantity.${sku}`]!;
+      }
+    }
+    return warnings;
+  }
+
+  /** A variant the product no longer has is a SKU Amazon no longer lists; the listing's id is then its first SKU's. */
+  async function deleteGoneSkus({ call, marketplace, draft, progress }: Delivery) {
+    const current = new Set(draft.variants.map((variant) => variant.sku));
+    for (const sku of heldSkus(progress.delivered, null)) {
+      if (current.has(sku)) continue;
+      await items.deleteSku(call, marketplace, sku);
+      forgetSku(progress.delivered, sku);
+      delete progress.variantIds[sku];
+    }
+    if (progress.externalId && !current.has(progress.externalId)) progress.externalId = draft.variants[0]!.sku;
+  }
+
+  return {
+    async deliver(call, draft, progress, save) {
+      const marketplace = marketplaceFor(call, progress);
+      const creating = !progress.externalId;
+      const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
+      const context = contextOf(call, marketplace, schema, progress.delivered.off === '1');
+      progress.delivered.marketplace = marketplace.id;
+      progress.delivered.type = draft.categoryId;
+      const delivery: Delivery = { call, marketplace, draft, progress, schema, context, save };
+      const warnings = await sendChangedSkus(delivery);
+      await deleteGoneSkus(delivery);
+      // A new listing is Amazon's to process before buyers see it (listings.md §3.4: ACCEPTED is not live).
+      return creating && progress.externalId
+        ? { status: 'in_review' as const, platformStatus: 'ACCEPTED', externalUrl: null, issues: warnings }
+        : null;
+    },
+  } satisfies Pick<ListingsAdapter, 'deliver'>;
+}

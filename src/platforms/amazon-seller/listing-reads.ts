@@ -1,0 +1,107 @@
+/**
+ * A listing read back from its SKUs (listings.md §3.6–3.7): its state in Storelink's words, the listing as an import
+ * reads it, and what Amazon holds recorded as delivered where a seller changed it in Seller Central.
+ */
+import type { ExistingListing, ListingProgress, ListingsAdapter, ListingsCall, PlatformListing } from '../contracts/listings.js';
+import { existingListing } from './existing.js';
+import { type AmazonMarketplace, ASIN, productPageOf } from './listing-requests.js';
+import { type AmazonItem, issuesOf, listingStatus, skuState } from './listing-responses.js';
+import { contextOf, skuPrefix } from './listing-validation.js';
+import type { ListingsItemsApi } from './listings-items-api.js';
+import type { AmazonProductTypes } from './product-types.js';
+import { type AmazonListingsDeps, marketplaceFor } from './sp-api.js';
+
+/**
+ * The listing's state from its SKUs': active if one is, else in review, else rejected, else inactive; Amazon's word
+ * the first SKU's; every SKU's issues (named by SKU in a product of several). The ASINs are recorded as variant ids.
+ */
+function stateOf(items: readonly AmazonItem[], marketplace: AmazonMarketplace, progress: ListingProgress, now: Date): PlatformListing {
+  const states = items.map((item) => skuState(item, marketplace.id, now));
+  const issues = items.flatMap((item) => issuesOf(item.issues, skuPrefix(items.length, item.sku)));
+  let asin: string | undefined;
+  for (const item of items) {
+    const found = item.summaries?.find((each) => each.marketplaceId === marketplace.id)?.asin;
+    if (found) progress.variantIds[item.sku] = found;
+    asin ??= found;
+  }
+  const externalUrl = productPageOf(marketplace.id, asin);
+  if (externalUrl) progress.externalUrl = externalUrl;
+  return { status: listingStatus(states.map((s) => s.status)), platformStatus: states[0]!.platformStatus, externalUrl, issues };
+}
+
+/** The SKUs of one listing, each read as an import reads it, as one product: the variants the SKUs, the title the first's. */
+function oneListing(found: readonly [ExistingListing, ...ExistingListing[]], state: PlatformListing, progress: ListingProgress) {
+  const [first] = found;
+  return {
+    ...first,
+    externalId: progress.externalId ?? first.externalId,
+    state,
+    product: {
+      ...first.product,
+      // The product's own title: the item names of a product of several variants end with an em dash and their option values.
+      title: found.length > 1 ? first.product.title.replace(/ \u2014 [^\u2014]*$/, '') : first.product.title,
+      variants: found.flatMap((listing) => listing.product.variants),
+    },
+    progress: {
+      ...first.progress,
+      externalId: progress.externalId,
+      delivered: Object.assign({}, ...found.map((listing) => listing.progress.delivered)),
+      variantIds: Object.assign({}, ...found.map((listing) => listing.progress.variantIds)),
+    },
+  };
+}
+
+/**
+ * What Amazon holds now, recorded as delivered where a seller edits it in Seller Central: each SKU's item name and
+ * description, price and stock (the stock not while the listing is off), so the next delivery sends the catalogue's
+ * again, and only there. The rest of a SKU's attributes is not compared: Amazon adds attributes of its own.
+ */
+export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
+  const delivered = { ...progress.delivered };
+  for (const [key, value] of Object.entries(existing.progress.delivered)) {
+    if (!/^(text|offer|quantity)\./.test(key) || !(key in delivered)) continue;
+    if (key.startsWith('quantity.') && delivered.off === '1') continue;
+    if (key.startsWith('text.') && delivered[key] !== value) {
+      // The item name or description changed on Amazon: the SKU is put whole again.
+      delivered[`item.${key.slice('text.'.length)}`] = 'changed on Amazon';
+    }
+    delivered[key] = value;
+  }
+  return { ...progress, delivered, variantIds: { ...progress.variantIds, ...existing.progress.variantIds } };
+};
+
+/** The reads of one adapter. */
+export function createListingReads(productTypes: AmazonProductTypes, items: ListingsItemsApi, deps: Pick<AmazonListingsDeps, 'clock'>) {
+  /** A SKU as an import reads it, with what its product type's schema says of its attributes. */
+  async function existingOf(call: ListingsCall, marketplace: AmazonMarketplace, item: AmazonItem): Promise<ExistingListing> {
+    const summary = item.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? item.summaries?.[0];
+    const type = summary?.productType ?? 'PRODUCT';
+    const offerOnly = ASIN in (item.attributes ?? {}) && !('item_name' in (item.attributes ?? {}));
+    const definition = await productTypes.definitionOf(call, marketplace, type, offerOnly ? 'LISTING_OFFER_ONLY' : 'LISTING');
+    const schema = definition ? await productTypes.schemaOf(call, definition) : null;
+    const { off: _, ...context } = contextOf(call, marketplace, schema ?? { shapes: {}, properties: new Set<string>() }, false);
+    return existingListing(item, context, deps.clock.now());
+  }
+
+  /** The listing as Amazon holds it now; null when it has none of its SKUs. */
+  async function read(call: ListingsCall, progress: ListingProgress): Promise<PlatformListing | null> {
+    const marketplace = marketplaceFor(call, progress);
+    const found = await items.readItems(call, marketplace, progress);
+    return found.length === 0 ? null : stateOf(found, marketplace, progress, deps.clock.now());
+  }
+
+  /** The listing's SKUs read as an import reads them, as one product. */
+  async function readExisting(call: ListingsCall, progress: ListingProgress): Promise<ExistingListing | null> {
+    const marketplace = marketplaceFor(call, progress);
+    const found = await items.readItems(call, marketplace, progress);
+    if (found.length === 0) return null;
+    const listings: ExistingListing[] = [];
+    for (const item of found) listings.push(await existingOf(call, marketplace, item));
+    const state = stateOf(found, marketplace, progress, deps.clock.now());
+    return oneListing(listings as [ExistingListing, ...ExistingListing[]], state, progress);
+  }
+
+  return { existingOf, read, readExisting };
+}
+
+export type ListingReads = ReturnType<typeof createListingReads>;

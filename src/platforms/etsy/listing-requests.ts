@@ -1,0 +1,65 @@
+/** Etsy's listing writes (listings.md §1.4–1.7): the requests built without I/O (their answers are parsed in listing-responses.ts). */
+import type { ListingDraft } from '../contracts/listings.js';
+
+/**
+ * Etsy's "custom" variation properties, for options a seller names: 513 and 514 (listings.md §1.6: a variation is a
+ * property with `property_name` and `values`; the custom ids are the two Etsy's own listing form uses).
+ */
+export const CUSTOM_PROPERTY_IDS = [513, 514] as const;
+
+/** The listing's fields createDraftListing takes (form-encoded, listings.md §1.4), from the draft and the site's settings. */
+export function createListingForm(draft: ListingDraft, settings: Readonly<Record<string, unknown>>): Record<string, string> {
+  return {
+    quantity: String(
+      Math.max(
+        1,
+        draft.variants.reduce((sum, v) => sum + v.quantity, 0),
+      ),
+    ),
+    price: draft.variants[0]?.price ?? '0.20',
+    who_made: String(settings.who_made),
+    when_made: String(settings.when_made),
+    is_supply: String(settings.is_supply === true),
+    ...fieldsForm(draft, settings),
+  };
+}
+
+/** What updateListing and createDraftListing share: the text, the tags and the shop's profiles (listings.md §1.7). */
+export function fieldsForm(draft: ListingDraft, settings: Readonly<Record<string, unknown>>): Record<string, string> {
+  const form: Record<string, string> = {
+    title: draft.title,
+    description: draft.description || draft.title,
+    taxonomy_id: draft.categoryId,
+    shipping_profile_id: String(settings.shipping_profile_id),
+    return_policy_id: String(settings.return_policy_id),
+    readiness_state_id: String(settings.readiness_state_id),
+  };
+  if (draft.tags.length > 0) form.tags = draft.tags.join(',');
+  return form;
+}
+
+/**
+ * The inventory body (listings.md §1.6): one product per variant, its options as custom variation properties, and each
+ * of price, quantity and sku varying on every property there is, so each combination carries its own.
+ */
+export function inventoryBody(draft: ListingDraft, readinessStateId: string) {
+  const properties = draft.options.map((option, i) => ({ id: CUSTOM_PROPERTY_IDS[i]!, name: option.name }));
+  const ids = properties.map((p) => p.id);
+  return {
+    products: draft.variants.map((variant) => ({
+      sku: variant.sku,
+      property_values: properties.map((property) => ({
+        property_id: property.id,
+        property_name: property.name,
+        values: [variant.optionValues[property.name] ?? ''],
+      })),
+      offerings: [
+        { price: Number(variant.price), quantity: variant.quantity, is_enabled: true, readiness_state_id: Number(readinessStateId) },
+      ],
+    })),
+    price_on_property: ids,
+    quantity_on_property: ids,
+    sku_on_property: ids,
+    readiness_state_on_property: [],
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * A product delivered to TikTok Shop (listings.md §2.2–2.5): its images uploaded to TikTok (it shows only images it
+ * hosts), created once under an idempotency key and reviewed by TikTok, its price and stock updated without review,
+ * its content changed by partial edit (back to review; a live product stays live on its earlier version meanwhile).
+ * Each part's fingerprint in `progress.delivered` says what was sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { ListingRefused } from '../contracts/errors.js';
+import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import type { TikTokCategories } from './categories.js';
+import { contentBody, deliveredPrints, inventoryBody, MAIN_IMAGES_MAX, pricesBody, skusBody } from './listing-requests.js';
+import { Created, Edited, platformIssue, reader, type TikTokAttribute, UploadedImage, WRONG_STATUS } from './listing-responses.js';
+import type { TikTokListingValidation } from './listing-validation.js';
+import { type OpenApi, PRODUCT_API, type TikTokListingsDeps, warehouseOf } from './open-api.js';
+
+type Save = (progress: ListingProgress) => Promise<void>;
+
+const skuIdsOf = (skus: readonly { id: string; seller_sku?: string | undefined }[]) =>
+  Object.fromEntries(skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.id]] : [])));
+const warningsOf = (warnings: readonly { message: string }[] | undefined) =>
+  (warnings ?? []).map((w) => platformIssue('warning', w.message, null, 'warning'));
+
+/** The deliveries of one adapter. */
+export function createListingDelivery(
+  { send }: OpenApi,
+  categories: Pick<TikTokCategories, 'rawAttributes'>,
+  validation: Pick<TikTokListingValidation, 'refuseUncertified'>,
+  deps: Pick<TikTokListingsDeps, 'clock'>,
+) {
+  /**
+   * Uploads the draft's images TikTok does not host yet, and forgets those the product no longer has. The URIs in the
+   * draft's order, kept in the progress the next save writes (the create key's, or the work's outcome): an upload creates
+   * nothing a buyer sees, so one lost to a crash before that save is made again at no cost, and a save per image is spared.
+   */
+  async function uploadImages(call: ListingsCall, draft: ListingDraft, progress: ListingProgress): Promise<string[]> {
+    const images = draft.images.slice(0, MAIN_IMAGES_MAX);
+    for (const [i, image] of images.entries()) {
+      if (progress.images[image.key]) continue;
+      const { bytes, contentType } = await image.bytes();
+      const form = new FormData();
+      form.set('data', new Blob([new Uint8Array(bytes)], { type: contentType }), `image-${i + 1}`);
+      form.set('use_case', 'MAIN_IMAGE');
+      const uploaded = await send(call, 'POST', `${PRODUCT_API}/images/upload`, reader(UploadedImage), { multipart: form });
+      progress.images[image.key] = uploaded.uri;
+    }
+    const keys = new Set(images.map((image) => image.key));
+    for (const key of Object.keys(progress.images)) if (!keys.has(key)) delete progress.images[key];
+    return images.map((image) => progress.images[image.key]!);
+  }
+
+  /** Creates the product once: a create sent again (its answer lost) carries the same idempotency key, so TikTok answers the first. */
+  async function create(
+    call: ListingsCall,
+    draft: ListingDraft,
+    progress: ListingProgress,
+    save: Save,
+    uris: string[],
+    attributes: TikTokAttribute[],
+  ) {
+    progress.createStartedAt ??= deps.clock.now().toISOString();
+    progress.createKey ??= randomUUID();
+    await save(progress);
+    const body = {
+      ...contentBody(draft, uris, attributes),
+      skus: skusBody(draft, warehouseOf(call), attributes, {}, true),
+      save_mode: 'LISTING',
+      idempotency_key: progress.createKey,
+    };
+    const created = await send(call, 'POST', `${PRODUCT_API}/products`, reader(Created), { json: body });
+    progress.externalId = created.product_id;
+    progress.variantIds = skuIdsOf(created.skus);
+    Object.assign(progress.delivered, deliveredPrints(draft, uris, attributes, warehouseOf(call)));
+    await save(progress);
+    // A created product goes to review (listings.md §2.2); TikTok's warnings (a brand it cleared) are the listing's.
+    return { status: 'in_review' as const, platformStatus: 'PENDING', externalUrl: null, issues: warningsOf(created.warnings) };
+  }
+
+  /** A partial edit: the content (and the SKUs whole, with their price and stock) goes back to review. */
+  async function edit(call: ListingsCall, progress: ListingProgress, body: Record<string, unknown>) {
+    const path = `${PRODUCT_API}/products/${progress.externalId}/partial_edit`;
+    const edited = await send(call, 'POST', path, reader(Edited), { json: body });
+    if (edited.skus) progress.variantIds = { ...progress.variantIds, ...skuIdsOf(edited.skus) };
+  }
+
+  /** Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). */
+  async function update(call: ListingsCall, progress: ListingProgress, kind: 'prices' | 'inventory', body: unknown, whole: () => unknown) {
+    try {
+      await send(call, 'POST', `${PRODUCT_API}/products/${progress.externalId}/${kind}/update`, reader(Edited), { json: body });
+    } catch (error) {
+      if (!(error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(WRONG_STATUS)))) throw error;
+      await edit(call, progress, { skus: whole() });
+    }
+  }
+
+  /** An existing product told what changed: its content by partial edit, else its price and its stock each by update. */
+  async function sendChanges(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, attributes: TikTokAttribute[]) {
+    const uris = await uploadImages(call, draft, progress);
+    const warehouse = warehouseOf(call);
+    const wanted = deliveredPrints(draft, uris, attributes, warehouse);
+    const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
+    if (progress.delivered.fields !== wanted.fields) {
+      await validation.refuseUncertified(call, draft, attributes);
+      await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
+      Object.assign(progress.delivered, wanted);
+      return;
+    }
+    if (progress.delivered.prices !== wanted.prices) {
+      await update(call, progress, 'prices', pricesBody(draft, progress.variantIds), whole);
+      progress.delivered.prices = wanted.prices;
+    }
+    if (progress.delivered.inventory !== wanted.inventory) {
+      await update(call, progress, 'inventory', inventoryBody(draft, warehouse, progress.variantIds), whole);
+      progress.delivered.inventory = wanted.inventory;
+    }
+  }
+
+  return {
+    async deliver(call, draft, progress, save) {
+      const attributes = (await categories.rawAttributes(call, draft.categoryId)) ?? [];
+      if (progress.externalId) {
+        await sendChanges(call, draft, progress, attributes);
+        return null;
+      }
+      await validation.refuseUncertified(call, draft, attributes);
+      return create(call, draft, progress, save, await uploadImages(call, draft, progress), attributes);
+    },
+  } satisfies Pick<ListingsAdapter, 'deliver'>;
+}
