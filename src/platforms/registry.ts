@@ -4,15 +4,18 @@ import type { Clock } from '../lib/clock.js';
 import { createAmazonAdsAdvertisingAdapter } from './amazon-ads/advertising.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
+import { AMAZON_SELLER_LISTING_SETTINGS } from './amazon-seller/listing-settings.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
 import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
-import type { ListingsAdapter } from './contracts/listings.js';
+import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
+import { ETSY_LISTING_SETTINGS } from './etsy/listing-settings.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
+import { TIKTOK_SHOP_LISTING_SETTINGS } from './tiktok-shop/listing-settings.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
@@ -110,6 +113,16 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
     'amazon-ads': amazonAds ? createAmazonAdsConnectAdapter(amazonAds, deps) : null,
   };
 }
+
+/**
+ * Each seller platform's listing settings, declared in its folder (`listing-settings.ts`). Known without configuration,
+ * unlike the adapters: a site's settings are read and replaced while its platform has no credentials.
+ */
+export const LISTING_SETTINGS: Readonly<Record<SitePlatform, ListingSettingsSpec>> = {
+  etsy: ETSY_LISTING_SETTINGS,
+  'tiktok-shop': TIKTOK_SHOP_LISTING_SETTINGS,
+  'amazon-seller': AMAZON_SELLER_LISTING_SETTINGS,
+};
 
 /**
  * The listings capability of each seller platform. Amazon's calls go to the region of the listing's marketplace

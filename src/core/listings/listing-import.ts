@@ -27,7 +27,7 @@ import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { Pacer } from './pacing.js';
 import { ATTEMPTS_MAX, platformCall, platformQueueOptions, refusedGrant, retryAt } from './platform-call.js';
-import { marketplaceOf, missingSettings, settingsOf } from './settings.js';
+import { marketplaceIdOf, missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
 
@@ -174,7 +174,7 @@ export function createListingImport(deps: {
         platformId: PLATFORM_ID_OF[site.platform],
         categoryId: listing.categoryId,
         attributes: listing.attributes,
-        marketplaceId: marketplaceOf(site.platform, settings),
+        marketplaceId: marketplaceIdOf(site.platform, settings),
         variants: listedVariants(draft, listing.progress.variantIds),
         currency: product.currency,
         targetVersion: product.version,

@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import type { ValidateFunction } from 'ajv/dist/2019.js';
 import { parse } from 'csv-parse/sync';
 import type { Static } from 'typebox';
-import { type CategoryAttribute, DEFAULT_AMAZON_REGION, LISTING_SETTINGS, type ListingIssue } from '../../domain/index.js';
+import { type CategoryAttribute, DEFAULT_AMAZON_REGION, type ListingIssue } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
@@ -71,6 +71,7 @@ import {
   stockPatch,
 } from './listing-requests.js';
 import { checkAmazonDraft, compileSchema, schemaIssues, uniqueIssues } from './listing-rules.js';
+import { AMAZON_SELLER_LISTING_SETTINGS } from './listing-settings.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Requirements = 'LISTING' | 'LISTING_OFFER_ONLY';
@@ -262,7 +263,7 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     off: boolean,
   ): SkuContext => ({
     marketplace,
-    condition: String(call.settings.condition_type ?? LISTING_SETTINGS['amazon-seller'].defaults.condition_type),
+    condition: String(call.settings.condition_type ?? AMAZON_SELLER_LISTING_SETTINGS.defaults.condition_type),
     shapes: schema.shapes,
     properties: schema.properties,
     off,
@@ -382,7 +383,6 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
 
   return {
     platform: 'amazon-seller',
-    requiredSettings: LISTING_SETTINGS['amazon-seller'].required,
 
     /** The site's own marketplaces (what connecting read from the Sellers API: no call) and the conditions. */
     async listingOptions(call) {

@@ -4,7 +4,7 @@
  * prices, quantities) put, then activated; later changes send only the parts that changed, and a create Etsy made but
  * never answered for is found again by its title.
  */
-import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
+import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
@@ -21,6 +21,7 @@ import {
   returnPolicyLabel,
 } from './listing-answers.js';
 import { checkEtsyDraft } from './listing-rules.js';
+import { ETSY_WHEN_MADE, ETSY_WHO_MADE } from './listing-settings.js';
 import {
   createListingForm,
   type EtsyListing,
@@ -232,7 +233,6 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
   return {
     platform: 'etsy',
-    requiredSettings: LISTING_SETTINGS.etsy.required,
 
     async listingOptions(call) {
       const [profiles, policies, readiness] = await Promise.all([

@@ -7,7 +7,7 @@
  * per-item failures are read for the one product asked about. Every call is signed (listings.md §2.1).
  */
 import { randomUUID } from 'node:crypto';
-import { type Category, type CategoryAttribute, LISTING_SETTINGS } from '../../domain/index.js';
+import type { Category, CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
@@ -249,7 +249,6 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
 
   return {
     platform: 'tiktok-shop',
-    requiredSettings: LISTING_SETTINGS['tiktok-shop'].required,
 
     async listingOptions(call) {
       const { warehouses } = await send(call, 'GET', '/logistics/202309/warehouses', reader(Warehouses));
