@@ -9,10 +9,9 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { AdvertisingProfile, AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
+import type { AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { marketplaceOf } from '../../platforms/amazon-seller/listing-requests.js';
 import type { AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
 import type { Actor } from '../listings/listings.service.js';
 import type { AdvertisingWork } from './advertising-work.js';
@@ -33,17 +32,6 @@ export interface ChangeInput {
 /** The longest range of days one metrics read answers. */
 const METRICS_DAYS_MAX = 366;
 const DAY_MS = 86_400_000;
-
-/** Ads profiles spell the United Kingdom `UK` where SP-API says `GB` (platforms.md §4.4). */
-const adsCountry = (country: string) => (country === 'GB' ? 'UK' : country);
-
-/** The profile that advertises in the marketplace: by its marketplace id, else (profiles stored before it was kept) by country. */
-export function profileFor(profiles: readonly AdvertisingProfile[], marketplaceId: string): AdvertisingProfile | null {
-  const byId = profiles.find((profile) => profile.marketplace_id === marketplaceId);
-  if (byId) return byId;
-  const country = marketplaceOf(marketplaceId)?.country;
-  return (country && profiles.find((profile) => !profile.marketplace_id && profile.country_code === adsCountry(country))) || null;
-}
 
 export function createAdvertisingService(deps: {
   db: Db;
@@ -143,10 +131,11 @@ export function createAdvertisingService(deps: {
         throw invalid({ listing: ['Only an active Amazon listing can be advertised.'] });
       if (!deps.adapter || site.status !== 'connected' || site.advertisingProfiles === null)
         throw invalid({ advertising: ['Connect Amazon advertising to the site first.'] });
-      const profile = profileFor(site.advertisingProfiles, listing.marketplaceId);
-      if (!profile)
+      const advertiser = deps.adapter.profileFor(site.advertisingProfiles, listing.marketplaceId);
+      if (!advertiser)
         throw invalid({ advertising: ["The site's Amazon Ads account has no advertising profile in the listing's marketplace."] });
-      const currency = profile.currency ?? marketplaceOf(listing.marketplaceId)?.currency ?? listing.currency;
+      const { profile } = advertiser;
+      const currency = advertiser.currency ?? listing.currency;
       const problems = moneyProblems(currency, input);
       if (Object.keys(problems).length > 0) throw invalid(problems);
       if (await advertisingRepo.liveAdvertisingOfListing(db, listing.id)) throw new AppError('conflict');
