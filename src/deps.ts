@@ -22,7 +22,6 @@ import { type CatalogueCsvService, createCatalogueCsvService } from './core/cata
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
-import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
 import { storedImageBytes } from './core/listings/images.js';
 import { createListingImport, IMPORT_QUEUE, type ListingImport } from './core/listings/listing-import.js';
 import { createListingWatch, type ListingWatch, READ_QUEUE, WATCH_QUEUE } from './core/listings/listing-watch.js';
@@ -285,7 +284,6 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     refresh: tokenRefresh,
     outbox,
     states: createOAuthStates({ db, jwt, clock, cipher }),
-    isAllowedTikTokUrl: (url) => isAllowedTikTokAuthorizationUrl(config, url),
     onInternalError: (error) => logger.error({ err: describeError(error) }, 'connecting a platform failed'),
   });
   const platformNotifications = createPlatformNotifications({

@@ -46,6 +46,8 @@ export interface RegistryConfig {
     readonly tiktokShop: TikTokShopConfig | null;
     readonly amazonSeller: AmazonSellerConfig | null;
     readonly amazonAds: AmazonAdsConfig | null;
+    /** Hosts a caller's TikTok Shop `authorization_url` may point at, over https. */
+    readonly tiktokAuthorizationHosts: readonly string[];
   };
 }
 
@@ -108,7 +110,13 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
   const { etsy, tiktokShop, amazonSeller, amazonAds } = platformConfigs(config, clients);
   return {
     etsy: etsy ? createEtsyConnectAdapter(etsy, deps) : null,
-    'tiktok-shop': tiktokShop ? createTikTokShopConnectAdapter(tiktokShop, deps) : null,
+    'tiktok-shop': tiktokShop
+      ? createTikTokShopConnectAdapter(tiktokShop, deps, {
+          hosts: config.platforms.tiktokAuthorizationHosts,
+          // Against the simulator, its own authorize page is a link a caller may hand in too.
+          simulatorPage: config.platforms.tiktokShop ? null : tiktokShop.authorizeUrl,
+        })
+      : null,
     'amazon-seller': amazonSeller ? createAmazonSellerConnectAdapter(amazonSeller, deps) : null,
     'amazon-ads': amazonAds ? createAmazonAdsConnectAdapter(amazonAds, deps) : null,
   };

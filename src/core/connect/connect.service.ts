@@ -74,8 +74,6 @@ export function createConnectService(deps: {
   health: PlatformHealth;
   appUrl: string;
   apiUrl: string;
-  /** Whether a caller's TikTok Shop authorization_url may be used: https on an allowed host, or the sandbox's own page. */
-  isAllowedTikTokUrl: (url: string) => boolean;
   onInternalError: (error: unknown) => void;
 }) {
   const { db, clock, cipher, states, adapters } = deps;
@@ -141,7 +139,9 @@ export function createConnectService(deps: {
             `The custom field value ${REDIRECT_URL_MESSAGE.replace('must be', 'must start with')} Tracking pairs after it are ;key=value with a non-empty key.`,
           );
       }
-      if (input.authorization_url !== undefined && !deps.isAllowedTikTokUrl(input.authorization_url)) {
+      // The seed's URL rules first, then the platform's own (its hosts); not judged when the platform is not configured.
+      const url = input.authorization_url;
+      if (url !== undefined && adapter && !(isValidRedirectUrl(url) && adapter.acceptsAuthorizationUrl?.(url))) {
         fail('authorization_url', 'The authorization url must be an https URL on an allowed TikTok Shop authorization host.');
       }
     } else {

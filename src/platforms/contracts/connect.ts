@@ -55,6 +55,12 @@ interface ConnectAdapterBase {
     authorizationUrl: string | null;
     grant: GrantScope;
   }): string;
+  /**
+   * Whether a caller's `authorization_url` may be the page the seller authorizes on (TikTok Shop's authorization links
+   * from Partner Center); present only on a track that takes one (seed §4: platform 4). Asked of URLs that passed the
+   * seed's redirect URL rules; `buildAuthorizationUrl` gets only a URL it accepted.
+   */
+  acceptsAuthorizationUrl?(url: string): boolean;
   readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult;
   exchangeCode(input: {
     code: string;
