@@ -49,7 +49,13 @@ import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
-import { type Adapters, createAdapters, createAdvertisingAdapter, createListingsAdapters, platformConfigs } from './platforms/registry.js';
+import {
+  type Adapters,
+  createAdapters,
+  createAdvertisingAdapter,
+  createListingsAdapters,
+  createNotificationsAdapters,
+} from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
@@ -290,7 +296,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     db,
     refresh: tokenRefresh,
     listings: listingWatch,
-    tiktokShop: platformConfigs(config, SANDBOX_CLIENTS).tiktokShop,
+    adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
   });
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),

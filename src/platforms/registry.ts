@@ -9,6 +9,7 @@ import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
 import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
 import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
+import type { NotificationsAdapter } from './contracts/notifications.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { ETSY_LISTING_SETTINGS } from './etsy/listing-settings.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
@@ -17,6 +18,7 @@ import type { PlatformHttp } from './http.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
 import { TIKTOK_SHOP_LISTING_SETTINGS } from './tiktok-shop/listing-settings.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
+import { createTikTokShopNotificationsAdapter } from './tiktok-shop/notifications.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
 export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
@@ -160,4 +162,13 @@ export function createAdvertisingAdapter(
 ): AdvertisingAdapter | null {
   const { amazonAds } = platformConfigs(config, clients);
   return amazonAds ? createAmazonAdsAdvertisingAdapter(amazonAds, deps) : null;
+}
+
+/** The notifications capability of each seller platform that pushes any (TikTok Shop's webhooks). */
+export type NotificationsAdapters = Readonly<Partial<Record<SitePlatform, NotificationsAdapter>>>;
+
+/** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
+export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {
+  const { tiktokShop } = platformConfigs(config, clients);
+  return tiktokShop ? { 'tiktok-shop': createTikTokShopNotificationsAdapter(tiktokShop) } : {};
 }
