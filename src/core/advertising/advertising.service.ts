@@ -9,7 +9,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
+import { ADVERTISED_PLATFORMS, type AdvertisingTargeting, type AuditAction, type SellerAdState } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
@@ -127,7 +127,13 @@ export function createAdvertisingService(deps: {
     async start(workspaceId: number, listingId: number, input: StartInput, actor: Actor) {
       const listing = await listingOf(workspaceId, listingId);
       const site = await sitesRepo.findSite(db, workspaceId, listing.siteId);
-      if (site?.platform !== 'amazon-seller' || listing.status !== 'active' || listing.wants !== 'active' || !listing.marketplaceId)
+      if (
+        !site ||
+        !ADVERTISED_PLATFORMS.includes(site.platform) ||
+        listing.status !== 'active' ||
+        listing.wants !== 'active' ||
+        !listing.marketplaceId
+      )
         throw invalid({ listing: ['Only an active Amazon listing can be advertised.'] });
       if (!deps.adapter || site.status !== 'connected' || site.advertisingProfiles === null)
         throw invalid({ advertising: ['Connect Amazon advertising to the site first.'] });
