@@ -91,6 +91,14 @@ module.exports = {
       to: { path: '(^|/)node_modules/(fastify|@fastify/[^/]+)/' },
     },
     {
+      name: 'core-only-platform-contracts',
+      severity: 'error',
+      comment:
+        "Services reach platforms through the contracts and the registry only, so a platform's quirks stay in its folder: src/core imports nothing from src/platforms/<platform>/ (src/platforms/contracts/ and src/platforms/*.ts are allowed).",
+      from: { path: server('core') },
+      to: { path: '^src/platforms/[^/]+/', pathNot: '^src/platforms/contracts/' },
+    },
+    {
       name: 'platforms-only-domain-and-lib',
       severity: 'error',
       comment:

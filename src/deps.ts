@@ -17,7 +17,6 @@ import { type CatalogueCsvService, createCatalogueCsvService } from './core/cata
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
-import { isAllowedTikTokAuthorizationUrl } from './core/connect/tiktok-authorization-url.js';
 import { storedImageBytes } from './core/listings/images.js';
 import { createListingImport, type ListingImport } from './core/listings/listing-import.js';
 import { createListingWatch, type ListingWatch } from './core/listings/listing-watch.js';
@@ -46,7 +45,13 @@ import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
 import { createPlatformHttp } from './platforms/http.js';
-import { type Adapters, createAdapters, createAdvertisingAdapter, createListingsAdapters, platformConfigs } from './platforms/registry.js';
+import {
+  type Adapters,
+  createAdapters,
+  createAdvertisingAdapter,
+  createListingsAdapters,
+  createNotificationsAdapters,
+} from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
@@ -296,14 +301,13 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     refresh: tokenRefresh,
     outbox,
     states: createOAuthStates({ db, jwt, clock, cipher }),
-    isAllowedTikTokUrl: (url) => isAllowedTikTokAuthorizationUrl(config, url),
     onInternalError: (error) => logger.error({ err: describeError(error) }, 'connecting a platform failed'),
   });
   const platformNotifications = createPlatformNotifications({
     db,
     refresh: tokenRefresh,
     listings: listingWatch,
-    tiktokShop: platformConfigs(config, SANDBOX_CLIENTS).tiktokShop,
+    adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
   });
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),

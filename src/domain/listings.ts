@@ -1,5 +1,4 @@
 /** Listings (DESIGN §10): one product offered on one connected site, and the words its record and its settings use. */
-import type { SitePlatform } from './platforms.js';
 
 /** Where a listing stands on its platform. */
 export const LISTING_STATUSES = ['pending', 'in_review', 'active', 'inactive', 'rejected', 'error', 'deleted'] as const;
@@ -69,33 +68,6 @@ export const IMPORT_SKIPS_KEPT = 100;
 export const PRICE_ADJUSTMENT_MIN = -90;
 export const PRICE_ADJUSTMENT_MAX = 500;
 
-/**
- * Etsy's `who_made` and `when_made` (listings.md §1.4). The first year bucket moves with the calendar (`2020_2024`,
- * then `2020_2025`; `2020_2026` in 2026): the sandbox takes this list, and Etsy's own refusal of a stale bucket reaches
- * the listing's issues in Etsy's words.
- */
-export const ETSY_WHO_MADE = ['i_did', 'someone_else', 'collective'] as const;
-export const ETSY_WHEN_MADE = [
-  'made_to_order',
-  '2020_2026',
-  '2010_2019',
-  '2004_2009',
-  '2000_2003',
-  '1990s',
-  '1980s',
-  '1970s',
-  '1960s',
-  '1950s',
-  '1940s',
-  '1930s',
-  '1920s',
-  '1910s',
-  '1900s',
-  '1800s',
-  '1700s',
-  'before_1700',
-] as const;
-
 /** A category of a platform: Etsy's seller taxonomy node, TikTok Shop's category, Amazon's product type. */
 export interface Category {
   id: string;
@@ -118,20 +90,7 @@ export interface CategoryAttribute {
 }
 
 /**
- * A site's listing settings (DESIGN §10), by platform: the fields it has, and of them those a listing needs before it
- * is published. Every platform also has `price_adjustment_percent` and `stock_buffer`, 0 unless set.
+ * The listing settings every site has, whatever its platform, and what they read as until set: how the listed price
+ * and quantity follow the catalogue's. Each platform adds its own (src/platforms/<platform>/listing-settings.ts).
  */
-export const LISTING_SETTINGS = {
-  etsy: {
-    fields: ['shipping_profile_id', 'return_policy_id', 'readiness_state_id', 'who_made', 'when_made', 'is_supply'],
-    required: ['shipping_profile_id', 'return_policy_id', 'readiness_state_id', 'who_made', 'when_made'],
-    defaults: { is_supply: false },
-  },
-  'tiktok-shop': { fields: ['warehouse_id'], required: ['warehouse_id'], defaults: {} },
-  'amazon-seller': { fields: ['marketplace_id', 'condition_type'], required: ['marketplace_id'], defaults: { condition_type: 'new_new' } },
-} as const satisfies Record<
-  SitePlatform,
-  { fields: readonly string[]; required: readonly string[]; defaults: Readonly<Record<string, unknown>> }
->;
-
 export const COMMON_LISTING_SETTINGS = { price_adjustment_percent: 0, stock_buffer: 0 } as const;

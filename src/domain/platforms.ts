@@ -23,6 +23,56 @@ export const PLATFORM_NAMES: Readonly<Record<SitePlatform, string>> = {
   'amazon-seller': 'Amazon',
 };
 
+/**
+ * How a track's callback sends the user back to the caller's redirect (seed §4 "Callback redirects to the caller"):
+ * the URL unchanged on success and `authorization_error` on failure, unless the track says otherwise.
+ */
+export interface CallbackTerms {
+  /** `platform=marketplace` with the site id on success, and with the failure's code and message instead of `authorization_error`. */
+  readonly marketplace: boolean;
+  /** The `segment` a success adds after the site id; null for none. */
+  readonly segment: string | null;
+  /** A failure is not redirected with an error but surfaces as a retry page. */
+  readonly retry: boolean;
+}
+
+/** What the seed says of each track beyond its platform id (seed §1, §4), where connecting differs from track to track. */
+export interface TrackTerms {
+  /** The track's name in messages. */
+  readonly name: string;
+  /**
+   * The field of POST /authenticate-site carrying the caller's redirect (seed §1). `custom_field_value` carries
+   * tracking pairs after its URL too (`URL;key=value`), which the site keeps.
+   */
+  readonly redirectField: 'redirect_url' | 'custom_field_value';
+  /** The seller platform whose connected site (`site_id`) the track adds its grant to; null for a seller track, which makes sites. */
+  readonly attachesTo: SitePlatform | null;
+  readonly callback: CallbackTerms;
+}
+
+const PLAIN_CALLBACK: CallbackTerms = { marketplace: false, segment: null, retry: false };
+
+/** Each track's terms: the seed's table of platforms and its table of callback redirects. */
+export const TRACK_TERMS: Readonly<Record<Track, TrackTerms>> = {
+  etsy: { name: 'Etsy', redirectField: 'redirect_url', attachesTo: null, callback: PLAIN_CALLBACK },
+  'tiktok-shop': { name: 'TikTok Shop', redirectField: 'custom_field_value', attachesTo: null, callback: PLAIN_CALLBACK },
+  'amazon-seller': {
+    name: 'Amazon',
+    redirectField: 'redirect_url',
+    attachesTo: null,
+    callback: { marketplace: true, segment: null, retry: false },
+  },
+  'amazon-ads': {
+    name: 'Amazon Ads',
+    redirectField: 'redirect_url',
+    attachesTo: 'amazon-seller',
+    callback: { marketplace: true, segment: 'advertising', retry: true },
+  },
+};
+
+/** The seller platforms an advertising track attaches to: those whose listings can be advertised (DESIGN §13). */
+export const ADVERTISED_PLATFORMS: readonly SitePlatform[] = TRACKS.flatMap((track) => TRACK_TERMS[track].attachesTo ?? []);
+
 /** The track a POST /authenticate-site asks for: platform 5 with a `site_id` is Amazon's advertising track (DESIGN §4). */
 export function trackOf(platformId: PlatformId, withSiteId: boolean): Track {
   if (platformId === 1) return 'etsy';

@@ -10,15 +10,15 @@ import type { ListingsService } from '../core/listings/listings.service.js';
 import type { SiteListingsService } from '../core/listings/site-listings.service.js';
 import {
   ATTRIBUTE_TYPES,
-  ETSY_WHEN_MADE,
-  ETSY_WHO_MADE,
   IMPORT_STATUSES,
   ISSUE_SEVERITIES,
   ISSUE_SOURCES,
   LISTING_STATUSES,
+  PLATFORM_NAMES,
   PRICE_ADJUSTMENT_MAX,
   PRICE_ADJUSTMENT_MIN,
   QUANTITY_MAX,
+  SITE_PLATFORMS,
   type SitePlatform,
   SYNC_STATUSES,
 } from '../domain/index.js';
@@ -27,10 +27,9 @@ import { type App, actorOf, workspaceOf } from './access.js';
 import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
-/** A platform's id of a profile, a policy or a warehouse: digits, as text (Etsy's are above 2^53). */
-const PlatformId = Type.String({ pattern: '^[0-9]{1,20}$', maxLength: 20 });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** The settings every platform has; each platform's own are declared in its folder (src/platforms/<platform>/listing-settings.ts). */
 const COMMON = {
   price_adjustment_percent: Type.Number({
     minimum: PRICE_ADJUSTMENT_MIN,
@@ -50,38 +49,30 @@ const settingsOf = (fields: Record<string, TSchema>) =>
     additionalProperties: false,
   });
 
-const SETTINGS: Record<SitePlatform, TSchema> = {
-  etsy: settingsOf({
-    shipping_profile_id: Nullable(PlatformId),
-    return_policy_id: Nullable(PlatformId),
-    readiness_state_id: Nullable(PlatformId),
-    who_made: Nullable(OneOf(ETSY_WHO_MADE)),
-    when_made: Nullable(OneOf(ETSY_WHEN_MADE)),
-    is_supply: Type.Boolean(),
-  }),
-  'tiktok-shop': settingsOf({ warehouse_id: Nullable(PlatformId) }),
-  'amazon-seller': settingsOf({
-    marketplace_id: Nullable(Type.String({ pattern: '^[A-Z0-9]{10,16}$' })),
-    condition_type: Type.String({ pattern: '^[a-z_]{3,40}$', description: 'Amazon condition_type (default new_new)' }),
-  }),
-};
+/** "Etsy: `shipping_profile_id`, …." for each platform: the fields its listings settings declare. */
+const fieldsByPlatform = (fieldsOf: (platform: SitePlatform) => Record<string, TSchema>) =>
+  SITE_PLATFORMS.map((platform) => {
+    const names = Object.keys(fieldsOf(platform)).map((name) => `\`${name}\``);
+    return `${PLATFORM_NAMES[platform]}: ${names.join(', ')}.`;
+  }).join(' ');
 
-const SettingsBody = Type.Record(Type.String(), Type.Unknown(), {
-  description:
-    'Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices.',
-  examples: [
-    {
-      price_adjustment_percent: 10,
-      stock_buffer: 1,
-      shipping_profile_id: '1001',
-      return_policy_id: '2001',
-      readiness_state_id: '3001',
-      who_made: 'i_did',
-      when_made: 'made_to_order',
-      is_supply: false,
-    },
-  ],
-});
+/** PUT's body as the API document shows it: any record; the handler checks it against the site's platform's fields. */
+const settingsBody = (fieldsOf: (platform: SitePlatform) => Record<string, TSchema>) =>
+  Type.Record(Type.String(), Type.Unknown(), {
+    description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices.`,
+    examples: [
+      {
+        price_adjustment_percent: 10,
+        stock_buffer: 1,
+        shipping_profile_id: '1001',
+        return_policy_id: '2001',
+        readiness_state_id: '3001',
+        who_made: 'i_did',
+        when_made: 'made_to_order',
+        is_supply: false,
+      },
+    ],
+  });
 const SettingsSchema = Type.Record(Type.String(), Type.Unknown(), {
   description: "The site's settings: each of its platform's fields, null where not set, and the defaults",
 });
@@ -181,9 +172,14 @@ export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
   const { siteListings } = deps;
   const compile = validatorCompiler as FastifySchemaCompiler<TSchema>;
   const checks = Object.fromEntries(
-    Object.entries(SETTINGS).map(([platform, schema]) => [
+    SITE_PLATFORMS.map((platform) => [
       platform,
-      compile({ schema, method: 'PUT', url: '/sites/:site_id/listing-settings', httpPart: 'body' }) as Check,
+      compile({
+        schema: settingsOf(siteListings.settingsFields(platform)),
+        method: 'PUT',
+        url: '/sites/:site_id/listing-settings',
+        httpPart: 'body',
+      }) as Check,
     ]),
   ) as Record<SitePlatform, Check>;
 
@@ -396,7 +392,7 @@ export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
         summary: "Replace the site's listing settings (a field left out is not set)",
         tags: ['listings'],
         params: SiteParams,
-        body: SettingsBody,
+        body: settingsBody(siteListings.settingsFields),
         response: { 200: Ok(SettingsSchema) },
       },
     },

@@ -36,7 +36,7 @@ export function registerPlatformNotificationRoutes(app: App, deps: PlatformNotif
         },
       },
       async (request) =>
-        ok({ result: await deps.platformNotifications.tiktokShop(request.headers.authorization, String(request.body ?? '')) }),
+        ok({ result: await deps.platformNotifications.receive('tiktok-shop', request.headers, String(request.body ?? '')) }),
     );
   });
 }

@@ -4,16 +4,21 @@ import type { Clock } from '../lib/clock.js';
 import { createAmazonAdsAdvertisingAdapter } from './amazon-ads/advertising.js';
 import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ads/connect.js';
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
+import { AMAZON_SELLER_LISTING_SETTINGS } from './amazon-seller/listing-settings.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
 import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
-import type { ListingsAdapter } from './contracts/listings.js';
+import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
+import type { NotificationsAdapter } from './contracts/notifications.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
+import { ETSY_LISTING_SETTINGS } from './etsy/listing-settings.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
+import { TIKTOK_SHOP_LISTING_SETTINGS } from './tiktok-shop/listing-settings.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
+import { createTikTokShopNotificationsAdapter } from './tiktok-shop/notifications.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
 export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
@@ -43,6 +48,8 @@ export interface RegistryConfig {
     readonly tiktokShop: TikTokShopConfig | null;
     readonly amazonSeller: AmazonSellerConfig | null;
     readonly amazonAds: AmazonAdsConfig | null;
+    /** Hosts a caller's TikTok Shop `authorization_url` may point at, over https. */
+    readonly tiktokAuthorizationHosts: readonly string[];
   };
 }
 
@@ -105,11 +112,27 @@ export function createAdapters(config: RegistryConfig, deps: { http: PlatformHtt
   const { etsy, tiktokShop, amazonSeller, amazonAds } = platformConfigs(config, clients);
   return {
     etsy: etsy ? createEtsyConnectAdapter(etsy, deps) : null,
-    'tiktok-shop': tiktokShop ? createTikTokShopConnectAdapter(tiktokShop, deps) : null,
+    'tiktok-shop': tiktokShop
+      ? createTikTokShopConnectAdapter(tiktokShop, deps, {
+          hosts: config.platforms.tiktokAuthorizationHosts,
+          // Against the simulator, its own authorize page is a link a caller may hand in too.
+          simulatorPage: config.platforms.tiktokShop ? null : tiktokShop.authorizeUrl,
+        })
+      : null,
     'amazon-seller': amazonSeller ? createAmazonSellerConnectAdapter(amazonSeller, deps) : null,
     'amazon-ads': amazonAds ? createAmazonAdsConnectAdapter(amazonAds, deps) : null,
   };
 }
+
+/**
+ * Each seller platform's listing settings, declared in its folder (`listing-settings.ts`). Known without configuration,
+ * unlike the adapters: a site's settings are read and replaced while its platform has no credentials.
+ */
+export const LISTING_SETTINGS: Readonly<Record<SitePlatform, ListingSettingsSpec>> = {
+  etsy: ETSY_LISTING_SETTINGS,
+  'tiktok-shop': TIKTOK_SHOP_LISTING_SETTINGS,
+  'amazon-seller': AMAZON_SELLER_LISTING_SETTINGS,
+};
 
 /**
  * The listings capability of each seller platform. Amazon's calls go to the region of the listing's marketplace
@@ -139,4 +162,13 @@ export function createAdvertisingAdapter(
 ): AdvertisingAdapter | null {
   const { amazonAds } = platformConfigs(config, clients);
   return amazonAds ? createAmazonAdsAdvertisingAdapter(amazonAds, deps) : null;
+}
+
+/** The notifications capability of each seller platform that pushes any (TikTok Shop's webhooks). */
+export type NotificationsAdapters = Readonly<Partial<Record<SitePlatform, NotificationsAdapter>>>;
+
+/** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
+export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {
+  const { tiktokShop } = platformConfigs(config, clients);
+  return tiktokShop ? { 'tiktok-shop': createTikTokShopNotificationsAdapter(tiktokShop) } : {};
 }

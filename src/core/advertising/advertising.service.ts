@@ -10,10 +10,9 @@ import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import type { Actor, AdvertisingProfile, AdvertisingTargeting, AuditAction, SellerAdState } from '../../domain/index.js';
+import { type Actor, ADVERTISED_PLATFORMS, type AdvertisingTargeting, type AuditAction, type SellerAdState } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
-import { marketplaceOf } from '../../platforms/amazon-seller/listing-requests.js';
 import type { AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
 import type { AdvertisingWork } from './advertising-work.js';
 import { presentAdvertising } from './present.js';
@@ -33,17 +32,6 @@ export interface ChangeInput {
 /** The longest range of days one metrics read answers. */
 const METRICS_DAYS_MAX = 366;
 const DAY_MS = 86_400_000;
-
-/** Ads profiles spell the United Kingdom `UK` where SP-API says `GB` (platforms.md §4.4). */
-const adsCountry = (country: string) => (country === 'GB' ? 'UK' : country);
-
-/** The profile that advertises in the marketplace: by its marketplace id, else (profiles stored before it was kept) by country. */
-export function profileFor(profiles: readonly AdvertisingProfile[], marketplaceId: string): AdvertisingProfile | null {
-  const byId = profiles.find((profile) => profile.marketplace_id === marketplaceId);
-  if (byId) return byId;
-  const country = marketplaceOf(marketplaceId)?.country;
-  return (country && profiles.find((profile) => !profile.marketplace_id && profile.country_code === adsCountry(country))) || null;
-}
 
 export function createAdvertisingService(deps: {
   db: Db;
@@ -139,14 +127,21 @@ export function createAdvertisingService(deps: {
     async start(workspaceId: number, listingId: number, input: StartInput, actor: Actor) {
       const listing = await listingOf(workspaceId, listingId);
       const site = await sitesRepo.findSite(db, workspaceId, listing.siteId);
-      if (site?.platform !== 'amazon-seller' || listing.status !== 'active' || listing.wants !== 'active' || !listing.marketplaceId)
+      if (
+        !site ||
+        !ADVERTISED_PLATFORMS.includes(site.platform) ||
+        listing.status !== 'active' ||
+        listing.wants !== 'active' ||
+        !listing.marketplaceId
+      )
         throw invalid({ listing: ['Only an active Amazon listing can be advertised.'] });
       if (!deps.adapter || site.status !== 'connected' || site.advertisingProfiles === null)
         throw invalid({ advertising: ['Connect Amazon advertising to the site first.'] });
-      const profile = profileFor(site.advertisingProfiles, listing.marketplaceId);
-      if (!profile)
+      const advertiser = deps.adapter.profileFor(site.advertisingProfiles, listing.marketplaceId);
+      if (!advertiser)
         throw invalid({ advertising: ["The site's Amazon Ads account has no advertising profile in the listing's marketplace."] });
-      const currency = profile.currency ?? marketplaceOf(listing.marketplaceId)?.currency ?? listing.currency;
+      const { profile } = advertiser;
+      const currency = advertiser.currency ?? listing.currency;
       const problems = moneyProblems(currency, input);
       if (Object.keys(problems).length > 0) throw invalid(problems);
       if (await advertisingRepo.liveAdvertisingOfListing(db, listing.id)) throw new AppError('conflict');

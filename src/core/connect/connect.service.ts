@@ -9,14 +9,17 @@ import {
   callbackPath,
   DEFAULT_AMAZON_REGION,
   type GrantKind,
+  PLATFORM_NAMES,
   type PlatformId,
+  TRACK_TERMS,
   type Track,
+  type TrackTerms,
   trackOf,
 } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import type { ConnectAdapter, PlatformAccount, TokenSet } from '../../platforms/contracts/connect.js';
+import type { ConnectAdapter, PlatformAccount, SellerConnectAdapter, TokenSet } from '../../platforms/contracts/connect.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { Adapters } from '../../platforms/registry.js';
 import { sealTokens } from '../sites/credentials.js';
@@ -53,6 +56,43 @@ export interface AuthenticateSiteInput {
 
 export type ConnectService = ReturnType<typeof createConnectService>;
 
+type Fail = (field: string, message: string) => void;
+
+/** The caller's redirect and its tracking pairs, read from the field the track takes them in (seed §1, §4). */
+function callerRedirect(terms: TrackTerms, input: AuthenticateSiteInput, fail: Fail) {
+  const none = { redirectUrl: '', tracking: {} as Record<string, string> };
+  if (terms.redirectField === 'custom_field_value') {
+    const raw = input.custom_field_value;
+    if (raw === undefined || raw === '') return none;
+    const parsed = parseCustomFieldValue(raw);
+    if (parsed) return { redirectUrl: parsed.url, tracking: parsed.tracking };
+    if ((raw.split(';')[0] ?? '').length > MAX_REDIRECT_URL_LENGTH)
+      fail('custom_field_value', `The URL of the custom field value ${REDIRECT_URL_LENGTH_MESSAGE}`);
+    else
+      fail(
+        'custom_field_value',
+        `The custom field value ${REDIRECT_URL_MESSAGE.replace('must be', 'must start with')} Tracking pairs after it are ;key=value with a non-empty key.`,
+      );
+    return none;
+  }
+  const raw = input.redirect_url;
+  if (raw === undefined || raw === '') return none;
+  if (isValidRedirectUrl(raw)) return { redirectUrl: raw, tracking: {} };
+  fail('redirect_url', `The redirect url ${redirectUrlProblem(raw)}`);
+  return none;
+}
+
+/**
+ * A caller's `authorization_url`: only for a track whose adapter takes one, and only a URL that passes the seed's URL
+ * rules and then the platform's own (its hosts). Not judged while the track is not configured (platform_id says so).
+ */
+function checkAuthorizationUrl(adapter: ConnectAdapter | null, terms: TrackTerms, url: string | undefined, fail: Fail): void {
+  if (url === undefined || !adapter) return;
+  if (!adapter.acceptsAuthorizationUrl) fail('authorization_url', 'The authorization url field is only allowed with platform 4.');
+  else if (!isValidRedirectUrl(url) || !adapter.acceptsAuthorizationUrl(url))
+    fail('authorization_url', `The authorization url must be an https URL on an allowed ${terms.name} authorization host.`);
+}
+
 /** What a user is told when the platform refused this server's own app: nothing they can fix by trying again now. */
 const MISCONFIGURED_MESSAGE = "This platform refused Storelink's app configuration. The operator has been told; please try again later.";
 
@@ -74,8 +114,6 @@ export function createConnectService(deps: {
   health: PlatformHealth;
   appUrl: string;
   apiUrl: string;
-  /** Whether a caller's TikTok Shop authorization_url may be used: https on an allowed host, or the sandbox's own page. */
-  isAllowedTikTokUrl: (url: string) => boolean;
   onInternalError: (error: unknown) => void;
 }) {
   const { db, clock, cipher, states, adapters } = deps;
@@ -119,51 +157,33 @@ export function createConnectService(deps: {
     const fail = (field: string, message: string) => void (errors[field] ??= []).push(message);
     const platformId = input.platform_id;
     const track = trackOf(platformId, input.site_id !== undefined);
+    const terms = TRACK_TERMS[track];
     const adapter = adapters[track];
+    // An advertising track is named: its platform may be configured for selling without it.
     if (!adapter)
       fail(
         'platform_id',
-        track === 'amazon-ads' ? 'Amazon Ads is not configured on this server.' : 'The selected platform is not configured on this server.',
+        terms.attachesTo ? `${terms.name} is not configured on this server.` : 'The selected platform is not configured on this server.',
       );
-
-    let redirectUrl = '';
-    let tracking: Record<string, string> = {};
-    if (platformId === 4) {
-      if (input.custom_field_value !== undefined && input.custom_field_value !== '') {
-        const parsed = parseCustomFieldValue(input.custom_field_value);
-        const url = input.custom_field_value.split(';')[0] ?? '';
-        if (parsed) ({ url: redirectUrl, tracking } = parsed);
-        else if (url.length > MAX_REDIRECT_URL_LENGTH)
-          fail('custom_field_value', `The URL of the custom field value ${REDIRECT_URL_LENGTH_MESSAGE}`);
-        else
-          fail(
-            'custom_field_value',
-            `The custom field value ${REDIRECT_URL_MESSAGE.replace('must be', 'must start with')} Tracking pairs after it are ;key=value with a non-empty key.`,
-          );
-      }
-      if (input.authorization_url !== undefined && !deps.isAllowedTikTokUrl(input.authorization_url)) {
-        fail('authorization_url', 'The authorization url must be an https URL on an allowed TikTok Shop authorization host.');
-      }
-    } else {
-      if (input.redirect_url !== undefined && input.redirect_url !== '') {
-        if (isValidRedirectUrl(input.redirect_url)) redirectUrl = input.redirect_url;
-        else fail('redirect_url', `The redirect url ${redirectUrlProblem(input.redirect_url)}`);
-      }
-      if (input.authorization_url !== undefined) fail('authorization_url', 'The authorization url field is only allowed with platform 4.');
-    }
+    const { redirectUrl, tracking } = callerRedirect(terms, input, fail);
+    checkAuthorizationUrl(adapter, terms, input.authorization_url, fail);
     let sellerSiteRegion: AmazonRegion | null = null;
     if (input.site_id !== undefined) {
-      if (platformId !== 5) fail('site_id', 'The site id field is only allowed with platform 5.');
+      const seller = terms.attachesTo;
+      if (!seller) fail('site_id', 'The site id field is only allowed with platform 5.');
       else {
         const site = await sitesRepo.findSite(db, actor.workspaceId, input.site_id);
-        if (!site || site.platform !== 'amazon-seller' || site.status !== 'connected')
-          fail('site_id', 'The selected site id is invalid: it must be a connected Amazon seller site of this workspace.');
+        if (!site || site.platform !== seller || site.status !== 'connected')
+          fail(
+            'site_id',
+            `The selected site id is invalid: it must be a connected ${PLATFORM_NAMES[seller]} seller site of this workspace.`,
+          );
         else sellerSiteRegion = site.region;
       }
     }
-    // Amazon's region; ignored for the other platforms. Advertising defaults to the seller site's own region.
+    // The region of a track that has them (Amazon's); none elsewhere. Advertising defaults to the seller site's own region.
     let region: AmazonRegion | null = null;
-    if (platformId === 5) {
+    if (adapter?.regional) {
       if (input.region === undefined) region = sellerSiteRegion ?? DEFAULT_AMAZON_REGION;
       else if ((AMAZON_REGIONS as readonly string[]).includes(input.region)) region = input.region as AmazonRegion;
       else fail('region', `The region must be one of ${AMAZON_REGIONS.join(', ')}.`);
@@ -177,16 +197,16 @@ export function createConnectService(deps: {
       siteId: input.site_id ?? null,
       redirectUrl,
       tracking,
-      authorizationUrl: platformId === 4 ? (input.authorization_url ?? null) : null,
+      authorizationUrl: adapter.acceptsAuthorizationUrl ? (input.authorization_url ?? null) : null,
       region,
     });
     return { url };
   }
 
-  /** The Amazon seller site an advertising state was made for, still connected; checked again inside the write transaction. */
+  /** The seller site an advertising state was made for, still connected; checked again inside the write transaction. */
   async function connectedSellerSite(db: Db, state: ConsumedState) {
     const site = await sitesRepo.findSite(db, state.workspaceId, state.siteId ?? 0);
-    if (!site || site.platform !== 'amazon-seller' || site.status !== 'connected')
+    if (!site || site.platform !== TRACK_TERMS[state.track].attachesTo || site.status !== 'connected')
       throw new PlatformError('rejected', 'The seller site is no longer connected');
     return site;
   }
@@ -201,19 +221,16 @@ export function createConnectService(deps: {
   }
 
   /**
-   * Amazon's selling partner id comes from the browser's redirect, which no SP-API call confirms: a callback naming an
-   * account already connected here must bring that account's store, or it would put another account's tokens under
-   * that site (docs/decisions.md, "Amazon seller identity").
+   * Refuses an account the platform cannot confirm is the one already connected under its id (Amazon's selling partner
+   * id comes from the browser's redirect: docs/decisions.md, "Amazon seller identity"), as the adapter judges it.
    */
-  function checkSameAccount(existing: sitesRepo.AccountSite | null, account: PlatformAccount): void {
-    if (existing === null || existing.platform !== 'amazon-seller') return;
-    const before = existing.platformData.store_name;
-    const now = account.data.store_name;
-    if (typeof before === 'string' && before !== '' && before !== now)
-      throw new PlatformError(
-        'rejected',
-        `This authorization is for a different Amazon store than the site "${existing.name}" (${existing.externalId}). Sign in to Seller Central with that account and connect again.`,
-      );
+  function checkSameAccount(adapter: SellerConnectAdapter, existing: sitesRepo.AccountSite | null, account: PlatformAccount): void {
+    if (existing === null || !adapter.accountMismatch) return;
+    const mismatch = adapter.accountMismatch(
+      { externalId: existing.externalId, name: existing.name, data: existing.platformData },
+      account,
+    );
+    if (mismatch !== null) throw new PlatformError('rejected', mismatch);
   }
 
   /**
@@ -257,14 +274,15 @@ export function createConnectService(deps: {
             externalId: account.externalId,
             formerExternalId: account.formerExternalId,
           });
-          checkSameAccount(existing, account);
+          checkSameAccount(adapter, existing, account);
           const site = await sitesRepo.upsertSite(tx, {
             ...key,
             siteId: existing?.id ?? null,
             platformId: adapter.platformId,
             name: account.name,
             externalId: account.externalId,
-            tracking: adapter.track === 'tiktok-shop' ? state.tracking : null,
+            // Tracking pairs come with a custom_field_value; a track that takes none keeps none.
+            tracking: TRACK_TERMS[adapter.track].redirectField === 'custom_field_value' ? state.tracking : null,
             grantedScopes: adapter.scopes ? [...adapter.scopes.requested] : null,
             platformData: account.data,
             now,
@@ -331,10 +349,11 @@ export function createConnectService(deps: {
         }
       }
     }
-    // A failed advertising connection offers a fresh authorization for the same site instead of an error redirect, on
-    // behalf of the same token (revoking it cancels this one too); none while the workspace has too many in progress.
+    // A failed connection of a track that retries (advertising) offers a fresh authorization for the same site instead
+    // of an error redirect, on behalf of the same token (revoking it cancels this one too); none while the workspace has
+    // too many in progress.
     const retryUrl =
-      track === 'amazon-ads' && adapter
+      TRACK_TERMS[track].callback.retry && adapter
         ? await authorizationUrl(adapter, {
             userId: state.userId,
             workspaceId: state.workspaceId,

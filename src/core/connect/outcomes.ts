@@ -1,5 +1,8 @@
-/** Where the user goes after a platform's redirect back: the seed's redirect table, as pure functions (seed §4, DESIGN §4). */
-import type { Track } from '../../domain/index.js';
+/**
+ * Where the user goes after a platform's redirect back: the seed's redirect table, as pure functions (seed §4, DESIGN §4).
+ * What differs from track to track is read from the track's terms (domain's TRACK_TERMS).
+ */
+import { TRACK_TERMS, type Track } from '../../domain/index.js';
 import { toAsciiUrl, withQuery } from './redirects.js';
 
 /** Why a connection failed; the status is also the platform 5 seller track's `code` (DESIGN §4). */
@@ -29,16 +32,18 @@ const dashboard = (appUrl: string) => `${appUrl}/dashboard`;
 // Every target is ASCII (toAsciiUrl, also inside withQuery): a caller's `https://例え.jp/é` would otherwise make the
 // Location header throw after the site was stored, and the JSON answers and the retry page name the same address.
 
+/** Where a connected track sends the user: the caller's URL, with what the track's callback adds, else the site's listings. */
 export function successOutcome(track: Track, state: StateTarget, siteId: number, appUrl: string): CallbackOutcome {
   const custom = toAsciiUrl(state.redirectUrl);
+  const { marketplace, segment } = TRACK_TERMS[track].callback;
   let to: string;
   if (!custom) to = listings(appUrl, siteId);
-  else if (track === 'amazon-seller') to = withQuery(custom, { platform: 'marketplace', site_id: siteId });
-  else if (track === 'amazon-ads') to = withQuery(custom, { platform: 'marketplace', site_id: siteId, segment: 'advertising' });
+  else if (marketplace) to = withQuery(custom, { platform: 'marketplace', site_id: siteId, ...(segment === null ? {} : { segment }) });
   else to = custom;
   return { kind: 'redirect', to, status: 200, message: 'Connected', siteId };
 }
 
+/** Where a failed connection sends the user: the caller's URL (else the dashboard) saying why, or the track's retry page. */
 export function failureOutcome(
   track: Track,
   state: StateTarget,
@@ -48,7 +53,8 @@ export function failureOutcome(
 ): CallbackOutcome {
   const status = FAILURE_STATUS[failure.reason];
   const base = state.redirectUrl || dashboard(appUrl);
-  if (track === 'amazon-ads') {
+  const { marketplace, retry } = TRACK_TERMS[track].callback;
+  if (retry) {
     return {
       kind: 'retry',
       retryUrl,
@@ -57,10 +63,9 @@ export function failureOutcome(
       message: failure.message,
     };
   }
-  const to =
-    track === 'amazon-seller'
-      ? withQuery(base, { platform: 'marketplace', code: status, message: failure.message })
-      : withQuery(base, { authorization_error: failure.message });
+  const to = marketplace
+    ? withQuery(base, { platform: 'marketplace', code: status, message: failure.message })
+    : withQuery(base, { authorization_error: failure.message });
   return { kind: 'redirect', to, status, message: failure.message, siteId: null };
 }
 

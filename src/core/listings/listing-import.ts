@@ -28,7 +28,7 @@ import { checkSettings, fieldsOf } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import { listingsCall } from './listings-call.js';
-import { marketplaceOf, missingSettings, settingsOf } from './settings.js';
+import { marketplaceIdOf, missingSettings, settingsOf } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
 
@@ -170,7 +170,7 @@ export function createListingImport(deps: {
         platformId: PLATFORM_ID_OF[site.platform],
         categoryId: listing.categoryId,
         attributes: listing.attributes,
-        marketplaceId: marketplaceOf(site.platform, settings),
+        marketplaceId: marketplaceIdOf(site.platform, settings),
         variants: listedVariants(draft, listing.progress.variantIds),
         currency: product.currency,
         targetVersion: product.version,

@@ -18,7 +18,7 @@ import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
 import { presentListing } from './present.js';
-import { marketplaceOf, missingSettings, settingsOf } from './settings.js';
+import { marketplaceIdOf, missingSettings, settingsOf } from './settings.js';
 import type { SiteListingsService } from './site-listings.service.js';
 
 export interface PublishInput {
@@ -132,7 +132,7 @@ export function createListingsService(deps: {
               platformId: PLATFORM_ID_OF[site.platform],
               categoryId: input.category_id,
               attributes: input.attributes ?? {},
-              marketplaceId: marketplaceOf(site.platform, settingsOf(site.platform, site.listingSettings)),
+              marketplaceId: marketplaceIdOf(site.platform, settingsOf(site.platform, site.listingSettings)),
               variants: listedVariants(draft, {}),
               currency: product.currency,
               targetVersion: product.version,

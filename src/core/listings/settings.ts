@@ -1,5 +1,7 @@
 /** A site's listing settings (DESIGN §10): what is stored, what a listing reads, and what is missing to publish. */
-import { COMMON_LISTING_SETTINGS, LISTING_SETTINGS, type SitePlatform } from '../../domain/index.js';
+import { COMMON_LISTING_SETTINGS, type SitePlatform } from '../../domain/index.js';
+import type { ListingSettingsSpec } from '../../platforms/contracts/listings.js';
+import { LISTING_SETTINGS } from '../../platforms/registry.js';
 
 export type ListingSettings = Record<string, unknown>;
 
@@ -11,8 +13,13 @@ export function settingsOf(platform: SitePlatform, stored: Readonly<Record<strin
   const { fields, defaults } = LISTING_SETTINGS[platform];
   const settings: ListingSettings = {};
   for (const [name, fallback] of Object.entries(COMMON_LISTING_SETTINGS)) settings[name] = stored[name] ?? fallback;
-  for (const name of fields) settings[name] = stored[name] ?? (defaults as Record<string, unknown>)[name] ?? null;
+  for (const name of Object.keys(fields)) settings[name] = stored[name] ?? defaults[name] ?? null;
   return settings;
+}
+
+/** The platform's own settings fields (beside the common ones) with the schema of each, which PUT checks values against. */
+export function settingsFields(platform: SitePlatform): ListingSettingsSpec['fields'] {
+  return LISTING_SETTINGS[platform].fields;
 }
 
 /** The settings a listing on the site needs and the site does not have (each a 422 on publishing). */
@@ -20,7 +27,9 @@ export function missingSettings(platform: SitePlatform, settings: ListingSetting
   return LISTING_SETTINGS[platform].required.filter((name) => settings[name] === null || settings[name] === undefined);
 }
 
-/** The marketplace a listing of the site is in: Amazon's from the site's settings (DESIGN §10), null elsewhere. */
-export function marketplaceOf(platform: SitePlatform, settings: ListingSettings): string | null {
-  return platform === 'amazon-seller' && typeof settings.marketplace_id === 'string' ? settings.marketplace_id : null;
+/** The marketplace a listing of the site is in, where its platform's settings name one (Amazon's); null elsewhere. */
+export function marketplaceIdOf(platform: SitePlatform, settings: ListingSettings): string | null {
+  const field = LISTING_SETTINGS[platform].marketplaceField;
+  const value = field === undefined ? null : settings[field];
+  return typeof value === 'string' ? value : null;
 }

@@ -12,7 +12,7 @@ import type { ListingsCall } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import { refusedReason } from '../platform-work/runner.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
-import { type ListingSettings, settingsOf } from './settings.js';
+import { type ListingSettings, settingsFields, settingsOf } from './settings.js';
 
 /** How long a caller is asked to wait when the platform could not answer. */
 const RETRY_AFTER_SECONDS = 30;
@@ -85,6 +85,9 @@ export function createSiteListingsService(deps: {
       const site = await siteOf(workspaceId, siteId);
       return settingsOf(site.platform, site.listingSettings);
     },
+
+    /** The platform's own settings fields with their schemas: what PUT checks a body against, beside the common fields. */
+    settingsFields,
 
     /** Replaces the settings with `settings`, already checked against the platform's fields; answers them as GET does. */
     async replaceSettings(workspaceId: number, siteId: number, settings: ListingSettings): Promise<ListingSettings> {

@@ -1,15 +1,18 @@
 /**
- * Notifications the platforms push to Storelink (issue "status from the platforms"): TikTok Shop's webhooks, verified
- * by their signature before anything is read, then acted on at once. A seller deauthorizing the app turns each site of
- * that shop `reauthorization_required` (its listing work held until it is connected again), as a refused grant does.
- * A product status change (type 5) has the listing holding that product read at once. Other types are acknowledged:
- * polling (listing-watch.ts) stays the safety net. Acting twice on one notification
- * changes nothing more (TikTok's signature carries no timestamp, so a notification may come again).
+ * Notifications the platforms push to Storelink (issue "status from the platforms"), through each platform's
+ * notifications capability: verified as the platform's own before anything is read, then acted on at once in
+ * platform-neutral terms. A seller deauthorizing the app turns each site of that account `reauthorization_required`
+ * (its listing work held until it is connected again), as a refused grant does; a listing the platform changed (TikTok
+ * Shop's product status change) is read at once. Other kinds are acknowledged: polling (listing-watch.ts) stays the
+ * safety net. Acting twice on one notification changes nothing more (a signature may carry no timestamp, so a
+ * notification may come again).
  */
 import type { Db } from '../../db/client.js';
 import * as sitesRepo from '../../db/sites.repo.js';
+import { PLATFORM_NAMES, type SitePlatform } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
-import { parseTikTokWebhook, TIKTOK_WEBHOOK_TYPES, verifyTikTokWebhook } from '../../platforms/tiktok-shop/webhooks.js';
+import type { NotificationHeaders } from '../../platforms/contracts/notifications.js';
+import type { NotificationsAdapters } from '../../platforms/registry.js';
 import type { ListingWatch } from '../listings/listing-watch.js';
 import type { TokenRefresh } from './token-refresh.js';
 
@@ -17,32 +20,40 @@ export function createPlatformNotifications(deps: {
   db: Db;
   refresh: Pick<TokenRefresh, 'refused'>;
   listings: Pick<ListingWatch, 'platformChanged'>;
-  /** The TikTok Shop app whose webhooks these are (the sandbox's when no credentials are set); null: none. */
-  tiktokShop: { appKey: string; appSecret: string } | null;
+  /** Each platform's notifications capability; a platform without one refuses every notification as unsigned. */
+  adapters: NotificationsAdapters;
 }) {
+  const siteIdsOf = async (platform: SitePlatform, accountId: string) =>
+    (await sitesRepo.sitesOfAccount(deps.db, platform, accountId)).map((site) => site.id);
+
   return {
-    /** A TikTok Shop webhook: 401 for a signature that is not the app's, 400 for a body that is not a notification. */
-    async tiktokShop(authorization: string | undefined, rawBody: string): Promise<string> {
-      if (!deps.tiktokShop || !verifyTikTokWebhook(deps.tiktokShop, authorization, rawBody))
-        throw new AppError('unauthenticated', { message: 'The notification is not signed by the TikTok Shop app.' });
-      const notification = parseTikTokWebhook(rawBody);
-      if (!notification) throw new AppError('bad_request', { message: 'The body is not a TikTok Shop notification.' });
-      const sites = await sitesRepo.sitesOfAccount(deps.db, 'tiktok-shop', notification.shop_id);
-      if (notification.type === TIKTOK_WEBHOOK_TYPES.productStatusChange) {
-        const productId = notification.data?.product_id;
-        // TikTok's sample sends the id as a number too large for a double: only its text form names a product exactly.
-        if (typeof productId !== 'string' || !/^[0-9]{1,20}$/.test(productId)) return 'acknowledged: no product id to read';
-        const read = await deps.listings.platformChanged(
-          sites.map((site) => site.id),
-          productId,
-        );
-        return `reading ${read.length} listing(s)`;
+    /** A platform's notification: 401 for one its app did not sign, 400 for a body that is not a notification. */
+    async receive(platform: SitePlatform, headers: NotificationHeaders, rawBody: string): Promise<string> {
+      const name = PLATFORM_NAMES[platform];
+      const adapter = deps.adapters[platform];
+      if (!adapter?.verify(headers, rawBody))
+        throw new AppError('unauthenticated', { message: `The notification is not signed by the ${name} app.` });
+      const notification = adapter.parse(rawBody);
+      if (!notification) throw new AppError('bad_request', { message: `The body is not a ${name} notification.` });
+      switch (notification.kind) {
+        case 'listing_changed': {
+          if (notification.externalListingId === null) return 'acknowledged: no product id to read';
+          const read = await deps.listings.platformChanged(
+            await siteIdsOf(platform, notification.accountId),
+            notification.externalListingId,
+          );
+          return `reading ${read.length} listing(s)`;
+        }
+        case 'deauthorized': {
+          const siteIds = await siteIdsOf(platform, notification.accountId);
+          const said = notification.message === null ? '' : ` ${name} said: ${notification.message}`;
+          for (const siteId of siteIds)
+            await deps.refresh.refused(siteId, 'seller', `The seller deauthorized Storelink on ${name}; connect the shop again.${said}`);
+          return `deauthorized ${siteIds.length} site(s)`;
+        }
+        default:
+          return 'acknowledged';
       }
-      if (notification.type !== TIKTOK_WEBHOOK_TYPES.sellerDeauthorization) return 'acknowledged';
-      const said = typeof notification.data?.message === 'string' ? ` TikTok Shop said: ${notification.data.message}` : '';
-      for (const site of sites)
-        await deps.refresh.refused(site.id, 'seller', `The seller deauthorized Storelink on TikTok Shop; connect the shop again.${said}`);
-      return `deauthorized ${sites.length} site(s)`;
     },
   };
 }

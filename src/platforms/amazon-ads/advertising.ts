@@ -9,6 +9,7 @@ import { PlatformError } from '../contracts/errors.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import { adBoundsOf } from './bounds.js';
 import type { AmazonAdsConfig } from './connect.js';
+import { profileInMarketplace } from './profiles.js';
 import {
   adsHeaders,
   REPORT_MEDIA,
@@ -78,6 +79,7 @@ export function createAmazonAdsAdvertisingAdapter(config: AmazonAdsConfig, deps:
 
   return {
     bounds: adBoundsOf,
+    profileFor: profileInMarketplace,
     async campaignNamed(call, name) {
       const found = await list(call, SP.campaigns, { nameFilter: { queryTermMatchType: 'EXACT_MATCH', include: [name] } });
       // Archived campaigns keep their names; the one to take up again is the live one.

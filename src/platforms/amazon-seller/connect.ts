@@ -8,6 +8,7 @@ import type { GrantScope, SellerConnectAdapter } from '../contracts/connect.js';
 import { PlatformError } from '../contracts/errors.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
 import { createLwaClient } from '../lwa/client.js';
+import { storeMismatch } from './account-identity.js';
 import { buildConsentUrl, marketplaceParticipationsRequest } from './requests.js';
 import { parseMarketplaceParticipations, readCallback } from './responses.js';
 
@@ -59,8 +60,8 @@ export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, dep
      * The selling partner id comes from the redirect, which the user's browser carries and could change: no SP-API call
      * answers with the id a token belongs to. So the grant is checked where the API can check it: the Sellers API,
      * on the region's host, answers with the grant's marketplaces and store name (a token of another region, or one
-     * without access, is refused there), and core refuses a callback whose store differs from the site it would update
-     * (docs/decisions.md, "Amazon seller identity").
+     * without access, is refused there), and accountMismatch refuses a callback whose store differs from the site it
+     * would update (docs/decisions.md, "Amazon seller identity").
      */
     async fetchAccounts(tokens, params, grant) {
       const sellerId = params.selling_partner_id;
@@ -75,5 +76,6 @@ export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, dep
         },
       ];
     },
+    accountMismatch: storeMismatch,
   } satisfies SellerConnectAdapter;
 }

@@ -2,11 +2,12 @@
  * A listing checked before it is sent: Storelink's own rules, each SKU's body validated locally against its product
  * type's JSON Schema, and Amazon's VALIDATION_PREVIEW (a PUT that changes nothing), its issues in Amazon's words.
  */
-import { LISTING_SETTINGS, type ListingIssue } from '../../domain/index.js';
+import type { ListingIssue } from '../../domain/index.js';
 import type { ListingDraft, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { type AmazonMarketplace, putBody, requirementsOf, type SkuContext } from './listing-requests.js';
 import { issuesOf } from './listing-responses.js';
 import { checkAmazonDraft, schemaIssues, uniqueIssues } from './listing-rules.js';
+import { AMAZON_SELLER_LISTING_SETTINGS } from './listing-settings.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import type { AmazonProductTypes, Schema } from './product-types.js';
 import { marketplaceFor } from './sp-api.js';
@@ -19,7 +20,7 @@ export const contextOf = (
   off: boolean,
 ): SkuContext => ({
   marketplace,
-  condition: String(call.settings.condition_type ?? LISTING_SETTINGS['amazon-seller'].defaults.condition_type),
+  condition: String(call.settings.condition_type ?? AMAZON_SELLER_LISTING_SETTINGS.defaults.condition_type),
   shapes: schema.shapes,
   properties: schema.properties,
   off,

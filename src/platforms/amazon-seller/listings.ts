@@ -9,7 +9,6 @@
  *
  * This file puts the adapter together; each part is a file of its own, made with what it needs.
  */
-import { LISTING_SETTINGS } from '../../domain/index.js';
 import type { ListingsAdapter } from '../contracts/listings.js';
 import { createAllListingsReport } from './all-listings-report.js';
 import { createCategories } from './categories.js';
@@ -35,7 +34,6 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
 
   return {
     platform: 'amazon-seller',
-    requiredSettings: LISTING_SETTINGS['amazon-seller'].required,
     listingOptions: categories.listingOptions,
     categories: categories.categories,
     category: categories.category,

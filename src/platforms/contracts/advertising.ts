@@ -1,5 +1,5 @@
 /** The advertising capability (DESIGN §13): Amazon Ads' Sponsored Products for one listing, and its daily report. */
-import type { AmazonRegion, ListingIssue } from '../../domain/index.js';
+import type { AdvertisingProfile, AmazonRegion, ListingIssue } from '../../domain/index.js';
 
 /** What an Amazon Ads call needs: a valid advertising token, the profile it acts in, and that profile's region. */
 export interface AdsCall {
@@ -41,6 +41,14 @@ export type AdReportStatus = { status: 'pending' } | { status: 'failed'; reason:
 export interface AdvertisingAdapter {
   /** Amazon's bounds on a daily budget and a bid in `currency` (`[min, max]`); null where Storelink does not know them. */
   bounds(currency: string): { budget: readonly [number, number]; bid: readonly [number, number] } | null;
+  /**
+   * Which of the site's profiles advertises its listings in the marketplace (the listing's), and the currency its
+   * budgets and bids are in (null where neither the profile nor Storelink knows it); null when none of them does.
+   */
+  profileFor(
+    profiles: readonly AdvertisingProfile[],
+    marketplaceId: string,
+  ): { profile: AdvertisingProfile; currency: string | null } | null;
   campaignNamed(call: AdsCall, name: string): Promise<AdEntity | null>;
   createCampaign(
     call: AdsCall,

@@ -27,6 +27,14 @@ export interface PlatformAccount {
   formerExternalId?: string;
 }
 
+/** A site already connected to a platform account, as a connection that names the same account finds it. */
+export interface ConnectedAccount {
+  readonly externalId: string;
+  readonly name: string;
+  /** What connecting stored about the account (PlatformAccount's `data`). */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
 /** What a grant was made for beyond its tokens: Amazon's region (null on the other platforms). */
 export interface GrantScope {
   region: AmazonRegion | null;
@@ -55,6 +63,12 @@ interface ConnectAdapterBase {
     authorizationUrl: string | null;
     grant: GrantScope;
   }): string;
+  /**
+   * Whether a caller's `authorization_url` may be the page the seller authorizes on (TikTok Shop's authorization links
+   * from Partner Center); present only on a track that takes one (seed §4: platform 4). Asked of URLs that passed the
+   * seed's redirect URL rules; `buildAuthorizationUrl` gets only a URL it accepted.
+   */
+  acceptsAuthorizationUrl?(url: string): boolean;
   readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult;
   exchangeCode(input: {
     code: string;
@@ -74,6 +88,13 @@ export interface SellerConnectAdapter extends ConnectAdapterBase {
   readonly kind: 'seller';
   readonly platform: SitePlatform;
   fetchAccounts(tokens: TokenSet, params: Readonly<Record<string, string>>, grant: GrantScope): Promise<PlatformAccount[]>;
+  /**
+   * Why `account` may not be stored under `connected`, the site already connected under its id, where that id comes
+   * from the browser's redirect and no call confirms it (Amazon's selling partner id): a message for the user (the
+   * connection is refused, the site keeps its credentials), or null when it may. Absent where the platform's own
+   * calls confirm whose account it is.
+   */
+  accountMismatch?(connected: ConnectedAccount, account: PlatformAccount): string | null;
 }
 
 /** Connects advertising to an existing seller site: the grant's profiles, in its region, are looked up once the tokens are in hand. */

@@ -1,4 +1,5 @@
 /** The listings capability (DESIGN §10): what the engine asks of a platform to publish, sync, read and import listings. */
+import type { TSchema } from 'typebox';
 import type {
   Category,
   CategoryAttribute,
@@ -8,6 +9,22 @@ import type {
   ProductPackage,
   SitePlatform,
 } from '../../domain/index.js';
+
+/**
+ * A platform's listing settings (DESIGN §10): the fields a site sets once for every listing on it, beside the
+ * `price_adjustment_percent` and `stock_buffer` every platform has. PUT /listing-settings checks each value against its
+ * schema; a field left out (or null) is not set.
+ */
+export interface ListingSettingsSpec {
+  /** Each field's TypeBox schema, by its settings name (a nullable one may be cleared). */
+  readonly fields: Readonly<Record<string, TSchema>>;
+  /** The fields a listing needs before it is published: each unset one is a 422 on publishing. */
+  readonly required: readonly string[];
+  /** What a field never set reads as, where it has a default (else null). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** The field naming the marketplace a listing is in, on a platform whose account sells in several (Amazon's `marketplace_id`). */
+  readonly marketplaceField?: string;
+}
 
 /** What a listings call needs: the site's account on the platform, its listing settings, a valid access token. */
 export interface ListingsCall {
@@ -145,8 +162,6 @@ export interface ExistingPage {
  */
 export interface ListingsAdapter {
   readonly platform: SitePlatform;
-  /** The listing settings a site needs before anything is published on it. */
-  readonly requiredSettings: readonly string[];
   /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
   listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
   categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;

@@ -4,7 +4,7 @@
  * prices, quantities) put, then activated; later changes send only the parts that changed, and a create Etsy made but
  * never answered for is found again by its title.
  */
-import { type CategoryAttribute, ETSY_WHEN_MADE, ETSY_WHO_MADE, LISTING_SETTINGS } from '../../domain/index.js';
+import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
@@ -33,6 +33,7 @@ import {
   returnPolicyLabel,
 } from './listing-responses.js';
 import { checkEtsyDraft } from './listing-rules.js';
+import { ETSY_WHEN_MADE, ETSY_WHO_MADE } from './listing-settings.js';
 import { apiHeaders } from './requests.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;
@@ -228,7 +229,6 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
   return {
     platform: 'etsy',
-    requiredSettings: LISTING_SETTINGS.etsy.required,
 
     async listingOptions(call) {
       const [profiles, policies, readiness] = await Promise.all([

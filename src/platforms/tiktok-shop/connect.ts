@@ -2,6 +2,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { SellerConnectAdapter } from '../contracts/connect.js';
 import { type PlatformHttp, readAnswer } from '../http.js';
+import { type AuthorizationLinkPolicy, acceptsAuthorizationLink, NO_AUTHORIZATION_LINKS } from './authorization-links.js';
 import { buildAuthorizeUrl, buildShopsRequest, buildTokenGetUrl, buildTokenRefreshUrl } from './requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from './responses.js';
 
@@ -17,7 +18,12 @@ export interface TikTokShopConfig {
   apiUrl: string;
 }
 
-export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: { http: PlatformHttp; clock: Clock }) {
+/** `links`: which `authorization_url`s a caller may hand in (the registry builds it from the configuration); none by default. */
+export function createTikTokShopConnectAdapter(
+  config: TikTokShopConfig,
+  deps: { http: PlatformHttp; clock: Clock },
+  links: AuthorizationLinkPolicy = NO_AUTHORIZATION_LINKS,
+) {
   const requestToken = async (url: string) => readAnswer(await deps.http.request(url, { method: 'GET' }), parseTokenResponse);
   const credentials = { authUrl: config.authUrl, appKey: config.appKey, appSecret: config.appSecret };
 
@@ -33,6 +39,7 @@ export function createTikTokShopConnectAdapter(config: TikTokShopConfig, deps: {
     // No redirect_uri: TikTok sends the user back to the Redirect URL configured for the app in Partner Center.
     buildAuthorizationUrl: ({ state, authorizationUrl }) =>
       buildAuthorizeUrl({ authorizeUrl: config.authorizeUrl, serviceId: config.serviceId, authorizationUrl, state }),
+    acceptsAuthorizationUrl: (url) => acceptsAuthorizationLink(links, url),
     readCallback,
     exchangeCode: ({ code }) => requestToken(buildTokenGetUrl({ ...credentials, authCode: code })),
     refreshToken: (refreshToken) => requestToken(buildTokenRefreshUrl({ ...credentials, refreshToken })),

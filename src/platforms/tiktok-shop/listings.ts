@@ -9,7 +9,6 @@
  *
  * This file puts the adapter together; each part is a file of its own, made with what it needs.
  */
-import { LISTING_SETTINGS } from '../../domain/index.js';
 import type { ListingsAdapter } from '../contracts/listings.js';
 import { createCategories } from './categories.js';
 import { createCategoryRules } from './category-rules.js';
@@ -31,7 +30,6 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
 
   return {
     platform: 'tiktok-shop',
-    requiredSettings: LISTING_SETTINGS['tiktok-shop'].required,
     listingOptions: categories.listingOptions,
     categories: categories.categories,
     category: categories.category,

@@ -1,0 +1,33 @@
+/**
+ * The notifications capability (issue "status from the platforms"): what a platform pushes to Storelink, checked as
+ * the platform's own before anything is read, then told in platform-neutral words for core to act on.
+ */
+import type { SitePlatform } from '../../domain/index.js';
+
+/**
+ * A notification in Storelink's words, about the platform account `accountId` (a site's external id). Kinds are added
+ * as features need them (orders will add theirs); core acknowledges any kind it does not act on, as it does `other`.
+ * - `deauthorized`: the seller took the app's access away; `message` is the platform's own word, where it gave one.
+ * - `listing_changed`: the platform changed a listing (its review passed or failed, say); `externalListingId` is the
+ *   platform's id of it, null when the notification names none Storelink can read.
+ * - `other`: anything Storelink does not act on.
+ */
+export type PlatformNotification =
+  | { readonly kind: 'deauthorized'; readonly accountId: string; readonly message: string | null }
+  | { readonly kind: 'listing_changed'; readonly accountId: string; readonly externalListingId: string | null }
+  | { readonly kind: 'other'; readonly accountId: string };
+
+/** Request headers as they came, by their lower-case names. */
+export type NotificationHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * The notifications capability of one platform (TikTok Shop's webhooks). A platform's signature may carry no timestamp,
+ * so a notification may come again: acting on one must change nothing the second time.
+ */
+export interface NotificationsAdapter {
+  readonly platform: SitePlatform;
+  /** Whether the request is signed by the platform for this app, checked on the raw body as it came. */
+  verify(headers: NotificationHeaders, rawBody: string): boolean;
+  /** The notification a verified body holds; null when the body is not one. */
+  parse(rawBody: string): PlatformNotification | null;
+}

@@ -1,0 +1,36 @@
+/** TikTok Shop's webhooks as the notifications capability: the signature checked, the types Storelink acts on named. */
+import type { NotificationsAdapter, PlatformNotification } from '../contracts/notifications.js';
+import { parseTikTokWebhook, TIKTOK_WEBHOOK_TYPES, type TikTokNotification, verifyTikTokWebhook } from './webhooks.js';
+
+/** A notification's type in Storelink's words (the Partner Center's numbering). */
+function neutralOf(notification: TikTokNotification): PlatformNotification {
+  const accountId = notification.shop_id;
+  const { data } = notification;
+  switch (notification.type) {
+    case TIKTOK_WEBHOOK_TYPES.sellerDeauthorization:
+      return { kind: 'deauthorized', accountId, message: typeof data?.message === 'string' ? data.message : null };
+    case TIKTOK_WEBHOOK_TYPES.productStatusChange: {
+      // TikTok's sample sends the id as a number too large for a double: only its text form names a product exactly.
+      const productId = data?.product_id;
+      const externalListingId = typeof productId === 'string' && /^[0-9]{1,20}$/.test(productId) ? productId : null;
+      return { kind: 'listing_changed', accountId, externalListingId };
+    }
+    default:
+      return { kind: 'other', accountId };
+  }
+}
+
+/** The webhooks of the TikTok Shop app `app` (the sandbox's when no credentials are set). */
+export function createTikTokShopNotificationsAdapter(app: { appKey: string; appSecret: string }) {
+  return {
+    platform: 'tiktok-shop',
+    verify: (headers, rawBody) => {
+      const authorization = headers.authorization;
+      return typeof authorization === 'string' && verifyTikTokWebhook(app, authorization, rawBody);
+    },
+    parse: (rawBody) => {
+      const notification = parseTikTokWebhook(rawBody);
+      return notification && neutralOf(notification);
+    },
+  } satisfies NotificationsAdapter;
+}
