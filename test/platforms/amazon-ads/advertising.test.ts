@@ -9,8 +9,9 @@ import { gzipSync } from 'node:zlib';
 import { createAmazonAdsAdvertisingAdapter } from '../../../src/platforms/amazon-ads/advertising.js';
 import { readMultiStatus, readReportRows, readReportStatus, SP } from '../../../src/platforms/amazon-ads/sponsored-products.js';
 import { PlatformError } from '../../../src/platforms/contracts/errors.js';
-import type { PlatformAnswer, PlatformHttp } from '../../../src/platforms/http.js';
+import type { PlatformAnswer } from '../../../src/platforms/http.js';
 import { createManualClock } from '../../helpers/clock.js';
+import { fakeHttp } from '../../helpers/platform-http.js';
 
 const REGIONS = {
   NA: { authorizeUrl: 'https://na.example/ap/oa', tokenUrl: 'https://na.example/token', apiUrl: 'https://ads-na.example' },
@@ -19,8 +20,7 @@ const REGIONS = {
 };
 
 function adapterAnswering(...answers: PlatformAnswer[]) {
-  const sent: Array<{ url: string; init: Parameters<PlatformHttp['request']>[1] }> = [];
-  const http: PlatformHttp = { request: async (url, init) => (sent.push({ url, init }), answers.shift()!) };
+  const { http, sent } = fakeHttp(...answers);
   const adapter = createAmazonAdsAdvertisingAdapter(
     { clientId: 'amzn1.application-oa2-client.x', clientSecret: 's', regions: REGIONS },
     { http, clock: createManualClock(new Date('2026-11-26T12:00:00Z')) },

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PlatformError, type PlatformFailure } from '../../../src/platforms/contracts/errors.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from '../../../src/platforms/etsy/connect.js';
 import { apiHeaders, buildCodeGrant, buildConnectUrl, buildRefreshGrant } from '../../../src/platforms/etsy/requests.js';
 import { parseMe, parseShop, parseTokenResponse, readCallback } from '../../../src/platforms/etsy/responses.js';
-import type { PlatformHttp } from '../../../src/platforms/http.js';
 
 const NO_REGION = { region: null };
 
 import { createManualClock } from '../../helpers/clock.js';
+import { fakeHttp, rejects } from '../../helpers/platform-http.js';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const CONNECT = 'https://www.etsy.com/oauth/connect';
@@ -30,23 +29,6 @@ const TOKEN_ANSWER = {
 };
 const ME_ANSWER = { user_id: 456789, shop_id: 123456 };
 const SHOP_ANSWER = { shop_id: 123456, shop_name: 'Maomao Prints', user_id: 456789, currency_code: 'EUR', is_vacation: false };
-
-const rejects = (reason: PlatformFailure, message?: string) => (error: unknown) =>
-  error instanceof PlatformError && error.reason === reason && (message === undefined || error.message === message);
-
-/** A PlatformHttp that answers each call with the next of `answers` and records what was sent. */
-function fakeHttp(...answers: Array<{ status: number; body: unknown }>) {
-  const sent: Array<{ url: string; init: Parameters<PlatformHttp['request']>[1] }> = [];
-  const http: PlatformHttp = {
-    request: async (url, init) => {
-      sent.push({ url, init });
-      const answer = answers.shift();
-      if (!answer) throw new Error(`unexpected call to ${url}`);
-      return answer;
-    },
-  };
-  return { http, sent };
-}
 
 describe('Etsy authorization URL', () => {
   test('the connect URL carries the keystring, the space-separated scopes, state and an S256 challenge', () => {
