@@ -8,13 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { addMembership } from '../../src/db/accounts.repo.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { FORBIDDEN, UNAUTHENTICATED } from '../helpers/fixtures.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const NEW_PASSWORD = 'lantern orchard quietly';
 const TOO_COMMON = 'This password is too common: choose another.';
 const WRONG_CURRENT = 'The current password is incorrect.';
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
-const FORBIDDEN = errorBody(403, 'Invalid workspace or access denied');
 
 let addresses = 0;
 /** A client address of its own per request, so the per-address login limit never decides a test about the per-account one. */

@@ -3,9 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { AUTH_CHANNEL } from '../../src/core/auth/auth-changes.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
-import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, within } from '../helpers/test-app.js';
-
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
+import { UNAUTHENTICATED } from '../helpers/fixtures.js';
+import { call, createPat, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 for (const kind of databaseKinds()) {
   describe(`authentication cache [${kind}]`, () => {

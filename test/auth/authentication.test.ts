@@ -5,6 +5,7 @@ import { decodeJwt, decodeProtectedHeader, type JWTPayload, SignJWT } from 'jose
 import { deriveSigningKey } from '../../src/core/auth/keys.js';
 import { addMembership, removeMembership } from '../../src/db/accounts.repo.js';
 import { databaseKinds } from '../helpers/database.js';
+import { FORBIDDEN, UNAUTHENTICATED } from '../helpers/fixtures.js';
 import {
   API,
   call,
@@ -18,8 +19,6 @@ import {
 } from '../helpers/test-app.js';
 
 const HOUR = 3600 * 1000;
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
-const FORBIDDEN = errorBody(403, 'Invalid workspace or access denied');
 const OTHER_SECRET = 'another-secret-that-is-long-enough-9876543210';
 const APP_KEY = deriveSigningKey(TEST_APP_SECRET);
 

@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { FORBIDDEN, UNAUTHENTICATED } from '../helpers/fixtures.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
-const FORBIDDEN = errorBody(403, 'Invalid workspace or access denied');
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
 
 /** The 422 body with one field's messages. */
 function invalid(field: string, messages: string[]) {

@@ -8,10 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { addMembership } from '../../src/db/accounts.repo.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
-import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, within } from '../helpers/test-app.js';
-
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
-const FORBIDDEN = errorBody(403, 'Invalid workspace or access denied');
+import { FORBIDDEN, UNAUTHENTICATED } from '../helpers/fixtures.js';
+import { call, createPat, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 type Account = Awaited<ReturnType<typeof registerUser>>;
 

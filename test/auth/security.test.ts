@@ -12,13 +12,13 @@ import { STATE_TTL_MS } from '../../src/core/connect/oauth-states.js';
 import type { Track } from '../../src/domain/index.js';
 import { type Actor, authorizationUrl, connectThroughSandbox, consent, locationOf, openCallback } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { UNAUTHENTICATED } from '../helpers/fixtures.js';
 import { algorithmConfusions, resign, tampered, unsigned } from '../helpers/forge.js';
 import { call, createPat, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 const CUSTOM = 'https://seller.example/done';
 const EVIL = 'https://evil.example/phish';
 const DAY = 24 * 3600 * 1000;
-const UNAUTHENTICATED = errorBody(401, 'Unauthenticated');
 const INVALID_STATE = errorBody(400, 'Invalid authorization state. Please try authenticating again.');
 const EXPIRED_STATE = errorBody(400, 'Authorization state has expired. Please try authenticating again.');
 const REDIRECT_MESSAGE = 'The redirect url must be a valid http or https URL without the | character.';

@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
-import { tote } from '../helpers/catalogue.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { INVALID, mug, tote } from '../helpers/fixtures.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 /** The columns DESIGN §9 names, in its order, written out here rather than taken from the code under test. */
@@ -34,17 +34,10 @@ const COLUMNS = [
   'image_urls',
 ];
 
-/** A product without options, with more fields when given. */
-function mugWith(sku: string, extra: Record<string, unknown> = {}) {
-  return { title: 'Stoneware mug', currency: 'EUR', variants: [{ sku, price: '12.00', quantity: 4 }], ...extra };
-}
-
 /** A CSV of rows given by column name, under `header`. */
 function table(header: readonly string[], rows: readonly Record<string, string>[]): string {
   return stringify([header, ...rows.map((row) => header.map((column) => row[column] ?? ''))]);
 }
-
-const INVALID = 'The given data was invalid.';
 
 for (const kind of databaseKinds()) {
   describe(`products CSV [${kind}]`, () => {
@@ -108,8 +101,8 @@ for (const kind of databaseKinds()) {
       test("answers products.csv: one row per variant, the product's columns on its first row, attribute columns sorted", async () => {
         const me = await owner();
         const bag = await me.post(tote('T'));
-        const cup = await me.post(mugWith('MUG-1', { attributes: { color: 'white' } }));
-        await (await owner()).post(mugWith('OTHER-1'));
+        const cup = await me.post(mug('MUG-1', { attributes: { color: 'white' } }));
+        await (await owner()).post(mug('OTHER-1'));
         const response = await me.exportCsv();
         assert.equal(response.statusCode, 200);
         assert.match(String(response.headers['content-type']), /^text\/csv/);
@@ -151,7 +144,7 @@ for (const kind of databaseKinds()) {
       test('the export imported unchanged changes nothing: no version, no audit entry', async () => {
         const me = await owner();
         await me.post(tote('U'));
-        await me.post(mugWith('U-MUG', { attributes: { color: 'white', note: '' }, tags: ['a,b', ' spaced '] }));
+        await me.post(mug('U-MUG', { attributes: { color: 'white', note: '' }, tags: ['a,b', ' spaced '] }));
         const before = await snapshot(me.workspace.id);
         const response = await me.importCsv((await me.exportCsv()).body);
         assert.equal(response.statusCode, 200, response.body);
@@ -186,7 +179,7 @@ for (const kind of databaseKinds()) {
       test('a price edited in the file updates that product alone: version + 1, the variant keeps its id', async () => {
         const me = await owner();
         const bag = await me.post(tote('P'));
-        const cup = await me.post(mugWith('P-MUG'));
+        const cup = await me.post(mug('P-MUG'));
         const rows = parse((await me.exportCsv()).body) as string[][];
         const price = COLUMNS.indexOf('price');
         rows.find((row) => row[COLUMNS.indexOf('sku')] === 'P-NAT-L')![price] = '27.5';
@@ -416,8 +409,8 @@ for (const kind of databaseKinds()) {
 
       test('skus of two products in one group, two groups reaching one product and a sku on two groups are errors on the sku', async () => {
         const me = await owner();
-        await me.post(mugWith('M-1'));
-        await me.post(mugWith('M-2'));
+        await me.post(mug('M-1'));
+        await me.post(mug('M-2'));
         await me.post({
           title: 'Kettle',
           currency: 'EUR',

@@ -4,19 +4,9 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { GIF_1X1, mug, PNG_640X480, pngSized } from '../helpers/fixtures.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
-/** A PNG's signature and IHDR chunk: enough for anything that reads its type and size. */
-function png(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(25);
-  ihdr.writeUInt32BE(13, 0);
-  ihdr.write('IHDR', 4, 'latin1');
-  ihdr.writeUInt32BE(width, 8);
-  ihdr.writeUInt32BE(height, 12);
-  ihdr.set([8, 6, 0, 0, 0], 16);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, Buffer.alloc(16)]);
-}
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A multipart/form-data body of the given parts. */
@@ -43,7 +33,7 @@ for (const kind of databaseKinds()) {
       const as = { token: user.session, workspace: user.workspace.id };
       const created = await call(t, 'POST', '/products', {
         ...as,
-        body: { title: 'Mug', currency: 'EUR', variants: [{ sku: `MUG-${user.user.id}`, price: '9.00', quantity: 1 }] },
+        body: mug(`MUG-${user.user.id}`),
       });
       return { ...user, as, product: created.json().data };
     }
@@ -64,7 +54,7 @@ for (const kind of databaseKinds()) {
 
     test('an uploaded PNG is stored by its hash, added to the product, and served without a token for a year', async () => {
       const me = await seller();
-      const bytes = png(640, 480);
+      const bytes = PNG_640X480;
       const response = await upload(me.as, me.product.id, [
         { name: 'file', filename: 'photo.bin', type: 'application/octet-stream', value: bytes },
         { name: 'alt', value: 'A mug on a table' },
@@ -123,11 +113,11 @@ for (const kind of databaseKinds()) {
           'The file must be a JPEG, PNG, WebP or GIF image.',
         ],
         [
-          [{ name: 'file', filename: 'big.png', value: Buffer.concat([png(1, 1), Buffer.alloc(10 * 1024 * 1024)]) }],
+          [{ name: 'file', filename: 'big.png', value: Buffer.concat([pngSized(1, 1), Buffer.alloc(10 * 1024 * 1024)]) }],
           'The file must not be greater than 10 MB.',
         ],
         [[{ name: 'alt', value: 'only an alt' }], 'The file field is required.'],
-        [[{ name: 'photo', filename: 'a.png', value: png(1, 1) }], 'Send the image in a part named file.'],
+        [[{ name: 'photo', filename: 'a.png', value: pngSized(1, 1) }], 'Send the image in a part named file.'],
       ];
       for (const [parts, message] of cases) {
         const response = await upload(me.as, me.product.id, parts);
@@ -148,7 +138,7 @@ for (const kind of databaseKinds()) {
         [2 ** 31, 1],
         [1, 2 ** 32 - 1],
       ]) {
-        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'huge.png', value: png(width!, height!) }]);
+        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'huge.png', value: pngSized(width!, height!) }]);
         assert.equal(response.statusCode, 422, response.body);
         assert.deepEqual(response.json().errors, { file: ['The file must be a JPEG, PNG, WebP or GIF image.'] });
       }
@@ -177,9 +167,9 @@ for (const kind of databaseKinds()) {
       const stranger = await seller();
       const ten = Array.from({ length: 10 }, (_, i) => ({ url: `https://example.com/${i}.jpg` }));
       await call(t, 'PATCH', `/products/${me.product.id}`, { ...me.as, body: { images: ten } });
-      const full = await upload(me.as, me.product.id, [{ name: 'file', filename: 'a.png', value: png(2, 2) }]);
+      const full = await upload(me.as, me.product.id, [{ name: 'file', filename: 'a.png', value: pngSized(2, 2) }]);
       assert.deepEqual(full.json().errors, { file: ['A product has at most 10 images.'] });
-      const foreign = await upload(stranger.as, me.product.id, [{ name: 'file', filename: 'a.png', value: png(3, 3) }]);
+      const foreign = await upload(stranger.as, me.product.id, [{ name: 'file', filename: 'a.png', value: pngSized(3, 3) }]);
       assert.deepEqual(foreign.json(), errorBody(404, 'Not found'));
     });
 

@@ -3,11 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq, sql } from 'drizzle-orm';
 import { listings, sites } from '../../src/db/schema.js';
-import { mug, tote } from '../helpers/catalogue.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { INVALID, mug, tote } from '../helpers/fixtures.js';
 import { call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
-
-const INVALID = 'The given data was invalid.';
 
 for (const kind of databaseKinds()) {
   describe(`products [${kind}]`, () => {
@@ -153,7 +151,7 @@ for (const kind of databaseKinds()) {
         const me = await owner();
         const other = await owner();
         assert.equal((await me.post(mug('SHARED'))).statusCode, 201);
-        const again = await me.post(mug('SHARED', 'Another mug'));
+        const again = await me.post(mug('SHARED', { title: 'Another mug' }));
         assert.equal(again.statusCode, 422);
         assert.deepEqual(again.json().errors, { 'variants.0.sku': ['The sku has already been taken.'] });
         assert.equal((await other.post(mug('SHARED'))).statusCode, 201);
@@ -162,7 +160,7 @@ for (const kind of databaseKinds()) {
 
       test('requests racing for one sku: one product, every other answer 422 on the sku, never a 500', async () => {
         const me = await owner();
-        const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => me.post(mug('RACE-1', `Mug ${i}`))));
+        const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => me.post(mug('RACE-1', { title: `Mug ${i}` }))));
         const statuses = answers.map((a) => a.statusCode).sort();
         assert.deepEqual(statuses, [201, 422, 422, 422, 422, 422]);
         for (const answer of answers.filter((a) => a.statusCode === 422)) {
@@ -228,9 +226,9 @@ for (const kind of databaseKinds()) {
         const me = await owner();
         const other = await owner();
         const bag = (await me.post(tote('BAG'))).json().data;
-        const cup = (await me.post(mug('CUP-100', 'Espresso cup 100%_x'))).json().data;
-        await me.post(mug('PLATE-1', 'Plate'));
-        await other.post(mug('OTHER-CUP', 'Espresso cup'));
+        const cup = (await me.post(mug('CUP-100', { title: 'Espresso cup 100%_x' }))).json().data;
+        await me.post(mug('PLATE-1', { title: 'Plate' }));
+        await other.post(mug('OTHER-CUP', { title: 'Espresso cup' }));
         const ids = async (q: string) =>
           (await me.get(`/products?q=${encodeURIComponent(q)}`)).json().data.map((p: { id: number }) => p.id);
         assert.deepEqual(await ids('espresso'), [cup.id]);
@@ -245,7 +243,7 @@ for (const kind of databaseKinds()) {
 
       test('q follows a changed title and changed skus, and folds case beyond ASCII', async () => {
         const me = await owner();
-        const cup = (await me.post(mug('CUP-1', 'Tasse ÉCOLE'))).json().data;
+        const cup = (await me.post(mug('CUP-1', { title: 'Tasse ÉCOLE' }))).json().data;
         const ids = async (q: string) =>
           (await me.get(`/products?q=${encodeURIComponent(q)}`)).json().data.map((p: { id: number }) => p.id);
         assert.deepEqual(await ids('école'), [cup.id]);
@@ -262,7 +260,7 @@ for (const kind of databaseKinds()) {
       test('pages: a slice in the middle, beyond the end, 25 by default, at most 100 a page', async () => {
         const me = await owner();
         const ids: number[] = [];
-        for (let i = 0; i < 26; i++) ids.push((await me.post(mug(`PG-${i}`, `Product ${i}`))).json().data.id);
+        for (let i = 0; i < 26; i++) ids.push((await me.post(mug(`PG-${i}`, { title: `Product ${i}` }))).json().data.id);
         const page = (await me.get('/products?page=2&per_page=2')).json();
         assert.deepEqual(
           page.data.map((p: { id: number }) => p.id),

@@ -12,7 +12,8 @@ import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../helpers/database.js';
-import { amazonSeller, etsySeller, leafCategory, mugProduct, PNG_640X480, tiktokSeller } from '../helpers/listings.js';
+import { PNG_640X480 } from '../helpers/fixtures.js';
+import { amazonSeller, etsySeller, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
 type Seller = Awaited<ReturnType<typeof etsySeller>>;

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { consent, locationOf, openCallback } from '../helpers/connect.js';
 import { type DatabaseKind, databaseKinds } from '../helpers/database.js';
-import { PNG_640X480 } from '../helpers/listings.js';
+import { GIF_1X1, PNG_640X480 } from '../helpers/fixtures.js';
 import { createStorage } from '../helpers/process-api.js';
 import { freePort, outputsOf, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from '../helpers/test-app.js';
@@ -27,7 +27,6 @@ const TIKTOK_PRODUCTS = 100;
 const AMAZON_PRODUCTS = 50;
 const PLATFORM_IDS = { etsy: 1, 'tiktok-shop': 4, 'amazon-seller': 5 } as const;
 type KillPlatform = keyof typeof PLATFORM_IDS;
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 async function json(server: ServerProcess, method: string, path: string, auth: Record<string, string>, body?: unknown) {
   const response = await fetch(`${server.url}/api/v1${path}`, {

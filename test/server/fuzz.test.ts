@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { decodeJwt } from 'jose';
 import { memberships, sites, webhookDeliveries } from '../../src/db/schema.js';
 import { PRODUCT_IMAGES_MAX } from '../../src/domain/index.js';
-import { tote } from '../helpers/catalogue.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
+import { tote } from '../helpers/fixtures.js';
 import { materialize } from '../helpers/fuzz-materialize.js';
 import {
   type Fixtures,

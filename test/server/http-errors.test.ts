@@ -11,6 +11,7 @@ import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createPostgresDatabase, databaseKinds, selectRows } from '../helpers/database.js';
+import { INVALID } from '../helpers/fixtures.js';
 import {
   API,
   call,
@@ -23,7 +24,6 @@ import {
   type TestApp,
 } from '../helpers/test-app.js';
 
-const INVALID = 'The given data was invalid.';
 const SECURITY_HEADERS = ['x-content-type-options', 'x-frame-options', 'strict-transport-security', 'content-security-policy'];
 
 async function countRows(t: TestApp, table: 'users' | 'access_tokens'): Promise<number> {

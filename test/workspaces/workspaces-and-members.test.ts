@@ -8,10 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { connectEtsySite } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
+import { FORBIDDEN } from '../helpers/fixtures.js';
 import { etsySeller, publishMug } from '../helpers/listings.js';
 import { call, createTestApp, errorBody, registerUser, runDueJobs, type TestApp, within } from '../helpers/test-app.js';
 
-const DENIED = errorBody(403, 'Invalid workspace or access denied');
 const DAY_MS = 24 * 3600_000;
 
 for (const kind of databaseKinds()) {
@@ -143,7 +143,7 @@ for (const kind of databaseKinds()) {
         for (const user of [owner, admin, member]) {
           const answer = await call(t, method, path, { ...as(user, workspace), ...(body ? { body: body() } : {}) });
           got.push(answer.statusCode);
-          if (answer.statusCode === 403) assert.deepEqual(answer.json(), DENIED);
+          if (answer.statusCode === 403) assert.deepEqual(answer.json(), FORBIDDEN);
         }
         assert.deepEqual(got, expected, what);
       }
@@ -178,8 +178,8 @@ for (const kind of databaseKinds()) {
       assert.equal((await call(t, 'DELETE', `/sites/${site}`, as(admin, workspace))).statusCode, 200);
       // Someone of no role there is refused alike.
       const stranger = await registerUser(t);
-      assert.deepEqual((await call(t, 'GET', `/workspaces/${workspace}/members`, as(stranger))).json(), DENIED);
-      assert.deepEqual((await call(t, 'GET', '/sites', as(stranger, workspace))).json(), DENIED);
+      assert.deepEqual((await call(t, 'GET', `/workspaces/${workspace}/members`, as(stranger))).json(), FORBIDDEN);
+      assert.deepEqual((await call(t, 'GET', '/sites', as(stranger, workspace))).json(), FORBIDDEN);
     });
 
     test('roles: admins manage members and admins but not owners; the last owner cannot step down or leave', async () => {
@@ -275,7 +275,7 @@ for (const kind of databaseKinds()) {
 
       assert.deepEqual((await remove(owner, 'Closing down')).json(), { success: true, data: null });
       for (const user of [owner, admin]) {
-        assert.deepEqual((await call(t, 'GET', '/sites', as(user, workspace))).json(), DENIED);
+        assert.deepEqual((await call(t, 'GET', '/sites', as(user, workspace))).json(), FORBIDDEN);
         const listed = (await call(t, 'GET', '/workspaces', as(user))).json().data.map((w: { id: number }) => w.id);
         assert.deepEqual(listed, [user.workspace.id]);
       }

@@ -13,6 +13,7 @@ import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { databaseKinds } from '../../helpers/database.js';
+import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { amazonSeller, mugProduct } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
@@ -26,8 +27,6 @@ interface Held {
   status: string[];
   issues: { code: string; message: string }[];
 }
-
-const REVIEW_MS = 5_000;
 
 for (const kind of databaseKinds()) {
   describe(`listings on Amazon [${kind}]`, () => {
@@ -229,7 +228,7 @@ for (const kind of databaseKinds()) {
       const early = await watchedEarly(me, id);
       assert.equal(early.status, 'in_review');
 
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       await watched();
       const live = await listing(me, id);
       assert.equal(live.status, 'active', JSON.stringify(live));
@@ -284,7 +283,7 @@ for (const kind of databaseKinds()) {
         (await held(me.account)).map((s) => s.skus[0]!.quantity),
         [0, 0],
       );
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       assert.deepEqual(
         (await held(me.account)).map((s) => s.state),
         ['inactive', 'inactive'],
@@ -304,7 +303,7 @@ for (const kind of databaseKinds()) {
         (await held(me.account)).map((s) => s.skus[0]!.quantity),
         [9, 2],
       );
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       await watched();
       assert.equal((await listing(me, id)).status, 'active');
 
@@ -318,7 +317,7 @@ for (const kind of databaseKinds()) {
       const me = await amazonSeller(t, '706');
       const { id } = await publish(me, 'A5', { title: 'Mug with a prohibited slogan' });
       await runDueJobs(t, LISTING_QUEUE);
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       await watched();
       const rejected = await listing(me, id);
       assert.equal(rejected.status, 'rejected', JSON.stringify(rejected));
@@ -356,7 +355,7 @@ for (const kind of databaseKinds()) {
         [offer!.id, offer!.asin, offer!.requirements, offer!.title],
         ['A6-W', 'B0CATAL002', 'LISTING_OFFER_ONLY', 'Cotton canvas tote bag, natural'],
       );
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       await watched();
       assert.equal((await listing(me, made.json().data.id)).status, 'active');
     });

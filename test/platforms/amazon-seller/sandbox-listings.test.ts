@@ -11,11 +11,11 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 
 const SELLER = SANDBOX_CLIENTS.amazonSeller;
 const US = 'ATVPDKIKX0DER';
-const REVIEW_MS = 5_000;
 
 let t: TestApp;
 let base: string;
@@ -242,7 +242,7 @@ describe('Amazon Listings Items API', () => {
     assert.equal(answer.headers.get('x-amzn-ratelimit-limit'), '5000000.0');
     const early = await get(seller, 'MUG-1');
     assert.deepEqual(early.body.summaries[0].status, []);
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const live = await get(seller, 'MUG-1');
     assert.equal(live.status, 200);
     const { createdDate, lastUpdatedDate, ...summary } = live.body.summaries[0];
@@ -277,7 +277,7 @@ describe('Amazon Listings Items API', () => {
   test('an item name with the word prohibited is suppressed with an issue after processing', async () => {
     const seller = await connect(414);
     assert.equal((await put(seller, 'MUG-1', mug({ item_name: text('Prohibited mug') }))).body.status, 'ACCEPTED');
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const suppressed = await get(seller, 'MUG-1');
     assert.deepEqual(suppressed.body.summaries[0].status, []);
     assert.equal(suppressed.body.issues[0].severity, 'ERROR');
@@ -294,7 +294,7 @@ describe('Amazon Listings Items API', () => {
   test('a PATCH of price and quantity shows on GET and the inspection; quantity 0 leaves it DISCOVERABLE only', async () => {
     const seller = await connect(415);
     await put(seller, 'MUG-1', mug());
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const patch = (patches: unknown[], query: Record<string, string> = {}) =>
       sp(seller, 'PATCH', item(seller, 'MUG-1'), { query: { marketplaceIds: US, ...query }, body: { productType: 'PRODUCT', patches } });
     const preview = await patch([{ op: 'replace', path: '/attributes/purchasable_offer', value: offer(1) }], {
@@ -318,7 +318,7 @@ describe('Amazon Listings Items API', () => {
     await patch([
       { op: 'merge', path: '/attributes/fulfillment_availability', value: [{ fulfillment_channel_code: 'DEFAULT', quantity: 0 }] },
     ]);
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     assert.deepEqual((await get(seller, 'MUG-1')).body.summaries[0].status, ['DISCOVERABLE']);
     assert.equal((await inspect(415))[0]!.state, 'inactive');
   });
@@ -363,7 +363,7 @@ describe('Amazon Listings Items API', () => {
     });
     const offered = await put(seller, 'CANDLE-1', terms('B0CATAL003'), {}, { productType: 'PRODUCT', requirements: 'LISTING_OFFER_ONLY' });
     assert.equal(offered.body.status, 'ACCEPTED');
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const summary = (await get(seller, 'CANDLE-1')).body.summaries[0];
     assert.deepEqual(
       [summary.asin, summary.itemName, summary.status],

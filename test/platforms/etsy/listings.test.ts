@@ -9,11 +9,9 @@ import { sql } from 'drizzle-orm';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { connectEtsySite } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
+import { PNG_640X480 } from '../../helpers/fixtures.js';
 import { etsySeller, leafCategory, mugProduct, publishMug } from '../../helpers/listings.js';
 import { API, call, createTestApp, errorBody, runDueJobs, type TestApp } from '../../helpers/test-app.js';
-
-/** A 1x1 PNG: a second image, whose bytes differ from the mug's GIF. */
-const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 interface ShopListing {
   id: number;
@@ -154,7 +152,7 @@ for (const kind of databaseKinds()) {
       const [first] = await shop(me.account);
       assert.equal(first?.image_ids?.length, 1);
       const form = new FormData();
-      form.set('file', new Blob([PNG_1X1], { type: 'image/png' }), 'mug-side.png');
+      form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'mug-side.png');
       const uploaded = await fetch(`${base}${API}/products/${productId}/images`, {
         method: 'POST',
         headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },

@@ -6,15 +6,13 @@
  * document as an ASSUMPTION. TikTok Shop's simulator has the same suite in test/platforms/tiktok-shop/.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { PKCE_CHALLENGE, PKCE_VERIFIER } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 
 const ETSY = SANDBOX_CLIENTS.etsy;
 const ETSY_KEY = `${ETSY.clientId}:${ETSY.sharedSecret}`;
-const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 const ETSY_SCOPES =
   'address_r address_w billing_r cart_r cart_w email_r favorites_r favorites_w feedback_r listings_d listings_r listings_w profile_r profile_w recommend_r recommend_w shops_r shops_w transactions_r transactions_w';
 
@@ -35,7 +33,7 @@ describe('Etsy simulator', () => {
     redirect_uri: t.deps.sandbox.callbackUrl('etsy'),
     scope: 'shops_r listings_r',
     state: 'state-1',
-    code_challenge: CHALLENGE,
+    code_challenge: PKCE_CHALLENGE,
     code_challenge_method: 'S256',
     ...overrides,
   });
@@ -52,7 +50,7 @@ describe('Etsy simulator', () => {
     client_id: ETSY.clientId,
     redirect_uri: t.deps.sandbox.callbackUrl('etsy'),
     code,
-    code_verifier: VERIFIER,
+    code_verifier: PKCE_VERIFIER,
     ...extra,
   });
   /** A whole grant: consent, then the code exchanged; returns the token answer. */
@@ -139,7 +137,13 @@ describe('Etsy simulator', () => {
     });
 
     test('a code_challenge that is not 43 base64url characters (RFC 7636 S256) is refused', async () => {
-      for (const challenge of ['x', CHALLENGE.slice(1), `${CHALLENGE}A`, `${CHALLENGE.slice(0, 42)}=`, `${CHALLENGE.slice(0, 42)}+`]) {
+      for (const challenge of [
+        'x',
+        PKCE_CHALLENGE.slice(1),
+        `${PKCE_CHALLENGE}A`,
+        `${PKCE_CHALLENGE.slice(0, 42)}=`,
+        `${PKCE_CHALLENGE.slice(0, 42)}+`,
+      ]) {
         const response = await page({ code_challenge: challenge });
         assert.equal(response.statusCode, 400, challenge);
         assert.match(response.body, /code_challenge/);
@@ -184,7 +188,7 @@ describe('Etsy simulator', () => {
     });
 
     test('a wrong code_verifier stays invalid_grant', async () => {
-      const response = await token(codeGrant((await consent()).get('code')!, { code_verifier: `${VERIFIER.slice(1)}A` }));
+      const response = await token(codeGrant((await consent()).get('code')!, { code_verifier: `${PKCE_VERIFIER.slice(1)}A` }));
       assert.equal(response.statusCode, 400);
       assert.deepEqual(response.json(), { error: 'invalid_grant', error_description: 'code_verifier is invalid' });
     });

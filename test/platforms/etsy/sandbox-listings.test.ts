@@ -5,25 +5,18 @@
  * These are sandbox tests, so they run on PGlite alone: the database plays no part in them.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { PKCE_CHALLENGE, PKCE_VERIFIER, PNG_640X480 } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 
 const ETSY = SANDBOX_CLIENTS.etsy;
 const KEY = `${ETSY.clientId}:${ETSY.sharedSecret}`;
-const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 const BASE = '/sandbox/etsy/v3/application';
 const ALL_LISTING_SCOPES = 'shops_r listings_r listings_w listings_d';
 const MUGS = 1071;
 const PRIMARY_COLOR = 200;
 const CAPACITY = 300;
-/** A PNG signature and IHDR header of a 640 x 480 image: enough for the magic-number check. */
-const PNG = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
 /** Never more than this in one simulated second unless a test lowers it: the test clock does not move by itself. */
 const UNLIMITED = { perSecond: 1_000_000, perDay: 1_000_000_000 };
 
@@ -48,7 +41,7 @@ async function connect(account: number, scope = ALL_LISTING_SCOPES): Promise<str
     redirect_uri: t.deps.sandbox.callbackUrl('etsy'),
     scope,
     state: 'state-1',
-    code_challenge: CHALLENGE,
+    code_challenge: PKCE_CHALLENGE,
     code_challenge_method: 'S256',
     decision: 'allow',
     account: String(account),
@@ -62,7 +55,7 @@ async function connect(account: number, scope = ALL_LISTING_SCOPES): Promise<str
       client_id: ETSY.clientId,
       redirect_uri: t.deps.sandbox.callbackUrl('etsy'),
       code,
-      code_verifier: VERIFIER,
+      code_verifier: PKCE_VERIFIER,
     },
     { 'x-api-key': KEY },
   );
@@ -125,7 +118,7 @@ const upload = (
   token: string,
   account: number,
   listingId: number,
-  parts: Parameters<typeof multipart>[0] = [{ name: 'image', value: PNG, filename: 'a.png' }],
+  parts: Parameters<typeof multipart>[0] = [{ name: 'image', value: PNG_640X480, filename: 'a.png' }],
 ) => {
   const body = multipart(parts);
   return t.app.inject({
@@ -283,7 +276,7 @@ describe("a listing's life", () => {
     assert.match(noImage.json().error, /image/);
 
     const image = await upload(token, account, id, [
-      { name: 'image', value: PNG, filename: 'mug.png' },
+      { name: 'image', value: PNG_640X480, filename: 'mug.png' },
       { name: 'alt_text', value: 'A black mug' },
     ]);
     assert.equal(image.statusCode, 201, image.body);
@@ -609,7 +602,7 @@ describe('image refusals and removal', () => {
     const text = await upload(token, account, id, [{ name: 'image', value: 'not an image at all', filename: 'a.png' }]);
     assert.deepEqual([text.statusCode, text.json().error], [400, 'The image must be a JPEG, PNG, GIF or WebP file.']);
     const alt = await upload(token, account, id, [
-      { name: 'image', value: PNG, filename: 'a.png' },
+      { name: 'image', value: PNG_640X480, filename: 'a.png' },
       { name: 'alt_text', value: 'a'.repeat(501) },
     ]);
     assert.equal(alt.statusCode, 400);
@@ -627,7 +620,7 @@ describe('image refusals and removal', () => {
     for (const bytes of [jpeg, gif, webp])
       uploaded.push((await upload(token, account, id, [{ name: 'image', value: bytes, filename: 'x' }])).json());
     const first = await upload(token, account, id, [
-      { name: 'image', value: PNG, filename: 'a.png' },
+      { name: 'image', value: PNG_640X480, filename: 'a.png' },
       { name: 'rank', value: '1' },
     ]);
     assert.equal(first.json().rank, 1);

@@ -12,14 +12,12 @@ import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { connectTikTokShopSite } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
-import { mugProduct, PNG_640X480, tiktokSeller } from '../../helpers/listings.js';
+import { PNG_640X480, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
+import { mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'item.png' };
-const MUGS = '600011';
-const BABY_BOTTLES = '600012';
-const HOODIES = '601012';
-const TOTE_BAGS = '602011';
+const { MUGS, BABY_BOTTLES, HOODIES, TOTE_BAGS } = TIKTOK_CATEGORY;
 /** Hoodies' required Fabric: Cotton. */
 const FABRIC = { 100410: '1002001' };
 

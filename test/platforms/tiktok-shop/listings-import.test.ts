@@ -14,6 +14,7 @@ import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
+import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
@@ -46,7 +47,6 @@ const WRITES = [
   'delete_products',
 ];
 const SIX_HOURS = 6 * 3600_000;
-const REVIEW_MS = 5_000;
 /** The sandbox's first brand, which the stocked mug names. */
 const SANDBOX_HOME = '7082427311584347905';
 
@@ -354,7 +354,7 @@ for (const kind of databaseKinds()) {
       assert.equal(calls('partial_edit_product') - partialEdits, 1);
       assert.equal(calls('upload_image'), uploads, 'the images TikTok holds are not uploaded again');
       assert.equal((await onTikTok(me.account, tee.external_id)).title, 'Organic cotton tee, edited', 'live until the review passes');
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       const back = await onTikTok(me.account, tee.external_id);
       assert.deepEqual(
         { title: back.title, status: back.status, skus: back.skus },

@@ -12,7 +12,8 @@ import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
-import { leafCategory, mugProduct, PNG_640X480, tiktokSeller } from '../../helpers/listings.js';
+import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
+import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 interface ShopProduct {
@@ -25,7 +26,6 @@ interface ShopProduct {
 }
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
-const REVIEW_MS = 5_000;
 
 /** `check` once it passes, within `ms` (what the sandbox sends comes over real HTTP, on its own time). */
 async function eventually<T>(check: () => Promise<T>, ms = 10_000): Promise<T> {
@@ -84,7 +84,7 @@ for (const kind of databaseKinds()) {
     };
     /** TikTok's review time passes: its webhook comes (the sandbox settles due audits each second), and the read it asked for runs. */
     const reviewed = async (me: Seller, id: number, status: string) => {
-      t.clock.advance(REVIEW_MS);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       return eventually(async () => {
         await runDueJobs(t, READ_QUEUE);
         const read = await listing(me, id);

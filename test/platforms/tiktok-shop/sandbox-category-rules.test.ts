@@ -10,13 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
+import { TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 import { type SandboxShop, sandboxShopsOf, signedCall, uploadImage } from '../../helpers/tiktok-sandbox.js';
 
-const MUGS = '600011';
-const BABY_BOTTLES = '600012';
-const HOODIES = '601012';
-const TOTE_BAGS = '602011';
+const { MUGS, BABY_BOTTLES, HOODIES, TOTE_BAGS } = TIKTOK_CATEGORY;
 const RP_SEARCH = '/product/202501/compliance/responsible_persons/search';
 const MANUFACTURER_SEARCH = '/product/202501/compliance/manufacturers/search';
 const SIZE_CHART_SEARCH = '/product/202407/sizecharts/search';

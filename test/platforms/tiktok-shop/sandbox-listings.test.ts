@@ -8,15 +8,11 @@ import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
+import { PNG_640X480, SANDBOX_REVIEW_MS, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 
 const APP = SANDBOX_CLIENTS.tiktokShop;
-const MUGS = '600011';
-/** A PNG signature and IHDR header of a 640 x 480 image: enough for the size check. */
-const PNG = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
+const { MUGS } = TIKTOK_CATEGORY;
 
 let t: TestApp;
 let base: string;
@@ -82,7 +78,7 @@ async function call(
   return { status: response.status, body: (await response.json()) as { code: number; message: string; data: Record<string, unknown> } };
 }
 
-async function upload(shop: Shop, bytes: Buffer = PNG) {
+async function upload(shop: Shop, bytes: Buffer = PNG_640X480) {
   const params = { app_key: APP.appKey, timestamp: String(Math.floor(t.clock.now().getTime() / 1000)), shop_cipher: shop.cipher };
   const path = '/product/202309/images/upload';
   const form = new FormData();
@@ -117,7 +113,6 @@ async function create(shop: Shop, overrides: Record<string, unknown> = {}) {
 
 const product = async (shop: Shop, id: string) =>
   (await call(shop, 'GET', `/product/202309/products/${id}`)).body.data as Record<string, any>;
-const REVIEW_MS = 5_000;
 
 describe('TikTok Shop product API', () => {
   test('categories, rules, attributes and warehouses answer the reference data', async () => {
@@ -158,7 +153,7 @@ describe('TikTok Shop product API', () => {
     const created = await create(shop);
     assert.equal(created.skus[0]!.seller_sku, 'MUG-1');
     assert.equal((await product(shop, created.product_id)).status, 'PENDING');
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const live = await product(shop, created.product_id);
     assert.equal(live.status, 'ACTIVATE');
     assert.equal(live.skus[0].inventory[0].quantity, 7);
@@ -171,7 +166,7 @@ describe('TikTok Shop product API', () => {
   test('a title with the word prohibited fails audit with reasons', async () => {
     const shop = await connect(304);
     const created = await create(shop, { title: 'Prohibited mug' });
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const failed = await product(shop, created.product_id);
     assert.equal(failed.status, 'FAILED');
     assert.equal(failed.audit_failed_reasons[0].position, 'title');
@@ -215,7 +210,7 @@ describe('TikTok Shop product API', () => {
       skus: [{ id: skuId, price: { amount: '19.00', currency: 'GBP' } }],
     });
     assert.equal(early.body.code, 12052901);
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const price = await call(shop, 'POST', `/product/202309/products/${created.product_id}/prices/update`, {
       skus: [{ id: skuId, price: { amount: '19.00', currency: 'GBP' } }],
     });
@@ -233,7 +228,7 @@ describe('TikTok Shop product API', () => {
   test('batches answer per-item errors for unknown ids', async () => {
     const shop = await connect(309);
     const created = await create(shop);
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const ids = { product_ids: [created.product_id, '1'] };
     const off = await call(shop, 'POST', '/product/202309/products/deactivate', ids);
     assert.equal(off.body.code, 0);
@@ -271,7 +266,7 @@ describe('TikTok Shop product API', () => {
   test('the inspection shows what the account shops hold', async () => {
     const shop = await connect(312);
     const created = await create(shop);
-    t.clock.advance(REVIEW_MS);
+    t.clock.advance(SANDBOX_REVIEW_MS);
     const response = await fetch(`${base}/accounts/312/listings`);
     const listings = (await response.json()) as Record<string, unknown>[];
     assert.equal(listings.length, 1);
@@ -289,6 +284,6 @@ describe('TikTok Shop product API', () => {
       },
     );
     // Created when the product was, last changed when its review passed.
-    assert.equal(Date.parse(String(listings[0]!.updated_at)) - Date.parse(String(listings[0]!.created_at)), REVIEW_MS);
+    assert.equal(Date.parse(String(listings[0]!.updated_at)) - Date.parse(String(listings[0]!.created_at)), SANDBOX_REVIEW_MS);
   });
 });
