@@ -48,7 +48,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(Object.keys(body.errors).sort(), ['email', 'name', 'password']);
     });
 
-    // PostgreSQL's text cannot hold U+0000: these were 500s (found by test/fuzz.test.ts).
+    // PostgreSQL's text cannot hold U+0000: these were 500s (found by test/server/fuzz.test.ts).
     test('a NUL character in the name at register or the email at login is 422 on that field and creates nothing', async () => {
       const [before] = await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from users`);
       const register = await call(t, 'POST', '/auth/register', {

@@ -128,7 +128,7 @@ for (const kind of databaseKinds()) {
         ['a blank name', { name: '   ', expires_in_days: 30 }, 'The name field format is invalid.'],
         ['a 101-character name', { name: 'n'.repeat(101), expires_in_days: 30 }, 'The name field must not be greater than 100 characters.'],
         ['a numeric name', { name: 42, expires_in_days: 30 }, 'The name field must be a string.'],
-        // PostgreSQL's text cannot hold U+0000: this was a 500 (found by test/fuzz.test.ts).
+        // PostgreSQL's text cannot hold U+0000: this was a 500 (found by test/server/fuzz.test.ts).
         [
           'a name with a NUL character',
           { name: 'my\u0000script', expires_in_days: 30 },

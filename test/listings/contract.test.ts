@@ -3,7 +3,7 @@
  * same observable outcomes for Etsy, TikTok Shop and Amazon. A publish is accepted as `pending` and ends on the
  * platform; it is live once the platform says so (at once on Etsy, after its review on TikTok Shop and Amazon, read by
  * the watch); a price change reaches the platform; deactivate, activate and delete do what they say there. The
- * platform's own suites (listings-etsy, listings-tiktok, listings-amazon) cover each one's particulars.
+ * platform's own suites (test/platforms/<platform>/listings.test.ts) cover each one's particulars.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
