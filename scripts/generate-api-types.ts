@@ -1,6 +1,6 @@
 /**
  * Writes the OpenAPI document and the dashboard's API types (web/src/api/) from the app itself, built on an in-memory
- * PGlite so no server or database is needed. test/api-types.test.ts fails when the committed files are stale.
+ * PGlite so no server or database is needed. test/server/api-types.test.ts fails when the committed files are stale.
  */
 
 import { writeFile } from 'node:fs/promises';

@@ -12,7 +12,7 @@
  * typebox, image-size, jose, csv-parse, csv-stringify and helmet are imported by Storelink alone; pg-boss too;
  * drizzle-orm by Storelink and pg-boss; rrule-temporal, serialize-error, non-error and the OpenTelemetry API by pg-boss
  * alone. cron-parser stays out: it is CommonJS and requires luxon, which the job engine reaches at run time to give it
- * its locale (src/lib/jobs.ts), so both must be the copies in node_modules. test/server-bundle.test.ts runs the bundle.
+ * its locale (src/lib/jobs.ts), so both must be the copies in node_modules. test/server/bundle.test.ts runs the bundle.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +50,7 @@ export const bundledPackagesOnly: Plugin = {
   },
 };
 
-/** The esbuild options of the server bundle; test/cron-locale.test.ts builds its scenario with them too. */
+/** The esbuild options of the server bundle; test/server/cron-locale.test.ts builds its scenario with them too. */
 export const serverBundleOptions: BuildOptions = {
   bundle: true,
   splitting: true,

@@ -8,7 +8,7 @@ import type { Track } from '../domain/index.js';
 /**
  * The operationId of every API operation, by `METHOD path` (the path below /api/v1, parameters as `{name}`). Stable:
  * a generated client's method names come from these, so renaming one breaks its callers. A route missing here has no
- * operationId, and test/openapi.test.ts fails until it gets one.
+ * operationId, and test/server/openapi.test.ts fails until it gets one.
  */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /health': 'getHealth',
@@ -103,7 +103,7 @@ export const TAGS: readonly { name: string; description: string }[] = [
 ];
 
 /**
- * Examples of request bodies whose schema has none, by operationId (doc only; test/openapi.test.ts checks each against
+ * Examples of request bodies whose schema has none, by operationId (doc only; test/server/openapi.test.ts checks each against
  * its body schema).
  */
 export const BODY_EXAMPLES: Readonly<Record<string, unknown>> = {

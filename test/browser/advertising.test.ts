@@ -20,7 +20,7 @@ import { REPORT_POLL_MS, REPORT_QUEUE } from '../../src/core/advertising/adverti
 import { setAmazonAdsRateLimit } from '../../src/sandbox/amazon-ads/rate-limits.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
-import { mugBody, PNG_640X480 } from '../helpers/listings.js';
+import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 import { runDueJobs } from '../helpers/test-app.js';
 
 const TITLE = 'Stoneware mug';
@@ -110,7 +110,7 @@ describe('advertising an Amazon listing in a browser', () => {
     const created = await apiCall(
       'POST',
       '/products',
-      mugBody('ADS-MUG', { title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
+      mug('ADS-MUG', { colours: true, title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
     );
     assert.equal(created.status, 201, await created.clone().text());
     const productId = ((await created.json()) as { data: { id: number } }).data.id;

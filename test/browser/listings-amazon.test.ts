@@ -19,13 +19,8 @@ import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { mugBody } from '../helpers/listings.js';
+import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
-/** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue. */
-const PNG_640X480 = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
 const TITLE = 'Stoneware mug';
 /** The sandbox seller account connected. */
 const ACCOUNT = '51';
@@ -107,7 +102,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     const created = await apiCall(
       'POST',
       '/products',
-      mugBody('AMZ-MUG', { title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
+      mug('AMZ-MUG', { colours: true, title: TITLE, brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] }),
     );
     assert.equal(created.status, 201, await created.clone().text());
     productId = ((await created.json()) as { data: { id: number } }).data.id;

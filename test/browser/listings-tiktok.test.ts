@@ -17,12 +17,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
-/** A PNG signature and IHDR header of a 640x480 image: enough for the size checks of the catalogue and TikTok Shop. */
-const PNG_640X480 = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
 /** Shorter than TikTok's 25 characters, so its listing check warns. */
 const TITLE = 'Stoneware mug';
 /** Publishing, then the listing's work on the sandbox shop (images uploaded, the product created): a few seconds. */
@@ -92,18 +88,8 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
   test('a newcomer with a product in GBP connects a sandbox TikTok Shop and lands on its listings page', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
-    const created = await apiCall('POST', '/products', {
-      title: TITLE,
-      description: 'Wheel-thrown, 350 ml.',
-      currency: 'GBP',
-      options: [{ name: 'Color', values: ['White', 'Blue'] }],
-      variants: [
-        { sku: 'TT-MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
-        { sku: 'TT-MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
-      ],
-      // TikTok Shop requires the package's weight and size.
-      package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 },
-    });
+    // TikTok Shop requires the package's weight and size.
+    const created = await apiCall('POST', '/products', mug('TT-MUG', { colours: true, title: TITLE, currency: 'GBP', packaged: true }));
     assert.equal(created.status, 201, await created.clone().text());
     productId = ((await created.json()) as { data: { id: number } }).data.id;
     // TikTok Shop takes only images it hosts, of at least 300x300: Storelink uploads the product's file to it.

@@ -11,12 +11,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
-/** A 16x16 PNG of four blue and orange squares. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
-  'base64',
-);
 const TITLE = 'Stoneware mug';
 /** Chromium logs every 4xx answer of a fetch as a console error; a refused save is one the test asks for. */
 const REFUSED = /Failed to load resource: the server responded with a status of 422/;
@@ -67,20 +63,11 @@ describe('the site listings page in a browser', () => {
   test('a seller with a product connects the sandbox Etsy shop and lands on its listings page', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
-    const created = await apiCall('POST', '/products', {
-      title: TITLE,
-      description: 'Wheel-thrown, 350 ml.',
-      currency: 'USD',
-      options: [{ name: 'Color', values: ['White', 'Blue'] }],
-      variants: [
-        { sku: 'MUG-W', option_values: { Color: 'White' }, price: '18.00', quantity: 4 },
-        { sku: 'MUG-B', option_values: { Color: 'Blue' }, price: '19.50', quantity: 2 },
-      ],
-    });
+    const created = await apiCall('POST', '/products', mug('MUG', { colours: true, title: TITLE }));
     assert.equal(created.status, 201, await created.clone().text());
     productId = ((await created.json()) as { data: { id: number } }).data.id;
     const form = new FormData();
-    form.set('file', new Blob([PNG], { type: 'image/png' }), 'mug.png');
+    form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'mug.png');
     const uploaded = await apiCall('POST', `/products/${productId}/images`, form);
     assert.equal(uploaded.status, 201, await uploaded.text());
 

@@ -12,12 +12,8 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Locator, Page } from 'playwright-core';
 import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { PNG_640X480 } from '../helpers/fixtures.js';
 
-/** A 16x16 PNG of four blue and orange squares. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
-  'base64',
-);
 /** Chromium logs every 4xx answer of a fetch as a console error; a refused save or import is one the test asks for. */
 const REFUSED = /Failed to load resource: the server responded with a status of 422/;
 const COMBINATIONS = [
@@ -184,7 +180,7 @@ describe('the Products pages in a browser', () => {
   });
 
   test('an image is uploaded to the saved product, a second is added by URL, and they are ordered by keyboard and by dragging', async () => {
-    await chooseFile('Upload an image…', 'swatch.png', 'image/png', PNG);
+    await chooseFile('Upload an image…', 'swatch.png', 'image/png', PNG_640X480);
     await notice('Image uploaded. This is version 2.').waitFor();
     const items = page.locator('.image-list > li');
     assert.equal(await items.count(), 1);
@@ -193,7 +189,7 @@ describe('the Products pages in a browser', () => {
     const media = await fetch(url);
     assert.equal(media.status, 200);
     assert.equal(media.headers.get('content-type'), 'image/png');
-    assert.deepEqual(Buffer.from(await media.arrayBuffer()), PNG);
+    assert.deepEqual(Buffer.from(await media.arrayBuffer()), PNG_640X480);
     await session.shot('products-image-uploaded');
     await session.noAxeViolations('products-image-uploaded');
 

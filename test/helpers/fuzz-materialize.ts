@@ -1,5 +1,6 @@
 /** Turns the fuzz suite's abstract choices into an inject() request, with the fixtures' current tokens and ids. */
 import { ATTRIBUTE_PREFIX } from '../../src/core/catalog/csv.js';
+import { GIF_1X1, PNG_640X480, pngSized } from './fixtures.js';
 import type {
   AuthChoice,
   BodyChoice,
@@ -166,23 +167,15 @@ function csvOf(body: Extract<BodyChoice, { kind: 'csv' }>, fixtures: Fixtures): 
   return (body.bom ? '\ufeff' : '') + lines.join(body.eol) + body.eol;
 }
 
-// The smallest images of the accepted formats, one pixel each.
+// An image of each accepted format: the suite's PNG and GIF, and the smallest JPEG, one pixel.
 const IMAGES: Record<ImageFormat, Buffer> = {
-  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
-  gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
+  png: PNG_640X480,
+  gif: GIF_1X1,
   jpeg: Buffer.from(
     '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
     'base64',
   ),
 };
-
-/** The 1x1 PNG with its header saying another width and height: all a reader of the size looks at. */
-function pngSized(width: number, height: number): Buffer {
-  const bytes = Buffer.from(IMAGES.png);
-  bytes.writeUInt32BE(width, 16);
-  bytes.writeUInt32BE(height, 20);
-  return bytes;
-}
 
 function bytesOf(file: FileBytes): Buffer {
   switch (file.kind) {

@@ -137,7 +137,7 @@ export interface CsvRow {
 
 export type ImageFormat = 'png' | 'gif' | 'jpeg';
 
-/** The bytes of a file part: a tiny real image (cut short after `keep` bytes), a PNG header claiming a size, noise, nothing. */
+/** The bytes of a file part: a real image (cut short after `keep` bytes), a PNG header claiming a size, noise, nothing. */
 export type FileBytes =
   | { kind: 'image'; format: ImageFormat; keep: number | null }
   | { kind: 'png-size'; width: number; height: number }

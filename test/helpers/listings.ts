@@ -1,6 +1,7 @@
 /** A seller with a connected sandbox Etsy shop, for the listing tests. */
 import assert from 'node:assert/strict';
 import { connectAmazonSellerSite, connectEtsySite, connectTikTokShopSite } from './connect.js';
+import { GIF_1X1, type MugOverrides, mug } from './fixtures.js';
 import { API, call, registerUser, type TestApp } from './test-app.js';
 
 /**
@@ -59,51 +60,18 @@ export async function amazonSeller(t: TestApp, account: string, options: { listi
 
 type Seller = Awaited<ReturnType<typeof etsySeller>>;
 
-/** A PNG signature and IHDR header of a 640 x 480 image: enough for the size checks of the catalogue and TikTok Shop. */
-export const PNG_640X480 = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
-
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
 /**
- * A mug with one uploaded image (Etsy takes files) and two variants: `<sku>-W` at 18.00 (4) and `<sku>-B` at 19.50 (2);
- * `image` another upload than a 1x1 GIF, `packaged` with a package of 350 g, 12 x 9.5 x 10 cm (TikTok Shop needs one).
+ * The listing tests' mug (fixtures' `mug` with `colours`, and `options` over it) made in the seller's catalogue with one
+ * uploaded image, a 1 x 1 GIF unless `image` is given (Etsy takes files): the product's id.
  */
-interface MugOptions {
-  title?: string;
-  packaged?: boolean;
-  currency?: string;
-  brand?: string;
-  /** The variants' barcodes, White's and Blue's (Amazon identifies a product by its barcode). */
-  barcodes?: [string, string];
-}
-
-/** The body of POST /products for a mug in White (`<sku>-W`) and Blue (`<sku>-B`), for the API and browser tests. */
-export function mugBody(sku: string, options: MugOptions = {}) {
-  return {
-    title: options.title ?? `Stoneware mug ${sku}`,
-    description: 'Wheel-thrown, 350 ml.',
-    currency: options.currency ?? 'USD',
-    options: [{ name: 'Color', values: ['White', 'Blue'] }],
-    ...(options.brand ? { brand: options.brand } : {}),
-    variants: [
-      { sku: `${sku}-W`, option_values: { Color: 'White' }, price: '18.00', quantity: 4, barcode: options.barcodes?.[0] ?? null },
-      { sku: `${sku}-B`, option_values: { Color: 'Blue' }, price: '19.50', quantity: 2, barcode: options.barcodes?.[1] ?? null },
-    ],
-    ...(options.packaged ? { package: { weight_grams: 350, length_mm: 120, width_mm: 95, height_mm: 100 } } : {}),
-  };
-}
-
 export async function mugProduct(
   t: TestApp,
   me: Seller,
   sku: string,
-  options: MugOptions & { image?: { bytes: Buffer; type: string; name: string } } = {},
+  options: MugOverrides & { image?: { bytes: Buffer; type: string; name: string } } = {},
 ): Promise<number> {
-  const image = options.image ?? { bytes: GIF_1X1, type: 'image/gif', name: 'mug.gif' };
-  const created = await call(t, 'POST', '/products', { ...me.as, body: mugBody(sku, options) });
+  const { image = { bytes: GIF_1X1, type: 'image/gif', name: 'mug.gif' }, ...overrides } = options;
+  const created = await call(t, 'POST', '/products', { ...me.as, body: mug(sku, { colours: true, ...overrides }) });
   assert.equal(created.statusCode, 201, created.body);
   const id = created.json().data.id as number;
   const form = new FormData();

@@ -50,7 +50,7 @@ function installExitHook() {
 
 /**
  * How `npm start` runs the server, read from package.json's start script (`[NAME=value …] node <flags> <file>`): the
- * environment it sets and its node flags, so the bench and test/server-bundle.test.ts run the server as it is deployed.
+ * environment it sets and its node flags, so the bench and test/server/bundle.test.ts run the server as it is deployed.
  */
 export function startScript(): { env: Record<string, string>; flags: string[] } {
   const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };

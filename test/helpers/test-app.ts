@@ -18,7 +18,7 @@ export const TEST_APP_SECRET = 'test-app-secret-that-is-long-enough-0123456789';
 export const TEST_ENCRYPTION_KEY = '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 // Cheap scrypt for speed; the production parameters have their own unit test.
 const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
-// Suites register many users from one address; the sign-up limit has tests of its own (signup-login-limits.test.ts).
+// Suites register many users from one address; the sign-up limit has tests of its own (test/auth/signup-login-limits.test.ts).
 const TEST_SIGNUP_LIMIT = '1000000';
 
 export interface TestApp {

@@ -6,15 +6,10 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { PNG_640X480 } from './fixtures.js';
 import { injectForm, type TestApp } from './test-app.js';
 
 const APP = SANDBOX_CLIENTS.tiktokShop;
-
-/** A PNG signature and IHDR header of a 640 x 480 image: enough for the sandbox's size check. */
-export const PNG_640X480 = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
-]);
 
 /** TikTok's signature: HMAC-SHA256(secret; secret + path + sorted key+value pairs + body + secret), lowercase hex. */
 function sign(path: string, params: Record<string, string>, body: string): string {

@@ -1,0 +1,480 @@
+/**
+ * Listings on Amazon end to end (DESIGN §10, listings.md §3), against the sandbox Amazon's SP-API over real HTTP: the
+ * site's marketplaces and conditions, product types as categories with their schemas' attributes, validate (the schema
+ * checked locally, then VALIDATION_PREVIEW), a publish of two SKUs processed before they are buyable, price and stock
+ * patched without a new submission, deactivate and activate by stock, delete, a suppressed listing, an offer on an
+ * existing ASIN, a lost PUT answer, and an import from the All Listings report that sends nothing until the catalogue
+ * changes.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { IMPORT_QUEUE } from '../../../src/core/listings/listing-import.js';
+import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
+import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
+import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
+import { databaseKinds } from '../../helpers/database.js';
+import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
+import { amazonSeller, mugProduct } from '../../helpers/listings.js';
+import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
+
+interface Held {
+  id: string;
+  title: string;
+  state: string;
+  skus: { sku: string; price: string | null; quantity: number }[];
+  asin: string;
+  requirements: string;
+  status: string[];
+  issues: { code: string; message: string }[];
+}
+
+for (const kind of databaseKinds()) {
+  describe(`listings on Amazon [${kind}]`, () => {
+    let t: TestApp;
+    let base: string;
+    before(async () => {
+      t = await createTestApp(kind, { listen: true });
+      base = t.deps.config.appUrl;
+    });
+    after(() => t.close());
+    beforeEach(() => {
+      setAmazonSellerRateLimit(t.deps.sandbox, 1_000_000);
+      t.deps.sandbox.faults.clear();
+    });
+
+    type Seller = Awaited<ReturnType<typeof amazonSeller>>;
+    const held = async (account: string): Promise<Held[]> => {
+      const response = await fetch(`${base}/sandbox/amazon-seller/accounts/${account}/listings`);
+      assert.equal(response.status, 200);
+      return response.json() as Promise<Held[]>;
+    };
+    const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
+    const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
+    const mug = (me: Seller, sku: string, options: { title?: string; brand?: string | null } = {}) =>
+      mugProduct(t, me, sku, {
+        ...(options.brand === null ? {} : { brand: options.brand ?? 'Sandbox Pottery' }),
+        barcodes: ['012345678905', '4006381333931'],
+        ...(options.title ? { title: options.title } : {}),
+      });
+    const publish = async (me: Seller, sku: string, options: { title?: string; attributes?: Record<string, unknown> } = {}) => {
+      const productId = await mug(me, sku, options);
+      const body = { product_id: productId, category_id: 'KITCHEN', attributes: options.attributes ?? { material: 'Stoneware' } };
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.equal(published.statusCode, 202, published.body);
+      return { productId, id: published.json().data.id as number };
+    };
+    /** Amazon's processing time passes, then the watch's sweep reads the listings due (in review: every minute). */
+    const watched = async () => {
+      t.clock.advance(61_000);
+      await t.deps.listingWatch.sweep();
+      await runDueJobs(t, READ_QUEUE);
+    };
+    const published = async (me: Seller, sku: string) => {
+      const made = await publish(me, sku);
+      await runDueJobs(t, LISTING_QUEUE);
+      await watched();
+      assert.equal((await listing(me, made.id)).status, 'active');
+      return made;
+    };
+
+    test("settings, product types and their schemas' attributes come from Amazon", async () => {
+      const me = await amazonSeller(t, '701', { settings: false });
+      const options = (await call(t, 'GET', `/sites/${me.site}/listing-options`, me.as)).json().data;
+      assert.deepEqual(options.marketplace_id, [
+        { value: 'ATVPDKIKX0DER', label: 'Amazon.com (US)' },
+        { value: 'A2EUQ1WTGCTBG2', label: 'Amazon.ca (CA)' },
+      ]);
+      assert.deepEqual(options.condition_type.slice(0, 2), [
+        { value: 'new_new', label: 'New' },
+        { value: 'new_open_box', label: 'New - Open Box' },
+      ]);
+      const all = (await call(t, 'GET', `/sites/${me.site}/categories`, me.as)).json().data;
+      assert.deepEqual(
+        all.map((c: { id: string }) => c.id),
+        ['PRODUCT', 'HOME', 'KITCHEN', 'SHIRT', 'LUGGAGE'],
+      );
+      const mugs = (await call(t, 'GET', `/sites/${me.site}/categories?q=mug`, me.as)).json().data;
+      assert.deepEqual(mugs, [{ id: 'KITCHEN', name: 'Kitchen', path: ['Kitchen'], leaf: true }]);
+
+      const home = (await call(t, 'GET', `/sites/${me.site}/categories/HOME/attributes`, me.as)).json().data;
+      const material = home.find((a: { name: string }) => a.name === 'material');
+      assert.equal(material.type, 'select');
+      assert.equal(material.required, false);
+      assert.ok(material.values.some((v: { value: string }) => v.value === 'Stoneware'));
+      const names = home.map((a: { name: string }) => a.name);
+      for (const filled of [
+        'item_name',
+        'product_description',
+        'purchasable_offer',
+        'fulfillment_availability',
+        'main_product_image_locator',
+      ])
+        assert.ok(!names.includes(filled), `${filled} is Storelink's to fill`);
+      for (const own of ['brand', 'condition_type', 'bullet_point', 'merchant_suggested_asin', 'color', 'manufacturer'])
+        assert.ok(names.includes(own), `${own} offered: ${names}`);
+      const shirt = (await call(t, 'GET', `/sites/${me.site}/categories/SHIRT/attributes`, me.as)).json().data;
+      const size = shirt.find((a: { name: string }) => a.name === 'size');
+      assert.deepEqual([size.type, size.required, size.values[0]], ['select', true, { value: 'X-Small', label: 'X-Small' }]);
+      assert.equal((await call(t, 'GET', `/sites/${me.site}/categories/NOPE/attributes`, me.as)).statusCode, 404);
+
+      const productId = await mug(me, 'A0');
+      const refused = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: productId, category_id: 'KITCHEN', attributes: {} },
+      });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.match(JSON.stringify(refused.json()), /settings\.marketplace_id/);
+    });
+
+    test('validate: the schema checked locally (nothing sent), then VALIDATION_PREVIEW per SKU; nothing stored', async () => {
+      const me = await amazonSeller(t, '702');
+      const productId = await mug(me, 'A1');
+      const validate = (attributes: Record<string, unknown>, product = productId) =>
+        call(t, 'POST', `/sites/${me.site}/listings`, {
+          ...me.as,
+          body: { product_id: product, category_id: 'KITCHEN', attributes, mode: 'validate' },
+        });
+      const puts = calls('putListingsItem');
+      const local = await validate({ color: 'x'.repeat(60) });
+      assert.equal(local.statusCode, 200, local.body);
+      assert.equal(local.json().data.valid, false);
+      assert.deepEqual(
+        local.json().data.issues.map((i: { field: string; source: string }) => [i.field, i.source]),
+        [['attributes.color', 'storelink']],
+      );
+      assert.match(local.json().data.issues[0].message, /Color must NOT have more than 50 characters/);
+      assert.equal(calls('putListingsItem'), puts, 'a listing the schema refuses is not sent');
+
+      const preview = await validate({ material: 'Stoneware' });
+      assert.equal(preview.statusCode, 200, preview.body);
+      assert.deepEqual(preview.json().data, { valid: true, issues: [] });
+      assert.equal(calls('putListingsItem'), puts + 2, 'one VALIDATION_PREVIEW per SKU');
+      assert.deepEqual(await held(me.account), []);
+
+      // Amazon's own word on an ASIN its catalogue lacks: an offer refused in VALIDATION_PREVIEW.
+      const unknownAsin = await validate({ merchant_suggested_asin: 'B0NOSUCH00' });
+      assert.equal(unknownAsin.json().data.valid, false);
+      assert.deepEqual(
+        unknownAsin.json().data.issues.map((i: { code: string; source: string; field: string }) => [i.code, i.source, i.field]),
+        [
+          ['8541', 'platform', 'attributes.merchant_suggested_asin'],
+          ['8541', 'platform', 'attributes.merchant_suggested_asin'],
+        ],
+      );
+
+      // Storelink's own rules: a brand, and the marketplace's currency.
+      const unbranded = await mug(me, 'A1X', { brand: null });
+      const refused = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: unbranded, category_id: 'KITCHEN', attributes: {} },
+      });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.match(JSON.stringify(refused.json().errors), /product\.brand/);
+      const pounds = await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { currency: 'GBP' } });
+      assert.equal(pounds.statusCode, 200, pounds.body);
+      const wrong = await validate({});
+      assert.match(JSON.stringify(wrong.json().data.issues), /sells in USD/);
+      assert.deepEqual(await held(me.account), []);
+    });
+
+    test("ten validations at once of a product type not read before share one read of Amazon's definition", async () => {
+      const me = await amazonSeller(t, '709');
+      const products = [];
+      for (let i = 0; i < 10; i++) products.push(await mug(me, `LUG${i}`));
+      const definitions = calls('getDefinitionsProductType');
+      const answers = await Promise.all(
+        products.map((productId) =>
+          call(t, 'POST', `/sites/${me.site}/listings`, {
+            ...me.as,
+            body: { product_id: productId, category_id: 'LUGGAGE', attributes: { material: 'Canvas' }, mode: 'validate' },
+          }),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.statusCode),
+        Array(10).fill(200),
+      );
+      assert.equal(calls('getDefinitionsProductType') - definitions, 1);
+    });
+
+    test('publish: each variant a SKU, ACCEPTED and in review, then active once Amazon made it buyable', async () => {
+      const me = await amazonSeller(t, '703');
+      const { id } = await publish(me, 'A2');
+      await runDueJobs(t, LISTING_QUEUE);
+      const inReview = await listing(me, id);
+      assert.equal(inReview.status, 'in_review', JSON.stringify(inReview));
+      assert.equal(inReview.platform_status, 'ACCEPTED');
+      assert.equal(inReview.external_id, 'A2-W');
+      // The listing is in the site's marketplace (DESIGN §10: Amazon's; null on the other platforms).
+      assert.equal(inReview.marketplace_id, 'ATVPDKIKX0DER');
+      assert.deepEqual(
+        inReview.variants.map((v: { sku: string; external_id: string | null }) => [v.sku, /^B0/.test(v.external_id ?? '')]),
+        [
+          ['A2-W', true],
+          ['A2-B', true],
+        ],
+      );
+      const skus = await held(me.account);
+      assert.deepEqual(
+        skus.map((s) => [s.id, s.title, s.state, s.skus[0]]),
+        [
+          ['A2-W', 'Stoneware mug A2 — White', 'in_review', { sku: 'A2-W', price: '18.00', quantity: 4 }],
+          ['A2-B', 'Stoneware mug A2 — Blue', 'in_review', { sku: 'A2-B', price: '19.50', quantity: 2 }],
+        ],
+      );
+      // Still processing: the watch's read keeps it in review.
+      await t.deps.listingWatch.sweep();
+      t.clock.advance(1_000);
+      const early = await watchedEarly(me, id);
+      assert.equal(early.status, 'in_review');
+
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      await watched();
+      const live = await listing(me, id);
+      assert.equal(live.status, 'active', JSON.stringify(live));
+      assert.equal(live.platform_status, 'BUYABLE,DISCOVERABLE');
+      assert.equal(live.external_url, `https://www.amazon.com/dp/${skus[0]!.asin}`);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.state),
+        ['active', 'active'],
+      );
+    });
+
+    /** The read of a listing now (a refresh's work reads it back). */
+    const watchedEarly = async (me: Seller, id: number) => {
+      assert.equal((await call(t, 'POST', `/listings/${id}/refresh`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      return listing(me, id);
+    };
+
+    test('a price change is one PATCH of the offer (no PUT); a title change puts the SKUs again', async () => {
+      const me = await amazonSeller(t, '704');
+      const { id, productId } = await published(me, 'A3');
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '21.00';
+      variants[1].quantity = 7;
+      const puts = calls('putListingsItem');
+      const patches = calls('patchListingsItem');
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts, 'no PUT for a price');
+      assert.equal(calls('patchListingsItem'), patches + 2, 'one PATCH per SKU changed');
+      const [white, blue] = await held(me.account);
+      assert.deepEqual([white!.skus[0]!.price, blue!.skus[0]!.quantity], ['21.00', 7]);
+      const after = await listing(me, id);
+      assert.deepEqual([after.status, after.sync_status], ['active', 'synced']);
+
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { title: 'Speckled mug' } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts + 2);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.title),
+        ['Speckled mug — White', 'Speckled mug — Blue'],
+      );
+    });
+
+    test('deactivate is stock 0 on every SKU (inactive); activate puts the stock back (in review, then active); delete', async () => {
+      const me = await amazonSeller(t, '705');
+      const { id, productId } = await published(me, 'A4');
+      assert.equal((await call(t, 'POST', `/listings/${id}/deactivate`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, id)).status, 'inactive');
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.skus[0]!.quantity),
+        [0, 0],
+      );
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.state),
+        ['inactive', 'inactive'],
+      );
+      // While off, a stock change in the catalogue keeps Amazon's at 0.
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].quantity = 9;
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await held(me.account))[0]!.skus[0]!.quantity, 0);
+      assert.equal((await listing(me, id)).status, 'inactive');
+
+      assert.equal((await call(t, 'POST', `/listings/${id}/activate`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, id)).status, 'in_review');
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.skus[0]!.quantity),
+        [9, 2],
+      );
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      await watched();
+      assert.equal((await listing(me, id)).status, 'active');
+
+      assert.equal((await call(t, 'DELETE', `/listings/${id}`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, id)).status, 'deleted');
+      assert.deepEqual(await held(me.account), []);
+    });
+
+    test("a prohibited item name is suppressed: rejected with Amazon's issue", async () => {
+      const me = await amazonSeller(t, '706');
+      const { id } = await publish(me, 'A5', { title: 'Mug with a prohibited slogan' });
+      await runDueJobs(t, LISTING_QUEUE);
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      await watched();
+      const rejected = await listing(me, id);
+      assert.equal(rejected.status, 'rejected', JSON.stringify(rejected));
+      assert.equal(rejected.platform_status, 'SUPPRESSED');
+      assert.deepEqual(
+        rejected.issues.map((i: { code: string; source: string; field: string; message: string }) => [
+          i.code,
+          i.source,
+          i.field,
+          i.message.slice(0, 6),
+        ]),
+        [
+          ['99300', 'platform', 'attributes.item_name', 'A5-W: '],
+          ['99300', 'platform', 'attributes.item_name', 'A5-B: '],
+        ],
+      );
+    });
+
+    test('an offer on an existing ASIN (merchant_suggested_asin) goes as LISTING_OFFER_ONLY', async () => {
+      const me = await amazonSeller(t, '707');
+      const productId = await mug(me, 'A6');
+      // One SKU: an offer of one product on one ASIN.
+      const one = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
+      const single = await call(t, 'PATCH', `/products/${productId}`, {
+        ...me.as,
+        body: { options: [], variants: [{ ...one.variants[0], option_values: {} }] },
+      });
+      assert.equal(single.statusCode, 200, single.body);
+      const body = { product_id: productId, category_id: 'LUGGAGE', attributes: { merchant_suggested_asin: 'B0CATAL002' } };
+      const made = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.equal(made.statusCode, 202, made.body);
+      await runDueJobs(t, LISTING_QUEUE);
+      const [offer] = await held(me.account);
+      assert.deepEqual(
+        [offer!.id, offer!.asin, offer!.requirements, offer!.title],
+        ['A6-W', 'B0CATAL002', 'LISTING_OFFER_ONLY', 'Cotton canvas tote bag, natural'],
+      );
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      await watched();
+      assert.equal((await listing(me, made.json().data.id)).status, 'active');
+    });
+
+    test('a PUT Amazon took but answered 500 is sent again to the same SKU: one listing', async () => {
+      const me = await amazonSeller(t, '708');
+      const { id } = await publish(me, 'A7');
+      t.deps.sandbox.faults.set('amazon-seller', 'listing', 'ghost');
+      await runDueJobs(t, LISTING_QUEUE);
+      t.deps.sandbox.faults.set('amazon-seller', 'listing', null);
+      assert.equal((await listing(me, id)).status, 'pending');
+      assert.equal((await held(me.account)).length, 1, 'Amazon took the first SKU');
+      t.clock.advance(60_000);
+      await runDueJobs(t, LISTING_QUEUE);
+      const listed = await listing(me, id);
+      assert.equal(listed.status, 'in_review', JSON.stringify(listed));
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.id),
+        ['A7-W', 'A7-B'],
+      );
+    });
+
+    test('import of a stocked account: statuses mapped, products made, a second import updates; a price change is a PATCH only', async () => {
+      const me = await amazonSeller(t, '709', { listings: 'stocked' });
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      await runDueJobs(t, IMPORT_QUEUE);
+      const done = (await call(t, 'GET', `/sites/${me.site}/listings/import`, me.as)).json().data;
+      assert.deepEqual([done.status, done.found, done.created, done.skipped], ['done', 6, 6, 0], JSON.stringify(done));
+      const listings = (await call(t, 'GET', `/sites/${me.site}/listings?per_page=100`, me.as)).json().data;
+      const bySku = Object.fromEntries(listings.map((l: { external_id: string }) => [l.external_id, l]));
+      assert.deepEqual(Object.fromEntries(Object.entries(bySku).map(([sku, l]) => [sku, (l as { status: string }).status])), {
+        'MUG-SPECKLE': 'active',
+        'TEE-BLACK-M': 'active',
+        'CANDLE-CEDAR': 'inactive',
+        'BOTTLE-OFFER': 'active',
+        'SIGN-TIN': 'rejected',
+        'BAG-WEEKENDER': 'active',
+      });
+      assert.equal(bySku['SIGN-TIN'].issues[0].code, '99300');
+      assert.equal(bySku['MUG-SPECKLE'].attributes.material, 'Stoneware');
+      assert.equal(bySku['BAG-WEEKENDER'].attributes.condition_type, 'used_like_new');
+      assert.equal(bySku['BOTTLE-OFFER'].attributes.merchant_suggested_asin, 'B0CATAL001');
+      const products = (await call(t, 'GET', '/products?q=MUG-SPECKLE', me.as)).json().data;
+      assert.equal(products[0].title, 'Stoneware mug with a speckled glaze, 350 ml');
+      assert.equal(products[0].price, '28.00');
+
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      await runDueJobs(t, IMPORT_QUEUE);
+      const again = (await call(t, 'GET', `/sites/${me.site}/listings/import`, me.as)).json().data;
+      assert.deepEqual([again.found, again.created, again.updated], [6, 0, 6]);
+
+      // The prints an import records are a delivery's: a price change sends one PATCH, nothing else.
+      const puts = calls('putListingsItem');
+      const patches = calls('patchListingsItem');
+      for (const sku of ['MUG-SPECKLE', 'BAG-WEEKENDER', 'BOTTLE-OFFER']) {
+        const product = (await call(t, 'GET', `/products/${bySku[sku].product_id}`, me.as)).json().data;
+        product.variants[0].price = '30.00';
+        assert.equal(
+          (await call(t, 'PATCH', `/products/${product.id}`, { ...me.as, body: { variants: product.variants } })).statusCode,
+          200,
+        );
+      }
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts, 'an imported listing is not put again for a price');
+      assert.equal(calls('patchListingsItem'), patches + 3);
+      const now = await held(me.account);
+      for (const sku of ['MUG-SPECKLE', 'BAG-WEEKENDER', 'BOTTLE-OFFER'])
+        assert.equal(now.find((s) => s.id === sku)!.skus[0]!.price, '30.00', sku);
+      assert.equal((await listing(me, bySku['MUG-SPECKLE'].id)).sync_status, 'synced');
+    });
+
+    test("a seller's edit in Seller Central is a difference; a refresh sends the catalogue's values again", async () => {
+      const me = await amazonSeller(t, '710');
+      const { id } = await published(me, 'A8');
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A8-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ price: '25.00' }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      t.clock.advance(6 * 3600_000 + 1_000);
+      await t.deps.listingWatch.sweep();
+      await runDueJobs(t, READ_QUEUE);
+      const seen = await listing(me, id);
+      assert.deepEqual(seen.differences, [{ field: 'variants.A8-W.price', platform: '25.00', catalogue: '18.00' }]);
+      const puts = calls('putListingsItem');
+      assert.equal((await call(t, 'POST', `/listings/${id}/refresh`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts);
+      assert.equal((await held(me.account))[0]!.skus[0]!.price, '18.00');
+      assert.deepEqual((await listing(me, id)).differences, []);
+
+      // An item name edited there: the SKU is put whole again by the refresh, the other SKU left alone.
+      const renamed = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A8-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'A mug renamed in Seller Central' }),
+      });
+      assert.equal(renamed.status, 200, await renamed.text());
+      await t.deps.listingWatch.read({ listingId: id });
+      assert.deepEqual((await listing(me, id)).differences, [
+        { field: 'title', platform: 'A mug renamed in Seller Central', catalogue: 'Stoneware mug A8' },
+      ]);
+      assert.equal((await call(t, 'POST', `/listings/${id}/refresh`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts + 1);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.title),
+        ['Stoneware mug A8 — White', 'Stoneware mug A8 — Blue'],
+      );
+    });
+
+    test('an account of more SKUs than searchListingsItems reaches is imported whole from the All Listings report', async () => {
+      const me = await amazonSeller(t, '711', { listings: 'stocked-large' });
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      for (let i = 0; i < 20; i++) await runDueJobs(t, IMPORT_QUEUE);
+      const done = (await call(t, 'GET', `/sites/${me.site}/listings/import`, me.as)).json().data;
+      assert.deepEqual([done.status, done.found, done.pages], ['done', 1206, 13], JSON.stringify(done));
+      assert.equal(calls('searchListingsItems'), 0);
+    });
+  });
+}

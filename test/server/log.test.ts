@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { prettyFactory } from 'pino-pretty';
+import { PRETTY_OPTIONS, serverLogDestination } from '../../src/logger.js';
+import { createPostgresDatabase, databaseKinds } from '../helpers/database.js';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from '../helpers/test-app.js';
+
+describe("the server's log destination", () => {
+  test('is JSON on stdout (no destination of its own) in production, even in a terminal', () => {
+    assert.equal(serverLogDestination({ nodeEnv: 'production' }, true), undefined);
+  });
+
+  test('is JSON on stdout in development when stdout is not a terminal (a pipe, a file, a test)', () => {
+    assert.equal(serverLogDestination({ nodeEnv: 'development' }, false), undefined);
+  });
+
+  test('is a pino-pretty transport in development in a terminal', () => {
+    const stream = serverLogDestination({ nodeEnv: 'development' }, true) as unknown as { write: unknown; end(): void };
+    assert.equal(typeof stream?.write, 'function');
+    // Ended, not awaited: the worker's 'close' is not promised, and a wait on it could leave the event loop empty.
+    stream.end();
+  });
+
+  test('prints a request as one readable line: method, path, status', () => {
+    const format = prettyFactory({ ...PRETTY_OPTIONS, colorize: false });
+    const line = (entry: object) => format(JSON.stringify({ level: 30, time: 0, pid: 1, hostname: 'h', ...entry })).trim();
+    assert.match(
+      line({ reqId: 'req-1', req: { method: 'GET', path: '/api/v1/health', remoteAddress: '127.0.0.1' }, msg: 'incoming request' }),
+      /^\[[0-9:.]+\] INFO: GET \/api\/v1\/health incoming request \{"reqId":"req-1"\}$/,
+    );
+    assert.match(
+      line({ reqId: 'req-1', res: { statusCode: 404 }, responseTime: 1.5, msg: 'request completed' }),
+      /^\[[0-9:.]+\] INFO: 404 request completed \{"reqId":"req-1","responseTime":1.5\}$/,
+    );
+  });
+});
+
+// On PostgreSQL when the suite has it: a new PGlite directory takes the server 20 to 30 s to start on a busy machine.
+const kind = databaseKinds().includes('postgres') ? 'postgres' : 'pglite';
+
+describe(`a server started with its output piped [${kind}]`, () => {
+  let dataDir: string;
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  let server: ServerProcess;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'storelink-log-'));
+    if (kind === 'postgres') database = await createPostgresDatabase();
+    const env = { DATA_DIR: dataDir, APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
+    server = await startServerProcess(database ? { ...env, DATABASE_URL: database.url } : env);
+    await fetch(`${server.url}/api/v1/health`);
+  });
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /**
+   * The log's complete lines as JSON, once `needle` is among them: the child's output arrives through a pipe, after the
+   * server has answered (the start-up line follows the first health check by a moment).
+   */
+  async function logged(needle: string): Promise<Record<string, any>[]> {
+    for (let i = 0; i < 100 && !server.output().includes(needle); i++) await new Promise((r) => setTimeout(r, 100));
+    const output = server.output();
+    return output
+      .slice(0, output.lastIndexOf('\n'))
+      .split('\n')
+      .map((line) => JSON.parse(line));
+  }
+
+  test('says at start where the dashboard, the API and its reference are', async () => {
+    const started = (await logged('Storelink is running')).find((entry) => entry.msg.startsWith('Storelink is running'));
+    assert.equal(
+      started?.msg,
+      `Storelink is running: dashboard at ${server.url}, API at ${server.url}/api/v1 (reference at ${server.url}/api/v1/docs; database: ${kind})`,
+    );
+  });
+
+  test('logs JSON lines, requests included, when stdout is not a terminal (development)', async () => {
+    const entries = await logged('"incoming request"');
+    assert.ok(entries.some((entry) => entry.req?.path === '/api/v1/health' && entry.msg === 'incoming request'));
+  });
+});
