@@ -13,7 +13,7 @@
 import type { Db } from '../../db/client.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
-import { type GrantKind, PLATFORM_NAMES } from '../../domain/index.js';
+import { type GrantKind, TRACK_TERMS, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { ListingRefused, PlatformError } from '../../platforms/contracts/errors.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
@@ -70,9 +70,8 @@ const HELD: Record<GrantKind, string> = {
 
 /** What the seller reads on the site when the platform refused a grant on a job's call. */
 export function refusedReason(site: Pick<SiteRow, 'platform'>, grant: GrantKind, error: PlatformError): string {
-  return grant === 'advertising'
-    ? `Amazon Ads refused access (${error.message}); reconnect advertising.`
-    : `${PLATFORM_NAMES[site.platform]} refused access (${error.message}); reconnect the site.`;
+  const name = TRACK_TERMS[trackOfGrant(site.platform, grant)].name;
+  return `${name} refused access (${error.message}); reconnect ${grant === 'advertising' ? 'advertising' : 'the site'}.`;
 }
 
 export function createPlatformJobRunner(deps: {
