@@ -26,6 +26,8 @@ export interface BuildFigures {
   /** V8's used heap right after a full collection made at the end of each settled reading. */
   heapAfterGc: number[];
   peakRss: number[];
+  /** The lowest RSS over `settle` seconds alone right after each round's load (empty unless `afterLoad`). */
+  afterLoadRss: number[];
 }
 
 /** A build to run: its name in the report, its bundle, and the node flags and environment it is deployed with. */
@@ -39,6 +41,9 @@ export interface Build {
 export interface Comparison {
   rounds: number;
   settle: number;
+  /** Starts of each build its settled memory was read on. */
+  starts: number;
+  afterLoad: boolean;
   /** This build first, then the others, in the order of `databases`' figures. */
   builds: readonly Build[];
   /** Per database: each build's figures, one entry per start or round. */
@@ -54,6 +59,7 @@ const emptyFigures = (): BuildFigures => ({
   settledRss: [],
   heapAfterGc: [],
   peakRss: [],
+  afterLoadRss: [],
 });
 
 /** Loaded into every server compared: a full collection and the heap's size on SIGUSR2 (bench/heap-after-gc.mjs). */
@@ -138,11 +144,13 @@ async function withSide(
 }
 
 /**
- * How many starts of each build the settled idle memory is read on. Starts of the same build settle on two levels
- * about 5 MB apart on PostgreSQL with the same V8 heap, the difference native memory outside it (malloc arenas, by
- * /proc/<pid>/smaps), so a median of three could land on either level.
+ * How many starts of each build the settled idle memory is read on, unless told. Starts of the same build settle on
+ * two levels about 5 MB apart on PostgreSQL with the same V8 heap, the difference native memory outside it (malloc
+ * arenas, by /proc/<pid>/smaps), so a median of three could land on either level.
  */
-const SETTLED_READINGS = 5;
+export const SETTLED_READINGS = 5;
+
+export const DATABASE_KINDS = ['PostgreSQL', 'PGlite'] as const;
 
 /** The builds in the order of the n-th start or round: rotated by n, so each takes each place in turn. */
 const rotated = <T>(items: readonly T[], n: number): T[] => {
@@ -164,35 +172,44 @@ export async function compareBuilds(options: {
   warmup: number;
   /** Seconds each build is left alone, once per start, while its settled idle memory is read; 0: not read. */
   settle: number;
+  /** Starts of each build the settled memory is read on (SETTLED_READINGS unless given). */
+  starts?: number;
+  /** Whether each round also reads the lowest RSS over `settle` seconds alone after the load. */
+  afterLoad?: boolean;
+  databases?: readonly (typeof DATABASE_KINDS)[number][];
   problems: string[];
 }): Promise<Comparison> {
-  const comparison: Comparison = { rounds: options.rounds, settle: options.settle, builds: options.builds, databases: {} };
+  const starts = options.settle > 0 ? (options.starts ?? SETTLED_READINGS) : 0;
+  const afterLoad = options.settle > 0 && (options.afterLoad ?? false);
+  const comparison: Comparison = {
+    rounds: options.rounds,
+    settle: options.settle,
+    starts,
+    afterLoad,
+    builds: options.builds,
+    databases: {},
+  };
   const heapDir = mkdtempSync(join(tmpdir(), 'storelink-bench-heap-'));
   const indexed = options.builds.map((build, index) => ({ build, index }));
   const log = (build: Build, kind: string, text: string) => console.log(`${`${build.name} (${kind})`.padEnd(44)} ${text}`);
   try {
-    for (const kind of ['PostgreSQL', 'PGlite']) {
+    for (const kind of options.databases ?? DATABASE_KINDS) {
       const figures = options.builds.map(emptyFigures);
       comparison.databases[kind] = figures;
-      // Settled idle memory: each build SETTLED_READINGS times, alone, on a fresh database, in rotating order, before
-      // the rounds (a settled server is one that has given memory back, which is not the state the rounds measure under
-      // load); then one full collection and the heap it leaves. The table shows the medians.
-      if (options.settle > 0) {
-        for (let reading = 0; reading < SETTLED_READINGS; reading++) {
-          for (const { build, index } of rotated(indexed, reading)) {
-            await withSide(kind, build, options.env, heapDir, options.problems, async (side) => {
-              const rss = await settledRss(side.server, options.settle);
-              const heap = await side.heapAfterGc();
-              figures[index]!.settledRss.push(rss);
-              figures[index]!.heapAfterGc.push(heap);
-              figures[index]!.startMs.push(side.startMs);
-              log(
-                build,
-                kind,
-                `start ${reading + 1}: settled ${mb(rss)} MB, heap after full GC ${mb(heap)} MB, started in ${Math.round(side.startMs)} ms`,
-              );
-            });
-          }
+      for (let reading = 0; reading < starts; reading++) {
+        for (const { build, index } of rotated(indexed, reading)) {
+          await withSide(kind, build, options.env, heapDir, options.problems, async (side) => {
+            const rss = await settledRss(side.server, options.settle);
+            const heap = await side.heapAfterGc();
+            figures[index]!.settledRss.push(rss);
+            figures[index]!.heapAfterGc.push(heap);
+            figures[index]!.startMs.push(side.startMs);
+            log(
+              build,
+              kind,
+              `start ${reading + 1}: settled ${mb(rss)} MB, heap after full GC ${mb(heap)} MB, started in ${Math.round(side.startMs)} ms`,
+            );
+          });
         }
       }
       for (let round = 0; round < options.rounds; round++) {
@@ -210,10 +227,13 @@ export async function compareBuilds(options: {
             target.idleRss.push(side.idleRss);
             target.startMs.push(side.startMs);
             target.peakRss.push(side.server.memory().peak);
+            // After a burst of load, what the server gives back once idle (the young generation grown under it, say).
+            if (afterLoad) target.afterLoadRss.push(await settledRss(side.server, options.settle));
             log(
               build,
               kind,
-              `round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms, peak RSS ${mb(target.peakRss.at(-1)!)} MB`,
+              `round ${round + 1}: ${Math.round(result.rps)} req/s, ${result.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, p99 ${result.p99} ms, peak RSS ${mb(target.peakRss.at(-1)!)} MB` +
+                (afterLoad ? `, settled after load ${mb(target.afterLoadRss.at(-1)!)} MB` : ''),
             );
           });
         }
@@ -240,7 +260,7 @@ export function describeBuild(build: Build): string {
  */
 export function renderComparison(comparison: Comparison): string {
   const [first, ...others] = comparison.builds;
-  const settled = comparison.settle > 0;
+  const settled = comparison.starts > 0;
   const lines = [
     `### ${first!.name} against ${others.map((build) => build.name).join(', ')} (${comparison.rounds} rounds, fresh processes each, medians)`,
     '',
@@ -252,35 +272,54 @@ export function renderComparison(comparison: Comparison): string {
     const difference = (value - reference) / 2 ** 20;
     return `${mb(value)} (${difference >= 0 ? '+' : ''}${difference.toFixed(1)})`;
   };
+  type Medians = Record<keyof BuildFigures, number>;
+  const ratio = (field: keyof BuildFigures) => (m: Medians, reference: Medians) => (m[field] / reference[field]).toFixed(2);
+  const memory = (field: keyof BuildFigures) => (m: Medians, reference: Medians, index: number) => delta(m[field], reference[field], index);
+  type Column = readonly [string, (m: Medians, reference: Medians, index: number) => string];
+  const columns: Column[] = [
+    ['req/s', (m) => String(Math.round(m.rps))],
+    ['ratio', ratio('rps')],
+    ['CPU µs/request', (m) => m.cpuMicrosPerRequest.toFixed(1)],
+    ['ratio', ratio('cpuMicrosPerRequest')],
+    ['p99 ms', (m) => String(m.p99)],
+    ['start ms', (m) => String(Math.round(m.startMs))],
+    ['RSS MB after start', memory('idleRss')],
+    ...(settled
+      ? [
+          [`settled MB (lowest over ${comparison.settle} s, median of ${comparison.starts} starts)`, memory('settledRss')] as Column,
+          ['heap MB after a full GC', memory('heapAfterGc')] as Column,
+        ]
+      : []),
+    ['peak RSS MB', memory('peakRss')],
+    ...(comparison.afterLoad
+      ? ([[`settled MB after the load (lowest over ${comparison.settle} s)`, memory('afterLoadRss')]] as const)
+      : []),
+  ];
   for (const [kind, figures] of Object.entries(comparison.databases)) {
-    const medians = figures.map((f) => Object.fromEntries(Object.entries(f).map(([field, values]) => [field, median(values)]))) as Record<
-      keyof BuildFigures,
-      number
-    >[];
+    const medians = figures.map((f) => Object.fromEntries(Object.entries(f).map(([field, values]) => [field, median(values)])) as Medians);
     const reference = medians[0]!;
     lines.push(
       `**${kind}**`,
       '',
-      `| build | req/s | ratio | CPU µs/request | ratio | p99 ms | start ms | RSS MB after start |${settled ? ` settled MB (lowest over ${comparison.settle} s, median of ${SETTLED_READINGS} starts) | heap MB after a full GC |` : ''} peak RSS MB |`,
-      `|---|---|---|---|---|---|---|---|${settled ? '---|---|' : ''}---|`,
+      `| build | ${columns.map(([title]) => title).join(' | ')} |`,
+      `|---|${columns.map(() => '---|').join('')}`,
     );
     medians.forEach((m, index) => {
-      lines.push(
-        `| ${comparison.builds[index]!.name} | ${Math.round(m.rps)} | ${(m.rps / reference.rps).toFixed(2)} | ${m.cpuMicrosPerRequest.toFixed(1)} | ` +
-          `${(m.cpuMicrosPerRequest / reference.cpuMicrosPerRequest).toFixed(2)} | ${m.p99} | ${Math.round(m.startMs)} | ${delta(m.idleRss, reference.idleRss, index)} |` +
-          `${settled ? ` ${delta(m.settledRss, reference.settledRss, index)} | ${delta(m.heapAfterGc, reference.heapAfterGc, index)} |` : ''} ${delta(m.peakRss, reference.peakRss, index)} |`,
-      );
+      lines.push(`| ${comparison.builds[index]!.name} | ${columns.map(([, show]) => show(m, reference, index)).join(' | ')} |`);
     });
     lines.push('');
   }
   // Settled memory and peak RSS each move between two levels from one process to the next: every start's and round's
   // figure beside the medians.
   const each = (values: number[], digits: number) => values.map((bytes) => (bytes / 2 ** 20).toFixed(digits)).join(', ');
+  const listed = [
+    ...(settled ? [['settledRss', 'settled', 1] as const] : []),
+    ['peakRss', 'peak RSS', 0] as const,
+    ...(comparison.afterLoad ? [['afterLoadRss', 'settled after load', 1] as const] : []),
+  ];
   lines.push('| each start or round, in order | build | MB |', '|---|---|---|');
-  for (const field of ['settledRss', 'peakRss'] as const) {
-    if (field === 'settledRss' && !settled) continue;
+  for (const [field, name, digits] of listed) {
     for (const [kind, figures] of Object.entries(comparison.databases)) {
-      const [name, digits] = field === 'settledRss' ? ['settled', 1] : ['peak RSS', 0];
       figures.forEach((f, index) => lines.push(`| ${name}, ${kind} | ${comparison.builds[index]!.name} | ${each(f[field], digits)} |`));
     }
   }

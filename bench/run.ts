@@ -11,6 +11,8 @@
  * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none).
  * `-- --variants <file.json>`: against several builds in the same rounds, each `{ "name", "file", "nodeFlags"?, "env"? }`
  * (the start script's flags and environment where left out; a tuning piece is measured by a build without it).
+ * `--starts <n>`: starts of each build its settled memory is read on (default 5); `--after-load`: each round also reads
+ * the lowest RSS over 45 s alone after the load; `--databases PostgreSQL|PGlite`: the comparison on that one alone.
  * `--compare-only` runs that comparison alone. `-- --listings-only`: (h) alone, publishing to each sandbox (Etsy, TikTok
  * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
@@ -20,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } from './catalogue.js';
-import { type Build, compareBuilds, renderComparison } from './compare.js';
+import { type Build, compareBuilds, DATABASE_KINDS, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
 import { type BenchPlatform, benchListings, type ListingsResult, platformName } from './listings.js';
@@ -40,6 +42,9 @@ const { values: flags } = parseArgs({
     baseline: { type: 'string' },
     'baseline-flags': { type: 'string', default: '' },
     variants: { type: 'string' },
+    starts: { type: 'string' },
+    'after-load': { type: 'boolean', default: false },
+    databases: { type: 'string' },
     'compare-only': { type: 'boolean', default: false },
     'listings-only': { type: 'boolean', default: false },
     platform: { type: 'string' },
@@ -270,7 +275,18 @@ function compare() {
     duration,
     warmup,
     settle,
+    starts: flags.starts === undefined ? undefined : Number(flags.starts),
+    afterLoad: flags['after-load'],
+    databases: flags.databases === undefined ? undefined : comparedDatabases(flags.databases),
     problems,
+  });
+}
+
+function comparedDatabases(names: string): (typeof DATABASE_KINDS)[number][] {
+  return names.split(',').map((name) => {
+    const kind = DATABASE_KINDS.find((k) => k.toLowerCase() === name.trim().toLowerCase());
+    if (!kind) throw new Error(`--databases takes ${DATABASE_KINDS.join(', ')} (got ${name})`);
+    return kind;
   });
 }
 
