@@ -7,17 +7,22 @@
  * server's CPU time per request. The server runs pinned to one CPU and the load generator to the others.
  * `-- --short`: 2 s runs, one round, no warm-up, 10,000-PAT growth: proves the bench works (CI). `-- --duration <s>`:
  * run length. `-- --rounds <n>`: rounds (default 3). `-- --no-pin`: no CPU pinning.
- * `-- --baseline <main.js>`: also this build against another build in alternating rounds; this build runs as the start
- * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none);
+ * `-- --baseline <main.js>`: also this build against another build in rotating rounds; this build runs as the start
+ * script runs it (its environment and node flags), the baseline with `--baseline-flags "<flags>"` (default none).
+ * `-- --variants <file.json>`: against several builds in the same rounds, each `{ "name", "file", "nodeFlags"?, "env"? }`
+ * (the start script's flags and environment where left out; a tuning piece is measured by a build without it).
+ * `--starts <n>`: starts of each build its settled memory is read on (default 5); `--after-load`: each round also reads
+ * the lowest RSS over 45 s alone after the load; `--databases PostgreSQL|PGlite`: the comparison on that one alone.
  * `--compare-only` runs that comparison alone. `-- --listings-only`: (h) alone, publishing to each sandbox (Etsy, TikTok
  * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } from './catalogue.js';
-import { compareBuilds, renderComparison } from './compare.js';
+import { type Build, compareBuilds, DATABASE_KINDS, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
 import { type BenchPlatform, benchListings, type ListingsResult, platformName } from './listings.js';
@@ -36,6 +41,10 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     baseline: { type: 'string' },
     'baseline-flags': { type: 'string', default: '' },
+    variants: { type: 'string' },
+    starts: { type: 'string' },
+    'after-load': { type: 'boolean', default: false },
+    databases: { type: 'string' },
     'compare-only': { type: 'boolean', default: false },
     'listings-only': { type: 'boolean', default: false },
     platform: { type: 'string' },
@@ -245,24 +254,46 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
   }
 }
 
-/** The comparison of this build with `--baseline`, in alternating rounds. */
+/** The builds `--baseline` and `--variants` name, after this one. */
+function otherBuilds(): Build[] {
+  const builds: Build[] = [];
+  if (flags.baseline)
+    builds.push({ name: 'baseline', file: flags.baseline, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) });
+  if (flags.variants) {
+    const listed = JSON.parse(readFileSync(flags.variants, 'utf8')) as Array<Partial<Build> & { name: string; file: string }>;
+    for (const variant of listed) builds.push({ nodeFlags: START.flags, env: START.env, ...variant });
+  }
+  return builds;
+}
+
+/** The comparison of this build with the others, in rotating rounds. */
 function compare() {
   return compareBuilds({
-    current: { file: STORELINK, nodeFlags: START.flags, env: START.env },
-    baseline: { file: flags.baseline!, nodeFlags: flags['baseline-flags']!.split(' ').filter(Boolean) },
+    builds: [{ name: 'this build', file: STORELINK, nodeFlags: START.flags, env: START.env }, ...otherBuilds()],
     env: { ...quiet, ...secrets },
     rounds,
     duration,
     warmup,
     settle,
+    starts: flags.starts === undefined ? undefined : Number(flags.starts),
+    afterLoad: flags['after-load'],
+    databases: flags.databases === undefined ? undefined : comparedDatabases(flags.databases),
     problems,
+  });
+}
+
+function comparedDatabases(names: string): (typeof DATABASE_KINDS)[number][] {
+  return names.split(',').map((name) => {
+    const kind = DATABASE_KINDS.find((k) => k.toLowerCase() === name.trim().toLowerCase());
+    if (!kind) throw new Error(`--databases takes ${DATABASE_KINDS.join(', ')} (got ${name})`);
+    return kind;
   });
 }
 
 async function main(): Promise<void> {
   if (flags['compare-only']) {
-    if (!flags.baseline) throw new Error('--compare-only needs --baseline <main.js>');
-    const markdown = renderComparison(await compare(), describeBuilds(flags.baseline, flags['baseline-flags']!));
+    if (!flags.baseline && !flags.variants) throw new Error('--compare-only needs --baseline <main.js> or --variants <file.json>');
+    const markdown = renderComparison(await compare());
     console.log(`\n${markdown}`);
     return;
   }
@@ -369,10 +400,8 @@ async function main(): Promise<void> {
       Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
     ),
   };
-  const comparison = flags.baseline ? await compare() : null;
-  const markdown =
-    renderReport(results) +
-    (comparison ? `\n\n${renderComparison(comparison, describeBuilds(flags.baseline!, flags['baseline-flags']!))}\n` : '');
+  const comparison = flags.baseline || flags.variants ? await compare() : null;
+  const markdown = renderReport(results) + (comparison ? `\n\n${renderComparison(comparison)}\n` : '');
   console.log(`\n${markdown}`);
   writeReport(results, markdown, new URL('results/', import.meta.url));
 }
@@ -382,13 +411,6 @@ function roundsOf(all: Record<string, Measurement[]>): BenchResults['perRound'] 
   return Object.fromEntries(
     Object.entries(all).map(([key, list]) => [key, list.map((m) => ({ rps: m.rps, cpuMicrosPerRequest: m.cpuMicrosPerRequest }))]),
   );
-}
-
-/** The comparison's title: which builds ran with which node flags (and, for this build, the start script's environment). */
-function describeBuilds(baseline: string, baselineFlags: string): string {
-  const withFlags = (flagsText: string) => (flagsText.trim() ? ` (node ${flagsText.trim()})` : ' (no node flags)');
-  const env = Object.entries(START.env).map(([name, value]) => ` ${name}=${value}`);
-  return `\`${baseline}\`${withFlags(baselineFlags)}; this build${withFlags(START.flags.join(' '))}${env.length ? `, with${env.join(',')}` : ''}`;
 }
 
 const pins = flags['no-pin'] ? null : cpuPins();
