@@ -6,7 +6,7 @@
  * bytes a character when one character of it is beyond Latin-1. Those packages are many modules for what the server
  * uses of them (typebox: 680 files; drizzle-orm: 122; jose: 63), or large files with such a character in a comment
  * (pg-boss's plans.js, 286 KB on disk, took 559 KB of heap); bundled, they are a few chunks of ASCII without comments
- * (BENCHMARKS.md, 2026-11-27, 07:19 UTC).
+ * (BENCHMARKS.md has the figures).
  *
  * A package may be bundled only when nothing left in node_modules imports it at run time too, or it would load twice:
  * typebox, image-size, jose, csv-parse, csv-stringify and helmet are imported by Storelink alone; pg-boss too;
@@ -60,7 +60,7 @@ export const serverBundleOptions: BuildOptions = {
   plugins: [bundledPackagesOnly],
   // V8 keeps each chunk's source for the life of the process: without the indentation and line breaks, and with
   // shorter spellings of the same syntax, it is 2.0 MB rather than 2.7, and a settled server's heap 0.8 MB smaller
-  // (BENCHMARKS.md, 2026-11-27, 09:47 UTC). Names stay as written, so a stack trace still names each function; its
+  // (BENCHMARKS.md). Names stay as written, so a stack trace still names each function; its
   // line and column point into the bundle either way.
   minifyWhitespace: true,
   minifySyntax: true,

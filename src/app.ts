@@ -150,10 +150,10 @@ export async function buildApp(deps: Deps): Promise<App> {
 
 /**
  * The simulators under /sandbox, loaded on their first request rather than at start: a server with real platforms
- * never holds their modules, and one in sandbox mode only once something calls them (2.8 MB of heap, BENCHMARKS.md,
- * 2026-11-27, 09:47 UTC). Fastify takes no routes once it listens, so they live in an instance of their own
- * (createInstance's options and handlers, built then), and here /sandbox/* is one route whose first hook hands the
- * raw request and response on to it, before anything reads the body. This app logs each request's lines under its id; the simulators'
+ * never holds their modules, and one in sandbox mode only once something calls them (BENCHMARKS.md has what that
+ * saves). Fastify takes no routes once it listens, so they live in an instance of their own (createInstance's options
+ * and handlers, built then), and here /sandbox/* is one route whose first hook hands the raw request and response on
+ * to it, before anything reads the body. This app logs each request's lines under its id; the simulators'
  * instance logs its errors under the same id.
  */
 function mountSandboxOnFirstUse(app: App, deps: Deps): void {
