@@ -58,12 +58,6 @@ export const serverBundleOptions: BuildOptions = {
   format: 'esm',
   target: 'node20',
   plugins: [bundledPackagesOnly],
-  // V8 keeps each chunk's source for the life of the process: without the indentation and line breaks, and with
-  // shorter spellings of the same syntax, it is 2.0 MB rather than 2.7, and a settled server's heap 0.8 MB smaller
-  // (BENCHMARKS.md). Names stay as written, so a stack trace still names each function; its
-  // line and column point into the bundle either way.
-  minifyWhitespace: true,
-  minifySyntax: true,
   logLevel: 'warning',
 };
 
