@@ -1,5 +1,6 @@
 /** buildApp(deps): plugins, authentication, routes, and the error and not-found handlers. Listening is main.ts's job. */
 
+import type { IncomingMessage } from 'node:http';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -69,10 +70,11 @@ function serializersOnFirstUse(...factory: Parameters<ReturnType<typeof Serializ
 }
 
 /**
- * The Fastify instance with the service's options, validators and serializers, and its error, not-found and security
- * header handling.
+ * A Fastify instance with the service's options, validators and serializers, and its error, not-found and security
+ * header handling: the app's, and the simulators' (mountSandboxOnFirstUse). `requestLogging` false leaves the lines of
+ * each request to the app that handed it on.
  */
-function createInstance(deps: Deps): App {
+function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId?: (raw: IncomingMessage) => string }): App {
   const { config } = deps;
   const requestLogs = deps.logger.isLevelEnabled('info');
   const limits = config.server;
@@ -97,7 +99,8 @@ function createInstance(deps: Deps): App {
     // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)
     // would only cost time; its errors are logged by the service's logger instead.
     childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
-    ...(requestLogs ? {} : { logController: new ErrorsOnlyRequestLog() }),
+    ...(requestLogs && options.requestLogging ? {} : { logController: new ErrorsOnlyRequestLog() }),
+    ...(options.genReqId ? { genReqId: options.genReqId } : {}),
     schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -112,7 +115,7 @@ function createInstance(deps: Deps): App {
 
 export async function buildApp(deps: Deps): Promise<App> {
   const { config } = deps;
-  const app = createInstance(deps);
+  const app = createInstance(deps, { requestLogging: true });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app, config.appUrl);
   addAuthentication(app, deps.tokens);
@@ -141,7 +144,51 @@ export async function buildApp(deps: Deps): Promise<App> {
   );
   registerMediaRoutes(app, { media: deps.media });
   await registerDashboard(app, app.log);
-  // Loaded only when served: a server with real platforms does not hold the simulators' modules.
-  if (config.sandbox) await (await import('./sandbox/plugin.js')).registerSandbox(app, deps.sandbox);
+  if (config.sandbox) mountSandboxOnFirstUse(app, deps);
   return app;
+}
+
+/**
+ * The simulators under /sandbox, loaded on their first request rather than at start: a server with real platforms
+ * never holds their modules, and one in sandbox mode only once something calls them (BENCHMARKS.md has what that
+ * saves). Fastify takes no routes once it listens, so they live in an instance of their own (createInstance's options
+ * and handlers, built then), and here /sandbox/* is one route whose first hook hands the raw request and response on
+ * to it, before anything reads the body. This app logs each request's lines under its id; the simulators'
+ * instance logs its errors under the same id.
+ */
+function mountSandboxOnFirstUse(app: App, deps: Deps): void {
+  const forwardedIds = new WeakMap<IncomingMessage, string>();
+  let sandbox: Promise<App> | null = null;
+  const build = async () => {
+    const instance = createInstance(deps, { requestLogging: false, genReqId: (raw) => forwardedIds.get(raw) ?? 'sandbox' });
+    try {
+      await (await import('./sandbox/plugin.js')).registerSandbox(instance, deps.sandbox);
+      await instance.ready();
+      return instance;
+    } catch (error) {
+      await instance.close().catch(() => undefined);
+      throw error;
+    }
+  };
+  app.addHook('onClose', async () => {
+    const built = await sandbox?.catch(() => null);
+    await built?.close();
+  });
+  app.all('/sandbox/*', {
+    schema: { hide: true },
+    onRequest: async (request, reply) => {
+      // A build that failed is tried again on the next request; this one is answered 500 by the error handler.
+      sandbox ??= build().catch((error) => {
+        sandbox = null;
+        throw error;
+      });
+      const instance = await sandbox;
+      forwardedIds.set(request.raw, request.id);
+      reply.hijack();
+      instance.routing(request.raw, reply.raw);
+    },
+    handler: async () => {
+      throw new Error("unreachable: the simulators' instance answers /sandbox/*");
+    },
+  });
 }
