@@ -4,8 +4,8 @@
  * it beside spec, writing to stderr: spec keeps stdout to itself, with the closing "ℹ tests N" lines CI reads.
  *
  * A file's time is the wall time of the process node runs it in: the `test:complete` event node sends for the file
- * itself, named after its path. Files run three at a time (--test-concurrency=3), so an area's time is the sum of its
- * files' times, and the suite's wall time is a third of the total or more.
+ * itself, named after its path. Files run two at a time (--test-concurrency=2), so an area's time is the sum of its
+ * files' times, and the suite's wall time is about half of the total.
  *
  * Plain JavaScript: node 20 loads a reporter without the loader `--import tsx` registers, so it cannot be TypeScript.
  */
