@@ -191,14 +191,15 @@ const callsOf = (t: TestApp, track: Track, endpoint: string) => t.deps.sandbox.c
 /**
  * Where the scenarios running at once wait for one another before their timed callbacks, so that no scenario is timed
  * while another makes its app (a database, migrations, a sign-up): on a busy machine that took more than a second of a
- * callback's 11. A scenario whose setup failed arrives too, so the others are not left waiting.
+ * callback's 11. Each scenario arrives once its setup has settled, made or failed, so none waits for one that never will.
  */
-function meetingPoint(expected: number): { arrive(): Promise<void> } {
+function meetingPoint(expected: number): MeetingPoint {
   let arrived = 0;
   let open = () => {};
   const everyone = new Promise<void>((resolve) => (open = resolve));
   return {
-    arrive() {
+    async arrive(setup) {
+      await setup.catch(() => undefined);
       arrived += 1;
       if (arrived >= expected) open();
       return everyone;
@@ -206,13 +207,13 @@ function meetingPoint(expected: number): { arrive(): Promise<void> } {
   };
 }
 
-/** One app per scenario, so scenarios can run at once without sharing the simulators' fault table. */
-async function runScenario(kind: DatabaseKind, scenario: Scenario, meeting: { arrive(): Promise<void> }) {
-  let setUp = false;
-  const t = await createTestApp(kind, { listen: true }).catch((error) => {
-    void meeting.arrive();
-    throw error;
-  });
+interface MeetingPoint {
+  arrive(setup: Promise<unknown>): Promise<void>;
+}
+
+/** The scenario's app, with a user, a seller site and the consented callbacks to time; the app is closed if this fails. */
+async function setUpScenario(kind: DatabaseKind, scenario: Scenario) {
+  const t = await createTestApp(kind, { listen: true });
   try {
     const actor: Actor = await registerUser(t);
     const sellerSite = await connectAmazonSellerSite(t, actor);
@@ -221,8 +222,19 @@ async function runScenario(kind: DatabaseKind, scenario: Scenario, meeting: { ar
     const callbacks = await Promise.all(
       scenario.tracks.map(async (track) => consent(await authorizationUrl(t, actor, bodyFor(track, sellerSite)), 'allow', ATTEMPT_ACCOUNT)),
     );
-    setUp = true;
-    await meeting.arrive();
+    return { t, before, callbacks };
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
+}
+
+/** One app per scenario, so scenarios can run at once without sharing the simulators' fault table. */
+async function runScenario(kind: DatabaseKind, scenario: Scenario, meeting: MeetingPoint) {
+  const setup = setUpScenario(kind, scenario);
+  await meeting.arrive(setup);
+  const { t, before, callbacks } = await setup;
+  try {
     const calls = scenario.tracks.map((track) => ({ token: callsOf(t, track, 'token'), identity: callsOf(t, track, 'identity') }));
     for (const track of scenario.tracks) t.deps.sandbox.faults.set(track, scenario.endpoint, scenario.fault);
 
@@ -244,7 +256,6 @@ async function runScenario(kind: DatabaseKind, scenario: Scenario, meeting: { ar
     assert.deepEqual(await siteState(t), before, 'the failed attempts created no site and no advertising credentials');
     assert.deepEqual(await orphans(t), { sitesWithoutCredentials: 0, credentialsWithoutSite: 0, advertisingMismatches: 0 });
   } finally {
-    if (!setUp) void meeting.arrive();
     t.deps.sandbox.faults.clear();
     await t.close();
   }
