@@ -37,7 +37,7 @@ export async function openDatabase(target: DatabaseTarget, options: DatabaseOpti
   if (target.kind === 'postgres') return openPostgres(target.url, logger, options);
   // Loaded only when chosen: the embedded database's modules cost a server on PostgreSQL 5 MB of memory for nothing.
   const { openPglite } = await import('./pglite.js');
-  return openPglite(target.dataDir, logger, MIGRATIONS, { warn: options.warn });
+  return openPglite(target, logger, MIGRATIONS, { warn: options.warn });
 }
 
 async function openPostgres(url: string, logger: QueryLogger, options: DatabaseOptions): Promise<Database> {

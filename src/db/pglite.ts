@@ -8,7 +8,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
 import { lockDataDir } from './data-dir-lock.js';
-import { type Database, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
+import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
 
@@ -17,7 +17,7 @@ const PGLITE_SETTING = 'shared_buffers = 16MB';
 
 /** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
 export async function openPglite(
-  dataDir: string | null,
+  { dataDir, image }: Extract<DatabaseTarget, { kind: 'pglite' }>,
   logger: QueryLogger,
   migrationsFolder: string,
   options: { warn?: (message: string) => void } = {},
@@ -26,7 +26,8 @@ export async function openPglite(
   let client: PGlite;
   try {
     if (dataDir) await preparePgliteDataDir(dataDir);
-    client = dataDir ? new PGlite(dataDir) : new PGlite();
+    if (dataDir && image) throw new Error('an image is for an in-memory database only');
+    client = dataDir ? new PGlite(dataDir) : new PGlite(image ? { loadDataDir: image } : {});
     await client.waitReady;
   } catch (error) {
     lock?.release();
