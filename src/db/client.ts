@@ -23,7 +23,8 @@ export interface DatabaseOptions {
   warn?: (message: string, error?: unknown) => void;
 }
 
-const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The checked-in migrations, beside this module (the bundle carries a copy beside itself). */
+export const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any constant works; it only has to be the same for every instance of this service.
 const MIGRATION_LOCK_ID = 0x5703_e11c;
 const CONNECT_TIMEOUT_MS = 5_000;

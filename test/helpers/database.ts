@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { type Database, type DatabaseOptions, openDatabase } from '../../src/db/client.js';
+import { type Database, type DatabaseOptions, MIGRATIONS, openDatabase } from '../../src/db/client.js';
 import { createJobs } from '../../src/lib/jobs.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -83,9 +83,8 @@ async function makePgliteImage(): Promise<Blob> {
 /** What the image depends on: every migration file, and the installed PGlite and pg-boss. */
 async function imageKey(): Promise<string> {
   const hash = createHash('sha256');
-  const migrations = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
-  for (const name of (await readdir(migrations, { recursive: true })).sort()) {
-    if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(await readFile(join(migrations, name)));
+  for (const name of (await readdir(MIGRATIONS, { recursive: true })).sort()) {
+    if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(await readFile(join(MIGRATIONS, name)));
   }
   for (const name of ['@electric-sql/pglite', 'pg-boss']) {
     hash.update(await readFile(fileURLToPath(new URL('../package.json', import.meta.resolve(name)))));
