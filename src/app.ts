@@ -20,6 +20,7 @@ import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerOrderRoutes } from './http/orders.routes.js';
 import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
 import { registerPlatformRoutes } from './http/platforms.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
@@ -135,6 +136,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerPlatformRoutes(api, { config: cfg });
       registerSiteRoutes(api, { sites });
       registerListingRoutes(api, { siteListings: deps.siteListings, listings: deps.listings, listingImport: deps.listingImport });
+      registerOrderRoutes(api, { orders: deps.orders, siteListings: deps.siteListings });
       registerAdvertisingRoutes(api, { advertising: deps.advertising });
       registerAuditRoutes(api, { sites });
       registerWebhookRoutes(api, { webhooks: deps.webhooks });

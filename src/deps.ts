@@ -23,6 +23,9 @@ import { createListingWatch, type ListingWatch } from './core/listings/listing-w
 import { createListingWork } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
+import { createOrderIntake } from './core/orders/order-intake.js';
+import { createOrderReads, type OrderReads } from './core/orders/order-reads.js';
+import { createOrdersService, type OrdersService } from './core/orders/orders.service.js';
 import { createPacers } from './core/platform-work/pacing.js';
 import { createPlatformJobRunner } from './core/platform-work/runner.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
@@ -51,6 +54,7 @@ import {
   createAdvertisingAdapter,
   createListingsAdapters,
   createNotificationsAdapters,
+  createOrdersAdapters,
 } from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
@@ -82,6 +86,9 @@ export interface Deps {
   readonly advertising: AdvertisingService;
   readonly advertisingMetrics: AdvertisingMetrics;
   readonly platformNotifications: PlatformNotifications;
+  /** Orders from every site (DESIGN §14): read by the API, and the reads' queues. */
+  readonly orders: OrdersService;
+  readonly orderReads: OrderReads;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -247,6 +254,19 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
+  const ordersAdapters = createOrdersAdapters(config, { http, clock }, SANDBOX_CLIENTS);
+  const orderIntake = createOrderIntake({ db, clock, outbox, listings: listingWork });
+  const orderReads = createOrderReads({
+    db,
+    clock,
+    jobs,
+    adapters: ordersAdapters,
+    runner,
+    intake: orderIntake,
+    pacerOf,
+    timeoutMs: config.outboundTimeoutMs,
+    pollIntervalSeconds: 1,
+  });
   const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
   const products = createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork });
   const listingImport = createListingImport({
@@ -284,11 +304,13 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     ...listingWatch.queues,
     advertisingWork.queue,
     ...advertisingMetrics.queues,
+    ...orderReads.queues,
   ])
     jobs.define(queue as QueueDefinition<object>);
 
   const connect = createConnectService({
     listings: listingWork,
+    orders: orderReads,
     advertising: advertisingWork,
     health,
     db,
@@ -307,6 +329,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     db,
     refresh: tokenRefresh,
     listings: listingWatch,
+    orders: orderReads,
     adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
   });
   const sandbox: SandboxContext = {
@@ -345,6 +368,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     advertising: createAdvertisingService({ db, clock, adapter: advertisingAdapter, work: advertisingWork }),
     advertisingMetrics,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
+    orders: createOrdersService({ db, clock, reads: orderReads, adapters: ordersAdapters }),
+    orderReads,
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),

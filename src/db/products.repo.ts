@@ -1,5 +1,6 @@
 /** Products with their variants and images, always scoped to a workspace. Transactions are the service's. */
 import { and, asc, count, eq, getTableColumns, inArray, like, notInArray, type SQL, sql } from 'drizzle-orm';
+import type { StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
 import { productImages, products, productVariants } from './schema.js';
 
@@ -436,4 +437,21 @@ export async function appendImage(db: Db, productId: number, image: ImageFields,
     .values({ ...image, productId, position: Number(last?.position ?? -1) + 1, createdAt: now, updatedAt: now })
     .returning();
   return row!;
+}
+
+/**
+ * Says why the quantities the rest of the caller's transaction changes changed: the stock movement trigger (migration
+ * 0016) records it with each change. A later call in the same transaction replaces it.
+ */
+export async function explainStockChange(
+  db: Db,
+  why: { reason: StockReason; orderId?: number | null; actorUserId?: number | null; at: Date },
+): Promise<void> {
+  const value = JSON.stringify({
+    reason: why.reason,
+    order_id: why.orderId ?? null,
+    actor_user_id: why.actorUserId ?? null,
+    at: why.at.toISOString(),
+  });
+  await db.execute(sql`select set_config('storelink.stock_change', ${value}, true)`);
 }

@@ -1,6 +1,7 @@
 /** The one schema, for PGlite and PostgreSQL alike; `npm run db:generate` turns changes into a checked-in migration. */
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   customType,
   index,
@@ -37,6 +38,8 @@ import {
   type ListingDifference,
   type ListingIssue,
   type ListingStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
   type ProductOption,
   type ProductPackage,
   ROLES,
@@ -44,6 +47,8 @@ import {
   SITE_STATUSES,
   type SitePlatform,
   type SiteStatus,
+  STOCK_REASONS,
+  type StockReason,
   SYNC_STATUSES,
   type SyncStatus,
   TOKEN_KINDS,
@@ -265,6 +270,13 @@ export const sites = pgTable(
     platformData: jsonb('platform_data').$type<Record<string, unknown>>().notNull().default({}),
     /** How products are listed on the site (DESIGN §10): the platform's fields, the price adjustment, the stock buffer. */
     listingSettings: jsonb('listing_settings').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * When the site's orders began to count (DESIGN §14): its first connection. An order placed before it is history,
+     * recorded without taking stock; null until the first read of its orders.
+     */
+    ordersFrom: timestamp('orders_from', { withTimezone: true }),
+    /** Every order the platform changed before this time has been read; the next poll asks from a little before it. */
+    ordersReadTo: timestamp('orders_read_to', { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -571,4 +583,104 @@ export const advertisingDays = pgTable(
     sales: numeric('sales', { precision: 14, scale: 2 }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.advertisingId, t.date] })],
+);
+
+/** The orders of every connected site (DESIGN §14): what sold, in what state, and nothing of who bought it. */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    platformId: integer('platform_id').notNull(),
+    externalId: text('external_id').notNull(),
+    status: text('status').$type<OrderStatus>().notNull(),
+    platformStatus: text('platform_status').notNull(),
+    currency: text('currency').notNull(),
+    total: numeric('total', { precision: 14, scale: 2 }),
+    placedAt: timestamp('placed_at', { withTimezone: true }).notNull(),
+    platformUpdatedAt: timestamp('platform_updated_at', { withTimezone: true }).notNull(),
+    externalUrl: text('external_url'),
+    /** Placed before the site's orders began to count: recorded, and never takes or gives back stock. */
+    history: boolean('history').notNull().default(false),
+    issues: jsonb('issues').$type<ListingIssue[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    // An order seen again (by polling, by a notification, on another instance) is the same record.
+    unique('orders_site_external_key').on(t.siteId, t.externalId),
+    index('orders_workspace_placed_idx').on(t.workspaceId, t.placedAt.desc(), t.id.desc()),
+    check('orders_status_check', oneOf(t.status, ORDER_STATUSES)),
+  ],
+);
+
+/** The sold lines of an order; each takes stock once, keyed by the platform's line id. */
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    position: integer('position').notNull(),
+    sku: text('sku'),
+    productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    externalListingId: text('external_listing_id'),
+    quantity: integer('quantity').notNull(),
+    price: numeric('price', { precision: 12, scale: 2 }),
+    /** Units this line took off the pool (less than `quantity` when the pool could not cover it: oversold). */
+    stockTaken: integer('stock_taken').notNull().default(0),
+    /** Units given back to the pool by cancellations; never more than `stock_taken`. */
+    stockReturned: integer('stock_returned').notNull().default(0),
+    issues: jsonb('issues').$type<ListingIssue[]>().notNull().default([]),
+  },
+  (t) => [
+    // The line's platform id is its key: it takes stock once, however often its order is read.
+    unique('order_lines_site_external_key').on(t.siteId, t.externalId),
+    index('order_lines_order_idx').on(t.orderId, t.position),
+    index('order_lines_workspace_sku_idx').on(t.workspaceId, t.sku),
+    check('order_lines_stock_check', sql`${t.stockReturned} between 0 and ${t.stockTaken}`),
+  ],
+);
+
+/**
+ * Every change of a variant's quantity, written by a trigger on product_variants (migration 0016) so that no path that
+ * changes a quantity can leave it out; the writer says why in the transaction's `storelink.stock_change` setting.
+ */
+export const stockMovements = pgTable(
+  'stock_movements',
+  {
+    id: serial('id').primaryKey(),
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    variantId: integer('variant_id').notNull(),
+    sku: text('sku').notNull(),
+    delta: integer('delta').notNull(),
+    quantityAfter: integer('quantity_after').notNull(),
+    reason: text('reason').$type<StockReason>().notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('stock_movements_workspace_idx').on(t.workspaceId, t.id.desc()),
+    index('stock_movements_variant_idx').on(t.variantId, t.id.desc()),
+    check('stock_movements_reason_check', oneOf(t.reason, STOCK_REASONS)),
+  ],
 );

@@ -47,6 +47,12 @@ export async function findSite(db: Db, workspaceId: number, siteId: number): Pro
   return row ?? null;
 }
 
+/** A site by its id alone, for work that starts from the site (its orders' first read). */
+export async function findSiteById(db: Db, siteId: number): Promise<SiteRow | null> {
+  const [row] = await db.select(siteColumns).from(sites).leftJoin(siteCredentials, sellerCredentials).where(eq(sites.id, siteId));
+  return row ?? null;
+}
+
 /** The workspace's site for a platform account, as much as connecting needs to know of it. */
 export type AccountSite = Pick<typeof sites.$inferSelect, 'id' | 'name' | 'platform' | 'externalId' | 'status' | 'platformData'>;
 

@@ -19,6 +19,11 @@ export const WEBHOOK_EVENTS = [
   'listing.deactivated',
   'listing.deleted',
   'listing.sync_failed',
+  // Orders and the stock pool (DESIGN §14).
+  'order.created',
+  'order.updated',
+  'order.cancelled',
+  'stock.oversold',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -62,8 +67,23 @@ export const AUDIT_ACTIONS = [
   // A user's own account (issue 16, item 2), in each workspace of the user.
   'user.name_changed',
   'user.password_changed',
+  // Orders (DESIGN §14): an order recorded or changed, with the stock it moved.
+  'order.recorded',
+  'order.changed',
+  'orders.sync_requested',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_SUBJECTS = ['site', 'token', 'webhook', 'user', 'product', 'listing', 'advertising', 'workspace', 'invitation'] as const;
+export const AUDIT_SUBJECTS = [
+  'site',
+  'token',
+  'webhook',
+  'user',
+  'product',
+  'listing',
+  'advertising',
+  'workspace',
+  'invitation',
+  'order',
+] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];

@@ -5,5 +5,6 @@ export * from './catalogue.js';
 export * from './events.js';
 export * from './limits.js';
 export * from './listings.js';
+export * from './orders.js';
 export * from './platforms.js';
 export * from './sites.js';

@@ -40,6 +40,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /products/{product_id}': 'getProduct',
   'PATCH /products/{product_id}': 'updateProduct',
   'DELETE /products/{product_id}': 'deleteProduct',
+  'GET /products/stock-movements': 'listStockMovements',
+  'GET /orders': 'listOrders',
+  'GET /orders/{order_id}': 'getOrder',
+  'POST /sites/{site_id}/orders/sync': 'syncSiteOrders',
   'POST /products/{product_id}/images': 'uploadProductImage',
   'GET /products/export': 'exportProducts',
   'POST /products/import': 'importProducts',
@@ -49,6 +53,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /oauth/callback/amazon-seller': 'completeAmazonSellerAuthorization',
   'GET /oauth/callback/amazon-ads': 'completeAmazonAdsAuthorization',
   'POST /platform-notifications/tiktok-shop': 'receiveTiktokShopNotification',
+  'POST /platform-notifications/etsy': 'receiveEtsyNotification',
   'GET /sites': 'listSites',
   'GET /sites/{site_id}': 'getSite',
   'DELETE /sites/{site_id}': 'disconnectSite',
@@ -92,6 +97,10 @@ export const TAGS: readonly { name: string; description: string }[] = [
   {
     name: 'listings',
     description: "A product offered on a connected site: publish, change, take off sale, read back, the site's settings",
+  },
+  {
+    name: 'orders',
+    description: 'Orders read from every connected site, each sold line taken once off the one stock pool, and why stock changed',
   },
   {
     name: 'advertising',

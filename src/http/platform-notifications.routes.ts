@@ -1,6 +1,6 @@
 /**
  * Where platforms push notifications (issue "status from the platforms"): `POST /platform-notifications/tiktok-shop`,
- * the URL to register as the TikTok Shop app's webhook. Public: the platform's signature over the raw body is the
+ * the URL to register as the TikTok Shop app's webhook, and `POST /platform-notifications/etsy`, the Etsy app's. Public: the platform's signature over the raw body is the
  * check (src/core/sites/platform-notifications.ts), so the body is kept as the bytes that came.
  */
 
@@ -9,7 +9,7 @@ import type { PlatformNotifications } from '../core/sites/platform-notifications
 import type { App } from './access.js';
 import { Ok, ok } from './schemas.js';
 
-/** TikTok Shop's notifications are small; a megabyte is well above any. */
+/** The platforms' notifications are small; a megabyte is well above any. */
 const BODY_LIMIT = 1024 * 1024;
 
 /** The services the routes use. */
@@ -28,15 +28,30 @@ export function registerPlatformNotificationRoutes(app: App, deps: PlatformNotif
       {
         config: { access: 'public' },
         schema: {
-          summary: 'TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes',
+          summary:
+            'TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes',
           description:
-            'Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.',
+            'Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.',
           tags: ['connect'],
           response: { 200: Ok(Type.Object({ result: Type.String() })) },
         },
       },
       async (request) =>
         ok({ result: await deps.platformNotifications.receive('tiktok-shop', request.headers, String(request.body ?? '')) }),
+    );
+    scope.post(
+      '/platform-notifications/etsy',
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: 'Etsy webhooks (register this URL with a commercial app, and set ETSY_WEBHOOK_SECRET): ORDER_PAID',
+          description:
+            'Signed as Standard Webhooks sign (`webhook-id`, `webhook-timestamp`, `webhook-signature`, with the app’s `whsec_` secret): 401 when it is not, or when ETSY_WEBHOOK_SECRET is not set, 400 for a body that is not a notification. ORDER_PAID reads the receipt at once (its stock follows within seconds); orders are polled every minute as well.',
+          tags: ['connect'],
+          response: { 200: Ok(Type.Object({ result: Type.String() })) },
+        },
+      },
+      async (request) => ok({ result: await deps.platformNotifications.receive('etsy', request.headers, String(request.body ?? '')) }),
     );
   });
 }

@@ -10,9 +10,12 @@ import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
 import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
 import type { NotificationsAdapter } from './contracts/notifications.js';
+import type { OrdersAdapter } from './contracts/orders.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { ETSY_LISTING_SETTINGS } from './etsy/listing-settings.js';
 import { createEtsyListingsAdapter } from './etsy/listings.js';
+import { createEtsyNotificationsAdapter } from './etsy/notifications.js';
+import { createEtsyOrdersAdapter } from './etsy/orders.js';
 import { DEFAULT_ETSY_SCOPES } from './etsy/requests.js';
 import type { PlatformHttp } from './http.js';
 import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-shop/connect.js';
@@ -28,7 +31,7 @@ export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
  * them in (src/sandbox/context.ts's SANDBOX_CLIENTS) rather than the platforms importing the sandbox.
  */
 export interface SandboxClients {
-  readonly etsy: { readonly clientId: string; readonly sharedSecret: string };
+  readonly etsy: { readonly clientId: string; readonly sharedSecret: string; readonly webhookSecret: string };
   readonly tiktokShop: { readonly appKey: string; readonly appSecret: string; readonly serviceId: string };
   readonly amazonSeller: { readonly appId: string; readonly lwaClientId: string; readonly lwaClientSecret: string };
   readonly amazonAds: { readonly clientId: string; readonly clientSecret: string };
@@ -154,6 +157,20 @@ export function createListingsAdapters(
   };
 }
 
+/** The orders capability of each seller platform (DESIGN §14). */
+export type OrdersAdapters = Readonly<Partial<Record<SitePlatform, OrdersAdapter>>>;
+
+export function createOrdersAdapters(
+  config: RegistryConfig,
+  deps: { http: PlatformHttp; clock: Clock },
+  clients: SandboxClients,
+): OrdersAdapters {
+  const { etsy } = platformConfigs(config, clients);
+  return {
+    ...(etsy ? { etsy: createEtsyOrdersAdapter(etsy, deps) } : {}),
+  };
+}
+
 /** The advertising capability (Amazon Ads' Sponsored Products); null when Amazon Ads has neither credentials nor a sandbox. */
 export function createAdvertisingAdapter(
   config: RegistryConfig,
@@ -164,11 +181,14 @@ export function createAdvertisingAdapter(
   return amazonAds ? createAmazonAdsAdvertisingAdapter(amazonAds, deps) : null;
 }
 
-/** The notifications capability of each seller platform that pushes any (TikTok Shop's webhooks). */
+/** The notifications capability of each seller platform that pushes any (TikTok Shop's webhooks, Etsy's ORDER_PAID). */
 export type NotificationsAdapters = Readonly<Partial<Record<SitePlatform, NotificationsAdapter>>>;
 
 /** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
 export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {
-  const { tiktokShop } = platformConfigs(config, clients);
-  return tiktokShop ? { 'tiktok-shop': createTikTokShopNotificationsAdapter(tiktokShop) } : {};
+  const { etsy, tiktokShop } = platformConfigs(config, clients);
+  return {
+    ...(etsy?.webhookSecret ? { etsy: createEtsyNotificationsAdapter(etsy.webhookSecret) } : {}),
+    ...(tiktokShop ? { 'tiktok-shop': createTikTokShopNotificationsAdapter(tiktokShop) } : {}),
+  };
 }

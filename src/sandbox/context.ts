@@ -7,7 +7,12 @@ import type { SandboxTokens } from './tokens.js';
 
 /** Client credentials the simulators accept: not secrets, since the sandbox guards nothing real. */
 export const SANDBOX_CLIENTS = {
-  etsy: { clientId: 'sandbox-etsy-keystring', sharedSecret: 'sandbox-etsy-shared-secret' },
+  etsy: {
+    clientId: 'sandbox-etsy-keystring',
+    sharedSecret: 'sandbox-etsy-shared-secret',
+    // Standard Webhooks' form: `whsec_` and the base64 of the key's bytes.
+    webhookSecret: `whsec_${Buffer.from('sandbox-etsy-webhook-signing-key').toString('base64')}`,
+  },
   tiktokShop: { appKey: 'sandbox-tiktok-app-key', appSecret: 'sandbox-tiktok-app-secret', serviceId: 'sandbox-tiktok-service' },
   amazonSeller: {
     appId: 'amzn1.sellerapps.app.sandbox',

@@ -37,6 +37,7 @@ function realEnvironment(appUrl: string): Record<string, string> {
     ETSY_CLIENT_SECRET: SANDBOX_CLIENTS.etsy.sharedSecret,
     ETSY_CONNECT_URL: `${sandbox}/etsy/authorize`,
     ETSY_API_URL: `${sandbox}/etsy`,
+    ETSY_WEBHOOK_SECRET: SANDBOX_CLIENTS.etsy.webhookSecret,
     TIKTOK_SHOP_APP_KEY: SANDBOX_CLIENTS.tiktokShop.appKey,
     TIKTOK_SHOP_APP_SECRET: SANDBOX_CLIENTS.tiktokShop.appSecret,
     TIKTOK_SHOP_SERVICE_ID: SANDBOX_CLIENTS.tiktokShop.serviceId,
@@ -182,6 +183,7 @@ for (const kind of databaseKinds()) {
         scopes: DEFAULT_ETSY_SCOPES,
         connectUrl: `${sandbox}/etsy/authorize`,
         apiUrl: `${sandbox}/etsy`,
+        webhookSecret: SANDBOX_CLIENTS.etsy.webhookSecret,
       });
       assert.deepEqual(platforms.tiktokShop, {
         ...SANDBOX_CLIENTS.tiktokShop,

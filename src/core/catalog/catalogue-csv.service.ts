@@ -85,6 +85,8 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     const { header, groups } = file;
     const errors: FieldErrors = { ...file.errors };
     if (!header) throw refusal(errors, null);
+    // Every quantity the file changes is an import's, in the stock movements.
+    await productsRepo.explainStockChange(tx, { reason: 'import', actorUserId: actor.userId, at: clock.now() });
     const owners = await ownersOf(tx, workspaceId, skusOf(groups, header));
     const matching = matchGroups(groups, header, owners);
     merge(errors, matching.errors);

@@ -103,12 +103,20 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
 
   /**
    * A new product in the caller's transaction (an import's page); every rule is checked before anything is written, so
-   * a refusal (422) leaves the transaction as it was.
+   * a refusal (422) leaves the transaction as it was. `reason` is its stock's, in the stock movements.
    */
-  async function createIn(tx: Db, workspaceId: number, input: ProductInput, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
+  async function createIn(
+    tx: Db,
+    workspaceId: number,
+    input: ProductInput,
+    known: FieldErrors,
+    actor: Actor,
+    reason: 'edit' | 'import' = 'edit',
+  ): Promise<ProductRecord> {
     const candidate = candidateOf(input);
     await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
     const now = clock.now();
+    await productsRepo.explainStockChange(tx, { reason, actorUserId: actor.userId, at: now });
     const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
     await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
     await productsRepo.replaceImages(
@@ -170,6 +178,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
             );
           const now = clock.now();
           await productsRepo.updateProduct(tx, id, fields, now);
+          await productsRepo.explainStockChange(tx, { reason: 'edit', actorUserId: actor.userId, at: now });
           if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
           if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
           const product = await mustFind(tx, workspaceId, id);

@@ -110,6 +110,8 @@ export function createConnectService(deps: {
   listings: { siteConnected(tx: Db, siteId: number): Promise<void> };
   /** Advertising connected again: the advertising work it held is sent again. */
   advertising?: { siteConnected(tx: Db, siteId: number): Promise<void> };
+  /** Told when a seller grant is stored: the site's orders count from its first connection, and are read at once. */
+  orders?: { siteConnected(tx: Db, siteId: number): Promise<void> };
   outbox: Outbox;
   health: PlatformHealth;
   appUrl: string;
@@ -216,8 +218,10 @@ export function createConnectService(deps: {
     const sealed = sealTokens(cipher, siteId, grant, tokens, now, deps.refreshPolicy);
     const version = await sitesRepo.saveCredentials(tx, siteId, grant, sealed, now);
     await deps.refresh.schedule(tx, { siteId, grant, version }, sealed.nextRefreshAt);
-    if (grant === 'seller') await deps.listings.siteConnected(tx, siteId);
-    else await deps.advertising?.siteConnected(tx, siteId);
+    if (grant === 'seller') {
+      await deps.listings.siteConnected(tx, siteId);
+      await deps.orders?.siteConnected(tx, siteId);
+    } else await deps.advertising?.siteConnected(tx, siteId);
   }
 
   /**

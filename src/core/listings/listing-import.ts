@@ -147,7 +147,7 @@ export function createListingImport(deps: {
       if (!product) throw new Error(`the product ${linkedId} vanished during the import`);
     } else {
       try {
-        product = await deps.products.createIn(tx, row.workspaceId, productInputOf(listing, site.platform), {}, actor);
+        product = await deps.products.createIn(tx, row.workspaceId, productInputOf(listing, site.platform), {}, actor, 'import');
       } catch (error) {
         if (error instanceof AppError && error.code === 'validation_failed') return `The product cannot be made: ${refusalText(error)}.`;
         throw error;

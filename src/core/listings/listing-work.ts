@@ -10,7 +10,14 @@ import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
-import { type ListingStatus, storelinkIssue, type WebhookEvent } from '../../domain/index.js';
+import {
+  type ListingIssue,
+  type ListingStatus,
+  PLATFORM_NAMES,
+  type SitePlatform,
+  storelinkIssue,
+  type WebhookEvent,
+} from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import type { ListingProgress, PlatformListing } from '../../platforms/contracts/listings.js';
@@ -28,6 +35,15 @@ export const LISTING_QUEUE = 'listing-work';
 
 /** Where a listing stands when it cannot be switched on: live already, under the platform's review, or refused by it. */
 const UNSWITCHABLE: readonly ListingStatus[] = ['active', 'in_review', 'rejected'];
+
+/** Why a listing the seller wants live is off: every variant is out of stock, and the platform refuses it live so. */
+const soldOutIssue = (platform: SitePlatform): ListingIssue => ({
+  severity: 'warning',
+  code: 'out_of_stock',
+  message: `Every variant is out of stock, and ${PLATFORM_NAMES[platform]} refuses a live listing with no unit: the listing is off until stock returns, then live again.`,
+  field: null,
+  source: 'storelink',
+});
 
 /** What else follows a listing's state: its advertising, paused when it goes off, resumed when live, ended when deleted. */
 export interface ListingFollower {
@@ -49,6 +65,11 @@ export interface ListingWork {
   send(tx: Db, listing: { id: number; siteId: number }, at?: Date, attempt?: number): Promise<void>;
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
+  /**
+   * The products' stock pool moved by an order of `soldOnSiteId` (in the caller's transaction): as productsChanged, but
+   * the listings on the site that sold are left as their platform set them (null: none is left).
+   */
+  stockChanged(tx: Db, productIds: readonly number[], soldOnSiteId: number | null): Promise<void>;
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
@@ -139,12 +160,14 @@ export function createListingWork(deps: {
     // call. The read stays for a refresh (nothing to deliver), a listing to put live or take off, and stock run out.
     const settled = JSON.stringify(progress) !== before && listing.status === listing.wants && draft.variants.some((v) => v.quantity > 0);
     let state: PlatformListing | null = created ?? (settled ? null : await adapter.read(call, progress));
+    // Every variant at 0 on a platform that refuses a live listing without stock (Etsy): off until stock returns.
+    const soldOut = adapter.liveNeedsStock === true && draft.variants.every((v) => v.quantity === 0);
     if (state || !settled) {
       // Etsy charges for each publish: go live only when the platform says the listing is not live already. A listing
       // under review goes live when it passes, and a rejected one when an edit passes (TikTok Shop): neither is switched on.
-      if (listing.wants === 'active' && !(state && UNSWITCHABLE.includes(state.status)))
+      if (listing.wants === 'active' && !soldOut && !(state && UNSWITCHABLE.includes(state.status)))
         state = await adapter.setActive(call, progress, true);
-      if (listing.wants === 'inactive' && state?.status === 'active') state = await adapter.setActive(call, progress, false);
+      if ((listing.wants === 'inactive' || soldOut) && state?.status === 'active') state = await adapter.setActive(call, progress, false);
     }
     const wentLive = state?.status === 'active' && listing.status !== 'active';
     const wentOff = state?.status === 'inactive' && listing.status === 'active';
@@ -157,7 +180,10 @@ export function createListingWork(deps: {
         // Not read back: the platform's word and its warnings stand as last read; Storelink's own issues are past.
         platformStatus: state ? state.platformStatus : settled ? listing.platformStatus : null,
         externalUrl: state?.externalUrl ?? progress.externalUrl,
-        issues: state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : [],
+        issues: [
+          ...(state ? state.issues : settled ? listing.issues.filter((i) => i.source === 'platform' && i.severity === 'warning') : []),
+          ...(soldOut && listing.wants === 'active' ? [soldOutIssue(site.platform)] : []),
+        ],
         variants: listedVariants(draft, progress.variantIds),
         // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
         differences: [],
@@ -227,6 +253,9 @@ export function createListingWork(deps: {
     send,
     async productsChanged(tx, productIds) {
       for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now())) await send(tx, listing);
+    },
+    async stockChanged(tx, productIds, soldOnSiteId) {
+      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now(), soldOnSiteId)) await send(tx, listing);
     },
     async siteConnected(tx, siteId) {
       for (const listing of await listingsRepo.unsyncedListingsOfSite(tx, siteId)) await send(tx, listing);

@@ -3,7 +3,8 @@
  * notifications capability: verified as the platform's own before anything is read, then acted on at once in
  * platform-neutral terms. A seller deauthorizing the app turns each site of that account `reauthorization_required`
  * (its listing work held until it is connected again), as a refused grant does; a listing the platform changed (TikTok
- * Shop's product status change) is read at once. Other kinds are acknowledged: polling (listing-watch.ts) stays the
+ * Shop's product status change) is read at once, and so is an order the platform says was placed or changed (its stock
+ * follows within seconds: order-reads.ts). Other kinds are acknowledged: polling (listing-watch.ts, order-reads.ts) stays the
  * safety net. Acting twice on one notification changes nothing more (a signature may carry no timestamp, so a
  * notification may come again).
  */
@@ -14,12 +15,14 @@ import { AppError } from '../../errors.js';
 import type { NotificationHeaders } from '../../platforms/contracts/notifications.js';
 import type { NotificationsAdapters } from '../../platforms/registry.js';
 import type { ListingWatch } from '../listings/listing-watch.js';
+import type { OrderReads } from '../orders/order-reads.js';
 import type { TokenRefresh } from './token-refresh.js';
 
 export function createPlatformNotifications(deps: {
   db: Db;
   refresh: Pick<TokenRefresh, 'refused'>;
   listings: Pick<ListingWatch, 'platformChanged'>;
+  orders: Pick<OrderReads, 'platformChanged'>;
   /** Each platform's notifications capability; a platform without one refuses every notification as unsigned. */
   adapters: NotificationsAdapters;
 }) {
@@ -43,6 +46,14 @@ export function createPlatformNotifications(deps: {
             notification.externalListingId,
           );
           return `reading ${read.length} listing(s)`;
+        }
+        case 'order_changed': {
+          const sites = await sitesRepo.sitesOfAccount(deps.db, platform, notification.accountId);
+          const read = await deps.orders.platformChanged(
+            sites.map((site) => ({ workspaceId: site.workspaceId, siteId: site.id })),
+            notification.externalOrderId,
+          );
+          return `reading the order on ${read} site(s)`;
         }
         case 'deauthorized': {
           const siteIds = await siteIdsOf(platform, notification.accountId);

@@ -162,6 +162,13 @@ export interface ExistingPage {
  */
 export interface ListingsAdapter {
   readonly platform: SitePlatform;
+  /**
+   * The platform refuses a live listing with no unit in stock (Etsy: "one offering must have quantity greater than 0").
+   * The engine then switches a listing whose every variant is at 0 off, with an issue saying why, and on again when
+   * stock returns; `deliver` of such a draft switches it off before it sends the inventory, which keeps a unit the
+   * platform asks for on a listing nobody can buy from.
+   */
+  readonly liveNeedsStock?: boolean;
   /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
   listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
   categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;

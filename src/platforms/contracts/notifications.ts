@@ -10,11 +10,15 @@ import type { SitePlatform } from '../../domain/index.js';
  * - `deauthorized`: the seller took the app's access away; `message` is the platform's own word, where it gave one.
  * - `listing_changed`: the platform changed a listing (its review passed or failed, say); `externalListingId` is the
  *   platform's id of it, null when the notification names none Storelink can read.
+ * - `order_changed`: an order of the account was placed or changed (paid, cancelled, shipped); `externalOrderId` is the
+ *   platform's id of it. Core reads the order whole from the platform: a notification's own fields are never trusted
+ *   for stock, since notifications repeat and come out of order.
  * - `other`: anything Storelink does not act on.
  */
 export type PlatformNotification =
   | { readonly kind: 'deauthorized'; readonly accountId: string; readonly message: string | null }
   | { readonly kind: 'listing_changed'; readonly accountId: string; readonly externalListingId: string | null }
+  | { readonly kind: 'order_changed'; readonly accountId: string; readonly externalOrderId: string }
   | { readonly kind: 'other'; readonly accountId: string };
 
 /** Request headers as they came, by their lower-case names. */

@@ -21,6 +21,8 @@ export interface EtsyConfig {
   connectUrl: string;
   /** `https://api.etsy.com`, or the sandbox's base. */
   apiUrl: string;
+  /** The signing secret of the app's webhooks (`whsec_…`); null: webhooks are refused, orders are polled. */
+  webhookSecret: string | null;
 }
 
 export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: PlatformHttp; clock: Clock }) {

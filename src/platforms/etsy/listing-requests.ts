@@ -38,24 +38,35 @@ export function fieldsForm(draft: ListingDraft, settings: Readonly<Record<string
   return form;
 }
 
+const offering = (price: string, quantity: number, readinessStateId: string) => ({
+  price: Number(price),
+  quantity,
+  is_enabled: quantity > 0,
+  readiness_state_id: Number(readinessStateId),
+});
+
+/** Whether every variant of the draft is out of stock: Etsy refuses such an inventory (orders.md §1, "Inventory"). */
+export const soldOut = (draft: Pick<ListingDraft, 'variants'>) => draft.variants.every((variant) => variant.quantity === 0);
+
 /**
  * The inventory body (listings.md §1.6): one product per variant, its options as custom variation properties, and each
- * of price, quantity and sku varying on every property there is, so each combination carries its own.
+ * of price, quantity and sku varying on every property there is, so each combination carries its own. A variant at 0
+ * is a disabled offering (DESIGN §14). Etsy refuses an inventory with no unit at all, so a sold-out draft keeps one unit
+ * of its first variant, sent only to a listing switched off first (the adapter's `deliver`): nobody can buy it.
  */
 export function inventoryBody(draft: ListingDraft, readinessStateId: string) {
   const properties = draft.options.map((option, i) => ({ id: CUSTOM_PROPERTY_IDS[i]!, name: option.name }));
   const ids = properties.map((p) => p.id);
+  const none = soldOut(draft);
   return {
-    products: draft.variants.map((variant) => ({
+    products: draft.variants.map((variant, i) => ({
       sku: variant.sku,
       property_values: properties.map((property) => ({
         property_id: property.id,
         property_name: property.name,
         values: [variant.optionValues[property.name] ?? ''],
       })),
-      offerings: [
-        { price: Number(variant.price), quantity: variant.quantity, is_enabled: true, readiness_state_id: Number(readinessStateId) },
-      ],
+      offerings: [offering(variant.price, none && i === 0 ? 1 : variant.quantity, readinessStateId)],
     })),
     price_on_property: ids,
     quantity_on_property: ids,

@@ -11,7 +11,7 @@ import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
-import { createListingForm, fieldsForm, inventoryBody } from './listing-requests.js';
+import { createListingForm, fieldsForm, inventoryBody, soldOut } from './listing-requests.js';
 import {
   type EtsyListing,
   parseDeleted,
@@ -167,9 +167,18 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     const body = inventoryBody(draft, String(call.settings.readiness_state_id));
     const print = fingerprint(body);
     if (progress.delivered.inventory === print) return;
+    // The unit a sold-out inventory keeps must not be sold: the listing goes off before it is sent.
+    if (soldOut(draft)) await switchOffIfLive(call, progress);
     const answer = await send(call, 'PUT', `/listings/${progress.externalId}/inventory`, parseInventory, { json: body });
     progress.variantIds = Object.fromEntries(answer.products.flatMap((p) => (p.sku ? [[p.sku, String(p.product_id)]] : [])));
     progress.delivered.inventory = print;
+  }
+
+  /** Takes a live or sold-out listing off (`inactive`); a draft or one off already is left. */
+  async function switchOffIfLive(call: ListingsCall, progress: ListingProgress) {
+    const listing = await get(call, `/listings/${progress.externalId}`, parseListingOrGone);
+    if (listing?.state === 'active' || listing?.state === 'sold_out')
+      await send(call, 'PATCH', `${shop(call)}/listings/${progress.externalId}`, parseListing, { form: { state: 'inactive' } });
   }
 
   async function deliverFields(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
@@ -229,6 +238,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
   return {
     platform: 'etsy',
+    liveNeedsStock: true,
 
     async listingOptions(call) {
       const [profiles, policies, readiness] = await Promise.all([

@@ -151,8 +151,9 @@ export function readInventory(
     const ids = checkVariations(products);
     const lists = checkOnProperty(body, products, ids);
     const stock = products.filter((product) => product.offering.is_enabled).reduce((sum, product) => sum + product.offering.quantity, 0);
-    // Observed: Etsy refuses zero stock on a listing with variations (listings.md §1.6, E11l).
-    if (ids.length > 0 && stock === 0) refuse('/products', 'a listing with variations must have at least one enabled offering in stock');
+    // Observed: Etsy refuses an inventory with no unit, with or without variations (listings.md §1.6, E11l; orders.md §1,
+    // "Inventory": "One offering must have quantity greater than 0", #395, #560).
+    if (stock === 0) refuse('/products', 'One offering must have quantity greater than 0');
     return { products, ...lists };
   } catch (error) {
     if (error instanceof InventoryProblem) return { error: error.message };

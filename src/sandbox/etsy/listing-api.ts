@@ -17,6 +17,7 @@ import {
   settleStock,
 } from './listing-store.js';
 import { registerListings } from './listings.js';
+import { registerOrders } from './orders.js';
 import { registerProperties } from './properties.js';
 import { registerShopSetup } from './shop-setup.js';
 import { type StockChoice, stockShop } from './stock.js';
@@ -57,6 +58,7 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
   registerListings(app, guard, store, now);
   registerImages(app, guard, store, now);
   registerProperties(app, guard, store, now);
+  registerOrders(app, guard, store, context);
   registerInspection(app, store);
   registerSellerEdits(app, store, now);
   return { stock: (account: number, choice: StockChoice) => stockShop(store, account, choice, now()) };

@@ -18,6 +18,7 @@ const CONFIG: EtsyConfig = {
   scopes: ['shops_r', 'listings_r'],
   connectUrl: CONNECT,
   apiUrl: 'https://api.etsy.com',
+  webhookSecret: null,
 };
 
 /** The documented answers (platforms.md §1.4, §1.5). */

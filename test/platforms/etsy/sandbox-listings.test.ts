@@ -348,13 +348,25 @@ describe("a listing's life", () => {
     }
   });
 
-  test('a sold-out listing: an active one without stock is sold_out, and activating it renews it with quantity 1 and a fee', async () => {
+  test('a sold-out listing: the API refuses to set no stock, a sale of the last unit makes it sold_out, and activating it renews it with quantity 1 and a fee', async () => {
     const token = await connect(113);
     const id = await draft(token, 113);
     assert.equal((await upload(token, 113, id)).statusCode, 201);
     assert.equal((await setState(token, 113, id, 'active')).statusCode, 200);
-    const single = { products: [{ sku: 'ONE', property_values: [], offerings: [{ price: 24, quantity: 0, is_enabled: true }] }] };
-    assert.equal((await call(token, 'PUT', `/listings/${id}/inventory`, single)).statusCode, 200);
+    const single = (quantity: number) => ({
+      products: [{ sku: 'ONE', property_values: [], offerings: [{ price: 24, quantity, is_enabled: true }] }],
+    });
+    // orders.md §1, "Inventory": Etsy refuses every offering at 0 (#395, #560).
+    const none = await call(token, 'PUT', `/listings/${id}/inventory`, single(0));
+    assert.equal(none.statusCode, 400);
+    assert.match(none.json().error, /One offering must have quantity greater than 0/);
+    assert.equal((await call(token, 'PUT', `/listings/${id}/inventory`, single(1))).statusCode, 200);
+    const sale = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/etsy/accounts/113/orders',
+      payload: { lines: [{ sku: 'ONE', quantity: 1 }] },
+    });
+    assert.equal(sale.statusCode, 201, sale.body);
     assert.equal((await call(token, 'GET', `/listings/${id}`)).json().state, 'sold_out');
     const renewed = await setState(token, 113, id, 'active');
     assert.deepEqual([renewed.json().state, renewed.json().quantity], ['active', 1]);
@@ -572,7 +584,7 @@ describe('inventory refusals', () => {
   test('variations with no stock at all', async () => {
     const body = base();
     for (const product of body.products) product.offerings[0]!.quantity = 0;
-    await refusedWith(body, /in stock/);
+    await refusedWith(body, /One offering must have quantity greater than 0/);
   });
 
   test("a price under 0.20, and an offering of another shop's processing profile", async () => {

@@ -218,6 +218,25 @@ export interface paths {
     /** What a listing in the category can or must say (Etsy: the category’s properties) */
     get: operations["listCategoryAttributes"];
   };
+  "/api/v1/orders": {
+    /** The workspace's orders from every site, newest first (by when they were placed) */
+    get: operations["listOrders"];
+  };
+  "/api/v1/orders/{order_id}": {
+    /** One order */
+    get: operations["getOrder"];
+  };
+  "/api/v1/sites/{site_id}/orders/sync": {
+    /**
+     * Read the site's new and changed orders now (202)
+     * @description Storelink reads every site every minute (Amazon: as its order search rate allows) and at once when the platform notifies; this reads now. 422 on `site_id` for a site that is not connected.
+     */
+    post: operations["syncSiteOrders"];
+  };
+  "/api/v1/products/stock-movements": {
+    /** Every change of a variant’s quantity, newest first: why did my stock change? */
+    get: operations["listStockMovements"];
+  };
   "/api/v1/listings/{listing_id}/advertising": {
     /** The listing’s advertising (the latest, when it was ended and started again); 404 if it was never advertised */
     get: operations["getListingAdvertising"];
@@ -289,10 +308,17 @@ export interface paths {
   };
   "/api/v1/platform-notifications/tiktok-shop": {
     /**
-     * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes
-     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.
+     * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
+     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
      */
     post: operations["receiveTiktokShopNotification"];
+  };
+  "/api/v1/platform-notifications/etsy": {
+    /**
+     * Etsy webhooks (register this URL with a commercial app, and set ETSY_WEBHOOK_SECRET): ORDER_PAID
+     * @description Signed as Standard Webhooks sign (`webhook-id`, `webhook-timestamp`, `webhook-signature`, with the app’s `whsec_` secret): 401 when it is not, or when ETSY_WEBHOOK_SECRET is not set, 400 for a body that is not a notification. ORDER_PAID reads the receipt at once (its stock follows within seconds); orders are polled every minute as well.
+     */
+    post: operations["receiveEtsyNotification"];
   };
 }
 
@@ -471,6 +497,69 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Order: {
+      id: number;
+      site_id: number;
+      platform_id: number;
+      /** @description The platform's order id */
+      external_id: string;
+      /** @description pending (placed, unpaid: the platform holds the units), open (paid), shipped, completed, cancelled (stock given back) */
+      status: "pending" | "open" | "shipped" | "completed" | "cancelled";
+      /** @description The platform's own word for the order's state */
+      platform_status: string;
+      currency: string;
+      total: string | null;
+      /** Format: date-time */
+      placed_at: string;
+      /** Format: date-time */
+      platform_updated_at: string;
+      external_url: string | null;
+      /** @description Placed before the site was connected: read as history, it took no stock */
+      history: boolean;
+      lines: ({
+          /** @description The platform's id of the line (Etsy transaction, TikTok Shop line item, Amazon order item) */
+          external_id: string;
+          sku: string | null;
+          product_id: number | null;
+          variant_id: number | null;
+          /** @description Units sold; a partial cancellation lowers it. TikTok Shop sells one unit a line */
+          quantity: number;
+          price: string | null;
+          /** @description Units this line took off the pool: fewer than `quantity` when it was oversold */
+          stock_taken: number;
+          /** @description Units a cancellation gave back; never more than `stock_taken` */
+          stock_returned: number;
+          /** @description `unknown_sku`: no variant has the sku, nothing taken; `oversold`: the pool could not cover it */
+          issues: ({
+              severity: "error" | "warning";
+              code: string;
+              /** @description The platform's own words where `source` is platform */
+              message: string;
+              field: string | null;
+              source: "storelink" | "platform";
+            })[];
+        })[];
+      issues: components["schemas"]["ListingIssue"][];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    StockMovement: {
+      id: number;
+      /** Format: date-time */
+      at: string;
+      product_id: number;
+      variant_id: number;
+      sku: string;
+      /** @description Units added (positive) or taken (negative) */
+      delta: number;
+      quantity_after: number;
+      reason: "edit" | "import" | "order" | "cancellation";
+      order_id: number | null;
+      /** @description Who changed it (an edit or an import); null for an order */
+      actor: components["schemas"]["User"] | null;
+    };
     Advertising: {
       id: number;
       listing_id: number;
@@ -518,11 +607,11 @@ export interface components {
     AuditEvent: {
       id: number;
       /** @enum {string} */
-      action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
+      action: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed" | "order.recorded" | "order.changed" | "orders.sync_requested";
       /** @description Who did it; null once that user is deleted */
       actor: components["schemas"]["User"] | null;
       subject: {
-        type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation";
+        type: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation" | "order";
         id: number;
       };
       ip_address: string | null;
@@ -535,7 +624,7 @@ export interface components {
     WebhookEndpoint: {
       id: number;
       url: string;
-      events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+      events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed" | "order.created" | "order.updated" | "order.cancelled" | "stock.oversold")[];
       /** Format: date-time */
       created_at: string;
     };
@@ -543,7 +632,7 @@ export interface components {
       id: number;
       message_id: string;
       /** @enum {string} */
-      event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed";
+      event_type: "site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed" | "order.created" | "order.updated" | "order.cancelled" | "stock.oversold";
       status: "pending" | "delivered" | "failed";
       attempts: number;
       last_status_code: number | null;
@@ -5510,6 +5599,371 @@ export interface operations {
       };
     };
   };
+  /** The workspace's orders from every site, newest first (by when they were placed) */
+  listOrders: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        site_id?: number;
+        status?: "pending" | "open" | "shipped" | "completed" | "cancelled";
+        /** @description Orders with a line of this sku */
+        sku?: string;
+        /** @description Orders placed at or after this time (ISO 8601) */
+        since?: string;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Order"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** One order */
+  getOrder: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        order_id: number;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Order"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Read the site's new and changed orders now (202)
+   * @description Storelink reads every site every minute (Amazon: as its order search rate allows) and at once when the platform notifies; this reads now. 422 on `site_id` for a site that is not connected.
+   */
+  syncSiteOrders: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              site_id: number;
+              /** @description Every order changed before this time had been read; null before the first read */
+              orders_read_to: string | null;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Every change of a variant’s quantity, newest first: why did my stock change? */
+  listStockMovements: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+        sku?: string;
+        product_id?: number;
+        /** @description Movements at or after this time (ISO 8601) */
+        since?: string;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["StockMovement"][];
+            meta: {
+              page: number;
+              per_page: number;
+              total: number;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   /** The listing’s advertising (the latest, when it was ended and started again); 404 if it was never advertised */
   getListingAdvertising: {
     parameters: {
@@ -5989,8 +6443,8 @@ export interface operations {
       query?: {
         page?: number;
         per_page?: number;
-        action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed";
-        subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation";
+        action?: "site.connected" | "site.reconnected" | "site.disconnected" | "advertising.connected" | "token.created" | "token.revoked" | "webhook.created" | "webhook.deleted" | "product.created" | "product.updated" | "product.deleted" | "listing.created" | "listing.changed" | "listing.activated" | "listing.deactivated" | "listing.deleted" | "listing.refreshed" | "listing.imported" | "advertising.created" | "advertising.changed" | "advertising.archived" | "workspace.created" | "workspace.renamed" | "member.invited" | "invitation.revoked" | "member.joined" | "member.role_changed" | "member.removed" | "auth.login_failed" | "authz.denied" | "user.name_changed" | "user.password_changed" | "order.recorded" | "order.changed" | "orders.sync_requested";
+        subject_type?: "site" | "token" | "webhook" | "user" | "product" | "listing" | "advertising" | "workspace" | "invitation" | "order";
         actor_user_id?: number;
       };
       header: {
@@ -6178,7 +6632,7 @@ export interface operations {
          */
         "application/json": {
           url: string;
-          events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+          events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed" | "order.created" | "order.updated" | "order.cancelled" | "stock.oversold")[];
         };
       };
     };
@@ -6192,7 +6646,7 @@ export interface operations {
             data: {
               id: number;
               url: string;
-              events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed")[];
+              events: ("site.connected" | "site.reauthorization_required" | "site.recovered" | "site.disconnected" | "advertising.connected" | "advertising.started" | "advertising.paused" | "advertising.failed" | "product.created" | "product.updated" | "product.deleted" | "listing.published" | "listing.rejected" | "listing.error" | "listing.deactivated" | "listing.deleted" | "listing.sync_failed" | "order.created" | "order.updated" | "order.cancelled" | "stock.oversold")[];
               /** Format: date-time */
               created_at: string;
               /** @description whsec_… Standard Webhooks signing secret; it cannot be shown again */
@@ -6816,10 +7270,78 @@ export interface operations {
     };
   };
   /**
-   * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes
-   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; other types are acknowledged.
+   * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
+   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
    */
   receiveTiktokShopNotification: {
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              result: string;
+            };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Etsy webhooks (register this URL with a commercial app, and set ETSY_WEBHOOK_SECRET): ORDER_PAID
+   * @description Signed as Standard Webhooks sign (`webhook-id`, `webhook-timestamp`, `webhook-signature`, with the app’s `whsec_` secret): 401 when it is not, or when ETSY_WEBHOOK_SECRET is not set, 400 for a body that is not a notification. ORDER_PAID reads the receipt at once (its stock follows within seconds); orders are polled every minute as well.
+   */
+  receiveEtsyNotification: {
     responses: {
       /** @description Success */
       200: {

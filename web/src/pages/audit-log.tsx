@@ -55,6 +55,9 @@ const ACTION_LABEL = {
   'user.password_changed': 'Changed their password',
   'auth.login_failed': 'A sign-in with a wrong password',
   'authz.denied': 'A request refused',
+  'order.recorded': 'An order was read from a site',
+  'order.changed': 'An order changed on its site',
+  'orders.sync_requested': 'Asked for a site’s orders to be read now',
 } satisfies Record<AuditAction, string>;
 
 const GROUPS: { label: string; prefixes: string[] }[] = [
@@ -63,6 +66,7 @@ const GROUPS: { label: string; prefixes: string[] }[] = [
     label: 'Products and listings',
     prefixes: ['product.', 'listing.', 'advertising.created', 'advertising.changed', 'advertising.archived'],
   },
+  { label: 'Orders', prefixes: ['order.', 'orders.'] },
   { label: 'Workspace and members', prefixes: ['workspace.', 'member.', 'invitation.'] },
   { label: 'Webhooks and tokens', prefixes: ['webhook.', 'token.'] },
   { label: 'Accounts and security', prefixes: ['user.', 'auth.', 'authz.'] },
@@ -80,6 +84,7 @@ const SUBJECT_LABEL: Record<string, string> = {
   advertising: 'Advertising',
   workspace: 'Workspace',
   invitation: 'Invitation',
+  order: 'Order',
 };
 
 function logUrl(workspaceId: string, action: AuditAction | null, page: number) {

@@ -36,6 +36,10 @@ export const EVENT_LABEL = {
   'advertising.started': 'A listing’s advertising runs on Amazon',
   'advertising.paused': 'A listing’s advertising is paused',
   'advertising.failed': 'A listing’s advertising failed',
+  'order.created': 'An order was placed on a site',
+  'order.updated': 'An order’s state changed',
+  'order.cancelled': 'An order was cancelled (its stock given back)',
+  'stock.oversold': 'A sale the stock could not cover',
 } satisfies Record<WebhookEvent, string>;
 
 /** The events in the order the form lists them, whatever order they were sent in. */
@@ -54,6 +58,7 @@ const EVENT_GROUPS: { legend: string; events: WebhookEvent[] }[] = [
     legend: 'Listings',
     events: ['listing.published', 'listing.rejected', 'listing.error', 'listing.deactivated', 'listing.deleted', 'listing.sync_failed'],
   },
+  { legend: 'Orders and stock', events: ['order.created', 'order.updated', 'order.cancelled', 'stock.oversold'] },
   { legend: 'Advertising', events: ['advertising.started', 'advertising.paused', 'advertising.failed'] },
 ];
 

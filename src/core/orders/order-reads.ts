@@ -1,0 +1,181 @@
+/**
+ * Reading orders from the platforms (DESIGN §14, §11). Three ways in, one intake (order-intake.ts):
+ * - a sweep every minute queues an `orders-read` job for each connected site whose orders were last read its
+ *   platform's poll interval ago or more (the safety net: Etsy and TikTok Shop every minute, Amazon as its rate allows);
+ * - a platform's notification of an order (TikTok Shop's ORDER_STATUS_CHANGE, Etsy's ORDER_PAID) queues an `order-read`
+ *   of that order alone, read whole from the platform: the notification's own fields are never trusted for stock;
+ * - `POST /sites/{id}/orders/sync` and connecting a site queue an `orders-read` at once; the first read of a site goes
+ *   30 days back, and what was placed before the site's orders began to count is history.
+ *
+ * A site's read asks for the orders changed since a little before the last read began (the platforms' clocks and
+ * indexes lag), so an order changed at the edge is read twice rather than never: the intake takes each line once.
+ */
+import type { Db } from '../../db/client.js';
+import * as ordersRepo from '../../db/orders.repo.js';
+import type { SiteRow } from '../../db/sites.repo.js';
+import * as sitesRepo from '../../db/sites.repo.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import type { OrdersAdapters } from '../../platforms/registry.js';
+import { listingsCall } from '../listings/listings-call.js';
+import type { Pacer } from '../platform-work/pacing.js';
+import { platformQueueOptions } from '../platform-work/retry.js';
+import type { PlatformJobData, PlatformJobRunner } from '../platform-work/runner.js';
+import type { OrderIntake } from './order-intake.js';
+
+export const ORDERS_WATCH_QUEUE = 'orders-watch';
+export const ORDERS_READ_QUEUE = 'orders-read';
+export const ORDER_READ_QUEUE = 'order-read';
+
+/** The first read of a site goes this far back: its history. */
+export const HISTORY_DAYS = 30;
+/** Each read goes back this far before the last one began: an order the platform dated a little late is still read. */
+const OVERLAP_MS = 120_000;
+/** A sweep runs every minute; a site is due a little before its interval is up, so a 60 s interval is met each minute. */
+const SWEEP_SLACK_SECONDS = 10;
+/** Sites a sweep queues at most: the rest are due at the next one, the longest waiting first. */
+const SWEEP_MAX = 500;
+/** Pages one read takes at most; the rest are read by the next (the time read up to is the last order's). */
+const PAGES_MAX = 200;
+
+/** A site, by its workspace and id. */
+interface SiteRef {
+  workspaceId: number;
+  siteId: number;
+}
+
+interface SiteReadJob extends PlatformJobData, SiteRef {}
+
+interface OrderReadJob extends PlatformJobData, SiteRef {
+  externalId: string;
+}
+
+export function createOrderReads(deps: {
+  db: Db;
+  clock: Clock;
+  jobs: Jobs;
+  adapters: OrdersAdapters;
+  runner: PlatformJobRunner;
+  intake: OrderIntake;
+  pacerOf: (key: string) => Pacer;
+  timeoutMs: number;
+  pollIntervalSeconds: number;
+}) {
+  const { db, clock, jobs, runner } = deps;
+
+  const sendSiteRead = (site: SiteRef, tx?: Db) =>
+    jobs.send(ORDERS_READ_QUEUE, { ...site } satisfies SiteReadJob, { singletonKey: String(site.siteId), ...(tx ? { tx } : {}) });
+
+  async function sweep(): Promise<string> {
+    const every = Object.fromEntries(
+      Object.entries(deps.adapters).map(([platform, adapter]) => [platform, Math.max(1, adapter!.pollEverySeconds - SWEEP_SLACK_SECONDS)]),
+    );
+    const due = await ordersRepo.sitesDueForOrders(db, every, clock.now(), SWEEP_MAX);
+    for (const site of due) await sendSiteRead({ workspaceId: site.workspaceId, siteId: site.id });
+    return `${due.length} due`;
+  }
+
+  const loadSite = async ({ workspaceId, siteId }: SiteRef) => {
+    const site = await sitesRepo.findSite(db, workspaceId, siteId);
+    return site ? { subject: site, workspaceId, siteId } : 'nothing to do: the site is gone';
+  };
+
+  const callOf = (site: SiteRow, accessToken: string) =>
+    listingsCall(site, accessToken, { pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
+
+  const readSite = runner.handlerOf<SiteReadJob, SiteRow>({
+    grant: 'seller',
+    ready: (site) => Boolean(deps.adapters[site.platform]),
+    load: loadSite,
+    async call(site, _site, accessToken) {
+      const adapter = deps.adapters[site.platform]!;
+      const call = callOf(site, accessToken);
+      const startedAt = clock.now();
+      const since = site.ordersReadTo
+        ? new Date(site.ordersReadTo.getTime() - OVERLAP_MS)
+        : new Date(startedAt.getTime() - HISTORY_DAYS * 86_400_000);
+      let cursor: string | null = null;
+      let read = 0;
+      let pages = 0;
+      do {
+        const page = await adapter.changed(call, since, cursor);
+        for (const order of page.orders) await deps.intake.record(site, order);
+        read += page.orders.length;
+        cursor = page.next;
+      } while (cursor && ++pages < PAGES_MAX);
+      // Orders left past the last page read are changed after `since` still: the next read starts there again.
+      if (!cursor) await ordersRepo.markOrdersRead(db, site.id, startedAt);
+      return `${read} order(s) read${cursor ? ', more left for the next read' : ''}`;
+    },
+    // A passing failure waits for the site's next turn (a minute, or Amazon's interval): the sweep is the retry.
+    retry: null,
+    givenUp: async (_site, message) => `not read: ${message}`,
+  });
+
+  const readOrder = runner.handlerOf<OrderReadJob, SiteRow>({
+    grant: 'seller',
+    ready: (site) => Boolean(deps.adapters[site.platform]),
+    load: loadSite,
+    async call(site, _site, accessToken, job) {
+      const order = await deps.adapters[site.platform]!.order(callOf(site, accessToken), job.externalId);
+      if (!order) return `order ${job.externalId}: the platform has no such order`;
+      return deps.intake.record(site, order);
+    },
+    // The site's next read finds the order anyway.
+    retry: null,
+    givenUp: async (_site, message) => `not read: ${message}`,
+  });
+
+  const queues: QueueDefinition<object>[] = [
+    {
+      name: ORDERS_WATCH_QUEUE,
+      options: { policy: 'singleton', retryLimit: 0, expireInSeconds: 60, deleteAfterSeconds: 3600 },
+      work: { localConcurrency: 1, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: () => sweep(),
+      worker: 'listings',
+      schedule: '* * * * *',
+    },
+    {
+      name: ORDERS_READ_QUEUE,
+      // One read per site at a time, and one more waiting; reads come every minute, so finished ones are kept an hour.
+      options: { ...platformQueueOptions(deps.timeoutMs, { deadlines: 10 }), deleteAfterSeconds: 3600 },
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: readSite,
+      worker: 'listings',
+    } satisfies QueueDefinition<SiteReadJob> as QueueDefinition<object>,
+    {
+      name: ORDER_READ_QUEUE,
+      options: { ...platformQueueOptions(deps.timeoutMs), deleteAfterSeconds: 3600 },
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: readOrder,
+      worker: 'listings',
+    } satisfies QueueDefinition<OrderReadJob> as QueueDefinition<object>,
+  ];
+
+  return {
+    queues,
+    sweep,
+    /** Reads the site's new and changed orders now (POST /sites/{id}/orders/sync), in the caller's transaction if given. */
+    syncSite: (site: SiteRef, tx?: Db) => sendSiteRead(site, tx),
+    /**
+     * The site was connected (in the caller's transaction): its orders count from now, and its first read, 30 days
+     * back, is queued.
+     */
+    async siteConnected(tx: Db, siteId: number): Promise<void> {
+      const site = await sitesRepo.findSiteById(tx, siteId);
+      if (!site || !deps.adapters[site.platform]) return;
+      await ordersRepo.ordersFrom(tx, siteId, clock.now());
+      await sendSiteRead({ workspaceId: site.workspaceId, siteId }, tx);
+    },
+    /** A platform said an order of its account changed: each site of that account reads it at once. */
+    async platformChanged(sites: readonly SiteRef[], externalId: string): Promise<number> {
+      for (const site of sites)
+        await jobs.send(ORDER_READ_QUEUE, { ...site, externalId } satisfies OrderReadJob, {
+          singletonKey: `${site.siteId}:${externalId}`,
+        });
+      return sites.length;
+    },
+  };
+}
+
+export type OrderReads = ReturnType<typeof createOrderReads>;

@@ -1,0 +1,70 @@
+/**
+ * The orders capability (DESIGN §14): what the engine asks of a platform to read its orders. An adapter reads what the
+ * stock pool needs (skus, quantities, states, money) and never a buyer's name, address, e-mail or phone: it does not
+ * ask for them where the platform lets it choose, and drops them where it does not.
+ */
+import type { OrderStatus, SitePlatform } from '../../domain/index.js';
+import type { ListingsCall } from './listings.js';
+
+/** One sold line as the platform holds it now. */
+export interface PlatformOrderLine {
+  /** The platform's id of the line: Etsy's `transaction_id`, TikTok Shop's line item `id`, Amazon's `OrderItemId`. */
+  readonly externalId: string;
+  /** The seller's sku of what sold; null where the platform holds none (an Etsy listing made without one). */
+  readonly sku: string | null;
+  /**
+   * Units the line sells now: as ordered, less what a partial cancellation took off (0 for a line cancelled alone).
+   * An order cancelled in whole keeps its lines' quantities: its status says they are given back. TikTok Shop: 1.
+   */
+  readonly quantity: number;
+  /** The price of one unit as sold, a decimal string; null where the platform does not say yet (Amazon, Pending). */
+  readonly price: string | null;
+  /** The platform's id of the listing that sold it (Etsy `listing_id`, TikTok Shop `product_id`); null where none (Amazon). */
+  readonly externalListingId: string | null;
+}
+
+/** An order as the platform holds it now. */
+export interface PlatformOrder {
+  /** The platform's order id: Etsy's `receipt_id`, TikTok Shop's order `id`, Amazon's `AmazonOrderId`. */
+  readonly externalId: string;
+  readonly status: OrderStatus;
+  /** The platform's own word for the state, verbatim (Etsy `paid`, TikTok Shop `AWAITING_SHIPMENT`, Amazon `Unshipped`). */
+  readonly platformStatus: string;
+  /** ISO 4217. */
+  readonly currency: string;
+  /** What the buyer pays in all, a decimal string; null where the platform does not say yet (Amazon, Pending). */
+  readonly total: string | null;
+  readonly placedAt: Date;
+  /** When the platform last changed the order (its own `updated`/`update_time`/`LastUpdateDate`). */
+  readonly updatedAt: Date;
+  /** The order on the platform's seller pages, or null. */
+  readonly externalUrl: string | null;
+  readonly lines: readonly PlatformOrderLine[];
+}
+
+/** One page of orders; `next` is the cursor of the page after it, null after the last. */
+export interface OrdersPage {
+  readonly orders: readonly PlatformOrder[];
+  readonly next: string | null;
+}
+
+/**
+ * The orders capability of one platform. Every method may throw PlatformError (`rejected`: the grant is gone;
+ * `unavailable`: try again, after `retryAfterMs`), as the listings capability does.
+ */
+export interface OrdersAdapter {
+  readonly platform: SitePlatform;
+  /**
+   * The fewest seconds between two reads of one account's changed orders that its platform's rate limit sustains
+   * (Amazon's search: one every three minutes on v2026-01-01); the engine polls no faster.
+   */
+  readonly pollEverySeconds: number;
+  /**
+   * The account's orders placed or changed at or after `since`, a page at a time from `cursor` (null: the first page),
+   * cancellations included (Etsy's `min_last_modified` misses them: its adapter reads `was_canceled` too). An order may
+   * come twice across pages; the engine takes each once.
+   */
+  changed(call: ListingsCall, since: Date, cursor: string | null): Promise<OrdersPage>;
+  /** One order read whole (a notification named it); null when the platform has no such order. */
+  order(call: ListingsCall, externalId: string): Promise<PlatformOrder | null>;
+}
