@@ -23,7 +23,7 @@ import { createListingWatch, type ListingWatch } from './core/listings/listing-w
 import { createListingWork } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
-import { createOrderIntake } from './core/orders/order-intake.js';
+import { createOrderIntake, type OrderIntake } from './core/orders/order-intake.js';
 import { createOrderReads, type OrderReads } from './core/orders/order-reads.js';
 import { createOrdersService, type OrdersService } from './core/orders/orders.service.js';
 import { createPacers } from './core/platform-work/pacing.js';
@@ -89,6 +89,8 @@ export interface Deps {
   /** Orders from every site (DESIGN §14): read by the API, and the reads' queues. */
   readonly orders: OrdersService;
   readonly orderReads: OrderReads;
+  /** Takes one platform view of an order into Storelink (the reads' one way in; tests drive it directly too). */
+  readonly orderIntake: OrderIntake;
   readonly catalogueCsv: CatalogueCsvService;
   /** Uploaded image bytes by hash, for GET /media/. */
   readonly media: { find: (sha256: string) => Promise<MediaRow | null> };
@@ -370,6 +372,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
     orders: createOrdersService({ db, clock, reads: orderReads, adapters: ordersAdapters }),
     orderReads,
+    orderIntake,
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),

@@ -102,6 +102,23 @@ export async function variantsOfSkus(
 }
 
 /**
+ * Locks the products, then the variants, whose stock the caller's transaction may move, each in id order: the order a
+ * seller's edit takes them in (its product, then its variants), so two orders selling the same skus in different
+ * orders, or an order and an edit, wait for each other instead of deadlocking.
+ */
+export async function lockStock(db: Db, productIds: readonly number[], variantIds: readonly number[]): Promise<void> {
+  const ids = (list: readonly number[]) => JSON.stringify([...new Set(list)]);
+  if (productIds.length > 0)
+    await db.execute(sql`
+      select id from ${products}
+      where id in (select value::int from jsonb_array_elements_text(${ids(productIds)}::jsonb)) order by id for update`);
+  if (variantIds.length > 0)
+    await db.execute(sql`
+      select id from ${productVariants}
+      where id in (select value::int from jsonb_array_elements_text(${ids(variantIds)}::jsonb)) order by id for update`);
+}
+
+/**
  * Takes up to `units` off the variant's pool in one statement, under the row's lock: what the pool holds after it is
  * what it held less the units, never below 0, whatever a seller's edit or another sale did a moment before. Answers the
  * units taken (fewer than asked when the pool could not cover them) and what is left; null when the variant is gone.

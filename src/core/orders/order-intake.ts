@@ -80,6 +80,15 @@ export function createOrderIntake(deps: {
           order.lines.flatMap((line) => (line.sku ? [line.sku] : [])),
         );
         const known = new Map(recorded.lines.map((line) => [line.externalId, line]));
+        const touched = [
+          ...variants.values(),
+          ...recorded.lines.flatMap((l) => (l.variantId ? [{ id: l.variantId, productId: l.productId! }] : [])),
+        ];
+        await ordersRepo.lockStock(
+          tx,
+          touched.map((v) => v.productId),
+          touched.map((v) => v.id),
+        );
         const moved = new Map<number, { productId: number; empty: boolean }>();
         const oversold: { line: ordersRepo.OrderLineRow; short: number }[] = [];
         let taken = 0;

@@ -1,0 +1,179 @@
+/**
+ * The stock pool's promise under concurrency (DESIGN §14): however often, however concurrently and in whatever order
+ * the views of an order arrive (a poll and a notification at once, two instances reading the same site, a job run
+ * again), each line takes stock once, a cancellation gives back exactly what was taken once, and the pool ends at
+ * start − held. Driven through the intake, the one way every read takes an order in; on PostgreSQL two instances share
+ * the database, so the races are real.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import * as sitesRepo from '../../src/db/sites.repo.js';
+import type { OrderStatus } from '../../src/domain/index.js';
+import type { PlatformOrder } from '../../src/platforms/contracts/orders.js';
+import { connectEtsySite } from '../helpers/connect.js';
+import { databaseKinds, selectRows } from '../helpers/database.js';
+import { call, createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
+
+const at = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, seconds));
+
+/** A view of order `id` in `status`, its lines `[line id, sku, quantity]`, as the platform changed it at `seconds`. */
+function view(id: string, status: OrderStatus, lines: [string, string, number][], seconds = 0): PlatformOrder {
+  return {
+    externalId: id,
+    status,
+    platformStatus: status,
+    currency: 'USD',
+    total: '10.00',
+    placedAt: at(0),
+    updatedAt: at(seconds),
+    externalUrl: null,
+    lines: lines.map(([externalId, sku, quantity]) => ({ externalId, sku, quantity, price: '5.00', externalListingId: null })),
+  };
+}
+
+for (const kind of databaseKinds()) {
+  describe(`each line takes stock once [${kind}]`, () => {
+    let t: TestApp;
+    /** A second instance on the same database (PostgreSQL), or the same one (PGlite: one process per database). */
+    let other: TestApp;
+    before(async () => {
+      t = await createTestApp(kind, { listen: true });
+      other = kind === 'postgres' ? await createTestApp(kind, { database: t.database }) : t;
+    });
+    after(async () => {
+      if (other !== t) await other.close();
+      await t.close();
+    });
+
+    /** A workspace with a connected sandbox Etsy shop (its orders counting from long before `at(0)`), and products of these stocks. */
+    async function shopWith(stock: Record<string, number>) {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const siteId = await connectEtsySite(t, user, String(500 + Math.floor(Math.random() * 400)));
+      await t.database.db.execute(sql`update sites set orders_from = '2020-01-01' where id = ${siteId}`);
+      for (const [sku, quantity] of Object.entries(stock)) {
+        const body = { title: `Product ${sku}`, currency: 'USD', variants: [{ sku, price: '5.00', quantity }] };
+        assert.equal((await call(t, 'POST', '/products', { ...as, body })).statusCode, 201);
+      }
+      const site = (await sitesRepo.findSite(t.database.db, user.workspace.id, siteId))!;
+      const pool = async () =>
+        Object.fromEntries(
+          (
+            await selectRows<{ sku: string; quantity: number }>(
+              t.database,
+              sql`select sku, quantity from product_variants where workspace_id = ${user.workspace.id} order by sku`,
+            )
+          ).map((row) => [row.sku, Number(row.quantity)]),
+        );
+      const lines = () =>
+        selectRows<{ external_id: string; stock_taken: number; stock_returned: number }>(
+          t.database,
+          sql`select external_id, stock_taken, stock_returned from order_lines where site_id = ${siteId} order by external_id`,
+        );
+      const movements = async (reason: string) =>
+        (
+          await selectRows<{ n: number }>(
+            t.database,
+            sql`select count(*)::int as n from stock_movements where workspace_id = ${user.workspace.id} and reason = ${reason}`,
+          )
+        )[0]!.n;
+      return { site, pool, lines, movements };
+    }
+
+    /** Records every view at once, half on each instance. */
+    const recordAll = (site: sitesRepo.SiteRow, views: PlatformOrder[]) =>
+      Promise.all(views.map((v, i) => (i % 2 ? other : t).deps.orderIntake.record(site, v)));
+
+    test('the same order twenty times at once takes its lines once; the oversold one takes what the pool had', async () => {
+      const { site, pool, lines, movements } = await shopWith({ 'ONCE-A': 5, 'ONCE-B': 1 });
+      const paid = view('R1', 'open', [
+        ['T1', 'ONCE-A', 2],
+        ['T2', 'ONCE-B', 3],
+      ]);
+      await recordAll(site, Array.from({ length: 20 }, () => paid));
+      assert.deepEqual(await pool(), { 'ONCE-A': 3, 'ONCE-B': 0 });
+      assert.deepEqual(
+        (await lines()).map((l) => [l.external_id, l.stock_taken, l.stock_returned]),
+        [
+          ['T1', 2, 0],
+          ['T2', 1, 0],
+        ],
+      );
+      assert.equal(await movements('order'), 2);
+      const [orders] = await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from orders where site_id = ${site.id}`);
+      assert.equal(orders?.n, 1);
+
+      // Cancelled, twenty times at once: exactly what was taken goes back, once.
+      const cancelled = { ...paid, status: 'cancelled' as const, platformStatus: 'canceled', updatedAt: at(60) };
+      await recordAll(site, Array.from({ length: 20 }, () => cancelled));
+      assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
+      assert.deepEqual(
+        (await lines()).map((l) => [l.stock_taken, l.stock_returned]),
+        [
+          [2, 2],
+          [1, 1],
+        ],
+      );
+      assert.equal(await movements('cancellation'), 2);
+      // An older view, arriving late, changes nothing.
+      await recordAll(site, [paid, paid]);
+      assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
+    });
+
+    test('any interleaving of any views of a few orders ends with the pool at start − held, and held within what was sold', async () => {
+      const START = 6;
+      const status = fc.constantFrom<OrderStatus>('pending', 'open', 'shipped', 'cancelled');
+      // An order's views: its lines' quantities may only fall (partial cancellations), its status moves on.
+      const order = fc.record({
+        lines: fc.array(fc.tuple(fc.constantFrom('P-A', 'P-B'), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 3 }),
+        views: fc.array(fc.tuple(status, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 3, maxLength: 3 })), {
+          minLength: 1,
+          maxLength: 4,
+        }),
+      });
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 1_000 }), async (orders, seed) => {
+          run += 1;
+          const { site, pool, lines } = await shopWith({ 'P-A': START, 'P-B': START });
+          const views = orders.flatMap((o, k) => {
+            let cut = o.lines.map(([, quantity]) => quantity);
+            let over = false;
+            return o.views.map(([drawn, lowered], n) => {
+              cut = cut.map((q, i) => Math.min(q, lowered[i] ?? q));
+              // A cancelled order stays cancelled, as on every platform.
+              over ||= drawn === 'cancelled';
+              const s = over ? 'cancelled' : drawn;
+              return view(
+                `R${run}-${k}`,
+                s,
+                o.lines.map(([sku], i) => [`T${run}-${k}-${i}`, sku, cut[i]!]),
+                n,
+              );
+            });
+          });
+          // Shuffled by the seed, and each view sent twice.
+          const shuffled = [...views, ...views].sort((a, b) => ((a.updatedAt.getTime() + seed) % 7) - ((b.updatedAt.getTime() + seed) % 7));
+          await recordAll(site, shuffled);
+          const held = await lines();
+          for (const line of held) assert.ok(line.stock_returned >= 0 && line.stock_returned <= line.stock_taken, JSON.stringify(line));
+          // Each line holds what its newest view still sells, as far as what it took covers it.
+          const newest = new Map<string, { status: OrderStatus; quantity: number }>();
+          for (const v of views) for (const l of v.lines) newest.set(l.externalId, { status: v.status, quantity: l.quantity });
+          for (const line of held) {
+            const last = newest.get(line.external_id)!;
+            const holds = last.status === 'cancelled' ? 0 : Math.min(line.stock_taken, last.quantity);
+            assert.equal(line.stock_taken - line.stock_returned, holds, JSON.stringify({ line, last }));
+          }
+          const skuOf = new Map(views.flatMap((v) => v.lines.map((l) => [l.externalId, l.sku!])));
+          const expected = { 'P-A': START, 'P-B': START };
+          for (const line of held) expected[skuOf.get(line.external_id) as 'P-A' | 'P-B'] -= line.stock_taken - line.stock_returned;
+          assert.deepEqual(await pool(), expected);
+        }),
+        { numRuns: 8 },
+      );
+    });
+  });
+}
