@@ -92,7 +92,10 @@ for (const kind of databaseKinds()) {
         ['T1', 'ONCE-A', 2],
         ['T2', 'ONCE-B', 3],
       ]);
-      await recordAll(site, Array.from({ length: 20 }, () => paid));
+      await recordAll(
+        site,
+        Array.from({ length: 20 }, () => paid),
+      );
       assert.deepEqual(await pool(), { 'ONCE-A': 3, 'ONCE-B': 0 });
       assert.deepEqual(
         (await lines()).map((l) => [l.external_id, l.stock_taken, l.stock_returned]),
@@ -107,7 +110,10 @@ for (const kind of databaseKinds()) {
 
       // Cancelled, twenty times at once: exactly what was taken goes back, once.
       const cancelled = { ...paid, status: 'cancelled' as const, platformStatus: 'canceled', updatedAt: at(60) };
-      await recordAll(site, Array.from({ length: 20 }, () => cancelled));
+      await recordAll(
+        site,
+        Array.from({ length: 20 }, () => cancelled),
+      );
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
       assert.deepEqual(
         (await lines()).map((l) => [l.stock_taken, l.stock_returned]),
