@@ -43,12 +43,15 @@ export async function orderWithLines(db: Db, row: OrderRow): Promise<OrderRecord
 export async function ordersFrom(db: Db, siteId: number, now: Date): Promise<Date> {
   const [site] = await db.select({ from: sites.ordersFrom }).from(sites).where(eq(sites.id, siteId));
   if (site?.from) return site.from;
+  // To the second: platforms date orders in whole seconds (Etsy, TikTok Shop), so an order placed in the second of the
+  // connection, after it, must not read as placed before it.
+  const second = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const [row] = await db
     .update(sites)
-    .set({ ordersFrom: sql`coalesce(${sites.ordersFrom}, ${now.toISOString()}::timestamptz)` })
+    .set({ ordersFrom: sql`coalesce(${sites.ordersFrom}, ${second.toISOString()}::timestamptz)` })
     .where(eq(sites.id, siteId))
     .returning({ from: sites.ordersFrom });
-  return row?.from ?? now;
+  return row?.from ?? second;
 }
 
 /**
