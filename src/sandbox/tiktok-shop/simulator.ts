@@ -24,6 +24,7 @@ import {
   TOKEN_PREFIX,
   timestampErrorOf,
 } from './open-api.js';
+import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
 import { LOCAL_MARKETS, type LocalMarket, MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
@@ -96,6 +97,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
 
   const { requestId, envelope, fail, answer } = createReplies(clock);
   const products = registerTikTokShopProductApi(app, context);
+  registerTikTokShopOrders(app, context, products.store);
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,
