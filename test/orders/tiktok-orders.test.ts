@@ -12,7 +12,13 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTikTokShopNotificationsAdapter } from '../../src/platforms/tiktok-shop/notifications.js';
-import { ORDER_DETAIL_PATH, ORDERS_PAGE_SIZE, TIKTOK_ORDER_STATUSES, tiktokOrder } from '../../src/platforms/tiktok-shop/orders.js';
+import {
+  createTikTokShopOrdersAdapter,
+  ORDER_DETAIL_PATH,
+  ORDERS_PAGE_SIZE,
+  TIKTOK_ORDER_STATUSES,
+  tiktokOrder,
+} from '../../src/platforms/tiktok-shop/orders.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { SANDBOX_BUYER } from '../../src/sandbox/tiktok-shop/order-store.js';
 import { ORDER_IDS_MAX } from '../../src/sandbox/tiktok-shop/orders.js';
@@ -21,6 +27,7 @@ import { connectTikTokShopSite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../helpers/fixtures.js';
 import { mugProduct } from '../helpers/listings.js';
+import { fakeHttp, rejects } from '../helpers/platform-http.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 import { sandboxShopsOf, signedCall } from '../helpers/tiktok-sandbox.js';
 
@@ -72,6 +79,38 @@ describe('TikTok Shop order facts the adapter keeps (orders.md §2)', () => {
       order('CANCELLED', [item('a', 'CANCELLED')]).lines.map((l) => l.quantity),
       [1],
     );
+  });
+
+  test('the adapter searches by update_time_ge, oldest change first, 100 a page by page_token, and reads one order by ids', async () => {
+    const envelope = (data: object) => ({ status: 200, body: { code: 0, message: 'Success', data, request_id: 'r' } });
+    const sample = { id: '576461413038785752', status: 'UNPAID', create_time: 100, update_time: 200, payment: { currency: 'USD' } };
+    const { http, sent } = fakeHttp(
+      envelope({ next_page_token: 'b2Zmc2V0', total_count: 1, orders: [{ ...sample, line_items: [] }] }),
+      envelope({ orders: [{ ...sample, line_items: [] }] }),
+      { status: 429, body: { code: 36_009_002, message: 'Too many requests', data: null }, retryAfterMs: 1_000 },
+    );
+    const config = { ...SANDBOX_CLIENTS.tiktokShop, authorizeUrl: 'x', authUrl: 'x', apiUrl: 'https://open-api.test' };
+    const adapter = createTikTokShopOrdersAdapter(config, { http, clock: { now: () => new Date(1_700_000_000_000) } });
+    const call = { externalId: '70', data: { cipher: 'GCP_X' }, settings: {}, accessToken: 'TTP_a' };
+    assert.equal(adapter.pollEverySeconds, 60);
+    const page = await adapter.changed(call, new Date(1_699_999_000_500), 'b2Zmc2V0');
+    assert.equal(page.next, 'b2Zmc2V0');
+    assert.deepEqual([page.orders[0]!.status, page.orders[0]!.total], ['pending', null]);
+    const search = new URL(sent[0]!.url);
+    assert.equal(search.pathname, '/order/202309/orders/search');
+    assert.equal(sent[0]!.init.method, 'POST');
+    assert.deepEqual(
+      ['page_size', 'sort_field', 'sort_order', 'page_token', 'shop_cipher'].map((key) => search.searchParams.get(key)),
+      ['100', 'update_time', 'ASC', 'b2Zmc2V0', 'GCP_X'],
+    );
+    assert.deepEqual(sent[0]!.init.json, { update_time_ge: 1_699_999_000 });
+    assert.equal((await adapter.order(call, '576461413038785752'))?.externalId, '576461413038785752');
+    const detail = new URL(sent[1]!.url);
+    assert.deepEqual(
+      [detail.pathname, detail.searchParams.get('ids'), sent[1]!.init.method],
+      [ORDER_DETAIL_PATH, '576461413038785752', 'GET'],
+    );
+    await assert.rejects(adapter.order(call, '576461413038785752'), rejects('unavailable'));
   });
 
   test('ORDER_STATUS_CHANGE (CANCEL included) and CANCELLATION_STATUS_CHANGE name the order by its id as text', () => {
