@@ -4,7 +4,8 @@
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
  * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: how many
  * shops the seller authorizes (or one shop of a seller local to an EU market), and whether they already hold products
- * made outside Storelink (stock.ts).
+ * made outside Storelink (stock.ts). The product API (product-api.ts) and the Order API (orders.ts) share one product
+ * store: a sale takes its units from the shop's products.
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
