@@ -22,6 +22,7 @@ import { createTikTokShopConnectAdapter, type TikTokShopConfig } from './tiktok-
 import { TIKTOK_SHOP_LISTING_SETTINGS } from './tiktok-shop/listing-settings.js';
 import { createTikTokShopListingsAdapter } from './tiktok-shop/listings.js';
 import { createTikTokShopNotificationsAdapter } from './tiktok-shop/notifications.js';
+import { createTikTokShopOrdersAdapter } from './tiktok-shop/orders.js';
 
 /** Each track's connect adapter; null when the track has neither credentials nor a sandbox to run against. */
 export type Adapters = Readonly<Record<Track, ConnectAdapter | null>>;
@@ -165,9 +166,10 @@ export function createOrdersAdapters(
   deps: { http: PlatformHttp; clock: Clock },
   clients: SandboxClients,
 ): OrdersAdapters {
-  const { etsy } = platformConfigs(config, clients);
+  const { etsy, tiktokShop } = platformConfigs(config, clients);
   return {
     ...(etsy ? { etsy: createEtsyOrdersAdapter(etsy, deps) } : {}),
+    ...(tiktokShop ? { 'tiktok-shop': createTikTokShopOrdersAdapter(tiktokShop, deps) } : {}),
   };
 }
 

@@ -2,6 +2,9 @@
 import type { NotificationsAdapter, PlatformNotification } from '../contracts/notifications.js';
 import { parseTikTokWebhook, TIKTOK_WEBHOOK_TYPES, type TikTokNotification, verifyTikTokWebhook } from './webhooks.js';
 
+/** A TikTok id sent as text: its ids exceed a double, so only the text form names one exactly. */
+const idOf = (value: unknown): string | null => (typeof value === 'string' && /^[0-9]{1,20}$/.test(value) ? value : null);
+
 /** A notification's type in Storelink's words (the Partner Center's numbering). */
 function neutralOf(notification: TikTokNotification): PlatformNotification {
   const accountId = notification.shop_id;
@@ -9,11 +12,14 @@ function neutralOf(notification: TikTokNotification): PlatformNotification {
   switch (notification.type) {
     case TIKTOK_WEBHOOK_TYPES.sellerDeauthorization:
       return { kind: 'deauthorized', accountId, message: typeof data?.message === 'string' ? data.message : null };
-    case TIKTOK_WEBHOOK_TYPES.productStatusChange: {
+    case TIKTOK_WEBHOOK_TYPES.productStatusChange:
       // TikTok's sample sends the id as a number too large for a double: only its text form names a product exactly.
-      const productId = data?.product_id;
-      const externalListingId = typeof productId === 'string' && /^[0-9]{1,20}$/.test(productId) ? productId : null;
-      return { kind: 'listing_changed', accountId, externalListingId };
+      return { kind: 'listing_changed', accountId, externalListingId: idOf(data?.product_id) };
+    case TIKTOK_WEBHOOK_TYPES.orderStatusChange:
+    case TIKTOK_WEBHOOK_TYPES.cancellationStatusChange: {
+      // The order is read whole from TikTok (its status here says CANCEL where the API says CANCELLED): only its id counts.
+      const externalOrderId = idOf(data?.order_id);
+      return externalOrderId ? { kind: 'order_changed', accountId, externalOrderId } : { kind: 'other', accountId };
     }
     default:
       return { kind: 'other', accountId };

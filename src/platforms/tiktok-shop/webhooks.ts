@@ -1,5 +1,5 @@
 /**
- * TikTok Shop's webhooks (listings.md §2.9): `{type, tts_notification_id, shop_id, timestamp, data}`, signed in the
+ * TikTok Shop's webhooks (listings.md §2.9, orders.md §2): `{type, tts_notification_id, shop_id, timestamp, data}`, signed in the
  * `Authorization` header as the hex HMAC-SHA256 of the app key followed by the raw body, keyed with the app secret.
  * The signature has no timestamp in it, so a notification is acted on in a way that is the same when it comes twice.
  * Pure: no I/O.
@@ -10,9 +10,11 @@ import { parseBody } from '../parse.js';
 
 /** The types Storelink acts on (the Partner Center's numbering). */
 export const TIKTOK_WEBHOOK_TYPES = {
+  orderStatusChange: 1,
   productStatusChange: 5,
   sellerDeauthorization: 6,
   upcomingAuthorizationExpiration: 7,
+  cancellationStatusChange: 11,
 } as const;
 
 const Notification = Type.Object({

@@ -29,7 +29,8 @@ const UNREADY_ACCOUNTS_FROM = 900_000;
 
 /**
  * Registers the product API in a scope of its own, where JSON bodies stay text so their signature can be checked; answers
- * how to stock an account's shops with products made outside Storelink (stock.ts).
+ * how to stock an account's shops with products made outside Storelink (stock.ts), and the product store (the orders'
+ * sales take their units from it).
  */
 export function registerTikTokShopProductApi(app: FastifyInstance, context: SandboxContext) {
   const store = createProductStore(context);
@@ -53,6 +54,7 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     registerSellerEdits(scope, store);
   });
   return {
+    store,
     stock: (grant: Grant, choice: StockChoice) => stockShops(context, store, grant, choice),
   };
 }

@@ -4,7 +4,8 @@
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
  * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: how many
  * shops the seller authorizes (or one shop of a seller local to an EU market), and whether they already hold products
- * made outside Storelink (stock.ts).
+ * made outside Storelink (stock.ts). The product API (product-api.ts) and the Order API (orders.ts) share one product
+ * store: a sale takes its units from the shop's products.
  */
 import type { FastifyInstance } from 'fastify';
 import { firstValues } from '../../lib/params.js';
@@ -24,6 +25,7 @@ import {
   TOKEN_PREFIX,
   timestampErrorOf,
 } from './open-api.js';
+import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
 import { LOCAL_MARKETS, type LocalMarket, MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
@@ -96,6 +98,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
 
   const { requestId, envelope, fail, answer } = createReplies(clock);
   const products = registerTikTokShopProductApi(app, context);
+  registerTikTokShopOrders(app, context, products.store);
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,

@@ -24,6 +24,8 @@ export const LARGE_STOCK = 250;
 
 /** The currency each sandbox shop's market sells in (shops.ts's regions); product-rules.ts refuses any other. */
 const CURRENCIES: Readonly<Record<string, string>> = { GB: 'GBP', US: 'USD', DE: 'EUR', FR: 'EUR', ES: 'EUR' };
+/** The currency a shop of the region sells in. */
+export const currencyOf = (region: string) => CURRENCIES[region] ?? 'USD';
 const COLOR = '100000';
 const MATERIAL = '100392';
 
@@ -150,7 +152,7 @@ function hostedImage(context: SandboxContext, shopId: string, product: number, r
 
 /** The Create Product body a seller's product in the shop was made with. */
 function bodyOf(seed: Seed, shop: SandboxShop, images: HostedImage[]) {
-  const currency = CURRENCIES[shop.region] ?? 'USD';
+  const currency = currencyOf(shop.region);
   const warehouse = warehousesOf(shop.id, shop.region)[0]!.id;
   return {
     title: seed.title,
