@@ -310,7 +310,8 @@ describe('the sandbox Amazon Orders API v2026-01-01, as an SP-API client calls i
     );
     assert.equal(second.body.pagination, undefined, 'no token after the last page');
     t.clock.advance(24 * 3_600_000 + 1_000);
-    const expired = await search(token, { lastUpdatedAfter: since, paginationToken: next });
+    // A new access token, since the first one has expired too.
+    const expired = await search(await tokenOf(821), { lastUpdatedAfter: since, paginationToken: next });
     assert.equal(expired.status, 400, 'a token lives 24 hours');
   });
 
