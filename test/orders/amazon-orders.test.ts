@@ -84,7 +84,7 @@ for (const kind of databaseKinds()) {
 
     const held = async (account: string, sku: string) => {
       const all = (await (await fetch(`${base}/sandbox/amazon-seller/accounts/${account}/listings`)).json()) as Held[];
-      return all.find((l) => l.marketplace_id === US && l.skus[0]!.sku === sku)?.skus[0]!.quantity ?? null;
+      return all.find((l) => l.marketplace_id === US && l.skus[0]?.sku === sku)?.skus[0]?.quantity ?? null;
     };
     const placeOrder = (account: string, lines: { sku: string; quantity: number }[], extra: object = {}) =>
       fetch(`${base}/sandbox/amazon-seller/accounts/${account}/orders`, {
