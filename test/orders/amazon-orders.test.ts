@@ -98,7 +98,7 @@ for (const kind of databaseKinds()) {
       return ((await response.json()) as { id: string }).id;
     };
     const sandboxPost = (path: string) => fetch(`${base}/sandbox/amazon-seller${path}`, { method: 'POST' });
-    const orders = async (me: Seller, query = '') => (await call(t, 'GET', `/orders${query}`, me.as)).json();
+    const orders = async (me: Pick<Seller, 'as'>, query = '') => (await call(t, 'GET', `/orders${query}`, me.as)).json();
     const orderOf = async (me: Seller, externalId: string) =>
       (await orders(me)).data.find((o: { external_id: string }) => o.external_id === externalId);
     const pool = async (me: Seller, productId: number) =>
@@ -108,7 +108,7 @@ for (const kind of databaseKinds()) {
           .data.variants.map((v: { sku: string; quantity: number }) => [v.sku, v.quantity]),
       );
     /** Asks for the site's orders to be read now, and waits until a read of the site has finished since. */
-    async function syncOrders(me: Seller, site: number) {
+    async function syncOrders(me: Pick<Seller, 'as'>, site: number) {
       const finished = async () =>
         (
           await selectRows<{ n: number }>(
@@ -212,6 +212,24 @@ for (const kind of databaseKinds()) {
       const unknown = await orderOf(me, outside);
       assert.deepEqual(lineFacts(unknown), [['NOT-IN-CATALOGUE', 2, '10.00', 0, 0, ['unknown_sku']]]);
       assert.equal(unknown.lines[0].product_id, null);
+    });
+
+    test('a read pages through more than 100 orders by paginationToken, with no getOrder spent on their items', async () => {
+      const user = await registerUser(t);
+      const me = { as: { token: user.session, workspace: user.workspace.id } };
+      const site = await connectAmazonSellerSite(t, user, '815');
+      // Connecting reads the site's history first: that read is over before the counting starts.
+      await syncOrders(me, site);
+      const ids = new Set<string>();
+      for (let i = 0; i < 101; i++) ids.add(await buy('815', [{ sku: `MANY-${i}`, quantity: 1 }]));
+      const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
+      const searches = calls('searchOrders');
+      const reads = calls('getOrder');
+      await syncOrders(me, site);
+      const read = (await orders(me, `?site_id=${site}`)).meta.total;
+      assert.equal(read, 101);
+      assert.equal(calls('searchOrders') - searches, 2, 'two pages of 100');
+      assert.equal(calls('getOrder') - reads, 0, 'the search carries the items');
     });
 
     test('no buyer name, address, e-mail or phone is stored, logged or answered', async () => {
