@@ -6,6 +6,7 @@ import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ad
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
 import { AMAZON_SELLER_LISTING_SETTINGS } from './amazon-seller/listing-settings.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
+import { createAmazonSellerOrdersAdapter } from './amazon-seller/orders.js';
 import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
 import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
@@ -166,10 +167,11 @@ export function createOrdersAdapters(
   deps: { http: PlatformHttp; clock: Clock },
   clients: SandboxClients,
 ): OrdersAdapters {
-  const { etsy, tiktokShop } = platformConfigs(config, clients);
+  const { etsy, tiktokShop, amazonSeller } = platformConfigs(config, clients);
   return {
     ...(etsy ? { etsy: createEtsyOrdersAdapter(etsy, deps) } : {}),
     ...(tiktokShop ? { 'tiktok-shop': createTikTokShopOrdersAdapter(tiktokShop, deps) } : {}),
+    ...(amazonSeller ? { 'amazon-seller': createAmazonSellerOrdersAdapter(amazonSeller, deps) } : {}),
   };
 }
 

@@ -34,6 +34,9 @@ const PLANS = {
   createReport: [0.0167, 15],
   getReport: [2, 15],
   getReportDocument: [0.0167, 15],
+  // Orders 2026-01-01 (orders.md §3): the search's rate is met by polling every three minutes (orders.ts).
+  searchOrders: [0.0056, 20],
+  getOrder: [0.5, 30],
 } as const;
 export type Operation = keyof typeof PLANS;
 

@@ -35,8 +35,13 @@ const FAULT_ANSWERS: FaultAnswers = {
 
 export interface SpApiAccess {
   operation: SpApiOperation;
-  /** `listings` for searches, definitions and reports; `listing` for one SKU's read and writes. */
+  /** `listings` for searches, definitions, reports and orders; `listing` for one SKU's read and writes. */
   fault: 'listings' | 'listing';
+  /**
+   * The 429's message where the operation's model words it otherwise (Orders 2026-01-01: "The frequency of requests
+   * was greater than allowed."); else the Listings Items models' "You exceeded your quota for the requested resource."
+   */
+  throttled?: string;
   /** The `{sellerId}` of the path, which must be the token's selling partner. */
   sellerId?: string;
 }
@@ -85,7 +90,8 @@ export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, reg
     const sellerId = sandboxSellerId(grant.account);
     const verdict = buckets.spend(sellerId, access.operation);
     void reply.header('x-amzn-RateLimit-Limit', verdict.limitHeader);
-    if (!verdict.allowed) return (void reply.code(429).send(QUOTA_EXCEEDED), null);
+    if (!verdict.allowed)
+      return (void reply.code(429).send(access.throttled ? spApiErrors('QuotaExceeded', access.throttled) : QUOTA_EXCEEDED), null);
     if (access.sellerId !== undefined && access.sellerId !== sellerId) {
       void fail(reply, 403, 'Unauthorized', 'Access to requested resource is denied.');
       return null;

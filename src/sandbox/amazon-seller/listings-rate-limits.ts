@@ -16,9 +16,11 @@ export type SpApiOperation =
   | 'getDefinitionsProductType'
   | 'createReport'
   | 'getReport'
-  | 'getReportDocument';
+  | 'getReportDocument'
+  | 'searchOrders'
+  | 'getOrder';
 
-/** The default plans: the Listings Items and Product Type Definitions models, and Reports 2021-06-30's. */
+/** The default plans: the Listings Items and Product Type Definitions models, Reports 2021-06-30's and Orders 2026-01-01's. */
 export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst: number }>> = {
   getListingsItem: { rate: 5, burst: 10 },
   putListingsItem: { rate: 5, burst: 10 },
@@ -30,6 +32,8 @@ export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst:
   createReport: { rate: 0.0167, burst: 15 },
   getReport: { rate: 2, burst: 15 },
   getReportDocument: { rate: 0.0167, burst: 15 },
+  searchOrders: { rate: 0.0056, burst: 20 },
+  getOrder: { rate: 0.5, burst: 30 },
 };
 
 /** What a test or a load sets: every plan's rate and burst times `multiplier` (1 is Amazon's defaults). */

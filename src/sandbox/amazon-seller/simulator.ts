@@ -3,7 +3,8 @@
  * its real path `/apps/authorize/consent` (and at `/authorize`, DESIGN §6's contract) with the redirect back, the
  * Sellers API's `getMarketplaceParticipations` on the region's SP-API host, and (NA's instance only) LWA's token
  * endpoint, which serves every region as `api.amazon.com` does. NA is served at `/sandbox/amazon-seller`, EU and FE
- * under `/eu` and `/fe` of it. The listing APIs are served from listings-api.ts (DESIGN §10).
+ * under `/eu` and `/fe` of it. The listing APIs are served from listings-api.ts (DESIGN §10), the Orders API and the
+ * buyer's side from orders.ts (DESIGN §14).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AmazonRegion } from '../../domain/index.js';
@@ -15,6 +16,7 @@ import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { registerAmazonListingsApi } from './listings-api.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './listings-stock.js';
+import { registerAmazonOrdersApi, registerAmazonOrdersSandbox } from './orders.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
@@ -58,6 +60,8 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
   const registered = context.callbackUrl('amazon-seller');
   const base = `/sandbox/amazon-seller${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
   const listings = registerAmazonListingsApi(app, context, region, lwa);
+  registerAmazonOrdersApi(app, context, region, lwa);
+  if (region === 'NA') registerAmazonOrdersSandbox(app, context);
 
   /**
    * Seller Central shows an error page and never redirects for an unknown app or redirect URI. The sandbox app is
