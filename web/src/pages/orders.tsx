@@ -152,7 +152,9 @@ export function OrdersPage({ workspace, search }: { workspace: Workspace; search
 /** "3 orders, page 1 of 2." */
 function summaryOf(total: number, filtered: boolean, page: number, pages: number): string {
   if (total === 0) return filtered ? 'No orders match these filters.' : 'No orders.';
-  const count = `${total} ${total === 1 ? 'order' : 'orders'}${filtered ? ' match these filters' : ''}`;
+  const count = filtered
+    ? `${total} ${total === 1 ? 'order matches' : 'orders match'} these filters`
+    : `${total} ${total === 1 ? 'order' : 'orders'}`;
   if (page > pages) return `${count}; this page is past the last one.`;
   return pages > 1 ? `${count}, page ${page} of ${pages}.` : `${count}.`;
 }
