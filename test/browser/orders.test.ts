@@ -198,7 +198,7 @@ describe('orders in a browser', () => {
     assert.equal((await sold.getByRole('cell').nth(3).textContent())?.trim(), '3');
     await session.shot('orders-stock-movements');
     await session.noAxeViolations('orders-stock-movements');
-    await sold.getByRole('link', { name: `Order ${order!.id}` }).click();
+    await sold.getByRole('link', { name: `Order ${order!.external_id}` }).click();
     await page.waitForURL(`${baseUrl}/workspace/${workspaceId}/orders/${order!.id}`);
     await page.getByRole('heading', { level: 1, name: `Order ${order!.external_id}` }).waitFor();
     await page.getByText(`1 × ${SKU}-W at $18.00`).waitFor();

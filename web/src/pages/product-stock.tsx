@@ -20,8 +20,17 @@ const REASON_LABEL: Record<StockMovement['reason'], string> = {
 
 async function loadMovements(workspaceId: string, productId: number, page: number) {
   const query = { product_id: productId, page, per_page: PER_PAGE };
-  const answer = unwrap(await api.GET('/api/v1/products/stock-movements', { params: { query, header: inWorkspace(workspaceId) } }));
-  return { rows: answer.data, total: answer.meta.total };
+  const header = inWorkspace(workspaceId);
+  const answer = unwrap(await api.GET('/api/v1/products/stock-movements', { params: { query, header } }));
+  // A movement names Storelink's order id; the seller knows the order by the platform's, read once per order of the page.
+  const ids = [...new Set(answer.data.flatMap((m) => (m.order_id === null ? [] : [m.order_id])))];
+  const orders = await Promise.all(
+    ids.map(async (id) => {
+      const order = await api.GET('/api/v1/orders/{order_id}', { params: { path: { order_id: id }, header } });
+      return [id, order.data?.data.external_id ?? String(id)] as const;
+    }),
+  );
+  return { rows: answer.data, total: answer.meta.total, orderNames: new Map(orders) };
 }
 
 /** "+3", "−2". */
@@ -71,7 +80,7 @@ export function StockMovements({ workspaceId, productId, version }: { workspaceI
                     {movement.quantity_after}
                   </td>
                   <td data-label="Why">
-                    <Why movement={movement} workspaceId={workspaceId} />
+                    <Why movement={movement} workspaceId={workspaceId} orderName={movements.data.orderNames.get(movement.order_id ?? 0)} />
                   </td>
                 </tr>
               ))}
@@ -96,14 +105,14 @@ export function StockMovements({ workspaceId, productId, version }: { workspaceI
   );
 }
 
-function Why({ movement, workspaceId }: { movement: StockMovement; workspaceId: string }) {
+function Why({ movement, workspaceId, orderName }: { movement: StockMovement; workspaceId: string; orderName: string | undefined }) {
   return (
     <span>
       {REASON_LABEL[movement.reason] ?? movement.reason}
       {movement.order_id !== null && (
         <>
           {' · '}
-          <Link href={orderUrl(workspaceId, movement.order_id)}>Order {movement.order_id}</Link>
+          <Link href={orderUrl(workspaceId, movement.order_id)}>Order {orderName ?? movement.order_id}</Link>
         </>
       )}
       {movement.actor && <span className="muted small"> by {movement.actor.name}</span>}
