@@ -24,6 +24,8 @@ export const DASHBOARD_PAGES = [
   '/workspace/:workspace_id/products',
   '/workspace/:workspace_id/products/new',
   '/workspace/:workspace_id/products/:product_id',
+  '/workspace/:workspace_id/orders',
+  '/workspace/:workspace_id/orders/:order_id',
   '/workspace/:workspace_id/settings',
   '/workspace/:workspace_id/webhooks',
   '/workspace/:workspace_id/audit-log',

@@ -16,6 +16,8 @@ const PAGE_URLS = [
   '/workspace/12/products',
   '/workspace/12/products/new',
   '/workspace/12/products/7',
+  '/workspace/12/orders',
+  '/workspace/12/orders/5',
   '/workspace/12/settings',
   '/workspace/12/webhooks',
   '/workspace/12/audit-log',

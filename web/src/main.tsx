@@ -8,6 +8,8 @@ import { AuthPage } from './pages/auth';
 import { DashboardRedirect, WorkspaceDashboard } from './pages/dashboard';
 import { InvitePage } from './pages/invite';
 import { NotFound } from './pages/not-found';
+import { OrderPage } from './pages/order-page';
+import { OrdersPage } from './pages/orders';
 import { ProductEditor } from './pages/product-editor';
 import { ProductList } from './pages/products';
 import { SiteListings } from './pages/site';
@@ -44,12 +46,16 @@ function App() {
   const listing = /^\/site\/([^/]+)\/listings\/([^/]+)$/.exec(path);
   const products = /^\/workspace\/([^/]+)\/products$/.exec(path);
   const product = /^\/workspace\/([^/]+)\/products\/([^/]+)$/.exec(path);
+  const orders = /^\/workspace\/([^/]+)\/orders$/.exec(path);
+  const order = /^\/workspace\/([^/]+)\/orders\/([^/]+)$/.exec(path);
   const known =
     workspace ||
     site ||
     listing ||
     products ||
     product ||
+    orders ||
+    order ||
     settings ||
     ['/', '/dashboard', '/profile/developer/api-access', '/profile/account'].includes(path);
   if (!known) return <NotFound />;
@@ -64,6 +70,14 @@ function App() {
       ) : product ? (
         <WorkspaceGate key={path} workspaceId={product[1]!}>
           {(w) => <ProductEditor workspaceId={product[1]!} productId={product[2] === 'new' ? null : product[2]!} role={w.role} />}
+        </WorkspaceGate>
+      ) : orders ? (
+        <WorkspaceGate key={orders[1]} workspaceId={orders[1]!}>
+          {(w) => <OrdersPage workspace={w} search={url.searchParams} />}
+        </WorkspaceGate>
+      ) : order ? (
+        <WorkspaceGate key={path} workspaceId={order[1]!}>
+          {(w) => <OrderPage workspace={w} orderId={order[2]!} />}
         </WorkspaceGate>
       ) : settings ? (
         <WorkspaceGate key={path} workspaceId={settings[1]!}>

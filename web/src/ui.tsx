@@ -231,6 +231,11 @@ export function Frame({ children, workspaceId, role }: { children: ReactNode; wo
               Products
             </Link>
           )}
+          {workspaceId && (
+            <Link href={`/workspace/${workspaceId}/orders`} aria-current={current(`/workspace/${workspaceId}/orders`)}>
+              Orders
+            </Link>
+          )}
           <SettingsMenu workspaceId={workspaceId} role={shownRole} />
           <button type="button" className="link-button" onClick={() => void signOut()}>
             Sign out

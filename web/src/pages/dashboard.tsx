@@ -1,6 +1,6 @@
 /**
  * /dashboard (to the current workspace) and /workspace/<id>/dashboard: the workspace switcher and "New workspace…", the
- * sites that need reconnecting, the connect catalogue (owners and admins) and the connected sites.
+ * oversold alert (DESIGN §14), the sites that need reconnecting, the connect catalogue (owners and admins) and the connected sites.
  */
 import { useEffect } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
@@ -23,6 +23,7 @@ import { type Workspace, WorkspaceGate } from '../workspace-gate';
 import { ConnectButton, ConnectOutcome } from './connect';
 import { AttentionBanner, ConnectCatalogue } from './connect-catalogue';
 import { NewWorkspaceButton } from './new-workspace';
+import { loadOversold, OversoldAlert } from './order-parts';
 
 /** Goes to the last used workspace if the user still has it, else the first; keeps the query (a connect outcome). */
 export function DashboardRedirect({ search }: { search: string }) {
@@ -73,6 +74,8 @@ function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; wo
     async () => unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data,
     `sites-${workspaceId}`,
   );
+  const oversold = useRequest(() => loadOversold(workspaceId), `oversold-${workspaceId}`);
+  const siteName = (id: number) => (sites.state === 'ready' ? sites.data.find((s) => s.id === id)?.name : undefined) ?? `site ${id}`;
 
   return (
     <Frame workspaceId={workspaceId} role={workspace.role}>
@@ -95,6 +98,7 @@ function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; wo
         </div>
       </div>
       {message && <Notice>{message}</Notice>}
+      {oversold.state === 'ready' && <OversoldAlert orders={oversold.data} workspaceId={workspaceId} siteName={siteName} />}
       <ConnectOutcome search={search} />
       {sites.state === 'ready' && <AttentionBanner sites={sites.data} workspaceId={workspaceId} canConnect={manager} />}
 

@@ -14,6 +14,7 @@ import { ImagesEditor } from './product-images';
 import { ProductListings } from './product-listings';
 import { type Errors, OptionsEditor, VariantsTable } from './product-options';
 import { flash, productsUrl, productUrl, useFlash, usePage } from './product-parts';
+import { StockMovements } from './product-stock';
 
 async function loadProduct(workspaceId: string, productId: string): Promise<Product> {
   const id = Number(productId);
@@ -27,6 +28,8 @@ export function ProductEditor({ workspaceId, productId, role }: { workspaceId: s
     async () => (productId === null ? null : loadProduct(workspaceId, productId)),
     `product-${workspaceId}-${productId ?? 'new'}`,
   );
+  // Each save may change the stock: the movements are read again after it.
+  const [saves, setSaves] = useState(0);
   usePage(productId === null ? 'New product' : loaded.state === 'ready' && loaded.data ? loaded.data.title : 'Product');
   return (
     <Frame workspaceId={workspaceId} role={role}>
@@ -35,8 +38,9 @@ export function ProductEditor({ workspaceId, productId, role }: { workspaceId: s
       </p>
       {loaded.state === 'ready' ? (
         <>
-          <ProductForm workspaceId={workspaceId} stored={loaded.data} />
+          <ProductForm workspaceId={workspaceId} stored={loaded.data} onSaved={() => setSaves((n) => n + 1)} />
           {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} role={role} />}
+          {loaded.data && <StockMovements workspaceId={workspaceId} productId={loaded.data.id} version={saves} />}
         </>
       ) : (
         <>
@@ -52,7 +56,7 @@ export function ProductEditor({ workspaceId, productId, role }: { workspaceId: s
   );
 }
 
-function ProductForm({ workspaceId, stored }: { workspaceId: string; stored: Product | null }) {
+function ProductForm({ workspaceId, stored, onSaved }: { workspaceId: string; stored: Product | null; onSaved: () => void }) {
   const [saved, setSaved] = useState(stored);
   const [draft, setDraft] = useState<Draft>(() => draftOf(stored));
   const [saving, setSaving] = useState(false);
@@ -90,6 +94,7 @@ function ProductForm({ workspaceId, stored }: { workspaceId: string; stored: Pro
       ).data;
       setSaved(product);
       setDraft(draftOf(product));
+      onSaved();
       setMessage(product.version === saved.version ? 'Nothing had changed.' : `Saved. This is version ${product.version}.`);
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) {
