@@ -30,7 +30,7 @@ export interface ShopListing {
   id: number | string;
   title: string;
   state: string;
-  skus: { sku: string }[];
+  skus: { sku: string; quantity?: number }[];
   /** Etsy's: how many times the listing was published. */
   publishes?: number;
 }

@@ -1,13 +1,15 @@
 /**
  * Orders read across a kill -9 (DESIGN §14, issue 33 item 6), on both databases: buyers place 100 orders in a sandbox
  * Etsy shop (P, a process of its own that lives through the test), each telling the service (W) by ORDER_PAID; W is
- * killed -9 while it takes them in, and restarted on the same database. The notifications sent while W was down are
- * lost, as a platform's would be: the next read finds their orders. In the end every order is recorded once, each line
- * took its unit once, and the pool is exactly start − sold.
+ * killed -9 while it takes them in and pushes the new quantities to the products' listings on a second shop, and is
+ * restarted on the same database. The notifications sent while W was down are lost, as a platform's would be: the next
+ * read finds their orders. In the end every order is recorded once, each line took its unit once, the pool is exactly
+ * start − sold, and every listing of the second shop holds it.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { databaseKinds } from '../helpers/database.js';
+import { GIF_1X1 } from '../helpers/fixtures.js';
 import { json, startWorld } from '../helpers/kill-world.js';
 import { within } from '../helpers/test-app.js';
 
@@ -25,14 +27,30 @@ for (const kind of databaseKinds()) {
       const world = await startWorld(kind, '31', { shop: 'stocked-large' });
       const { servers, auth, site } = world;
       try {
+        // The shop's skus in the catalogue, each listed on a second shop (Etsy takes images as files).
+        const second = await world.connect('etsy', '32');
         for (let n = 1; n <= SKUS; n += 10) {
           await Promise.all(
             Array.from({ length: 10 }, async (_, k) => {
               const body = { title: `Item ${n + k}`, currency: 'USD', variants: [{ sku: sku(n + k), price: '10.00', quantity: START }] };
-              assert.equal((await json(servers.W!, 'POST', '/products', auth, body)).status, 201);
+              const created = await json(servers.W!, 'POST', '/products', auth, body);
+              assert.equal(created.status, 201);
+              const form = new FormData();
+              form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'item.gif');
+              const image = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
+                method: 'POST',
+                headers: auth,
+                body: form,
+              });
+              assert.equal(image.status, 201);
+              const listing = { product_id: created.json.data.id, category_id: '1011', attributes: { 200: '1' } };
+              assert.equal((await json(servers.W!, 'POST', `/sites/${second.site}/listings`, auth, listing)).status, 202);
             }),
           );
         }
+        const held = async () =>
+          Object.fromEntries((await second.shop()).filter((l) => l.state === 'active').map((l) => [l.skus[0]?.sku, l.skus[0]?.quantity]));
+        await within(60_000, async () => Object.keys(await held()).length === SKUS, { pollMs: 200 });
         // One unit a sale, as far as each listing of the shop has units.
         const plan = Array.from({ length: SKUS }, (_, i) => Array.from({ length: ((i + 1) % 10) + 1 }, () => sku(i + 1)))
           .flat()
@@ -88,6 +106,20 @@ for (const kind of databaseKinds()) {
           Object.fromEntries(products.map((p) => [p.sku, p.quantity])),
           Object.fromEntries(Array.from({ length: SKUS }, (_, i) => [sku(i + 1), START - (sold.get(sku(i + 1)) ?? 0)])),
         );
+        // The second shop's listings hold the pool, pushed across the kill.
+        const pool = Object.fromEntries(Array.from({ length: SKUS }, (_, i) => [sku(i + 1), START - (sold.get(sku(i + 1)) ?? 0)]));
+        const holds = async () => {
+          try {
+            assert.deepEqual(await held(), pool);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        // A push in flight at the kill is run again once pg-boss expires it (three deadlines of 3 s, at least 30 s).
+        const pushed = await within(120_000, holds, { pollMs: 250 }).catch(() => null);
+        assert.deepEqual(await held(), pool);
+        process.stdout.write(`[${kind}] the second shop held the pool ${Math.round(pushed!)} ms after the orders were in\n`);
         const movements = [];
         for (let page = 1; page <= 2; page++)
           movements.push(...(await json(servers.W!, 'GET', `/products/stock-movements?per_page=100&page=${page}`, auth)).json.data);
