@@ -4,7 +4,7 @@
  * it beside spec, writing to stderr: spec keeps stdout to itself, with the closing "ℹ tests N" lines CI reads.
  *
  * A file's time is the wall time of the process node runs it in: the `test:complete` event node sends for the file
- * itself, named after its path. Files run two at a time (--test-concurrency=2), so an area's time is the sum of its
+ * itself, named after its path. Files run three at a time (--test-concurrency=3), so an area's time is the sum of its
  * files' times, and the suite's wall time is about half of the total.
  *
  * Plain JavaScript: node 20 loads a reporter without the loader `--import tsx` registers, so it cannot be TypeScript.
@@ -46,7 +46,7 @@ export function buildAreaTimesReport(times) {
     `  ${area.padEnd(width)}  ${files.padStart(5)}  ${time.padStart(9)}  ${share.padStart(5)}`.trimEnd();
   const lines = [
     '',
-    'Time by area (each file is timed as its own process; two run at once, so the wall time is about half the total)',
+    'Time by area (each file is timed as its own process; three run at once, so the wall time is about a third of the total)',
     row('area', 'files', 'time', 'share'),
     ...[...areas.entries()]
       .sort(([, a], [, b]) => b.ms - a.ms)
