@@ -5,7 +5,7 @@
  *
  * A file's time is the wall time of the process node runs it in: the `test:complete` event node sends for the file
  * itself, named after its path. Files run three at a time (--test-concurrency=3), so an area's time is the sum of its
- * files' times, and the suite's wall time is about half of the total.
+ * files' times, and the suite's wall time is about a third of the total.
  *
  * Plain JavaScript: node 20 loads a reporter without the loader `--import tsx` registers, so it cannot be TypeScript.
  */
