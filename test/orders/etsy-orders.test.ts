@@ -20,6 +20,8 @@ interface ShopListing {
   id: number;
   state: string;
   skus: { sku: string; quantity: number }[];
+  publishes: number;
+  fees: number;
 }
 
 for (const kind of databaseKinds()) {
@@ -261,6 +263,59 @@ for (const kind of databaseKinds()) {
       const text = everything.join('\n');
       assert.ok(text.includes('NOT-IN-CATALOGUE'), 'the dump holds the orders read above');
       for (const value of Object.values(SANDBOX_BUYER)) assert.ok(!text.includes(value), `${value} is nowhere`);
+    });
+
+    test('the pool at 0: every Etsy listing is switched off with an out_of_stock issue, and live again, without a fee, when stock returns', async () => {
+      const me = await twoShops('407', '408');
+      const productId = await mugProduct(t, { ...me, site: me.sites[0], account: me.accounts[0] }, 'ZERO', {
+        colours: false,
+        currency: 'USD',
+        title: 'Stoneware mug ZERO',
+        description: 'Wheel-thrown, 350 ml.',
+      });
+      const listingIds: number[] = [];
+      for (const site of me.sites) {
+        const { id: categoryId, attributes } = await leafCategory(t, { ...me, site, account: '' }, 'mug');
+        const published = await call(t, 'POST', `/sites/${site}/listings`, {
+          ...me.as,
+          body: { product_id: productId, category_id: categoryId, attributes },
+        });
+        assert.equal(published.statusCode, 202, published.body);
+        listingIds.push(published.json().data.id);
+      }
+      const listing = async (id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
+      await within(20_000, async () => (await Promise.all(listingIds.map(listing))).every((l) => l.status === 'active'));
+      const externalIds = await Promise.all(listingIds.map(async (id) => String((await listing(id)).external_id)));
+      const onEtsy = async (i: 0 | 1) => (await shop(me.accounts[i])).find((l) => String(l.id) === externalIds[i])!;
+
+      // The last 4 sell on the first shop: Etsy marks that listing sold out, and the pool at 0 reaches both.
+      await buy('407', [{ sku: 'ZERO', quantity: 4 }]);
+      await within(15_000, async () => (await Promise.all(listingIds.map(listing))).every((l) => l.status === 'inactive'));
+      for (const id of listingIds) {
+        const off = await listing(id);
+        assert.equal(off.platform_status, 'inactive');
+        assert.deepEqual(
+          off.issues.map((i: { code: string }) => i.code),
+          ['out_of_stock'],
+        );
+      }
+      assert.deepEqual([(await onEtsy(0)).state, (await onEtsy(1)).state], ['inactive', 'inactive']);
+
+      // Restocked: both go live again; reactivating an inactive listing is free, where renewing a sold-out one is not.
+      const product = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
+      const restock = { variants: [{ ...product.variants[0], quantity: 5 }] };
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: restock })).statusCode, 200);
+      await within(15_000, async () =>
+        (await Promise.all(listingIds.map(listing))).every((l) => l.status === 'active' && l.issues.length === 0),
+      );
+      const live = [await onEtsy(0), await onEtsy(1)];
+      assert.deepEqual(
+        live.map((l) => [l.state, l.skus[0]?.quantity, l.fees]),
+        [
+          ['active', 5, 1],
+          ['active', 5, 1],
+        ],
+      );
     });
 
     test('Etsy notifications: an unsigned or stale one is refused, a signed one reads the receipt', async () => {
