@@ -125,14 +125,14 @@ export async function settleListing(
 
 /**
  * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
- * new version, `syncing` until it is; the listings on `exceptSiteId` are left as they are. Answers the listings, whose
- * work the caller queues.
+ * new version, `syncing` until it is. `except` leaves alone the listings on a site that Storelink has not changed since
+ * a time (the site that sold, since its sale). Answers the listings, whose work the caller queues.
  */
 export async function retargetListings(
   db: Db,
   productIds: readonly number[],
   now: Date,
-  exceptSiteId: number | null = null,
+  except: { siteId: number; unchangedSince: Date } | null = null,
 ): Promise<{ id: number; siteId: number }[]> {
   if (productIds.length === 0) return [];
   const result = await db.execute(sql`
@@ -140,7 +140,7 @@ export async function retargetListings(
     from ${products} as p
     where p.id = l.product_id and l.status <> 'deleted' and l.wants <> 'deleted'
       and l.product_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))
-      and l.site_id <> ${exceptSiteId ?? 0}
+      and not (l.site_id = ${except?.siteId ?? 0} and l.updated_at <= ${(except?.unchangedSince ?? now).toISOString()}::timestamptz)
     returning l.id, l.site_id`);
   return (result as unknown as { rows: { id: number; site_id: number }[] }).rows.map((r) => ({
     id: Number(r.id),

@@ -265,6 +265,23 @@ for (const kind of databaseKinds()) {
       for (const value of Object.values(SANDBOX_BUYER)) assert.ok(!text.includes(value), `${value} is nowhere`);
     });
 
+    test('a sale read late, on a shop Storelink wrote to since, gets the pool too: no listing is left offering units sold', async () => {
+      const me = await twoShops('409', '410');
+      const { productId, externalIds } = await listedOnBoth(me, 'LATE');
+      // Unpaid on the first shop: Etsy sends no ORDER_PAID, so Storelink learns of it at its next read.
+      const late = await buy('409', [{ sku: 'LATE-W', quantity: 2 }], { status: 'open' });
+      t.clock.advance(1_000);
+      // Paid on the second: read at once, and the pool (not yet counting the first sale) goes to the first shop.
+      await buy('410', [{ sku: 'LATE-W', quantity: 1 }]);
+      await within(10_000, async () => (await onShop('409', externalIds[0]!, 'LATE-W')) === 3);
+      // The first shop's own sale is read: the pool is sent there too, since Storelink's write undid Etsy's count.
+      await syncOrders(me, me.sites[0]);
+      assert.equal((await orderOf(me, late)).status, 'pending');
+      assert.deepEqual(await pool(me, productId), { 'LATE-W': 1, 'LATE-B': 2 });
+      await within(10_000, async () => (await onShop('409', externalIds[0]!, 'LATE-W')) === 1);
+      await within(10_000, async () => (await onShop('410', externalIds[1]!, 'LATE-W')) === 1);
+    });
+
     test('the pool at 0: every Etsy listing is switched off with an out_of_stock issue, and live again, without a fee, when stock returns', async () => {
       const me = await twoShops('407', '408');
       const productId = await mugProduct(t, { ...me, site: me.sites[0], account: me.accounts[0] }, 'ZERO', {

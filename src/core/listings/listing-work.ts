@@ -66,10 +66,11 @@ export interface ListingWork {
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
   /**
-   * The products' stock pool moved by an order of `soldOnSiteId` (in the caller's transaction): as productsChanged, but
-   * the listings on the site that sold are left as their platform set them (null: none is left).
+   * The products' stock pool moved by an order (in the caller's transaction): as productsChanged, but the listings on
+   * the site that sold are left as their platform set them when Storelink has not written to them since the sale
+   * (`soldOn`; null: none is left).
    */
-  stockChanged(tx: Db, productIds: readonly number[], soldOnSiteId: number | null): Promise<void>;
+  stockChanged(tx: Db, productIds: readonly number[], soldOn: { siteId: number; at: Date } | null): Promise<void>;
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
@@ -254,8 +255,9 @@ export function createListingWork(deps: {
     async productsChanged(tx, productIds) {
       for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now())) await send(tx, listing);
     },
-    async stockChanged(tx, productIds, soldOnSiteId) {
-      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now(), soldOnSiteId)) await send(tx, listing);
+    async stockChanged(tx, productIds, soldOn) {
+      const except = soldOn && { siteId: soldOn.siteId, unchangedSince: soldOn.at };
+      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now(), except)) await send(tx, listing);
     },
     async siteConnected(tx, siteId) {
       for (const listing of await listingsRepo.unsyncedListingsOfSite(tx, siteId)) await send(tx, listing);

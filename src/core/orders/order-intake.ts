@@ -11,8 +11,10 @@
  *   stock, and told to nobody.
  * - A view older than the one recorded (notifications come out of order) changes nothing.
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
- *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. A pool
- *   that reached 0 goes everywhere, that site included.
+ *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
+ *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
+ *   sale was placed (a sale on another platform, seen first, sent it a pool that did not count this one: the bench
+ *   found Amazon's listings left above the pool so, since Amazon's sales are read minutes late).
  */
 
 import * as auditRepo from '../../db/audit.repo.js';
@@ -174,7 +176,7 @@ export function createOrderIntake(deps: {
           const productIds = [...new Set([...moved.values()].map((m) => m.productId))];
           await ordersRepo.bumpProducts(tx, productIds, now);
           const emptied = [...moved.values()].some((m) => m.empty);
-          await deps.listings.stockChanged(tx, productIds, emptied ? null : site.id);
+          await deps.listings.stockChanged(tx, productIds, emptied ? null : { siteId: site.id, at: order.placedAt });
         }
         if (!recorded.history) {
           const event: WebhookEvent | null = inserted
