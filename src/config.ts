@@ -244,7 +244,7 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
       scopes: read('ETSY_SCOPES', (v) => v.split(/[\s,]+/).filter(Boolean), DEFAULT_ETSY_SCOPES),
       connectUrl: url('ETSY_CONNECT_URL', 'https://www.etsy.com/oauth/connect'),
       apiUrl: url('ETSY_API_URL', 'https://api.etsy.com'),
-      // The signing secret of the app's webhooks (`whsec_…`, commercial apps only): without it ORDER_PAID is refused
+      // The signing secret of the app's webhooks (`whsec_...`, commercial apps only): without it ORDER_PAID is refused
       // and orders are read by polling alone.
       webhookSecret: read('ETSY_WEBHOOK_SECRET', (v) => v, null as string | null),
     },
