@@ -382,6 +382,9 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
     `the burst's orders counted (${JSON.stringify(counted)} of ${JSON.stringify(expected)})`,
   );
   const callsCounted = since(await callsNow(server), callsBefore);
+  console.log(
+    `i ${count} orders placed in ${placingSeconds.toFixed(1)} s, all counted ${((Date.now() - started) / 1000).toFixed(1)} s after the first`,
+  );
   const cpuShare = (server.cpuMicros() - cpuBefore) / 1000 / (Date.now() - started);
 
   // Exactly once: each order of the burst recorded once, its lines holding its units, each taken in whole.
@@ -492,12 +495,18 @@ export async function benchOrders(
     'amazon-sync': sellers.includes('amazon-seller') ? named('AS', sizes.amazonSyncSamples) : [],
   };
   const burstSkus = Array.from({ length: sizes.burstProducts }, (_, i) => `BURST-${i}`);
+  const settingUp = Date.now();
   const world = await openWorld(server, user, [
     ...Object.values(windowSkus)
       .flat()
       .map((sku) => ({ sku, units: WINDOW_UNITS })),
     ...burstSkus.map((sku) => ({ sku, units: BURST_UNITS })),
   ]);
+  console.log(`i ${world.products.size} products live on the three platforms after ${((Date.now() - settingUp) / 1000).toFixed(0)} s`);
   const pairs = await windows(world, sellers, sizes, (key) => windowSkus[key]!);
+  for (const w of pairs)
+    console.log(
+      `i window ${platformName(w.seller)} → ${platformName(w.other)} (${w.how}, ${w.samples}): p50 ${(w.p50Ms / 1000).toFixed(2)} s, p99 ${(w.p99Ms / 1000).toFixed(2)} s`,
+    );
   return { windows: pairs, burst: await burst(world, sellers, sizes, burstSkus) };
 }

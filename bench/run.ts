@@ -17,11 +17,11 @@
  * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
  * `-- --orders-only`: (i) alone, on a PostgreSQL database of its own: the oversell window from a sale on each platform
  * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
- * that platform only, the other two following.
+ * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
@@ -281,9 +281,10 @@ async function ordersRun(): Promise<OrdersResult | null> {
   try {
     const result = await benchOrders(server, database.user!, ORDERS_SIZES[short ? 'short' : 'full'], LISTINGS_PLATFORMS);
     const b = result.burst;
+    const off = Object.entries(b.listingsOff).map(([name, o]) => `${name} ${o.listings} (${o.unitsOver} units over)`);
     console.log(
-      `i ${b.orders} orders placed in ${b.placingSeconds.toFixed(1)} s, all recorded after ${b.countedSeconds.toFixed(1)} s ` +
-        `(floor ${b.floorSeconds.toFixed(1)} s); oversell window p99 ${result.windows.map((w) => `${w.seller}→${w.other} (${w.how}) ${(w.p99Ms / 1000).toFixed(2)} s`).join(', ')}`,
+      `i the listings' last change ${b.listingsSettledSeconds.toFixed(1)} s after the burst's first sale; ` +
+        `off the pool after it: ${off.length > 0 ? off.join(', ') : 'none'}`,
     );
     if (b.duplicates + b.missing + b.wrongLines + b.wrongPools > 0)
       problems.push(
@@ -349,6 +350,11 @@ async function main(): Promise<void> {
     const checks = orders ? ordersChecks(orders) : [];
     console.log(`\n${ordersLines(orders).join('\n')}`);
     for (const c of checks) console.log(`- ${c.name}: ${c.value.toFixed(2)}${c.unit} (target ${c.target}: ${c.met ? 'met' : 'not met'})`);
+    // Every figure of the run, for BENCHMARKS.md: bench/results/orders.json.
+    const dir = new URL('results/', import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    const saved = { date: new Date().toISOString(), command: `npm run bench -- ${argv.join(' ')}`, loadAtStart, orders, checks };
+    writeFileSync(new URL('orders.json', dir), `${JSON.stringify(saved, null, 2)}\n`);
     return;
   }
   const { postgres, small, grown } = await openDatabases();
