@@ -208,14 +208,13 @@ async function openWorld(server: ServerProcess, user: BenchUser, skus: { sku: st
   };
   await Promise.all(Array.from({ length: BUYERS }, client));
   for (const key of ALL) {
-    let held = new Map<string, { state: string; quantity: number; at: number }>();
     await until(
       600_000,
       async () => {
-        held = await heldOf(server, key);
+        const held = await heldOf(server, key);
         return skus.every(({ sku, units }) => held.get(sku)?.state === 'active' && held.get(sku)?.quantity === units);
       },
-      `every product live on ${platformName(key)} (${[...held.values()].filter((h) => h.state === 'active').length} of ${skus.length})`,
+      `every product live on ${platformName(key)} with its units`,
     );
   }
   return { server, user, sites, products };
