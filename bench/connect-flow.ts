@@ -45,7 +45,7 @@ export async function runConnectFlows(baseUrl: string, user: BenchUser, duration
 
 /**
  * One connect flow of sandbox `account` (Etsy unless `platformId` says another seller platform, with the consent page's
- * further `choices`); answers the site's id.
+ * further `choices` and the authorization request's further fields, such as Amazon's `region`); answers the site's id.
  */
 export async function connectOnce(
   baseUrl: string,
@@ -53,11 +53,12 @@ export async function connectOnce(
   account: number,
   platformId: 1 | 4 | 5 = 1,
   choices: Record<string, string> = {},
+  request: Record<string, unknown> = {},
 ): Promise<number> {
   const asked = await fetch(`${baseUrl}/api/v1/authenticate-site`, {
     method: 'POST',
     headers: { ...user.headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ platform_id: platformId }),
+    body: JSON.stringify({ ...request, platform_id: platformId }),
   });
   expect(asked.status === 200, `authenticate-site answered ${asked.status}`);
   const url = ((await asked.json()) as { data: { url: string } }).data.url;

@@ -15,7 +15,7 @@ export const ETSY_CALLS_PER_SECOND = 150;
 export const TIKTOK_CALLS_PER_SECOND = 50;
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 /** A PNG's signature and IHDR of 640 x 480: TikTok Shop takes main images of 300 px and more. */
-const PNG_640X480 = Buffer.concat([
+export const PNG_640X480 = Buffer.concat([
   Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
   Buffer.from([0, 0, 2, 128, 0, 0, 1, 224, 8, 2, 0, 0, 0]),
 ]);
@@ -23,13 +23,13 @@ const PNG_640X480 = Buffer.concat([
  * How often the platform is looked at. Each look serialises every listing of the shop inside the server under test, so
  * it is rare: the times are the platform's own (`created_at`, `updated_at`: when it took the change), not the bench's.
  */
-const POLL_MS = 500;
+export const POLL_MS = 500;
 const PUBLISH_CLIENTS = 8;
 
 export type BenchPlatform = 'etsy' | 'tiktok-shop' | 'amazon-seller';
 
 /** Amazon's default usage plans of the calls a publish and a price change make (listings.md §3.11): rate a second, burst. */
-const AMAZON_PLANS: Readonly<Record<string, readonly [number, number]>> = {
+export const AMAZON_PLANS: Readonly<Record<string, readonly [number, number]>> = {
   putListingsItem: [5, 10],
   patchListingsItem: [5, 5],
   getListingsItem: [5, 10],
@@ -153,7 +153,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
   },
 };
 
-async function send(server: ServerProcess, user: BenchUser, method: string, path: string, body?: unknown): Promise<any> {
+export async function send(server: ServerProcess, user: BenchUser, method: string, path: string, body?: unknown): Promise<any> {
   const response = await fetch(`${server.url}/api/v1${path}`, {
     method,
     headers: { ...user.headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -164,21 +164,22 @@ async function send(server: ServerProcess, user: BenchUser, method: string, path
   return answer;
 }
 
-/** The platform's listing-API calls the sandbox counted so far, by operation (the connect flow's left out). */
+/** The platform's listing-API calls the sandbox counted so far, by operation (the connect flow's and its 429s left out). */
 async function listingCalls(server: ServerProcess, platform: BenchPlatform): Promise<Record<string, number>> {
   const calls = (await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>;
-  const connect = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh']);
+  const connect = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh', 'throttled']);
   return Object.fromEntries(
     Object.entries(calls).filter(([key]) => key.startsWith(`${platform}:`) && !connect.has(key.slice(platform.length + 1))),
   );
 }
 
-const since = (after: Record<string, number>, before: Record<string, number>) =>
+export const since = (after: Record<string, number>, before: Record<string, number>) =>
   Object.fromEntries(Object.entries(after).map(([key, n]) => [key, n - (before[key] ?? 0)]));
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+export const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function until(limitMs: number, check: () => Promise<boolean>, what: string): Promise<void> {
+export async function until(limitMs: number, check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${limitMs / 1000} s`);
@@ -186,12 +187,32 @@ async function until(limitMs: number, check: () => Promise<boolean>, what: strin
   }
 }
 
-export async function benchListings(server: ServerProcess, user: BenchUser, count: number, key: BenchPlatform): Promise<ListingsResult> {
+/**
+ * Connects the platform's sandbox `account` (the listings bench's own unless said) to the user's workspace, with the
+ * platform's rate limit as the bench runs it and the site's listing settings (`request`: the authorization request's
+ * further fields, such as Amazon's `region`); answers the site's id.
+ */
+export async function connectPlatform(
+  server: ServerProcess,
+  user: BenchUser,
+  key: BenchPlatform,
+  account = PLATFORMS[key].account,
+  request: Record<string, unknown> = {},
+): Promise<number> {
   const platform = PLATFORMS[key];
   await platform.prepare(server);
-  const site = await connectOnce(server.url, user, platform.account, platform.platformId);
+  const site = await connectOnce(server.url, user, account, platform.platformId, {}, request);
   const options = (await send(server, user, 'GET', `/sites/${site}/listing-options`)).data;
   await send(server, user, 'PUT', `/sites/${site}/listing-settings`, platform.settings(options));
+  return site;
+}
+
+/** What a publish to the platform sends besides the product: its category and attributes. */
+export const publishOf = (key: BenchPlatform) => PLATFORMS[key].publish;
+
+export async function benchListings(server: ServerProcess, user: BenchUser, count: number, key: BenchPlatform): Promise<ListingsResult> {
+  const platform = PLATFORMS[key];
+  const site = await connectPlatform(server, user, key);
   const held = async (): Promise<Held[]> =>
     (await fetch(`${server.url}/sandbox/${key}/accounts/${platform.account}/listings`)).json() as Promise<Held[]>;
   const products: { id: number; sku: string }[] = [];

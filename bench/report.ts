@@ -7,6 +7,7 @@ import type { ImportResult } from './catalogue.js';
 import type { FlowResult } from './connect-flow.js';
 import { type ListingsResult, platformName } from './listings.js';
 import type { Measurement } from './measure.js';
+import type { OrdersResult } from './orders.js';
 
 export interface BenchResults {
   readonly date: string;
@@ -28,6 +29,8 @@ export interface BenchResults {
   readonly imports: Readonly<Record<string, ImportResult>>;
   /** (h) Listings on the sandbox Etsy, PostgreSQL. */
   readonly listings: readonly ListingsResult[];
+  /** (i) Orders and the oversell window on the three sandboxes, PostgreSQL; null when not run. */
+  readonly orders: OrdersResult | null;
   /** Per database, in bytes: RSS right after start and during (b) (medians), and after `settleSeconds` alone. */
   readonly memory: Readonly<Record<string, { idle: number; settled: number; peak: number }>>;
 }
@@ -103,6 +106,7 @@ export function checksOf(results: BenchResults): Check[] {
       unit: '',
     });
   }
+  if (results.orders) checks.push(...ordersChecks(results.orders));
   for (const [kind, m] of Object.entries(memory)) {
     checks.push({ name: `peak RSS during (b), ${kind}`, value: m.peak / MB, target: '<= 150 MB', met: m.peak <= 150 * MB, unit: ' MB' });
   }
@@ -144,6 +148,7 @@ export function renderReport(results: BenchResults): string {
     ),
     '',
     ...listingsLines(results.listings),
+    ...ordersLines(results.orders),
     '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
     '|---|---:|---:|---:|---:|',
     ...Object.entries(results.flows).map(
@@ -185,6 +190,83 @@ export function listingsLines(all: readonly ListingsResult[]): string[] {
     ),
     '',
   ];
+}
+
+const HOW: Record<string, string> = {
+  notified: 'its notification',
+  poll: "Storelink's poll (every 180 s)",
+  sync: 'POST /orders/sync at once',
+};
+
+/** The orders figures (i) as the report's tables. */
+export function ordersLines(orders: OrdersResult | null): string[] {
+  if (!orders) return [];
+  const b = orders.burst;
+  const seconds = (ms: number) => `${fmt(ms / 1000, 2)} s`;
+  const calls = (of: Readonly<Record<string, number>>, named = false) =>
+    Object.entries(of)
+      .map(([key, n]) => `${named ? key : key.slice(key.indexOf(':') + 1)} ${fmt(n, 0)}`)
+      .join(', ');
+  return [
+    '| orders (i): the oversell window, from a sale to the other platform holding the new quantity | how Storelink learns of it | samples | p50 | p99 | max | order recorded after (p50, max) |',
+    '|---|---|---:|---:|---:|---:|---|',
+    ...orders.windows.map(
+      (w) =>
+        `| ${platformName(w.seller)} → ${platformName(w.other)} | ${HOW[w.how]} | ${w.samples} | ${seconds(w.p50Ms)} | ${seconds(w.p99Ms)} | ${seconds(w.maxMs)} | ${seconds(w.seenP50Ms)}, ${seconds(w.seenMaxMs)} |`,
+    ),
+    '',
+    `| orders (i): ${fmt(b.orders, 0)} orders in a burst over ${fmt(b.products, 0)} products, eight buyers at once | orders | units | all recorded after | order reads made by then | floor (reads ÷ limit) | 429s |`,
+    '|---|---:|---:|---:|---|---:|---:|',
+    ...b.platforms.map(
+      (p) =>
+        `| ${platformName(p.platform)} | ${fmt(p.orders, 0)} | ${fmt(p.units, 0)} | ${fmt(p.countedSeconds, 1)} s | ${calls(p.readCalls)} | ${fmt(p.floorSeconds, 1)} s | ${p.throttled} |`,
+    ),
+    `| all | ${fmt(b.orders, 0)} | ${fmt(
+      b.platforms.reduce((sum, p) => sum + p.units, 0),
+      0,
+    )} | ${fmt(b.countedSeconds, 1)} s (placing took ${fmt(b.placingSeconds, 1)} s) | | ${fmt(b.floorSeconds, 1)} s (floor / took ${fmt(b.ofFloor, 2)}) | ${b.platforms.reduce((sum, p) => sum + p.throttled, 0)} |`,
+    '',
+    `- the server's CPU time (Storelink and the simulated platforms, one process) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU`,
+    `- counted once: ${b.duplicates} recorded twice, ${b.missing} not recorded, ${b.wrongLines} with a line not taken in whole, ${b.wrongPools} of ${b.products} pools not at start − sold`,
+    `- the listings after the burst: the last change a platform took ${fmt(b.listingsSettledSeconds, 1)} s after the first sale ` +
+      `(floor of every call made to the platforms by then: ${fmt(b.listingsFloorSeconds, 1)} s); ${
+        Object.keys(b.listingsOff).length === 0
+          ? 'every listing holds its pool'
+          : `not holding the pool once no platform had changed one for a while: ${Object.entries(b.listingsOff)
+              .map(([name, o]) => `${name} ${o.listings} (${o.unitsOver >= 0 ? '+' : ''}${o.unitsOver} units against the pool)`)
+              .join(', ')}`
+      }`,
+    `- calls made to the platforms from the first sale to the last change: ${calls(b.calls, true)}`,
+    '',
+  ];
+}
+
+/** The targets of (i): the oversell window where the seller notifies, each order counted once, no 429, the floor. */
+export function ordersChecks(orders: OrdersResult): Check[] {
+  const checks: Check[] = orders.windows
+    .filter((w) => w.how === 'notified')
+    .map((w) => ({
+      name: `(i) oversell window ${platformName(w.seller)} → ${platformName(w.other)}, p99`,
+      value: w.p99Ms / 1000,
+      target: '< 5 s',
+      met: w.p99Ms < 5_000,
+      unit: ' s',
+    }));
+  const b = orders.burst;
+  const wrong = b.duplicates + b.missing + b.wrongLines + b.wrongPools;
+  const throttled = b.platforms.reduce((sum, p) => sum + p.throttled, 0);
+  checks.push(
+    { name: `(i) ${b.orders} orders: each counted once (errors found)`, value: wrong, target: '0', met: wrong === 0, unit: '' },
+    { name: `(i) ${b.orders} orders: 429s the platforms answered`, value: throttled, target: '0', met: throttled === 0, unit: '' },
+    {
+      name: `(i) ${b.orders} orders: floor set by the rate limits / time to count them`,
+      value: b.ofFloor,
+      target: '>= 0.9',
+      met: b.ofFloor >= 0.9,
+      unit: '',
+    },
+  );
+  return checks;
 }
 
 export function writeReport(results: BenchResults, markdown: string, dir: URL): void {

@@ -15,12 +15,16 @@
  * the lowest RSS over 45 s alone after the load; `--databases PostgreSQL|PGlite`: the comparison on that one alone.
  * `--compare-only` runs that comparison alone. `-- --listings-only`: (h) alone, publishing to each sandbox (Etsy, TikTok
  * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
+ * `-- --orders-only`: (i) alone, on a PostgreSQL database of its own: the oversell window from a sale on each platform
+ * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
+ * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { SANDBOX_CLIENTS } from '../src/sandbox/context.js';
 import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } from './catalogue.js';
 import { type Build, compareBuilds, DATABASE_KINDS, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
@@ -28,7 +32,8 @@ import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './d
 import { type BenchPlatform, benchListings, type ListingsResult, platformName } from './listings.js';
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
-import { type BenchResults, listingsLines, renderReport, writeReport } from './report.js';
+import { benchOrders, ORDERS_SIZES, type OrdersResult } from './orders.js';
+import { type BenchResults, listingsLines, ordersChecks, ordersLines, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
@@ -47,6 +52,7 @@ const { values: flags } = parseArgs({
     databases: { type: 'string' },
     'compare-only': { type: 'boolean', default: false },
     'listings-only': { type: 'boolean', default: false },
+    'orders-only': { type: 'boolean', default: false },
     platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
@@ -88,12 +94,12 @@ let reference: { contentType: string; body: string; headers: Record<string, stri
 
 type Kind = 'PGlite' | 'PostgreSQL';
 
-async function storelink(kind: Kind, database: Record<string, string>): Promise<ServerProcess> {
+async function storelink(kind: Kind, database: Record<string, string>, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const server = await startServer(
     `Storelink (${kind})`,
     STORELINK,
-    { ...START.env, ...quiet, ...secrets, ...database, APP_URL: `http://127.0.0.1:${port}` },
+    { ...START.env, ...quiet, ...secrets, ...database, ...env, APP_URL: `http://127.0.0.1:${port}` },
     port,
     START.flags,
   );
@@ -254,6 +260,48 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
   }
 }
 
+/**
+ * (i): orders on a PostgreSQL database of its own, so no site of the other parts is read beside them. Etsy's ORDER_PAID
+ * reaches Storelink signed with the sandbox app's secret; the sandbox reviews a listing in 1 s rather than 5 (the
+ * setting's publish only: no figure of (i) waits on a review).
+ */
+async function ordersRun(): Promise<OrdersResult | null> {
+  const postgres = await createPostgresDatabase();
+  cleanups.push(() => postgres.drop());
+  const database: BenchDatabase = {
+    kind: 'PostgreSQL',
+    env: { DATABASE_URL: postgres.url },
+    target: { kind: 'postgres', url: postgres.url },
+  };
+  await prepare(database, false);
+  const server = await storelink(database.kind, database.env, {
+    ETSY_WEBHOOK_SECRET: SANDBOX_CLIENTS.etsy.webhookSecret,
+    SANDBOX_REVIEW_SECONDS: '1',
+  });
+  try {
+    const result = await benchOrders(server, database.user!, ORDERS_SIZES[short ? 'short' : 'full'], LISTINGS_PLATFORMS);
+    const b = result.burst;
+    const off = Object.entries(b.listingsOff).map(([name, o]) => `${name} ${o.listings} (${o.unitsOver} units over)`);
+    console.log(
+      `i the listings' last change ${b.listingsSettledSeconds.toFixed(1)} s after the burst's first sale; ` +
+        `off the pool after it: ${off.length > 0 ? off.join(', ') : 'none'}`,
+    );
+    if (b.duplicates + b.missing + b.wrongLines + b.wrongPools > 0)
+      problems.push(
+        `orders (i): ${b.duplicates} recorded twice, ${b.missing} not recorded, ${b.wrongLines} lines not taken in whole, ${b.wrongPools} pools wrong`,
+      );
+    const throttled = b.platforms.filter((p) => p.throttled > 0);
+    if (throttled.length > 0)
+      problems.push(`orders (i): 429s during the burst: ${throttled.map((p) => `${platformName(p.platform)} ${p.throttled}`).join(', ')}`);
+    return result;
+  } catch (error) {
+    problems.push(`orders (i): ${(error as Error).message}`);
+    return null;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** The builds `--baseline` and `--variants` name, after this one. */
 function otherBuilds(): Build[] {
   const builds: Build[] = [];
@@ -295,6 +343,18 @@ async function main(): Promise<void> {
     if (!flags.baseline && !flags.variants) throw new Error('--compare-only needs --baseline <main.js> or --variants <file.json>');
     const markdown = renderComparison(await compare());
     console.log(`\n${markdown}`);
+    return;
+  }
+  if (flags['orders-only']) {
+    const orders = await ordersRun();
+    const checks = orders ? ordersChecks(orders) : [];
+    console.log(`\n${ordersLines(orders).join('\n')}`);
+    for (const c of checks) console.log(`- ${c.name}: ${c.value.toFixed(2)}${c.unit} (target ${c.target}: ${c.met ? 'met' : 'not met'})`);
+    // Every figure of the run, for BENCHMARKS.md: bench/results/orders.json.
+    const dir = new URL('results/', import.meta.url);
+    mkdirSync(dir, { recursive: true });
+    const saved = { date: new Date().toISOString(), command: `npm run bench -- ${argv.join(' ')}`, loadAtStart, orders, checks };
+    writeFileSync(new URL('orders.json', dir), `${JSON.stringify(saved, null, 2)}\n`);
     return;
   }
   const { postgres, small, grown } = await openDatabases();
@@ -371,6 +431,7 @@ async function main(): Promise<void> {
   ]);
   for (const database of small) await connectFlows(database);
   const listings = await listingsRun(postgresSmall);
+  const orders = await ordersRun();
 
   const results: BenchResults = {
     date: new Date().toISOString(),
@@ -396,6 +457,7 @@ async function main(): Promise<void> {
     flows,
     imports,
     listings,
+    orders,
     memory: Object.fromEntries(
       Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
     ),

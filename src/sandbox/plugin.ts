@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { AMAZON_REGIONS, TRACKS, type Track } from '../domain/index.js';
 import { createAmazonAdsLwa, registerAmazonAdsSimulator } from './amazon-ads/simulator.js';
 import { createAmazonSellerLwa, registerAmazonSellerSimulator } from './amazon-seller/simulator.js';
-import type { SandboxContext } from './context.js';
+import { countCall, type SandboxContext } from './context.js';
 import { registerEtsySimulator } from './etsy/simulator.js';
 import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint, GHOSTLY_ENDPOINTS } from './faults.js';
 import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
@@ -22,6 +22,13 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         if (String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
           reply.header('content-security-policy', CONSENT_PAGE_CSP);
         return payload;
+      });
+      // Every 429 a simulated platform answers (its rate limits, or a `throttled` fault), counted as `{track}:throttled`
+      // in GET /calls: a client meant to stay within the limits can be shown to have caused none.
+      sandbox.addHook('onResponse', async (request, reply) => {
+        if (reply.statusCode !== 429) return;
+        const track = request.url.split('/')[2];
+        if (TRACKS.includes(track as Track)) countCall(context, track as Track, 'throttled');
       });
       // The sandbox's stand-in for a user revoking the app on the platform: that account's refresh tokens stop working.
       sandbox.post('/revoke', async (request, reply) => {
