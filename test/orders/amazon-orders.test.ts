@@ -24,6 +24,7 @@ import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { connectAmazonSellerSite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { mugProduct } from '../helpers/listings.js';
+import { syncOrders } from '../helpers/orders.js';
 import { call, createTestApp, injectForm, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const US = 'ATVPDKIKX0DER';
@@ -107,19 +108,6 @@ for (const kind of databaseKinds()) {
           .json()
           .data.variants.map((v: { sku: string; quantity: number }) => [v.sku, v.quantity]),
       );
-    /** Asks for the site's orders to be read now, and waits until a read of the site has finished since. */
-    async function syncOrders(me: Pick<Seller, 'as'>, site: number) {
-      const finished = async () =>
-        (
-          await selectRows<{ n: number }>(
-            t.database,
-            sql`select count(*)::int as n from pgboss.job where name = 'orders-read' and state = 'completed' and (data->>'siteId')::int = ${site}`,
-          )
-        )[0]!.n;
-      const before = await finished();
-      assert.equal((await call(t, 'POST', `/sites/${site}/orders/sync`, me.as)).statusCode, 202);
-      await within(10_000, async () => (await finished()) > before);
-    }
     const movements = async (me: Seller, query: string) => (await call(t, 'GET', `/products/stock-movements${query}`, me.as)).json().data;
     const lineFacts = (order: { lines: Record<string, unknown>[] }) =>
       order.lines.map((l) => [
@@ -144,7 +132,7 @@ for (const kind of databaseKinds()) {
 
       const id = await buy('811', [{ sku: 'AMZ-W', quantity: 3 }]);
       assert.equal(await held('811', 'AMZ-W'), 7, 'Amazon subtracts at checkout');
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       const order = await orderOf(me, id);
       assert.ok(order, 'the poll read the order');
       assert.equal(order.site_id, me.sites[0]);
@@ -159,20 +147,20 @@ for (const kind of databaseKinds()) {
       assert.equal(await held('811', 'AMZ-W'), 7, 'the seller that sold keeps what Amazon set');
 
       // Read again by a poll: nothing more is taken.
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'AMZ-W': 1, 'AMZ-B': 2 });
       assert.equal((await movements(me, '?sku=AMZ-W')).length, 2, 'the creation and the sale, nothing more');
 
       // Cancelled on Amazon: the units go back to the listing there, and exactly the 3 to the pool, once.
       assert.equal((await sandboxPost(`/accounts/811/orders/${id}/cancel`)).status, 204);
       assert.equal(await held('811', 'AMZ-W'), 10);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       const cancelled = await orderOf(me, id);
       assert.deepEqual([cancelled.status, cancelled.platform_status], ['cancelled', 'CANCELLED']);
       assert.deepEqual([cancelled.lines[0].stock_taken, cancelled.lines[0].stock_returned], [3, 3]);
       assert.deepEqual(await pool(me, productId), { 'AMZ-W': 4, 'AMZ-B': 2 });
       await within(10_000, async () => (await held('812', 'AMZ-W')) === 4);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'AMZ-W': 4, 'AMZ-B': 2 }, 'a cancellation gives back once');
       assert.deepEqual(
         (await movements(me, '?sku=AMZ-W')).map((m: { reason: string; delta: number }) => [m.reason, m.delta]),
@@ -186,7 +174,7 @@ for (const kind of databaseKinds()) {
       // Shipped: the status follows, the stock stays taken.
       const shippedId = await buy('812', [{ sku: 'AMZ-B', quantity: 1 }]);
       assert.equal((await sandboxPost(`/accounts/812/orders/${shippedId}/ship`)).status, 204);
-      await syncOrders(me, me.sites[1]);
+      await syncOrders(t, me.as, me.sites[1]);
       const shipped = await orderOf(me, shippedId);
       assert.deepEqual([shipped.status, shipped.platform_status, shipped.lines[0].stock_taken], ['shipped', 'SHIPPED', 1]);
       assert.deepEqual(await pool(me, productId), { 'AMZ-W': 4, 'AMZ-B': 1 });
@@ -202,7 +190,7 @@ for (const kind of databaseKinds()) {
       const pending = await buy('813', [{ sku: 'PND-B', quantity: 2 }], { status: 'PENDING' });
       const outside = await buy('813', [{ sku: 'NOT-IN-CATALOGUE', quantity: 2 }]);
       assert.equal(await held('813', 'PND-B'), 0);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       const held1 = await orderOf(me, pending);
       assert.deepEqual([held1.status, held1.platform_status, held1.total], ['pending', 'PENDING', null]);
       assert.deepEqual(lineFacts(held1), [['PND-B', 2, null, 2, 0, []]]);
@@ -219,13 +207,13 @@ for (const kind of databaseKinds()) {
       const me = { as: { token: user.session, workspace: user.workspace.id } };
       const site = await connectAmazonSellerSite(t, user, '815');
       // Connecting reads the site's history first: that read is over before the counting starts.
-      await syncOrders(me, site);
+      await syncOrders(t, me.as, site);
       const ids = new Set<string>();
       for (let i = 0; i < 101; i++) ids.add(await buy('815', [{ sku: `MANY-${i}`, quantity: 1 }]));
       const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
       const searches = calls('searchOrders');
       const reads = calls('getOrder');
-      await syncOrders(me, site);
+      await syncOrders(t, me.as, site);
       const read = (await orders(me, `?site_id=${site}`)).meta.total;
       assert.equal(read, 101);
       assert.equal(calls('searchOrders') - searches, 2, 'two pages of 100');

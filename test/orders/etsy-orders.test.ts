@@ -14,6 +14,7 @@ import { SANDBOX_BUYER } from '../../src/sandbox/etsy/orders.js';
 import { connectEtsySite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { leafCategory, mugProduct } from '../helpers/listings.js';
+import { syncOrders } from '../helpers/orders.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 interface ShopListing {
@@ -97,19 +98,6 @@ for (const kind of databaseKinds()) {
           .json()
           .data.variants.map((v: { sku: string; quantity: number }) => [v.sku, v.quantity]),
       );
-    /** Asks for the site's orders to be read now, and waits until a read of the site has finished since. */
-    async function syncOrders(me: Seller, site: number) {
-      const finished = async () =>
-        (
-          await selectRows<{ n: number }>(
-            t.database,
-            sql`select count(*)::int as n from pgboss.job where name = 'orders-read' and state = 'completed' and (data->>'siteId')::int = ${site}`,
-          )
-        )[0]!.n;
-      const before = await finished();
-      assert.equal((await call(t, 'POST', `/sites/${site}/orders/sync`, me.as)).statusCode, 202);
-      await within(10_000, async () => (await finished()) > before);
-    }
     const movements = async (me: Seller, query: string) => (await call(t, 'GET', `/products/stock-movements${query}`, me.as)).json().data;
 
     test('a sale on one shop takes the pool once and reaches the other shop; the shop that sold keeps what Etsy set', async () => {
@@ -146,19 +134,19 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await call(t, 'GET', `/orders/${order.id}`, me.as)).json().data, order);
 
       // Read again by a poll: nothing more is taken.
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'SOLD-W': 1, 'SOLD-B': 2 });
       assert.equal((await movements(me, '?sku=SOLD-W')).length, 2, 'the creation and the sale, nothing more');
 
       // Cancelled on Etsy: min_last_modified misses it, was_canceled finds it; exactly the 3 go back, once.
       assert.equal((await sandboxPost(`/accounts/401/orders/${receipt}/cancel`)).status, 204);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.equal((await orderOf(me, receipt)).status, 'cancelled');
       assert.deepEqual(await pool(me, productId), { 'SOLD-W': 4, 'SOLD-B': 2 });
       const cancelled = await orderOf(me, receipt);
       assert.deepEqual([cancelled.lines[0].stock_taken, cancelled.lines[0].stock_returned], [3, 3]);
       await within(10_000, async () => (await onShop('402', externalIds[1]!, 'SOLD-W')) === 4);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'SOLD-W': 4, 'SOLD-B': 2 }, 'a cancellation gives back once');
       const reasons = (await movements(me, '?sku=SOLD-W')).map((m: { reason: string; delta: number }) => [m.reason, m.delta]);
       assert.deepEqual(reasons, [
@@ -275,7 +263,7 @@ for (const kind of databaseKinds()) {
       await buy('410', [{ sku: 'LATE-W', quantity: 1 }]);
       await within(10_000, async () => (await onShop('409', externalIds[0]!, 'LATE-W')) === 3);
       // The first shop's own sale is read: the pool is sent there too, since Storelink's write undid Etsy's count.
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.equal((await orderOf(me, late)).status, 'pending');
       assert.deepEqual(await pool(me, productId), { 'LATE-W': 1, 'LATE-B': 2 });
       await within(10_000, async () => (await onShop('409', externalIds[0]!, 'LATE-W')) === 1);

@@ -27,6 +27,7 @@ import { connectTikTokShopSite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../helpers/fixtures.js';
 import { mugProduct } from '../helpers/listings.js';
+import { syncOrders } from '../helpers/orders.js';
 import { fakeHttp, rejects } from '../helpers/platform-http.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 import { sandboxShopsOf, signedCall } from '../helpers/tiktok-sandbox.js';
@@ -217,19 +218,6 @@ for (const kind of databaseKinds()) {
           .json()
           .data.variants.map((v: { sku: string; quantity: number }) => [v.sku, v.quantity]),
       );
-    /** Asks for the site's orders to be read now, and waits until a read of the site has finished since. */
-    async function syncOrders(me: Seller, site: number) {
-      const finished = async () =>
-        (
-          await selectRows<{ n: number }>(
-            t.database,
-            sql`select count(*)::int as n from pgboss.job where name = 'orders-read' and state = 'completed' and (data->>'siteId')::int = ${site}`,
-          )
-        )[0]!.n;
-      const before = await finished();
-      assert.equal((await call(t, 'POST', `/sites/${site}/orders/sync`, me.as)).statusCode, 202);
-      await within(10_000, async () => (await finished()) > before);
-    }
     const movements = async (me: Seller, query: string) => (await call(t, 'GET', `/products/stock-movements${query}`, me.as)).json().data;
     const lineRows = (order: { lines: Record<string, unknown>[] }) =>
       order.lines.map((l) => [l.sku, l.quantity, l.price, l.stock_taken, l.stock_returned, l.issues]);
@@ -265,7 +253,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await call(t, 'GET', `/orders/${order.id}`, me.as)).json().data, order);
 
       // Read again by a poll: nothing more is taken.
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'SOLD-W': 1, 'SOLD-B': 2 });
       assert.deepEqual(
         (await movements(me, '?sku=SOLD-W')).map((m: { reason: string; delta: number }) => [m.reason, m.delta]),
@@ -293,7 +281,7 @@ for (const kind of databaseKinds()) {
         ],
       );
       await within(10_000, async () => (await onShop('602', externalIds[1]!, 'SOLD-W')) === 4);
-      await syncOrders(me, me.sites[0]);
+      await syncOrders(t, me.as, me.sites[0]);
       assert.deepEqual(await pool(me, productId), { 'SOLD-W': 4, 'SOLD-B': 2 }, 'a cancellation gives back once');
       const cancellations = (await movements(me, '?sku=SOLD-W')).filter((m: { reason: string }) => m.reason === 'cancellation');
       assert.equal(
