@@ -3,7 +3,8 @@
  * inspection of what an account holds (DESIGN §10), the seller's own edits in Seller Central, the usage plans'
  * multiplier, and the images the sandbox hosts for listings made outside Storelink and for its catalogue.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { accountOf } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { presentInspected } from './listings-present.js';
 import { amazonLimits, setAmazonSellerRateLimit, USAGE_PLANS } from './listings-rate-limits.js';
@@ -15,13 +16,6 @@ const PLACEHOLDER_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAIUlEQVR42mP4v98dK5KP348VMYxqoIkGXBK4DBrVQBMNALxyoRB9qZcRAAAAAElFTkSuQmCC',
   'base64',
 );
-
-/** A sandbox account number from a path, or null once a 400 is answered. */
-function accountOf(reply: FastifyReply, account: string): number | null {
-  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
-  void reply.code(400).send({ error: 'account must be a sandbox account number' });
-  return null;
-}
 
 export function registerSandboxRoutes(app: FastifyInstance, context: SandboxContext, store: ListingsStore) {
   // `GET /sandbox/amazon-seller/accounts/{account}/listings`: one entry per SKU and marketplace, oldest first.

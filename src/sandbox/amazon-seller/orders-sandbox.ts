@@ -9,6 +9,7 @@
  * Amazon's order notifications go to SQS or EventBridge, not to an HTTP endpoint: none is sent (orders.md §3).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountOf, readOrderLines } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { type ListingsStore, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
 import { amazonOrdersOf, type StoredOrder } from './orders-store.js';
@@ -16,27 +17,6 @@ import { amazonOrdersOf, type StoredOrder } from './orders-store.js';
 const DEFAULT_MARKETPLACE = 'ATVPDKIKX0DER';
 /** The price of an item listed outside Storelink, in the marketplace's currency. */
 const OUTSIDE_PRICE = 10;
-
-/** A sandbox account number from a path, or null once a 400 is answered. */
-function accountOf(reply: FastifyReply, account: string): number | null {
-  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
-  void reply.code(400).send({ error: 'account must be a sandbox account number' });
-  return null;
-}
-
-function readLines(value: unknown): { sku: string; quantity: number }[] | null {
-  if (!Array.isArray(value) || value.length === 0 || value.length > 50) return null;
-  const lines = value.map((line) => line as { sku?: unknown; quantity?: unknown });
-  const valid = lines.every(
-    (line) =>
-      typeof line.sku === 'string' &&
-      /^[A-Za-z0-9._-]{1,40}$/.test(line.sku) &&
-      Number.isInteger(line.quantity) &&
-      (line.quantity as number) >= 1 &&
-      (line.quantity as number) <= 999,
-  );
-  return valid ? (lines as { sku: string; quantity: number }[]) : null;
-}
 
 /** Sets the quantity the seller fulfils (channel DEFAULT) on the listing, as Amazon does on a sale or a cancellation. */
 function setQuantity(listing: StoredListing, quantity: number, at: number): void {
@@ -60,7 +40,7 @@ export function registerOrdersSandbox(app: FastifyInstance, context: SandboxCont
     const account = accountOf(reply, (request.params as { account: string }).account);
     if (account === null) return reply;
     const body = (request.body ?? {}) as { lines?: unknown; status?: unknown; marketplace_id?: unknown };
-    const lines = readLines(body.lines);
+    const lines = readOrderLines(body.lines, { skuMax: 40, quantityMax: 999 });
     if (!lines) return reply.code(400).send({ error: 'lines must be 1 to 50 of {sku, quantity}, quantity a whole number from 1 to 999' });
     if (body.status !== undefined && body.status !== 'UNSHIPPED' && body.status !== 'PENDING')
       return reply.code(400).send({ error: 'status must be UNSHIPPED or PENDING' });

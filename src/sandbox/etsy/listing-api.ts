@@ -2,7 +2,8 @@
  * Everything the Etsy simulator serves for listing products (DESIGN §10 "Sandbox"): the seller taxonomy, the shop's
  * prerequisites, listings with their images and inventory, and the sandbox's own inspection of what a shop holds.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { accountOf } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { shopIdOf } from './api-access.js';
 import { createEtsyGuard } from './guard.js';
@@ -62,13 +63,6 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
   registerInspection(app, store);
   registerSellerEdits(app, store, now);
   return { stock: (account: number, choice: StockChoice) => stockShop(store, account, choice, now()) };
-}
-
-/** A sandbox account number from a path, or null once a 400 is answered. */
-function accountOf(reply: FastifyReply, account: string): number | null {
-  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
-  void reply.code(400).send({ error: 'account must be a sandbox account number' });
-  return null;
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountOf, readOrderLines } from '../buyer.js';
 import { SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { shopIdOf, userIdOf } from './api-access.js';
 import type { EtsyGuard } from './guard.js';
@@ -166,7 +167,7 @@ export function registerOrders(app: FastifyInstance, guard: EtsyGuard, store: Li
     const account = accountOf(reply, (request.params as { account: string }).account);
     if (account === null) return reply;
     const body = (request.body ?? {}) as { lines?: unknown; status?: unknown };
-    const lines = readLines(body.lines);
+    const lines = readOrderLines(body.lines, { skuMax: 64, quantityMax: 999 });
     if (!lines) return reply.code(400).send({ error: 'lines must be 1 to 50 of {sku, quantity}, quantity a whole number from 1 to 999' });
     if (body.status !== undefined && body.status !== 'paid' && body.status !== 'open')
       return reply.code(400).send({ error: 'status must be paid or open' });
@@ -245,26 +246,6 @@ export function registerOrders(app: FastifyInstance, guard: EtsyGuard, store: Li
     receipt.updated = now();
     return reply.code(204).send();
   });
-}
-
-function readLines(value: unknown): { sku: string; quantity: number }[] | null {
-  if (!Array.isArray(value) || value.length === 0 || value.length > 50) return null;
-  const lines = value.map((line) => line as { sku?: unknown; quantity?: unknown });
-  const valid = lines.every(
-    (line) =>
-      typeof line.sku === 'string' &&
-      /^[A-Za-z0-9._-]{1,64}$/.test(line.sku) &&
-      Number.isInteger(line.quantity) &&
-      (line.quantity as number) >= 1 &&
-      (line.quantity as number) <= 999,
-  );
-  return valid ? (lines as { sku: string; quantity: number }[]) : null;
-}
-
-function accountOf(reply: FastifyReply, account: string): number | null {
-  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
-  void reply.code(400).send({ error: 'account must be a sandbox account number' });
-  return null;
 }
 
 /**

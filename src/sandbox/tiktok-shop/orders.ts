@@ -14,6 +14,7 @@
  * - `…/orders/{id}/pay` pays an UNPAID order, `…/cancel` cancels an unshipped one, `…/ship` ships a paid one (IN_TRANSIT).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountOf, readOrderLines } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { sendNotification } from './notifications.js';
 import { createOrderStore, ORDER_STATUSES, type Order, type OrderStatus, SANDBOX_BUYER } from './order-store.js';
@@ -174,7 +175,7 @@ function registerBuyerSide(app: FastifyInstance, context: SandboxContext, orders
     const account = accountOf(reply, (request.params as { account: string }).account);
     if (account === null) return reply;
     const body = (request.body ?? {}) as { lines?: unknown; status?: unknown; shop_id?: unknown };
-    const lines = readLines(body.lines);
+    const lines = readOrderLines(body.lines, { skuMax: 64, quantityMax: 99 });
     if (!lines) return reply.code(400).send({ error: 'lines must be 1 to 50 of {sku, quantity}, quantity a whole number from 1 to 99' });
     const status = body.status ?? 'AWAITING_SHIPMENT';
     if (!PLACEABLE.includes(status as OrderStatus)) return reply.code(400).send({ error: `status must be one of ${PLACEABLE.join(', ')}` });
@@ -230,24 +231,4 @@ function registerBuyerSide(app: FastifyInstance, context: SandboxContext, orders
     notifyStatus(context, order);
     return reply.code(204).send();
   });
-}
-
-function readLines(value: unknown): { sku: string; quantity: number }[] | null {
-  if (!Array.isArray(value) || value.length === 0 || value.length > 50) return null;
-  const lines = value.map((line) => line as { sku?: unknown; quantity?: unknown });
-  const valid = lines.every(
-    (line) =>
-      typeof line.sku === 'string' &&
-      /^[A-Za-z0-9._-]{1,64}$/.test(line.sku) &&
-      Number.isInteger(line.quantity) &&
-      (line.quantity as number) >= 1 &&
-      (line.quantity as number) <= 99,
-  );
-  return valid ? (lines as { sku: string; quantity: number }[]) : null;
-}
-
-function accountOf(reply: FastifyReply, account: string): number | null {
-  if (/^[0-9]{1,6}$/.test(account) && Number(account) !== 0) return Number(account);
-  void reply.code(400).send({ error: 'account must be a sandbox account number' });
-  return null;
 }
