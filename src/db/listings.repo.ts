@@ -126,21 +126,24 @@ export async function settleListing(
 /**
  * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
  * new version, `syncing` until it is. `except` leaves alone the listings on a site that Storelink has not changed since
- * a time (the site that sold, since its sale). Answers the listings, whose work the caller queues.
+ * a time, each product's own (the site that sold, since its earliest sale of the product); a product it does not name
+ * goes to that site's listings too. Answers the listings, whose work the caller queues.
  */
 export async function retargetListings(
   db: Db,
   productIds: readonly number[],
   now: Date,
-  except: { siteId: number; unchangedSince: Date } | null = null,
+  except: { siteId: number; unchangedSince: ReadonlyMap<number, Date> } | null = null,
 ): Promise<{ id: number; siteId: number }[]> {
   if (productIds.length === 0) return [];
+  const since = JSON.stringify(Object.fromEntries([...(except?.unchangedSince ?? [])].map(([id, at]) => [id, at.toISOString()])));
   const result = await db.execute(sql`
     update ${listings} as l set target_version = p.version, sync_status = 'syncing', updated_at = ${now.toISOString()}::timestamptz
     from ${products} as p
     where p.id = l.product_id and l.status <> 'deleted' and l.wants <> 'deleted'
       and l.product_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))
-      and not (l.site_id = ${except?.siteId ?? 0} and l.updated_at <= ${(except?.unchangedSince ?? now).toISOString()}::timestamptz)
+      and not (l.site_id = ${except?.siteId ?? 0}
+        and l.updated_at <= coalesce((${since}::jsonb ->> l.product_id::text)::timestamptz, '-infinity'))
     returning l.id, l.site_id`);
   return (result as unknown as { rows: { id: number; site_id: number }[] }).rows.map((r) => ({
     id: Number(r.id),

@@ -3,7 +3,7 @@
  * reads. Transactions are the caller's.
  */
 import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { OrderStatus } from '../domain/index.js';
+import type { OrderStatus, StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
 import { orderLines, orders, products, productVariants, sites, stockMovements, users } from './schema.js';
 
@@ -16,24 +16,19 @@ export interface OrderRecord extends OrderRow {
   lines: OrderLineRow[];
 }
 
-/** The order of the site with the platform's id, locked for the caller's transaction; null when none is recorded. */
-export async function lockOrder(db: Db, siteId: number, externalId: string): Promise<OrderRecord | null> {
-  const [row] = await db
+/**
+ * The site's recorded orders of these platform ids, locked for the caller's transaction in id order (two intakes of the
+ * same orders wait for each other rather than deadlock), with their lines; by platform id.
+ */
+export async function lockOrders(db: Db, siteId: number, externalIds: readonly string[]): Promise<Map<string, OrderRecord>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.siteId, siteId), eq(orders.externalId, externalId)))
+    .where(and(eq(orders.siteId, siteId), inArray(orders.externalId, [...externalIds])))
+    .orderBy(asc(orders.id))
     .for('update');
-  if (!row) return null;
-  return { ...row, lines: await linesOf(db, row.id) };
-}
-
-async function linesOf(db: Db, orderId: number): Promise<OrderLineRow[]> {
-  return db.select().from(orderLines).where(eq(orderLines.orderId, orderId)).orderBy(asc(orderLines.position));
-}
-
-/** The order with its lines as they are now. */
-export async function orderWithLines(db: Db, row: OrderRow): Promise<OrderRecord> {
-  return { ...row, lines: await linesOf(db, row.id) };
+  return new Map((await withLines(db, rows)).map((order) => [order.externalId, order]));
 }
 
 /**
@@ -55,20 +50,22 @@ export async function ordersFrom(db: Db, siteId: number, now: Date): Promise<Dat
 }
 
 /**
- * Inserts the order unless the site holds it already: two readers of one order (a poll and a notification, two
- * instances) race here, and the loser gets null and reads the winner's record locked (lockOrder).
+ * Inserts the orders the site does not hold yet, in the order given, and answers those it inserted. Two readers of one
+ * order (a poll and a notification, two instances) race here: the loser's insert waits for the winner's transaction,
+ * then skips the order, and the loser reads the winner's record locked (lockOrders). Callers give the orders in the
+ * platform's id order, so two intakes of overlapping pages wait for each other rather than deadlock.
  */
-export async function insertOrder(
+export async function insertOrders(
   db: Db,
-  fields: Omit<typeof orders.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>,
+  rows: readonly Omit<typeof orders.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>[],
   now: Date,
-): Promise<OrderRow | null> {
-  const [row] = await db
+): Promise<OrderRow[]> {
+  if (rows.length === 0) return [];
+  return db
     .insert(orders)
-    .values({ ...fields, createdAt: now, updatedAt: now })
+    .values(rows.map((fields) => ({ ...fields, createdAt: now, updatedAt: now })))
     .onConflictDoNothing({ target: [orders.siteId, orders.externalId] })
     .returning();
-  return row ?? null;
 }
 
 export async function updateOrder(db: Db, id: number, fields: Partial<Omit<OrderRow, 'id' | 'createdAt'>>, now: Date): Promise<OrderRow> {
@@ -80,9 +77,10 @@ export async function updateOrder(db: Db, id: number, fields: Partial<Omit<Order
   return row!;
 }
 
-export async function insertLine(db: Db, fields: Omit<typeof orderLines.$inferInsert, 'id'>): Promise<OrderLineRow> {
-  const [row] = await db.insert(orderLines).values(fields).returning();
-  return row!;
+export type OrderLineInsert = Omit<typeof orderLines.$inferInsert, 'id'>;
+
+export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<void> {
+  if (rows.length > 0) await db.insert(orderLines).values([...rows]);
 }
 
 export async function updateLine(db: Db, id: number, fields: Partial<Omit<OrderLineRow, 'id' | 'orderId'>>): Promise<OrderLineRow> {
@@ -121,29 +119,33 @@ export async function lockStock(db: Db, productIds: readonly number[], variantId
       where id in (select value::int from jsonb_array_elements_text(${ids(variantIds)}::jsonb)) order by id for update`);
 }
 
-/**
- * Takes up to `units` off the variant's pool in one statement, under the row's lock: what the pool holds after it is
- * what it held less the units, never below 0, whatever a seller's edit or another sale did a moment before. Answers the
- * units taken (fewer than asked when the pool could not cover them) and what is left; null when the variant is gone.
- */
-export async function takeStock(db: Db, variantId: number, units: number): Promise<{ taken: number; after: number } | null> {
-  const result = await db.execute(sql`
-    with before as (select id, quantity from ${productVariants} where id = ${variantId} for update)
-    update ${productVariants} as v set quantity = greatest(before.quantity - ${units}, 0)
-    from before where v.id = before.id
-    returning before.quantity - v.quantity as taken, v.quantity as after`);
-  const [row] = (result as unknown as { rows: { taken: number; after: number }[] }).rows;
-  return row ? { taken: Number(row.taken), after: Number(row.after) } : null;
+/** One move of a variant's pool: a take (negative) or a give-back (positive), and why (the stock movement's reason). */
+export interface StockMove {
+  variantId: number;
+  delta: number;
+  why: { reason: StockReason; orderId: number; at: Date };
 }
 
-/** Gives `units` back to the variant's pool in one statement; false when the variant is gone. */
-export async function giveStock(db: Db, variantId: number, units: number): Promise<boolean> {
-  const rows = await db
-    .update(productVariants)
-    .set({ quantity: sql`${productVariants.quantity} + ${units}` })
-    .where(eq(productVariants.id, variantId))
-    .returning({ id: productVariants.id });
-  return rows.length > 0;
+/**
+ * Makes the moves one after another in one statement (migration 0017's storelink_move_stock), each under its variant's
+ * lock and with its own reason: a take leaves what the pool held less its units, never below 0, whatever a seller's edit
+ * or another sale did a moment before. Answers each move's change (a take that met too few units changes less than
+ * asked) and the quantity after it, in the order given; null where the variant is gone.
+ */
+export async function moveStock(db: Db, moves: readonly StockMove[]): Promise<({ change: number; after: number } | null)[]> {
+  if (moves.length === 0) return [];
+  const json = JSON.stringify(
+    moves.map((move) => ({
+      variant_id: move.variantId,
+      delta: move.delta,
+      why: JSON.stringify({ reason: move.why.reason, order_id: move.why.orderId, actor_user_id: null, at: move.why.at.toISOString() }),
+    })),
+  );
+  const result = await db.execute(sql`select n, change, quantity_after from storelink_move_stock(${json}::jsonb)`);
+  const rows = (result as unknown as { rows: { n: number; change: number; quantity_after: number }[] }).rows;
+  const answers: ({ change: number; after: number } | null)[] = moves.map(() => null);
+  for (const row of rows) answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
+  return answers;
 }
 
 /** Every change of a product counts: `version` + 1 on the products whose stock a sale or a cancellation moved. */
@@ -199,7 +201,8 @@ export async function findOrder(db: Db, workspaceId: number, id: number): Promis
   return row ? (await withLines(db, [row]))[0]! : null;
 }
 
-async function withLines(db: Db, rows: OrderRow[]): Promise<OrderRecord[]> {
+/** The orders with their lines as they are now, in the order given. */
+export async function withLines(db: Db, rows: readonly OrderRow[]): Promise<OrderRecord[]> {
   if (rows.length === 0) return [];
   const lines = await db
     .select()

@@ -32,32 +32,33 @@ export async function deleteEndpoint(db: Db, workspaceId: number, id: number): P
   return deleted.length > 0;
 }
 
-/** Queues `event` for every endpoint of the workspace that subscribed to it, in the caller's transaction; the rows made. */
-export async function enqueueEvent(
+/** Queues each event, in order, for every endpoint of the workspace that subscribed to it, in the caller's transaction; the rows made. */
+export async function enqueueEvents(
   db: Db,
   input: {
     workspaceId: number;
-    type: WebhookEvent;
     messageId: (endpointId: number) => string;
-    payload: Record<string, unknown>;
+    events: readonly { type: WebhookEvent; payload: Record<string, unknown> }[];
     now: Date;
   },
 ): Promise<Array<{ id: number; endpointId: number }>> {
   const endpoints = await db
-    .select({ id: webhookEndpoints.id })
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
-    .where(
-      and(eq(webhookEndpoints.workspaceId, input.workspaceId), sql`${webhookEndpoints.events} @> ${JSON.stringify([input.type])}::jsonb`),
-    );
-  if (endpoints.length === 0) return [];
-  const rows = endpoints.map((e) => ({
-    endpointId: e.id,
-    messageId: input.messageId(e.id),
-    eventType: input.type,
-    payload: input.payload,
-    nextAttemptAt: input.now,
-    createdAt: input.now,
-  }));
+    .where(eq(webhookEndpoints.workspaceId, input.workspaceId));
+  const rows = input.events.flatMap((event) =>
+    endpoints
+      .filter((e) => e.events.includes(event.type))
+      .map((e) => ({
+        endpointId: e.id,
+        messageId: input.messageId(e.id),
+        eventType: event.type,
+        payload: event.payload,
+        nextAttemptAt: input.now,
+        createdAt: input.now,
+      })),
+  );
+  if (rows.length === 0) return [];
   return db.insert(webhookDeliveries).values(rows).returning({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId });
 }
 

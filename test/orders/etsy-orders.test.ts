@@ -333,4 +333,53 @@ for (const kind of databaseKinds()) {
       assert.equal(unsigned.status, 401);
     });
   });
+
+  describe(`a burst of ORDER_PAID read together [${kind}]`, () => {
+    let t: TestApp;
+    // No order worker runs: the test takes the notified reads itself, all at once, as a worker takes a burst.
+    before(async () => (t = await createTestApp(kind, { listen: true })));
+    after(() => t.close());
+
+    test('ten receipts notified at once are found in one page of the newest changed, and one not there is read by itself', async () => {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const account = '31';
+      const site = await connectEtsySite(t, user, account);
+      const body = { title: 'Burst mug', currency: 'USD', variants: [{ sku: 'BURST-E', price: '9.00', quantity: 50 }] };
+      assert.equal((await call(t, 'POST', '/products', { ...as, body })).statusCode, 201);
+      const base = t.deps.config.appUrl;
+      const sold: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const response = await fetch(`${base}/sandbox/etsy/accounts/${account}/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ lines: [{ sku: 'BURST-E', quantity: 1 }] }),
+        });
+        assert.equal(response.status, 201);
+        sold.push(((await response.json()) as { id: string }).id);
+      }
+      const queued = async () =>
+        (
+          await selectRows<{ n: number }>(
+            t.database,
+            sql`select count(*)::int as n from pgboss.job where name = 'order-read' and state = 'created' and (data->>'siteId')::int = ${site}`,
+          )
+        )[0]!.n;
+      await within(10_000, async () => (await queued()) === 10);
+      // One more, as a notification of a receipt Etsy no longer has would queue it.
+      await t.deps.orderReads.platformChanged([{ workspaceId: user.workspace.id, siteId: site }], '99999999');
+      const calls = async () => (await (await fetch(`${base}/sandbox/calls`)).json()) as Record<string, number>;
+      const before = await calls();
+      const [result] = await t.deps.jobs.runReady('order-read');
+      const after = await calls();
+      const spent = (operation: string) => (after[`etsy:${operation}`] ?? 0) - (before[`etsy:${operation}`] ?? 0);
+      assert.deepEqual([spent('getShopReceipts'), spent('getShopReceipt')], [1, 1], result);
+      assert.match(result!, /10 recorded; 10 taken/);
+      assert.match(result!, /the platform has no order 99999999/);
+      const recorded = (await call(t, 'GET', `/orders?site_id=${site}&per_page=100`, as)).json().data as { external_id: string }[];
+      assert.deepEqual(recorded.map((o) => o.external_id).sort(), [...sold].sort());
+      const product = (await call(t, 'GET', '/products?q=BURST-E', as)).json().data[0];
+      assert.equal(product.variants[0].quantity, 40);
+    });
+  });
 }

@@ -82,9 +82,14 @@ for (const kind of databaseKinds()) {
       return { site, pool, lines, movements };
     }
 
-    /** Records every view at once, half on each instance. */
-    const recordAll = (site: sitesRepo.SiteRow, views: PlatformOrder[]) =>
-      Promise.all(views.map((v, i) => (i % 2 ? other : t).deps.orderIntake.record(site, v)));
+    /**
+     * Records every view at once, `size` to a call (as a burst of notifications, or a page of a poll, is taken in one
+     * transaction), half the calls on each instance.
+     */
+    const recordAll = (site: sitesRepo.SiteRow, views: PlatformOrder[], size = 1) => {
+      const calls = Array.from({ length: Math.ceil(views.length / size) }, (_, i) => views.slice(i * size, i * size + size));
+      return Promise.all(calls.map((batch, i) => (i % 2 ? other : t).deps.orderIntake.record(site, batch)));
+    };
 
     test('the same order twenty times at once takes its lines once; the oversold one takes what the pool had', async () => {
       const { site, pool, lines, movements } = await shopWith({ 'ONCE-A': 5, 'ONCE-B': 1 });
@@ -113,6 +118,7 @@ for (const kind of databaseKinds()) {
       await recordAll(
         site,
         Array.from({ length: 20 }, () => cancelled),
+        3,
       );
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
       assert.deepEqual(
@@ -128,7 +134,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
     });
 
-    test('any interleaving of any views of a few orders ends with the pool at start − held, and held within what was sold', async () => {
+    test('any interleaving of any views of a few orders, one or several to a call, ends with the pool at start − held, and held within what was sold', async () => {
       const START = 6;
       const status = fc.constantFrom<OrderStatus>('pending', 'open', 'shipped', 'cancelled');
       // An order's views: its lines' quantities may only fall (partial cancellations), its status moves on.
@@ -141,44 +147,51 @@ for (const kind of databaseKinds()) {
       });
       let run = 0;
       await fc.assert(
-        fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 1_000 }), async (orders, seed) => {
-          run += 1;
-          const { site, pool, lines } = await shopWith({ 'P-A': START, 'P-B': START });
-          const views = orders.flatMap((o, k) => {
-            let cut = o.lines.map(([, quantity]) => quantity);
-            let over = false;
-            return o.views.map(([drawn, lowered], n) => {
-              cut = cut.map((q, i) => Math.min(q, lowered[i] ?? q));
-              // A cancelled order stays cancelled, as on every platform.
-              over ||= drawn === 'cancelled';
-              const s = over ? 'cancelled' : drawn;
-              return view(
-                `R${run}-${k}`,
-                s,
-                o.lines.map(([sku], i) => [`T${run}-${k}-${i}`, sku, cut[i]!]),
-                n,
-              );
+        fc.asyncProperty(
+          fc.array(order, { minLength: 1, maxLength: 3 }),
+          fc.integer({ min: 0, max: 1_000 }),
+          fc.integer({ min: 1, max: 5 }),
+          async (orders, seed, size) => {
+            run += 1;
+            const { site, pool, lines } = await shopWith({ 'P-A': START, 'P-B': START });
+            const views = orders.flatMap((o, k) => {
+              let cut = o.lines.map(([, quantity]) => quantity);
+              let over = false;
+              return o.views.map(([drawn, lowered], n) => {
+                cut = cut.map((q, i) => Math.min(q, lowered[i] ?? q));
+                // A cancelled order stays cancelled, as on every platform.
+                over ||= drawn === 'cancelled';
+                const s = over ? 'cancelled' : drawn;
+                return view(
+                  `R${run}-${k}`,
+                  s,
+                  o.lines.map(([sku], i) => [`T${run}-${k}-${i}`, sku, cut[i]!]),
+                  n,
+                );
+              });
             });
-          });
-          // Shuffled by the seed, and each view sent twice.
-          const shuffled = [...views, ...views].sort((a, b) => ((a.updatedAt.getTime() + seed) % 7) - ((b.updatedAt.getTime() + seed) % 7));
-          await recordAll(site, shuffled);
-          const held = await lines();
-          for (const line of held) assert.ok(line.stock_returned >= 0 && line.stock_returned <= line.stock_taken, JSON.stringify(line));
-          // Each line holds what its newest view still sells, as far as what it took covers it.
-          const newest = new Map<string, { status: OrderStatus; quantity: number }>();
-          for (const v of views) for (const l of v.lines) newest.set(l.externalId, { status: v.status, quantity: l.quantity });
-          for (const line of held) {
-            const last = newest.get(line.external_id)!;
-            const holds = last.status === 'cancelled' ? 0 : Math.min(line.stock_taken, last.quantity);
-            assert.equal(line.stock_taken - line.stock_returned, holds, JSON.stringify({ line, last }));
-          }
-          const skuOf = new Map(views.flatMap((v) => v.lines.map((l) => [l.externalId, l.sku!])));
-          const expected = { 'P-A': START, 'P-B': START };
-          for (const line of held) expected[skuOf.get(line.external_id) as 'P-A' | 'P-B'] -= line.stock_taken - line.stock_returned;
-          assert.deepEqual(await pool(), expected);
-        }),
-        { numRuns: 8 },
+            // Shuffled by the seed, each view sent twice, `size` views to a call (one order's views may share one).
+            const shuffled = [...views, ...views].sort(
+              (a, b) => ((a.updatedAt.getTime() + seed) % 7) - ((b.updatedAt.getTime() + seed) % 7),
+            );
+            await recordAll(site, shuffled, size);
+            const held = await lines();
+            for (const line of held) assert.ok(line.stock_returned >= 0 && line.stock_returned <= line.stock_taken, JSON.stringify(line));
+            // Each line holds what its newest view still sells, as far as what it took covers it.
+            const newest = new Map<string, { status: OrderStatus; quantity: number }>();
+            for (const v of views) for (const l of v.lines) newest.set(l.externalId, { status: v.status, quantity: l.quantity });
+            for (const line of held) {
+              const last = newest.get(line.external_id)!;
+              const holds = last.status === 'cancelled' ? 0 : Math.min(line.stock_taken, last.quantity);
+              assert.equal(line.stock_taken - line.stock_returned, holds, JSON.stringify({ line, last }));
+            }
+            const skuOf = new Map(views.flatMap((v) => v.lines.map((l) => [l.externalId, l.sku!])));
+            const expected = { 'P-A': START, 'P-B': START };
+            for (const line of held) expected[skuOf.get(line.external_id) as 'P-A' | 'P-B'] -= line.stock_taken - line.stock_returned;
+            assert.deepEqual(await pool(), expected);
+          },
+        ),
+        { numRuns: 12 },
       );
     });
   });

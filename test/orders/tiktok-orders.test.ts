@@ -82,12 +82,15 @@ describe('TikTok Shop order facts the adapter keeps (orders.md §2)', () => {
     );
   });
 
-  test('the adapter searches by update_time_ge, oldest change first, 100 a page by page_token, and reads one order by ids', async () => {
+  test('the adapter searches by update_time_ge, oldest change first, 100 a page by page_token, and reads orders by ids, 50 a call', async () => {
     const envelope = (data: object) => ({ status: 200, body: { code: 0, message: 'Success', data, request_id: 'r' } });
     const sample = { id: '576461413038785752', status: 'UNPAID', create_time: 100, update_time: 200, payment: { currency: 'USD' } };
+    const ids = Array.from({ length: 51 }, (_, i) => `5764614130387857${String(i).padStart(2, '0')}`);
     const { http, sent } = fakeHttp(
       envelope({ next_page_token: 'b2Zmc2V0', total_count: 1, orders: [{ ...sample, line_items: [] }] }),
-      envelope({ orders: [{ ...sample, line_items: [] }] }),
+      // The first call's answer holds two of its orders and one nobody asked for, which is not taken.
+      envelope({ orders: [ids[0], ids[49], '1'].map((id) => ({ ...sample, id, line_items: [] })) }),
+      envelope({ orders: [{ ...sample, id: ids[50], line_items: [] }] }),
       { status: 429, body: { code: 36_009_002, message: 'Too many requests', data: null }, retryAfterMs: 1_000 },
     );
     const config = { ...SANDBOX_CLIENTS.tiktokShop, authorizeUrl: 'x', authUrl: 'x', apiUrl: 'https://open-api.test' };
@@ -105,13 +108,20 @@ describe('TikTok Shop order facts the adapter keeps (orders.md §2)', () => {
       ['100', 'update_time', 'ASC', 'b2Zmc2V0', 'GCP_X'],
     );
     assert.deepEqual(sent[0]!.init.json, { update_time_ge: 1_699_999_000 });
-    assert.equal((await adapter.order(call, '576461413038785752'))?.externalId, '576461413038785752');
-    const detail = new URL(sent[1]!.url);
     assert.deepEqual(
-      [detail.pathname, detail.searchParams.get('ids'), sent[1]!.init.method],
-      [ORDER_DETAIL_PATH, '576461413038785752', 'GET'],
+      (await adapter.orders(call, [...ids, ids[0]!, 'not-an-id'])).map((order) => order.externalId),
+      [ids[0], ids[49], ids[50]],
     );
-    await assert.rejects(adapter.order(call, '576461413038785752'), rejects('unavailable'));
+    const details = [new URL(sent[1]!.url), new URL(sent[2]!.url)];
+    assert.deepEqual(
+      details.map((detail, i) => [detail.pathname, detail.searchParams.get('ids'), sent[i + 1]!.init.method]),
+      [
+        [ORDER_DETAIL_PATH, ids.slice(0, 50).join(','), 'GET'],
+        [ORDER_DETAIL_PATH, ids[50], 'GET'],
+      ],
+    );
+    assert.equal(sent.length, 3);
+    await assert.rejects(adapter.orders(call, [sample.id]), rejects('unavailable'));
   });
 
   test('ORDER_STATUS_CHANGE (CANCEL included) and CANCELLATION_STATUS_CHANGE name the order by its id as text', () => {

@@ -66,11 +66,11 @@ export interface ListingWork {
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
   /**
-   * The products' stock pool moved by an order (in the caller's transaction): as productsChanged, but the listings on
-   * the site that sold are left as their platform set them when Storelink has not written to them since the sale
-   * (`soldOn`; null: none is left).
+   * The products' stock pool moved by orders of one site (in the caller's transaction): as productsChanged, but the
+   * listings on the site that sold are left as their platform set them when Storelink has not written to them since
+   * the product's earliest sale there (`soldOn.at`, by product; a product it does not name goes to every listing).
    */
-  stockChanged(tx: Db, productIds: readonly number[], soldOn: { siteId: number; at: Date } | null): Promise<void>;
+  stockChanged(tx: Db, productIds: readonly number[], soldOn: { siteId: number; at: ReadonlyMap<number, Date> }): Promise<void>;
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
@@ -103,6 +103,18 @@ export function createListingWork(deps: {
       ...(at ? { startAfter: at } : {}),
     });
   };
+
+  /** Queues the listings' work at once, in one statement (a sale moves the stock of many). */
+  const sendAll = (tx: Db, many: readonly { id: number; siteId: number }[]) =>
+    jobs.sendMany(
+      LISTING_QUEUE,
+      many.map((listing) => ({
+        data: { listingId: listing.id } satisfies ListingJob,
+        singletonKey: String(listing.id),
+        group: String(listing.siteId),
+      })),
+      { tx },
+    );
 
   /**
    * Writes the listing's new state and tells the workspace, in one transaction; with `version`, the listing is `synced`
@@ -253,11 +265,11 @@ export function createListingWork(deps: {
     },
     send,
     async productsChanged(tx, productIds) {
-      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now())) await send(tx, listing);
+      await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now()));
     },
     async stockChanged(tx, productIds, soldOn) {
-      const except = soldOn && { siteId: soldOn.siteId, unchangedSince: soldOn.at };
-      for (const listing of await listingsRepo.retargetListings(tx, productIds, clock.now(), except)) await send(tx, listing);
+      const except = { siteId: soldOn.siteId, unchangedSince: soldOn.at };
+      await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now(), except));
     },
     async siteConnected(tx, siteId) {
       for (const listing of await listingsRepo.unsyncedListingsOfSite(tx, siteId)) await send(tx, listing);

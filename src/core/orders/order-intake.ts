@@ -1,15 +1,20 @@
 /**
- * The order intake (DESIGN §14): the platform's view of one order, taken into Storelink in one transaction with every
- * stock movement it causes, its events and its audit entry.
+ * The order intake (DESIGN §14): the platform's views of a site's orders (one a notification named, a burst of them
+ * read together, a page of a poll), taken into Storelink in one transaction with every stock movement they cause, their
+ * events and their audit entries. A page is as cheap as a few orders: each step is one statement for all of them.
  *
  * - A line takes stock once: when it is first recorded, in a state that takes stock, by an atomic decrement of its
- *   variant's pool (ordersRepo.takeStock). Its key is the platform's line id (unique per site), so the same order read
+ *   variant's pool (ordersRepo.moveStock). Its key is the platform's line id (unique per site), so the same order read
  *   by a poll, a notification, two instances or a job run again after a crash finds the line recorded and takes nothing.
  * - What a line no longer sells (its order cancelled, or its quantity lowered by a partial cancellation) is given back,
  *   once: `stock_returned` says what was, and never passes `stock_taken`.
  * - An order placed before the site's orders began to count (its first connection) is history: recorded, never moving
  *   stock, and told to nobody.
- * - A view older than the one recorded (notifications come out of order) changes nothing.
+ * - A view older than the one recorded (notifications come out of order) changes nothing; of two views of one order in
+ *   one call, the newer is taken.
+ * - Orders are inserted and locked in the platform's id order, then every product and variant they touch is locked in
+ *   id order, so two intakes of overlapping orders (a poll and a burst of notifications, two instances) wait for each
+ *   other rather than deadlock.
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
  *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
@@ -20,21 +25,64 @@
 import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
-import * as productsRepo from '../../db/products.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import { type ListingIssue, PLATFORM_NAMES, takesStock, type WebhookEvent } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { PlatformOrder, PlatformOrderLine } from '../../platforms/contracts/orders.js';
+import type { PlatformOrder } from '../../platforms/contracts/orders.js';
 import type { ListingWork } from '../listings/listing-work.js';
-import type { Outbox } from '../webhooks/outbox.js';
+import type { Outbox, OutboxEvent } from '../webhooks/outbox.js';
 import { presentLine, presentOrder } from './present.js';
 
 const issue = (code: string, message: string): ListingIssue => ({ severity: 'error', code, message, field: null, source: 'storelink' });
 
 export interface OrderIntake {
-  /** Takes the platform's view of one order of the site; answers what it did, in a sentence for the job's output. */
-  record(site: SiteRow, order: PlatformOrder): Promise<string>;
+  /** Takes the platform's views of orders of the site; answers what it did, in a sentence for the job's output. */
+  record(site: SiteRow, orders: readonly PlatformOrder[]): Promise<string>;
 }
+
+/** One order of the call: its view, its record (locked, or just inserted) and what taking it does. */
+interface Taken {
+  view: PlatformOrder;
+  recorded: ordersRepo.OrderRecord;
+  inserted: boolean;
+  /** Whether its lines take stock: recorded after the site's orders began to count, and in a state that holds units. */
+  counts: boolean;
+  taken: number;
+  returned: number;
+  /** Whether it moved a pool (a take that met an empty pool moves it by nothing, and counts). */
+  movedStock: boolean;
+  linesChanged: boolean;
+  /** Lines short of stock: their platform id and the units the pool could not cover. */
+  oversold: { externalId: string; short: number }[];
+}
+
+/** The newest view of each order, in the platform's id order (the order every intake inserts and locks them in). */
+function newestViews(orders: readonly PlatformOrder[]): PlatformOrder[] {
+  const newest = new Map<string, PlatformOrder>();
+  for (const order of orders) {
+    const seen = newest.get(order.externalId);
+    if (!seen || seen.updatedAt <= order.updatedAt) newest.set(order.externalId, order);
+  }
+  return [...newest.values()].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+}
+
+const orderFields = (order: PlatformOrder) => ({
+  status: order.status,
+  platformStatus: order.platformStatus,
+  currency: order.currency,
+  total: order.total,
+  platformUpdatedAt: order.updatedAt,
+  externalUrl: order.externalUrl,
+});
+
+/** Whether the record holds these fields already. */
+const sameFields = (row: ordersRepo.OrderRow, fields: ReturnType<typeof orderFields>) =>
+  row.status === fields.status &&
+  row.platformStatus === fields.platformStatus &&
+  row.currency === fields.currency &&
+  row.total === fields.total &&
+  row.platformUpdatedAt.getTime() === fields.platformUpdatedAt.getTime() &&
+  row.externalUrl === fields.externalUrl;
 
 export function createOrderIntake(deps: {
   db: Db;
@@ -44,189 +92,250 @@ export function createOrderIntake(deps: {
 }): OrderIntake {
   const { db, clock } = deps;
 
-  return {
-    record: (site, order) =>
-      db.transaction(async (tx) => {
-        const now = clock.now();
-        const from = await ordersRepo.ordersFrom(tx, site.id, now);
-        const history = order.placedAt < from;
-        const fields = {
-          status: order.status,
-          platformStatus: order.platformStatus,
-          currency: order.currency,
-          total: order.total,
-          platformUpdatedAt: order.updatedAt,
-          externalUrl: order.externalUrl,
-        };
-        const inserted = await ordersRepo.insertOrder(
+  async function record(tx: Db, site: SiteRow, given: readonly PlatformOrder[]): Promise<string> {
+    const now = clock.now();
+    const views = newestViews(given);
+    const from = await ordersRepo.ordersFrom(tx, site.id, now);
+    const inserted = new Map(
+      (
+        await ordersRepo.insertOrders(
           tx,
-          {
-            ...fields,
+          views.map((view) => ({
+            ...orderFields(view),
             workspaceId: site.workspaceId,
             siteId: site.id,
             platformId: site.platformId,
-            externalId: order.externalId,
-            placedAt: order.placedAt,
-            history,
-          },
+            externalId: view.externalId,
+            placedAt: view.placedAt,
+            history: view.placedAt < from,
+          })),
           now,
-        );
-        const recorded = inserted ? { ...inserted, lines: [] } : await ordersRepo.lockOrder(tx, site.id, order.externalId);
-        if (!recorded) throw new Error(`order ${order.externalId} of site ${site.id} is neither new nor recorded`);
-        if (!inserted && recorded.platformUpdatedAt > order.updatedAt) return `order ${order.externalId}: an older view, left`;
+        )
+      ).map((row) => [row.externalId, row]),
+    );
+    const locked = await ordersRepo.lockOrders(
+      tx,
+      site.id,
+      views.filter((view) => !inserted.has(view.externalId)).map((view) => view.externalId),
+    );
+    let older = 0;
+    const taking: Taken[] = [];
+    for (const view of views) {
+      const row = inserted.get(view.externalId);
+      const recorded = row ? { ...row, lines: [] } : locked.get(view.externalId);
+      if (!recorded) throw new Error(`order ${view.externalId} of site ${site.id} is neither new nor recorded`);
+      if (!row && recorded.platformUpdatedAt > view.updatedAt) {
+        older++;
+        continue;
+      }
+      const counts = !recorded.history && takesStock(view.status);
+      taking.push({
+        view,
+        recorded,
+        inserted: Boolean(row),
+        counts,
+        taken: 0,
+        returned: 0,
+        movedStock: false,
+        linesChanged: false,
+        oversold: [],
+      });
+    }
 
-        const counts = !recorded.history && takesStock(order.status);
-        const variants = await ordersRepo.variantsOfSkus(
-          tx,
-          site.workspaceId,
-          order.lines.flatMap((line) => (line.sku ? [line.sku] : [])),
-        );
-        const known = new Map(recorded.lines.map((line) => [line.externalId, line]));
-        const touched = [
-          ...variants.values(),
-          ...recorded.lines.flatMap((l) => (l.variantId ? [{ id: l.variantId, productId: l.productId! }] : [])),
-        ];
-        await ordersRepo.lockStock(
-          tx,
-          touched.map((v) => v.productId),
-          touched.map((v) => v.id),
-        );
-        const moved = new Map<number, { productId: number; empty: boolean }>();
-        const oversold: { line: ordersRepo.OrderLineRow; short: number }[] = [];
-        let taken = 0;
-        let returned = 0;
-        let linesChanged = false;
+    const variants = await ordersRepo.variantsOfSkus(
+      tx,
+      site.workspaceId,
+      taking.flatMap(({ view }) => view.lines.flatMap((line) => (line.sku ? [line.sku] : []))),
+    );
+    const touched = [
+      ...variants.values(),
+      ...taking.flatMap(({ recorded }) =>
+        recorded.lines.flatMap((l) => (l.variantId ? [{ id: l.variantId, productId: l.productId! }] : [])),
+      ),
+    ];
+    await ordersRepo.lockStock(
+      tx,
+      touched.map((v) => v.productId),
+      touched.map((v) => v.id),
+    );
 
-        const explain = (reason: 'order' | 'cancellation') =>
-          productsRepo.explainStockChange(tx, { reason, orderId: recorded.id, at: now });
+    // What each line does to the pool, made together in one statement below.
+    const moves: ordersRepo.StockMove[] = [];
+    const movers: { order: Taken; variant: { id: number; productId: number } }[] = [];
+    const move = (order: Taken, variant: { id: number; productId: number }, delta: number): number => {
+      moves.push({
+        variantId: variant.id,
+        delta,
+        why: { reason: delta < 0 ? 'order' : 'cancellation', orderId: order.recorded.id, at: now },
+      });
+      movers.push({ order, variant });
+      return moves.length - 1;
+    };
+    const newLines: { order: Taken; line: ordersRepo.OrderLineInsert; take: number | null }[] = [];
+    const lineUpdates: { id: number; fields: Partial<ordersRepo.OrderLineRow> }[] = [];
 
-        const addLine = async (line: PlatformOrderLine, position: number) => {
-          const variant = line.sku ? variants.get(line.sku) : undefined;
-          const issues: ListingIssue[] = [];
-          let took = 0;
-          if (!variant) {
-            issues.push(
-              issue(
-                'unknown_sku',
-                line.sku
-                  ? `No variant of the catalogue has the sku ${line.sku}; the line took no stock.`
-                  : `The item sold on ${PLATFORM_NAMES[site.platform]} has no sku; the line took no stock.`,
-              ),
-            );
-          } else if (counts && line.quantity > 0) {
-            await explain('order');
-            const result = await ordersRepo.takeStock(tx, variant.id, line.quantity);
-            took = result?.taken ?? 0;
-            if (result) moved.set(variant.id, { productId: variant.productId, empty: result.after === 0 });
-            if (took < line.quantity)
-              issues.push(
-                issue('oversold', `Sold ${line.quantity} with ${took} in stock: ${line.quantity - took} more than the pool held.`),
-              );
-          }
-          const row = await ordersRepo.insertLine(tx, {
-            orderId: recorded.id,
+    for (const order of taking) {
+      const known = new Map(order.recorded.lines.map((line) => [line.externalId, line]));
+      let position = order.recorded.lines.length;
+      for (const line of order.view.lines) {
+        const row = known.get(line.externalId);
+        if (row) {
+          // The units the line still sells are covered first by what it took; the rest goes back.
+          const held = row.stockTaken - row.stockReturned;
+          const giveBack = Math.max(0, held - (takesStock(order.view.status) ? line.quantity : 0));
+          if (giveBack > 0 && row.variantId !== null) move(order, { id: row.variantId, productId: row.productId! }, giveBack);
+          if (giveBack === 0 && line.quantity === row.quantity && line.price === row.price) continue;
+          // Given back in the record even where the variant is gone: the line no longer holds those units.
+          lineUpdates.push({
+            id: row.id,
+            fields: { quantity: line.quantity, price: line.price ?? row.price, stockReturned: row.stockReturned + giveBack },
+          });
+          order.returned += giveBack;
+          order.linesChanged = true;
+          continue;
+        }
+        const variant = line.sku ? variants.get(line.sku) : undefined;
+        newLines.push({
+          order,
+          line: {
+            orderId: order.recorded.id,
             workspaceId: site.workspaceId,
             siteId: site.id,
             externalId: line.externalId,
-            position,
+            position: position++,
             sku: line.sku,
             productId: variant?.productId ?? null,
             variantId: variant?.id ?? null,
             externalListingId: line.externalListingId,
             quantity: line.quantity,
             price: line.price,
-            stockTaken: took,
-            issues,
-          });
-          taken += took;
-          if (variant && counts && took < line.quantity) oversold.push({ line: row, short: line.quantity - took });
-        };
+          },
+          take: variant && order.counts && line.quantity > 0 ? move(order, variant, -line.quantity) : null,
+        });
+      }
+    }
 
-        const updateLine = async (line: PlatformOrderLine, row: ordersRepo.OrderLineRow) => {
-          // The units the line still sells are covered first by what it took; the rest goes back.
-          const held = row.stockTaken - row.stockReturned;
-          const giveBack = Math.max(0, held - (takesStock(order.status) ? line.quantity : 0));
-          if (giveBack > 0 && row.variantId !== null) {
-            await explain('cancellation');
-            if (await ordersRepo.giveStock(tx, row.variantId, giveBack))
-              moved.set(row.variantId, { productId: row.productId!, empty: false });
-          }
-          if (giveBack === 0 && line.quantity === row.quantity && line.price === row.price) return;
-          await ordersRepo.updateLine(tx, row.id, {
-            quantity: line.quantity,
-            price: line.price ?? row.price,
-            stockReturned: row.stockReturned + giveBack,
-          });
-          returned += giveBack;
-          linesChanged = true;
-        };
-
-        let position = recorded.lines.length;
-        for (const line of order.lines) {
-          const row = known.get(line.externalId);
-          if (row) await updateLine(line, row);
-          else await addLine(line, position++);
+    const results = await ordersRepo.moveStock(tx, moves);
+    /** Variants whose pool moved: their product, whether the pool is now empty, and the earliest order that moved it. */
+    const moved = new Map<number, { productId: number; empty: boolean; soldAt: Date }>();
+    results.forEach((result, at) => {
+      if (!result) return;
+      const { order, variant } = movers[at]!;
+      const before = moved.get(variant.id)?.soldAt;
+      const soldAt = before && before < order.view.placedAt ? before : order.view.placedAt;
+      moved.set(variant.id, { productId: variant.productId, empty: result.after === 0, soldAt });
+      order.movedStock = true;
+    });
+    await ordersRepo.insertLines(
+      tx,
+      newLines.map(({ order, line, take }) => {
+        const took = take === null ? 0 : -(results[take]?.change ?? 0);
+        order.taken += took;
+        const issues: ListingIssue[] = [];
+        if (line.variantId === null)
+          issues.push(
+            issue(
+              'unknown_sku',
+              line.sku
+                ? `No variant of the catalogue has the sku ${line.sku}; the line took no stock.`
+                : `The item sold on ${PLATFORM_NAMES[site.platform]} has no sku; the line took no stock.`,
+            ),
+          );
+        else if (take !== null && took < line.quantity) {
+          issues.push(issue('oversold', `Sold ${line.quantity} with ${took} in stock: ${line.quantity - took} more than the pool held.`));
+          order.oversold.push({ externalId: line.externalId, short: line.quantity - took });
         }
-
-        const statusChanged = !inserted && recorded.status !== order.status;
-        const row = inserted ?? (await ordersRepo.updateOrder(tx, recorded.id, fields, now));
-        const saved = await ordersRepo.orderWithLines(tx, row);
-
-        if (moved.size > 0) {
-          const productIds = [...new Set([...moved.values()].map((m) => m.productId))];
-          await ordersRepo.bumpProducts(tx, productIds, now);
-          const emptied = [...moved.values()].some((m) => m.empty);
-          await deps.listings.stockChanged(tx, productIds, emptied ? null : { siteId: site.id, at: order.placedAt });
-        }
-        if (!recorded.history) {
-          const event: WebhookEvent | null = inserted
-            ? 'order.created'
-            : statusChanged && order.status === 'cancelled'
-              ? 'order.cancelled'
-              : statusChanged || linesChanged
-                ? 'order.updated'
-                : null;
-          const data = { order: presentOrder(saved) };
-          if (event) await deps.outbox.emit(tx, site.workspaceId, event, data, now);
-          for (const { line, short } of oversold) {
-            await deps.outbox.emit(
-              tx,
-              site.workspaceId,
-              'stock.oversold',
-              { ...data, line: presentLine(line), product_id: line.productId, variant_id: line.variantId, sku: line.sku, short },
-              now,
-            );
-          }
-          if (event || moved.size > 0) {
-            await auditRepo.recordAudit(
-              tx,
-              [site.workspaceId],
-              {
-                action: inserted ? 'order.recorded' : 'order.changed',
-                actorUserId: null,
-                subjectType: 'order',
-                subjectId: row.id,
-                ipAddress: null,
-                details: {
-                  site_id: site.id,
-                  external_id: order.externalId,
-                  status: order.status,
-                  stock_taken: taken,
-                  stock_returned: returned,
-                },
-              },
-              now,
-            );
-          }
-        }
-        const verb = inserted
-          ? recorded.history
-            ? 'recorded as history'
-            : 'recorded'
-          : statusChanged || linesChanged
-            ? 'updated'
-            : 'unchanged';
-        return `order ${order.externalId} ${verb}: ${taken} taken, ${returned} given back`;
+        return { ...line, stockTaken: took, issues };
       }),
+    );
+    for (const update of lineUpdates) await ordersRepo.updateLine(tx, update.id, update.fields);
+
+    // An order seen again as it was recorded is left as it is (a poll reads each order of its window again).
+    const rows = [];
+    for (const order of taking)
+      rows.push(
+        order.inserted || (!order.linesChanged && sameFields(order.recorded, orderFields(order.view)))
+          ? order.recorded
+          : await ordersRepo.updateOrder(tx, order.recorded.id, orderFields(order.view), now),
+      );
+    const saved = new Map((await ordersRepo.withLines(tx, rows)).map((row) => [row.id, row]));
+
+    if (moved.size > 0) {
+      const productIds = [...new Set([...moved.values()].map((m) => m.productId))];
+      await ordersRepo.bumpProducts(tx, productIds, now);
+      // A product whose pool reached 0 goes to every listing; the others leave the selling site's listings unwritten
+      // since the product's earliest sale here (later writes did not count it).
+      const soldSince = new Map<number, Date>();
+      const emptied = new Set([...moved.values()].filter((m) => m.empty).map((m) => m.productId));
+      for (const { productId, soldAt } of moved.values()) {
+        if (emptied.has(productId)) continue;
+        const seen = soldSince.get(productId);
+        if (!seen || soldAt < seen) soldSince.set(productId, soldAt);
+      }
+      await deps.listings.stockChanged(tx, productIds, { siteId: site.id, at: soldSince });
+    }
+
+    const events: OutboxEvent[] = [];
+    const audits: auditRepo.AuditEntry[] = [];
+    const verbs = new Map<string, number>();
+    let taken = 0;
+    let returned = 0;
+    for (const order of taking) {
+      const row = saved.get(order.recorded.id)!;
+      const statusChanged = !order.inserted && order.recorded.status !== order.view.status;
+      taken += order.taken;
+      returned += order.returned;
+      const verb = order.inserted
+        ? order.recorded.history
+          ? 'recorded as history'
+          : 'recorded'
+        : statusChanged || order.linesChanged
+          ? 'updated'
+          : 'unchanged';
+      verbs.set(verb, (verbs.get(verb) ?? 0) + 1);
+      if (order.recorded.history) continue;
+      const event: WebhookEvent | null = order.inserted
+        ? 'order.created'
+        : statusChanged && order.view.status === 'cancelled'
+          ? 'order.cancelled'
+          : statusChanged || order.linesChanged
+            ? 'order.updated'
+            : null;
+      const data = { order: presentOrder(row) };
+      if (event) events.push({ type: event, data });
+      for (const { externalId, short } of order.oversold) {
+        const line = row.lines.find((l) => l.externalId === externalId)!;
+        events.push({
+          type: 'stock.oversold',
+          data: { ...data, line: presentLine(line), product_id: line.productId, variant_id: line.variantId, sku: line.sku, short },
+        });
+      }
+      if (event || order.movedStock)
+        audits.push({
+          action: order.inserted ? 'order.recorded' : 'order.changed',
+          actorUserId: null,
+          subjectType: 'order',
+          subjectId: row.id,
+          ipAddress: null,
+          details: {
+            site_id: site.id,
+            external_id: order.view.externalId,
+            status: order.view.status,
+            stock_taken: order.taken,
+            stock_returned: order.returned,
+          },
+        });
+    }
+    await deps.outbox.emitMany(tx, site.workspaceId, events, now);
+    await auditRepo.recordAudits(tx, site.workspaceId, audits, now);
+
+    const what = [...verbs].map(([verb, n]) => `${n} ${verb}`);
+    if (older > 0) what.push(`${older} an older view, left`);
+    const subject = views.length === 1 ? `order ${views[0]!.externalId}` : `${views.length} orders`;
+    return `${subject}: ${what.join(', ')}; ${taken} taken, ${returned} given back`;
+  }
+
+  return {
+    record: (site, orders) => (orders.length === 0 ? Promise.resolve('no order') : db.transaction((tx) => record(tx, site, orders))),
   };
 }

@@ -3,11 +3,13 @@
  * - a sweep every minute queues an `orders-read` job for each connected site whose orders were last read its
  *   platform's poll interval ago or more (the safety net: Etsy and TikTok Shop every minute, Amazon as its rate allows);
  * - a platform's notification of an order (TikTok Shop's ORDER_STATUS_CHANGE, Etsy's ORDER_PAID) queues an `order-read`
- *   of that order alone, read whole from the platform: the notification's own fields are never trusted for stock;
+ *   of that order, read whole from the platform: the notification's own fields are never trusted for stock. A worker
+ *   takes up to 50 of them at once, so a burst of sales is read in as few calls as the platform allows (TikTok Shop:
+ *   50 orders a call) and recorded in one transaction per site;
  * - `POST /sites/{id}/orders/sync` and connecting a site queue an `orders-read` at once; the first read of a site goes
  *   30 days back, and what was placed before the site's orders began to count is history.
  *
- * A site's read asks for the orders changed since a little before the last read began (the platforms' clocks and
+ * A site's read records each page of orders in one transaction. It asks for the orders changed since a little before the last read began (the platforms' clocks and
  * indexes lag), so an order changed at the edge is read twice rather than never: the intake takes each line once.
  */
 import type { Db } from '../../db/client.js';
@@ -37,6 +39,8 @@ const SWEEP_SLACK_SECONDS = 10;
 const SWEEP_MAX = 500;
 /** Pages one read takes at most; the rest are read by the next (the time read up to is the last order's). */
 const PAGES_MAX = 200;
+/** Notified orders one worker takes at once: what TikTok Shop's Get Order Detail reads in one call. */
+const NOTIFIED_AT_ONCE = 50;
 
 /** A site, by its workspace and id. */
 interface SiteRef {
@@ -48,6 +52,11 @@ interface SiteReadJob extends PlatformJobData, SiteRef {}
 
 interface OrderReadJob extends PlatformJobData, SiteRef {
   externalId: string;
+}
+
+/** Notified orders of one site, read together. */
+interface SiteOrdersJob extends PlatformJobData, SiteRef {
+  externalIds: string[];
 }
 
 export function createOrderReads(deps: {
@@ -99,7 +108,7 @@ export function createOrderReads(deps: {
       let pages = 0;
       do {
         const page = await adapter.changed(call, since, cursor);
-        for (const order of page.orders) await deps.intake.record(site, order);
+        await deps.intake.record(site, page.orders);
         read += page.orders.length;
         cursor = page.next;
       } while (cursor && ++pages < PAGES_MAX);
@@ -112,19 +121,54 @@ export function createOrderReads(deps: {
     givenUp: async (_site, message) => `not read: ${message}`,
   });
 
-  const readOrder = runner.handlerOf<OrderReadJob, SiteRow>({
+  const sendOrderReads = (reads: readonly OrderReadJob[], startAfter?: Date) =>
+    jobs.sendMany(
+      ORDER_READ_QUEUE,
+      reads.map((job) => ({
+        data: job,
+        singletonKey: `${job.siteId}:${job.externalId}`,
+        ...(startAfter ? { startAfter } : {}),
+      })),
+    );
+
+  const readOrders = runner.handlerOf<SiteOrdersJob, SiteOrdersJob>({
     grant: 'seller',
     ready: (site) => Boolean(deps.adapters[site.platform]),
-    load: loadSite,
-    async call(site, _site, accessToken, job) {
-      const order = await deps.adapters[site.platform]!.order(callOf(site, accessToken), job.externalId);
-      if (!order) return `order ${job.externalId}: the platform has no such order`;
-      return deps.intake.record(site, order);
+    async load(job) {
+      const loaded = await loadSite(job);
+      return typeof loaded === 'string' ? loaded : { ...loaded, subject: job };
     },
-    // The site's next read finds the order anyway.
-    retry: null,
-    givenUp: async (_site, message) => `not read: ${message}`,
+    async call(job, site, accessToken) {
+      const found = await deps.adapters[site.platform]!.orders(callOf(site, accessToken), job.externalIds);
+      const read = new Set(found.map((order) => order.externalId));
+      const none = job.externalIds.filter((id) => !read.has(id));
+      const recorded = found.length > 0 ? await deps.intake.record(site, found) : null;
+      const missing = none.length > 0 ? `the platform has no order ${none.join(', ')}` : null;
+      return [recorded, missing].filter(Boolean).join('; ');
+    },
+    // A passing failure (a 429 in a burst) reads them again after the back-off, not at the site's next read a minute on.
+    retry: async (job, at, attempt) =>
+      sendOrderReads(
+        job.externalIds.map((externalId) => ({ workspaceId: job.workspaceId, siteId: job.siteId, externalId, attempt })),
+        at,
+      ),
+    // The site's next read finds the orders anyway.
+    givenUp: async (_job, message) => `not read: ${message}`,
   });
+
+  /** Notified orders taken together: each site's read at once, in as few calls and one transaction. */
+  async function readNotified(many: readonly OrderReadJob[]): Promise<string> {
+    const bySite = new Map<number, SiteOrdersJob>();
+    for (const { workspaceId, siteId, externalId, attempt } of many) {
+      const job = bySite.get(siteId) ?? { workspaceId, siteId, externalIds: [] };
+      if (!job.externalIds.includes(externalId)) job.externalIds.push(externalId);
+      // Taken together, they have failed as often as the most tried of them.
+      if (attempt && attempt > (job.attempt ?? 0)) job.attempt = attempt;
+      bySite.set(siteId, job);
+    }
+    const results = await Promise.all([...bySite.values()].map(async (job) => `site ${job.siteId}: ${await readOrders(job)}`));
+    return results.join('\n');
+  }
 
   const queues: QueueDefinition<object>[] = [
     {
@@ -146,8 +190,9 @@ export function createOrderReads(deps: {
     {
       name: ORDER_READ_QUEUE,
       options: { ...platformQueueOptions(deps.timeoutMs), deleteAfterSeconds: 3600 },
-      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
-      handler: readOrder,
+      work: { localConcurrency: 2, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: (job) => readNotified([job]),
+      batch: { size: NOTIFIED_AT_ONCE, handler: readNotified },
       worker: 'listings',
     } satisfies QueueDefinition<OrderReadJob> as QueueDefinition<object>,
   ];
@@ -169,10 +214,7 @@ export function createOrderReads(deps: {
     },
     /** A platform said an order of its account changed: each site of that account reads it at once. */
     async platformChanged(sites: readonly SiteRef[], externalId: string): Promise<number> {
-      for (const site of sites)
-        await jobs.send(ORDER_READ_QUEUE, { ...site, externalId } satisfies OrderReadJob, {
-          singletonKey: `${site.siteId}:${externalId}`,
-        });
+      await sendOrderReads(sites.map((site) => ({ ...site, externalId })));
       return sites.length;
     },
   };

@@ -19,7 +19,7 @@ import Type, { type Static } from 'typebox';
 import type { OrderStatus } from '../../domain/index.js';
 import { PlatformError } from '../contracts/errors.js';
 import type { ListingsCall } from '../contracts/listings.js';
-import type { OrdersAdapter, OrdersPage, PlatformOrder, PlatformOrderLine } from '../contracts/orders.js';
+import { type OrdersAdapter, type OrdersPage, type PlatformOrder, type PlatformOrderLine, readEach } from '../contracts/orders.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { type AmazonMarketplace, marketplaceOf } from './listing-requests.js';
 import { reader, readerOrGone } from './listing-responses.js';
@@ -151,12 +151,14 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
       const page = await sp.send(call, home, 'searchOrders', 'GET', ORDERS_PATH, searchPage, { query });
       return { orders: page.orders.map(amazonOrder), next: page.pagination?.nextToken ?? null };
     },
-    async order(call, externalId) {
-      if (!/^[0-9A-Za-z-]{1,40}$/.test(externalId)) return null;
-      const home = marketplaceFor(call);
-      const path = `${ORDERS_PATH}/${encodeURIComponent(externalId)}`;
-      const found = await sp.send(call, home, 'getOrder', 'GET', path, orderOrGone, { query: { includedData: ORDER_DATASETS } });
-      return found ? amazonOrder(found.order) : null;
-    },
+    // One order a call (getOrder); a search by ids would spend searchOrders' far scarcer rate.
+    orders: (call, externalIds) =>
+      readEach(externalIds, async (externalId) => {
+        if (!/^[0-9A-Za-z-]{1,40}$/.test(externalId)) return null;
+        const home = marketplaceFor(call);
+        const path = `${ORDERS_PATH}/${encodeURIComponent(externalId)}`;
+        const found = await sp.send(call, home, 'getOrder', 'GET', path, orderOrGone, { query: { includedData: ORDER_DATASETS } });
+        return found ? amazonOrder(found.order) : null;
+      }),
   } satisfies OrdersAdapter;
 }

@@ -65,6 +65,32 @@ export interface OrdersAdapter {
    * come twice across pages; the engine takes each once.
    */
   changed(call: ListingsCall, since: Date, cursor: string | null): Promise<OrdersPage>;
-  /** One order read whole (a notification named it); null when the platform has no such order. */
-  order(call: ListingsCall, externalId: string): Promise<PlatformOrder | null>;
+  /**
+   * The orders of these ids read whole (notifications named them), in as few calls as the platform allows (TikTok Shop:
+   * 50 ids a call); an id the platform has no order of is left out.
+   */
+  orders(call: ListingsCall, externalIds: readonly string[]): Promise<PlatformOrder[]>;
+}
+
+/** Orders a platform that reads one order a call is asked for at once: its pacer spaces the calls. */
+const READS_AT_ONCE = 4;
+
+/**
+ * Reads each id with `read`, a few at a time, and answers the orders found in the order of `externalIds`: for a platform
+ * whose API reads one order a call. The first failure fails the whole read (its orders are read again by the next).
+ */
+export async function readEach(
+  externalIds: readonly string[],
+  read: (externalId: string) => Promise<PlatformOrder | null>,
+): Promise<PlatformOrder[]> {
+  const found: (PlatformOrder | null)[] = [];
+  let next = 0;
+  const reader = async () => {
+    while (next < externalIds.length) {
+      const at = next++;
+      found[at] = await read(externalIds[at]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, externalIds.length) }, reader));
+  return found.filter((order): order is PlatformOrder => order !== null);
 }

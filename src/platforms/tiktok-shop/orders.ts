@@ -4,7 +4,8 @@
  *
  * - Changed orders: Get Order List (`POST /order/202309/orders/search`) by `update_time_ge`, oldest change first, 100 a
  *   page by `page_token`. A cancellation changes the order's `update_time`, so it is read with the rest.
- * - One order: Get Order Detail (`GET /order/202507/orders?ids=`), as ORDER_STATUS_CHANGE names it.
+ * - Orders by id: Get Order Detail (`GET /order/202507/orders?ids=`), up to 50 ids a call, as ORDER_STATUS_CHANGE names
+ *   them (a burst of notifications is read 50 at a time).
  * - TikTok has no quantity: each unit sold is a line item of its own (its `id` the line's key), so every line sells 1,
  *   and 0 once TikTok cancelled that item alone (`display_status` CANCELLED in an order that goes on). An order
  *   cancelled in whole (CANCELLED only when every item is) keeps its lines at 1: its status gives them back.
@@ -25,6 +26,8 @@ export const ORDERS_PAGE_SIZE = 100;
 export const ORDER_SEARCH_PATH = '/order/202309/orders/search';
 /** Get Order Detail's current documented version (orders.md §2 [T2]). */
 export const ORDER_DETAIL_PATH = '/order/202507/orders';
+/** Ids one Get Order Detail call takes at most, comma separated (orders.md §2 [T2]). */
+export const ORDER_DETAIL_IDS_MAX = 50;
 
 /** TikTok's statuses in Storelink's words (DESIGN §14): UNPAID already holds the units, so it takes stock as pending. */
 export const TIKTOK_ORDER_STATUSES: Readonly<Record<string, OrderStatus>> = {
@@ -124,11 +127,17 @@ export function createTikTokShopOrdersAdapter(config: TikTokShopConfig, deps: Ti
       const page = await send(call, 'POST', ORDER_SEARCH_PATH, readList, { query, json });
       return { orders: (page.orders ?? []).map(tiktokOrder), next: page.next_page_token || null };
     },
-    async order(call, externalId) {
-      if (!/^[0-9]{1,20}$/.test(externalId)) return null;
-      const detail = await send(call, 'GET', ORDER_DETAIL_PATH, readDetail, { query: { ids: externalId } });
-      const found = (detail.orders ?? []).find((order) => order.id === externalId);
-      return found ? tiktokOrder(found) : null;
+    async orders(call, externalIds) {
+      const asked = [...new Set(externalIds.filter((id) => /^[0-9]{1,20}$/.test(id)))];
+      const found: PlatformOrder[] = [];
+      for (let at = 0; at < asked.length; at += ORDER_DETAIL_IDS_MAX) {
+        const ids = asked.slice(at, at + ORDER_DETAIL_IDS_MAX);
+        const detail = await send(call, 'GET', ORDER_DETAIL_PATH, readDetail, { query: { ids: ids.join(',') } });
+        // Only the orders asked for: an answer naming others is not trusted for them.
+        const wanted = new Set(ids);
+        for (const order of detail.orders ?? []) if (wanted.has(order.id)) found.push(tiktokOrder(order));
+      }
+      return found;
     },
   };
 }
