@@ -224,7 +224,7 @@ export function ordersLines(orders: OrdersResult | null): string[] {
     `| all | ${fmt(b.orders, 0)} | ${fmt(
       b.platforms.reduce((sum, p) => sum + p.units, 0),
       0,
-    )} | ${fmt(b.countedSeconds, 1)} s (placing took ${fmt(b.placingSeconds, 1)} s) | | ${fmt(b.floorSeconds, 1)} s (floor / took ${fmt(b.ofFloor, 2)}) | ${b.platforms.reduce((sum, p) => sum + p.throttled, 0)} |`,
+    )} | ${fmt(b.countedSeconds, 1)} s (placing took ${fmt(b.placingSeconds, 1)} s; ${fmt(b.countedSeconds - b.placingSeconds, 1)} s after the last sale) | | ${fmt(b.limitsFloorSeconds, 1)} s; the floor is the larger of it and the placing: ${fmt(b.floorSeconds, 1)} s (floor / took ${fmt(b.ofFloor, 2)}) | ${b.platforms.reduce((sum, p) => sum + p.throttled, 0)} |`,
     '',
     `- the server's CPU time (Storelink and the simulated platforms, one process) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU`,
     `- counted once: ${b.duplicates} recorded twice, ${b.missing} not recorded, ${b.wrongLines} with a line not taken in whole, ${b.wrongPools} of ${b.products} pools not at start − sold`,
@@ -259,7 +259,7 @@ export function ordersChecks(orders: OrdersResult): Check[] {
     { name: `(i) ${b.orders} orders: each counted once (errors found)`, value: wrong, target: '0', met: wrong === 0, unit: '' },
     { name: `(i) ${b.orders} orders: 429s the platforms answered`, value: throttled, target: '0', met: throttled === 0, unit: '' },
     {
-      name: `(i) ${b.orders} orders: floor set by the rate limits / time to count them`,
+      name: `(i) ${b.orders} orders: floor (the rate limits' or the placing's) / time to count them`,
       value: b.ofFloor,
       target: '>= 0.9',
       met: b.ofFloor >= 0.9,
