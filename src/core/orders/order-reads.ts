@@ -190,7 +190,7 @@ export function createOrderReads(deps: {
     {
       name: ORDER_READ_QUEUE,
       options: { ...platformQueueOptions(deps.timeoutMs), deleteAfterSeconds: 3600 },
-      work: { localConcurrency: 2, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      work: { localConcurrency: 4, pollingIntervalSeconds: deps.pollIntervalSeconds },
       handler: (job) => readNotified([job]),
       batch: { size: NOTIFIED_AT_ONCE, handler: readNotified },
       worker: 'listings',
