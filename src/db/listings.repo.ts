@@ -126,8 +126,9 @@ export async function settleListing(
 /**
  * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
  * new version, `syncing` until it is. `except` leaves alone the listings on a site that Storelink has not changed since
- * a time, each product's own (the site that sold, since its earliest sale of the product); a product it does not name
- * goes to that site's listings too. Answers the listings, whose work the caller queues.
+ * a time, each product's own (the site that sold, since its earliest sale of the product), and have no write waiting
+ * or in flight (a write that read the pool before the sale was recorded would undo the platform's own count of it); a
+ * product it does not name goes to that site's listings too. Answers the listings, whose work the caller queues.
  */
 export async function retargetListings(
   db: Db,
@@ -142,7 +143,7 @@ export async function retargetListings(
     from ${products} as p
     where p.id = l.product_id and l.status <> 'deleted' and l.wants <> 'deleted'
       and l.product_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))
-      and not (l.site_id = ${except?.siteId ?? 0}
+      and not (l.site_id = ${except?.siteId ?? 0} and l.sync_status = 'synced'
         and l.updated_at <= coalesce((${since}::jsonb ->> l.product_id::text)::timestamptz, '-infinity'))
     returning l.id, l.site_id`);
   return (result as unknown as { rows: { id: number; site_id: number }[] }).rows.map((r) => ({

@@ -270,6 +270,31 @@ for (const kind of databaseKinds()) {
       await within(10_000, async () => (await onShop('410', externalIds[1]!, 'LATE-W')) === 1);
     });
 
+    test('a sale read while a write of its own shop waits gets the pool too: the waiting write read the pool before the sale', async () => {
+      const me = await twoShops('411', '412');
+      const { externalIds } = await listedOnBoth(me, 'WAIT');
+      // Unpaid: Etsy sends no ORDER_PAID, and takes the units off its listing at once.
+      await buy('411', [{ sku: 'WAIT-W', quantity: 2 }], { status: 'open' });
+      t.clock.advance(1_000);
+      // The shop's listing has a write waiting (its pacer's turn), untouched since before the sale.
+      const target = async () =>
+        (
+          await selectRows<{ target_version: number }>(
+            t.database,
+            sql`select target_version from listings where site_id = ${me.sites[0]} and external_id = ${externalIds[0]!}`,
+          )
+        )[0]!.target_version;
+      await t.database.db.execute(
+        sql`update listings set sync_status = 'syncing' where site_id = ${me.sites[0]} and external_id = ${externalIds[0]!}`,
+      );
+      const before = await target();
+      await syncOrders(t, me.as, me.sites[0]);
+      // Brought to the product's version that counts the sale, so the write that goes out carries the pool after it.
+      assert.ok((await target()) > before);
+      await within(10_000, async () => (await onShop('411', externalIds[0]!, 'WAIT-W')) === 2);
+      await within(10_000, async () => (await onShop('412', externalIds[1]!, 'WAIT-W')) === 2);
+    });
+
     test('the pool at 0: every Etsy listing is switched off with an out_of_stock issue, and live again, without a fee, when stock returns', async () => {
       const me = await twoShops('407', '408');
       const productId = await mugProduct(t, { ...me, site: me.sites[0], account: me.accounts[0] }, 'ZERO', {

@@ -18,8 +18,9 @@
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
  *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
- *   sale was placed (a sale on another platform, seen first, sent it a pool that did not count this one: the bench
- *   found Amazon's listings left above the pool so, since Amazon's sales are read minutes late).
+ *   sale was placed, or whose write is waiting or in flight (a sale on another platform, seen first, sent it a pool
+ *   that did not count this one: the bench found Amazon's listings left above the pool so, since Amazon's sales are
+ *   read minutes late and its writes wait for its rate).
  */
 
 import * as auditRepo from '../../db/audit.repo.js';
