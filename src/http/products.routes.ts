@@ -409,11 +409,41 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
           description: `${CSV_DESCRIPTION}\n\nFor example:\n\n\`\`\`csv\n${CSV_EXAMPLE}\`\`\``,
           tags: ['products'],
           consumes: ['text/csv'],
+          querystring: Type.Object({
+            dry_run: Type.Optional(
+              Type.Boolean({ default: false, description: 'Check the file and answer what the import would change, writing nothing' }),
+            ),
+            remove_missing: Type.Optional(
+              Type.Boolean({
+                default: false,
+                description:
+                  'Drop, from each product the file names, the variants its rows leave out (by default they are kept: a file changes only what it names)',
+              }),
+            ),
+          }),
           response: {
             200: Ok(
               Type.Object({
                 created: Type.Integer({ description: 'Products made' }),
-                updated: Type.Integer({ description: 'Products changed; those the file leaves as they are count in neither' }),
+                updated: Type.Integer({ description: 'Products changed' }),
+                unchanged: Type.Integer({ description: 'Stored products the file names and leaves as they are' }),
+                removed: Type.Integer({ description: 'Variants removed (remove_missing)' }),
+                ignored: Type.Array(Type.String(), { description: 'Columns of the file the catalogue does not know, left out' }),
+                changes: Type.Optional(
+                  Type.Array(
+                    Type.Object({
+                      line: Type.Union([Type.Integer(), Type.Null()], {
+                        description: 'The line of the file; null for a variant it leaves out',
+                      }),
+                      product_id: Type.Union([Type.Integer(), Type.Null()], { description: 'Null for a product the import makes' }),
+                      sku: Type.Union([Type.String(), Type.Null()]),
+                      field: Type.String({ description: 'A product field, a variant field, `product` or `variant` (made or removed)' }),
+                      from: Type.Unknown(),
+                      to: Type.Unknown(),
+                    }),
+                    { description: 'dry_run only: every value the import would change' },
+                  ),
+                ),
               }),
             ),
           },
@@ -424,13 +454,15 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
         if (!(request.body instanceof Readable)) throw csvOnly();
         if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw new AppError('payload_too_large');
         const source = capped(request.body, CSV_IMPORT_BYTES_MAX);
-        return ok(await catalogueCsv.importCsv(workspace.id, source, actorOf(request), productShape));
+        const query = request.query as { dry_run?: boolean; remove_missing?: boolean };
+        const options = { dryRun: query.dry_run === true, removeMissing: query.remove_missing === true };
+        return ok(await catalogueCsv.importCsv(workspace.id, source, actorOf(request), productShape, options));
       },
     );
   });
 }
 
-const CSV_DESCRIPTION = `One row per variant; rows with the same \`handle\` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}, then \`attribute.<key>\` per attribute. \`tags\` are comma-separated, \`image_urls\` space-separated; an empty cell is empty or null. The export writes \`handle\` as \`product-<id>\`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".`;
+const CSV_DESCRIPTION = `One row per variant; rows with the same \`handle\` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}, then \`attribute.<key>\` per attribute. \`tags\` are comma-separated, \`image_urls\` space-separated; an empty cell is empty or null. The export writes \`handle\` as \`product-<id>\`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (\`remove_missing=true\` drops them); a group with only new skus creates a product; a column the catalogue does not know is ignored and named in \`ignored\`; \`dry_run=true\` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".`;
 
 const CSV_EXAMPLE = `handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
 tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen

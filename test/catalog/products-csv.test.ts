@@ -35,6 +35,12 @@ const COLUMNS = [
 ];
 
 /** A CSV of rows given by column name, under `header`. */
+/** The products an import made and changed, from its answer (its other counts are the merge tests'). */
+const madeAndChanged = (answer: { success: boolean; data: { created: number; updated: number } }) => {
+  assert.equal(answer.success, true);
+  return { created: answer.data.created, updated: answer.data.updated };
+};
+
 function table(header: readonly string[], rows: readonly Record<string, string>[]): string {
   return stringify([header, ...rows.map((row) => header.map((column) => row[column] ?? ''))]);
 }
@@ -59,8 +65,13 @@ for (const kind of databaseKinds()) {
         },
         get: (path: string) => call(t, 'GET', path, as),
         exportCsv: () => call(t, 'GET', '/products/export', as),
-        importCsv: (payload: string | Readable, contentType = 'text/csv') =>
-          t.app.inject({ method: 'POST', url: `${API}/products/import`, headers: { ...headers, 'content-type': contentType }, payload }),
+        importCsv: (payload: string | Readable, contentType = 'text/csv', query = '') =>
+          t.app.inject({
+            method: 'POST',
+            url: `${API}/products/import${query}`,
+            headers: { ...headers, 'content-type': contentType },
+            payload,
+          }),
       };
     }
 
@@ -148,7 +159,7 @@ for (const kind of databaseKinds()) {
         const before = await snapshot(me.workspace.id);
         const response = await me.importCsv((await me.exportCsv()).body);
         assert.equal(response.statusCode, 200, response.body);
-        assert.deepEqual(response.json(), { success: true, data: { created: 0, updated: 0 } });
+        assert.deepEqual(madeAndChanged(response.json()), { created: 0, updated: 0 });
         assert.deepEqual(await snapshot(me.workspace.id), before);
       });
 
@@ -184,7 +195,7 @@ for (const kind of databaseKinds()) {
         const price = COLUMNS.indexOf('price');
         rows.find((row) => row[COLUMNS.indexOf('sku')] === 'P-NAT-L')![price] = '27.5';
         const response = await me.importCsv(stringify(rows));
-        assert.deepEqual(response.json(), { success: true, data: { created: 0, updated: 1 } });
+        assert.deepEqual(madeAndChanged(response.json()), { created: 0, updated: 1 });
         const changed = (await me.get(`/products/${bag.id}`)).json().data;
         assert.equal(changed.version, 2);
         assert.deepEqual(
@@ -209,7 +220,7 @@ for (const kind of databaseKinds()) {
           table(header, [first, { handle: 'new-bag', option1_value: 'Blue', sku: 'NB-BLUE', price: '5.5', quantity: '0' }]),
         );
         assert.equal(response.statusCode, 200, response.body);
-        assert.deepEqual(response.json().data, { created: 1, updated: 0 });
+        assert.deepEqual(madeAndChanged(response.json()), { created: 1, updated: 0 });
         const [product] = (await me.get('/products')).json().data;
         assert.deepEqual(
           { ...product, id: 0, created_at: '', updated_at: '', variants: [], images: [] },
@@ -244,7 +255,7 @@ for (const kind of databaseKinds()) {
         const rows = bag.variants.map((v: { sku: string; price: string }) => ({
           ...{ handle: 'bag', title: 'Linen tote bag', currency: 'USD', sku: v.sku, price: v.price, quantity: '99' },
         }));
-        assert.deepEqual((await me.importCsv(table(header, rows))).json().data, { created: 0, updated: 1 });
+        assert.deepEqual(madeAndChanged((await me.importCsv(table(header, rows))).json()), { created: 0, updated: 1 });
         const changed = (await me.get(`/products/${bag.id}`)).json().data;
         assert.deepEqual(
           changed.variants.map((v: { quantity: number }) => v.quantity),
@@ -258,14 +269,28 @@ for (const kind of databaseKinds()) {
         );
       });
 
-      test('a row left out removes its variant; one added adds a variant', async () => {
+      test('a row left out keeps its variant (remove_missing=true drops it); one added adds a variant', async () => {
         const me = await owner();
         const bag = await me.post(tote('V'));
         const rows = parse((await me.exportCsv()).body) as string[][];
         const added = [...rows[4]!];
         added[COLUMNS.indexOf('sku')] = 'V-NEW';
-        const response = await me.importCsv(stringify([...rows.slice(0, 4), added]));
-        assert.deepEqual(response.json().data, { created: 0, updated: 1 });
+        added[COLUMNS.indexOf('option2_value')] = 'M';
+        // The file leaves out V-BLK-L (line 5 of the export) and adds V-NEW, black in size M.
+        const file = stringify([...rows.slice(0, 4), added]);
+        const merged = await me.importCsv(file);
+        assert.deepEqual(merged.json().data, { created: 0, updated: 1, unchanged: 0, removed: 0, ignored: [] });
+        const kept = (await me.get(`/products/${bag.id}`)).json().data;
+        assert.deepEqual(
+          kept.variants.map((v: { sku: string }) => v.sku),
+          ['V-NAT-S', 'V-NAT-L', 'V-BLK-S', 'V-BLK-L', 'V-NEW'],
+        );
+        assert.deepEqual(
+          kept.variants.slice(0, 4).map((v: { id: number; quantity: number }) => [v.id, v.quantity]),
+          bag.variants.map((v: { id: number; quantity: number }) => [v.id, v.quantity]),
+        );
+        const dropped = await me.importCsv(file, 'text/csv', '?remove_missing=true');
+        assert.deepEqual(dropped.json().data, { created: 0, updated: 1, unchanged: 0, removed: 1, ignored: [] });
         const changed = (await me.get(`/products/${bag.id}`)).json().data;
         assert.deepEqual(
           changed.variants.map((v: { sku: string }) => v.sku),
@@ -275,6 +300,68 @@ for (const kind of databaseKinds()) {
           changed.variants.slice(0, 3).map((v: { id: number }) => v.id),
           bag.variants.slice(0, 3).map((v: { id: number }) => v.id),
         );
+      });
+
+      test('a stock count of two skus changes those two alone: every other variant and product is kept as it was', async () => {
+        const me = await owner();
+        const bag = await me.post(tote('K'));
+        const other = await me.post(tote('L'));
+        const header = ['handle', 'title', 'currency', 'sku', 'price', 'quantity'];
+        const counted = bag.variants.slice(1, 3).map((v: { sku: string; price: string }) => ({
+          ...{ handle: 'bag', title: bag.title, currency: 'USD', sku: v.sku, price: v.price, quantity: '7' },
+        }));
+        const answer = await me.importCsv(table(header, counted));
+        assert.deepEqual(answer.json().data, { created: 0, updated: 1, unchanged: 0, removed: 0, ignored: [] });
+        const after = (await me.get(`/products/${bag.id}`)).json().data;
+        assert.deepEqual(
+          after.variants.map((v: { sku: string; quantity: number; id: number }) => [v.id, v.sku, v.quantity]),
+          bag.variants.map((v: { sku: string; quantity: number; id: number }, i: number) => [
+            v.id,
+            v.sku,
+            i === 1 || i === 2 ? 7 : v.quantity,
+          ]),
+        );
+        assert.deepEqual((await me.get(`/products/${other.id}`)).json().data, other);
+      });
+
+      test('dry_run=true answers every change the import would make, line by line, and writes nothing', async () => {
+        const me = await owner();
+        const bag = await me.post(tote('D'));
+        const rows = parse((await me.exportCsv()).body) as string[][];
+        rows[1]![COLUMNS.indexOf('title')] = 'Linen tote, large';
+        rows[2]![COLUMNS.indexOf('price')] = '31.00';
+        const added = [...rows[4]!];
+        added[COLUMNS.indexOf('sku')] = 'D-NEW';
+        const fresh = [...rows[1]!].map(() => '');
+        Object.assign(fresh, {
+          [COLUMNS.indexOf('handle')]: 'mug',
+          [COLUMNS.indexOf('title')]: 'Mug',
+          [COLUMNS.indexOf('currency')]: 'USD',
+          [COLUMNS.indexOf('sku')]: 'MUG-1',
+          [COLUMNS.indexOf('price')]: '9.00',
+          [COLUMNS.indexOf('quantity')]: '3',
+        });
+        const before = await snapshot(me.workspace.id);
+        const file = stringify([rows[0]!, rows[1]!, rows[2]!, rows[3]!, added, fresh]);
+        const preview = await me.importCsv(file, 'text/csv', '?dry_run=true&remove_missing=true');
+        assert.equal(preview.statusCode, 200, preview.body);
+        const { changes, ...counts } = preview.json().data;
+        assert.deepEqual(counts, { created: 1, updated: 1, unchanged: 0, removed: 1, ignored: [] });
+        const price = bag.variants[1].price;
+        assert.deepEqual(changes, [
+          { line: 2, product_id: bag.id, sku: null, field: 'title', from: bag.title, to: 'Linen tote, large' },
+          { line: 3, product_id: bag.id, sku: 'D-NAT-L', field: 'price', from: price, to: '31.00' },
+          { line: 5, product_id: bag.id, sku: 'D-NEW', field: 'variant', from: null, to: 'D-NEW' },
+          { line: null, product_id: bag.id, sku: 'D-BLK-L', field: 'variant', from: 'D-BLK-L', to: null },
+          { line: 6, product_id: null, sku: null, field: 'product', from: null, to: 'Mug' },
+          { line: 6, product_id: null, sku: 'MUG-1', field: 'variant', from: null, to: 'MUG-1' },
+        ]);
+        assert.deepEqual(await snapshot(me.workspace.id), before);
+        // A file with a bad cell is the same 422 in a dry run.
+        rows[2]![COLUMNS.indexOf('price')] = 'free';
+        const refused = await me.importCsv(stringify(rows), 'text/csv', '?dry_run=true');
+        assert.equal(refused.statusCode, 422);
+        assert.deepEqual(Object.keys(refused.json().errors), ['line 3.price']);
       });
 
       test('cells of the wrong kind are refused on their line and column, all at once, and nothing is written', async () => {
@@ -314,14 +401,11 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(await snapshot(me.workspace.id), before);
       });
 
-      test('the header: a column unknown, one given twice and one required but missing are errors on line 1', async () => {
+      test('the header: a column unknown is ignored and named; one given twice and one required but missing are errors on line 1', async () => {
         const me = await owner();
         const response = await me.importCsv('handle,title,currency,sku,quantity,colour,title\nh,T,USD,S-1,1,red,T\n');
         assert.equal(response.statusCode, 422);
         assert.deepEqual(response.json().errors, {
-          'line 1.colour': [
-            'Not a column of the catalogue: handle, title, description, brand, tags, currency, option1_name, option1_value, option2_name, option2_value, option3_name, option3_value, sku, price, quantity, barcode, weight_grams, length_mm, width_mm, height_mm, image_urls, or attribute.<key>.',
-          ],
           'line 1.title': ['The column is given twice.'],
           'line 1.price': ['The price column is required.'],
         });
@@ -335,6 +419,14 @@ for (const kind of databaseKinds()) {
           'line 1.quantity',
         ]);
         assert.deepEqual(await snapshot(me.workspace.id), { products: [], variants: [], images: [], audit: [] });
+        // Names are matched without regard to case, surrounding spaces, or the spaces between words.
+        const loose = await me.importCsv(
+          ' Handle ,TITLE,Currency,SKU,Price,Quantity,Option1 Name,option1 value,Colour,Notes\nh,T,USD,S-1,5.00,1,Size,M,red,x\n',
+        );
+        assert.equal(loose.statusCode, 200, loose.body);
+        assert.deepEqual(loose.json().data, { created: 1, updated: 0, unchanged: 0, removed: 0, ignored: ['Colour', 'Notes'] });
+        const [made] = (await me.get('/products')).json().data;
+        assert.deepEqual([made.title, made.options, made.variants[0].sku], ['T', [{ name: 'Size', values: ['M'] }], 'S-1']);
       });
 
       test("a product's column given differently on a later row, an empty handle and extra cells are errors on their line", async () => {
@@ -465,11 +557,11 @@ for (const kind of databaseKinds()) {
         const csv = (await me.exportCsv()).body;
         assert.ok(csv.includes('"Tote, ""large"""'), csv);
         const before = await snapshot(me.workspace.id);
-        assert.deepEqual((await me.importCsv(csv)).json().data, { created: 0, updated: 0 });
+        assert.deepEqual(madeAndChanged((await me.importCsv(csv)).json()), { created: 0, updated: 0 });
         assert.deepEqual(await snapshot(me.workspace.id), before);
 
         const other = await owner();
-        assert.deepEqual((await other.importCsv(csv)).json().data, { created: 1, updated: 0 });
+        assert.deepEqual(madeAndChanged((await other.importCsv(csv)).json()), { created: 1, updated: 0 });
         const [copy] = (await other.get('/products')).json().data;
         const comparable = (p: Record<string, unknown> & { variants: Record<string, unknown>[]; images: Record<string, unknown>[] }) => ({
           ...p,
@@ -495,11 +587,11 @@ for (const kind of databaseKinds()) {
         const response = await me.importCsv(csv);
         const first = performance.now() - started;
         assert.equal(response.statusCode, 200, response.body.slice(0, 500));
-        assert.deepEqual(response.json().data, { created: 10_000, updated: 0 });
+        assert.deepEqual(madeAndChanged(response.json()), { created: 10_000, updated: 0 });
         started = performance.now();
         const again = await me.importCsv((await me.exportCsv()).body);
         const second = performance.now() - started;
-        assert.deepEqual(again.json().data, { created: 0, updated: 0 });
+        assert.deepEqual(madeAndChanged(again.json()), { created: 0, updated: 0 });
         started = performance.now();
         const repriced = await me.importCsv(
           table(
@@ -508,7 +600,7 @@ for (const kind of databaseKinds()) {
           ),
         );
         const third = performance.now() - started;
-        assert.deepEqual(repriced.json().data, { created: 0, updated: 10_000 });
+        assert.deepEqual(madeAndChanged(repriced.json()), { created: 0, updated: 10_000 });
         context.diagnostic(
           `10,000-row import [${kind}]: ${Math.round(first)} ms new, ${Math.round(second)} ms export and unchanged import, ${Math.round(third)} ms all changed`,
         );
@@ -555,7 +647,7 @@ for (const kind of databaseKinds()) {
         const description: string = document.paths['/api/v1/products/import'].post.description;
         const example = /```csv\n([\s\S]*?)```/.exec(description)![1]!;
         const response = await me.importCsv(example);
-        assert.deepEqual(response.json(), { success: true, data: { created: 2, updated: 0 } });
+        assert.deepEqual(madeAndChanged(response.json()), { created: 2, updated: 0 });
       });
 
       test('a body over 50 MB is 413 and writes nothing', async () => {

@@ -60,7 +60,7 @@ for (const kind of databaseKinds()) {
           headers: { ...headers, 'content-type': 'text/csv' },
           body: 'handle,title,currency,sku,price,quantity\r\nmug,Bundled mug,EUR,BUNDLE-1,3.00,1\r\n',
         });
-        assert.deepEqual(await imported.json(), { success: true, data: { created: 1, updated: 0 } });
+        assert.deepEqual(await imported.json(), { success: true, data: { created: 1, updated: 0, unchanged: 0, removed: 0, ignored: [] } });
         const exported = await (await fetch(`${server.url}/api/v1/products/export`, { headers })).text();
         assert.match(exported, /^handle,title,/);
         assert.match(exported, /Bundled mug,.*BUNDLE-1/);

@@ -4,6 +4,7 @@
  * transaction with multi-row statements, leaving alone each product whose content is unchanged.
  */
 import { pipeline, Readable } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import * as auditRepo from '../../db/audit.repo.js';
@@ -80,8 +81,11 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     }
   }
 
-  /** The import's writes, in one transaction: every check first, then the products made and changed. */
-  async function applyFile(tx: Db, workspaceId: number, file: ReadFile, actor: Actor, shape: ShapeCheck) {
+  /**
+   * The import's writes, in one transaction: every check first, then the products made and changed. A dry run stops
+   * after the checks, with what the import would change, and writes nothing.
+   */
+  async function applyFile(tx: Db, workspaceId: number, file: ReadFile, actor: Actor, shape: ShapeCheck, options: ImportOptions) {
     const { header, groups } = file;
     const errors: FieldErrors = { ...file.errors };
     if (!header) throw refusal(errors, null);
@@ -92,13 +96,23 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     merge(errors, matching.errors);
     const ids = matching.matches.filter((id): id is number => id !== null);
     const stored = new Map((await productsRepo.findProducts(tx, workspaceId, ids, true)).map((p) => [p.id, p]));
-    const plans = groups.map((group, i) => {
+    const checked = groups.map((group, i) => {
       const current = stored.get(matching.matches[i] ?? 0) ?? null;
-      const built = buildProduct(group, header, current && presentProduct(current));
+      const built = buildProduct(group, header, current && presentProduct(current), options.removeMissing);
       merge(errors, problemsOf(built, current, shape));
-      return { built, current };
+      return { group, built, current };
     });
     if (Object.keys(errors).length > 0) throw refusal(errors, header);
+    // What each changes, once every cell is known good.
+    const plans = checked.map((plan) => ({ ...plan, update: plan.current && updateOf(plan.current, plan.built.input) }));
+    const counts = {
+      created: plans.filter((plan) => !plan.current).length,
+      updated: plans.filter((plan) => plan.update).length,
+      unchanged: plans.filter((plan) => plan.current && !plan.update).length,
+      removed: plans.reduce((sum, plan) => sum + (plan.update ? plan.built.removed.length : 0), 0),
+      ignored: [...header.ignored],
+    };
+    if (options.dryRun) return { ...counts, changes: plans.flatMap(changesOf) };
 
     const now = clock.now();
     const made = await createProducts(
@@ -107,7 +121,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
       plans.filter((plan) => !plan.current).map((plan) => plan.built.input),
       now,
     );
-    const updates = plans.flatMap(({ built, current }) => (current ? (updateOf(current, built.input) ?? []) : []));
+    const updates = plans.flatMap((plan) => plan.update ?? []);
     await updateProducts(tx, updates, now);
     await deps.listings.productsChanged(
       tx,
@@ -120,7 +134,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
       return updated.has(current.id) ? [{ action: 'product.updated', id: current.id, title: built.input.title }] : [];
     });
     await record(tx, workspaceId, changes, actor, now);
-    return { created: made.length, updated: updates.length };
+    return counts;
   }
 
   return {
@@ -140,22 +154,110 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     /**
      * Creates and updates products from a CSV body. Every row is checked before anything is written; any problem is a
      * 422 naming every bad cell (`line N.column`), with nothing written. `shape` is POST /products's schema check.
+     * A dry run answers what the import would do, and writes nothing.
      */
     async importCsv(
       workspaceId: number,
       source: AsyncIterable<Buffer | string>,
       actor: Actor,
       shape: ShapeCheck,
-    ): Promise<{ created: number; updated: number }> {
+      options: ImportOptions = { dryRun: false, removeMissing: false },
+    ): Promise<ImportResult> {
       // The file is read before the transaction begins: a slow upload holds no lock and no connection.
       const file = await readFile(source);
-      const result = await skuRace(() => db.transaction((tx) => applyFile(tx, workspaceId, file, actor, shape)));
+      const result = await skuRace(() => db.transaction((tx) => applyFile(tx, workspaceId, file, actor, shape, options)));
       // The planner's statistics, after a change that may have moved them: PGlite has no autovacuum to gather them, and
       // without them it reads a search's whole match to sort it where it could stop at the first page.
       if (result.created + result.updated >= ANALYZE_AFTER) await productsRepo.analyzeCatalogue(db);
       return result;
     },
   };
+}
+
+/** How an import goes: `dryRun` answers what it would do and writes nothing; `removeMissing` drops the variants a product's rows leave out. */
+export interface ImportOptions {
+  dryRun: boolean;
+  removeMissing: boolean;
+}
+
+/** One value an import changes (a dry run's preview): on which line, of which product and variant, from what to what. */
+export interface ImportChange {
+  line: number | null;
+  product_id: number | null;
+  sku: string | null;
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface ImportResult {
+  created: number;
+  updated: number;
+  /** Stored products the file names and leaves as they are. */
+  unchanged: number;
+  /** Variants removed (`remove_missing`). */
+  removed: number;
+  /** The file's columns the catalogue does not know, left out. */
+  ignored: string[];
+  /** A dry run's preview. */
+  changes?: ImportChange[];
+}
+
+/** The product fields a preview compares, as the API names them. */
+const PREVIEW_FIELDS = ['title', 'description', 'brand', 'tags', 'attributes', 'currency', 'options', 'package'] as const;
+
+/** What a plan would change, value by value: a new product and its variants; a stored one's fields, variants and images. */
+function changesOf(plan: { group: CsvGroup; built: BuiltProduct; current: ProductRecord | null; update: Update | null }): ImportChange[] {
+  const { group, built, current } = plan;
+  const { input } = built;
+  if (!current)
+    return [
+      { line: group.line, product_id: null, sku: null, field: 'product', from: null, to: input.title },
+      ...input.variants.map((v, i) => ({
+        line: built.lines[i] ?? null,
+        product_id: null,
+        sku: v.sku,
+        field: 'variant',
+        from: null,
+        to: v.sku,
+      })),
+    ];
+  if (!plan.update) return [];
+  const was = presentProduct(current);
+  const next = { ...productFields(input) } as Record<string, unknown>;
+  const changes: ImportChange[] = PREVIEW_FIELDS.filter((field) => !isDeepStrictEqual(was[field] ?? null, next[field] ?? null)).map(
+    (field) => ({ line: group.line, product_id: current.id, sku: null, field, from: was[field] ?? null, to: next[field] ?? null }),
+  );
+  const storedBySku = new Map(was.variants.map((v) => [v.sku, v]));
+  input.variants.forEach((v, i) => {
+    const line = built.lines[i] ?? null;
+    const stored = storedBySku.get(v.sku);
+    if (!stored) {
+      changes.push({ line, product_id: current.id, sku: v.sku, field: 'variant', from: null, to: v.sku });
+      return;
+    }
+    const fields = variantFields(v);
+    const pairs: [string, unknown, unknown][] = [
+      ['price', stored.price, fields.price],
+      ['quantity', stored.quantity, fields.quantity],
+      ['barcode', stored.barcode, fields.barcode],
+      ['option_values', stored.option_values, fields.optionValues],
+    ];
+    for (const [field, from, to] of pairs)
+      if (!isDeepStrictEqual(from, to)) changes.push({ line, product_id: current.id, sku: v.sku, field, from, to });
+  });
+  for (const sku of built.removed) changes.push({ line: null, product_id: current.id, sku, field: 'variant', from: sku, to: null });
+  const urls = (images: readonly { url?: string }[]) => images.map((image) => image.url ?? null);
+  if (!isDeepStrictEqual(urls(was.images), urls(input.images ?? [])))
+    changes.push({
+      line: group.line,
+      product_id: current.id,
+      sku: null,
+      field: 'images',
+      from: urls(was.images),
+      to: urls(input.images ?? []),
+    });
+  return changes;
 }
 
 interface Change {

@@ -112,10 +112,23 @@ export function productRows(product: Product, attributeKeys: readonly string[]):
 
 /** Where the file's columns are. */
 export interface CsvHeader {
+  /** Each column's name: the catalogue's own for a column it knows, the file's for the others. */
   readonly names: readonly string[];
   readonly index: ReadonlyMap<string, number>;
   readonly attributeKeys: readonly string[];
+  /** The file's columns the catalogue does not know, as the file names them: left out of the import. */
+  readonly ignored: readonly string[];
 }
+
+/**
+ * A column's name as the import matches it: without regard to case, surrounding spaces, or the spaces and hyphens
+ * between words (`Option1 Name` is option1_name, `SKU` is sku).
+ */
+export const columnKey = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
 const at = (line: number, column: string) => `line ${line}.${column}`;
 
@@ -124,20 +137,29 @@ export function addError(errors: FieldErrors, key: string, message: string): voi
   if (!list.includes(message)) list.push(message);
 }
 
-/** The header row (line 1); `usable` when every required column is there. */
+/**
+ * The header row (line 1); `usable` when every required column is there. A column the catalogue does not know is
+ * ignored (and named in the answer), not refused: a file from elsewhere carries columns of its own.
+ */
 export function readHeader(cells: readonly string[]): { header: CsvHeader; errors: FieldErrors; usable: boolean } {
   const errors: FieldErrors = {};
   const index = new Map<string, number>();
   const attributeKeys: string[] = [];
-  // Spaces around a column's name are dropped; an attribute key is taken as it is (it may end with a space).
-  const names = cells.map((cell) => (cell.startsWith(ATTRIBUTE_PREFIX) ? cell : cell.trim()));
+  const ignored: string[] = [];
+  // An attribute key is taken as it is after its prefix (it may end with a space); other names by columnKey.
+  const isAttribute = (cell: string) => cell.trimStart().toLowerCase().startsWith(ATTRIBUTE_PREFIX);
+  const names = cells.map((cell) => {
+    if (isAttribute(cell)) return ATTRIBUTE_PREFIX + cell.trimStart().slice(ATTRIBUTE_PREFIX.length);
+    const key = columnKey(cell);
+    return (CSV_COLUMNS as readonly string[]).includes(key) ? key : cell.trim();
+  });
   names.forEach((name, i) => {
     const key = name.startsWith(ATTRIBUTE_PREFIX) ? name.slice(ATTRIBUTE_PREFIX.length) : null;
     if (name === '') addError(errors, at(1, `column ${i + 1}`), 'The column has no name: name it or delete it.');
     else if (index.has(name)) addError(errors, at(1, name), 'The column is given twice.');
-    else if (key === null && !(CSV_COLUMNS as readonly string[]).includes(name))
-      addError(errors, at(1, name), `Not a column of the catalogue: ${CSV_COLUMNS.join(', ')}, or attribute.<key>.`);
-    else if (key !== null && (key.length === 0 || key.length > ATTRIBUTE_KEY_LENGTH_MAX))
+    else if (key === null && !(CSV_COLUMNS as readonly string[]).includes(name)) {
+      if (!ignored.includes(name)) ignored.push(name);
+    } else if (key !== null && (key.length === 0 || key.length > ATTRIBUTE_KEY_LENGTH_MAX))
       addError(errors, at(1, name), `An attribute key has 1 to ${ATTRIBUTE_KEY_LENGTH_MAX} characters.`);
     else {
       index.set(name, i);
@@ -146,7 +168,7 @@ export function readHeader(cells: readonly string[]): { header: CsvHeader; error
   });
   const missing = REQUIRED_COLUMNS.filter((column) => !index.has(column));
   for (const column of missing) addError(errors, at(1, column), `The ${column} column is required.`);
-  return { header: { names, index, attributeKeys }, errors, usable: missing.length === 0 };
+  return { header: { names, index, attributeKeys, ignored }, errors, usable: missing.length === 0 };
 }
 
 /** A cell of a product column, and the line that gave it. */
@@ -248,6 +270,10 @@ export function matchGroups(groups: readonly CsvGroup[], header: CsvHeader, owne
 /** A group made a product input, with the problems of its cells by the input's field paths. */
 export interface BuiltProduct {
   readonly input: ProductInput & { options: ProductOption[]; variants: (VariantInput & { option_values: Record<string, string> })[] };
+  /** The line of each of the input's variants: null for a stored variant the file does not mention, kept as it is. */
+  readonly lines: readonly (number | null)[];
+  /** The stored variants the file does not mention and `remove_missing` drops, by sku. */
+  readonly removed: readonly string[];
   readonly errors: FieldErrors;
   /** Problems found on a cell directly, by `line N.column`. */
   readonly cellErrors: FieldErrors;
@@ -262,8 +288,12 @@ const WHOLE = /^-?[0-9]+$/;
  * keeps that field as stored, a variant with a stored sku keeps its id, an image with a stored url its id and alt, an
  * option whose values the rows name are all stored keeps its stored values in their order, and a cell that reads as the
  * export writes the stored value keeps that value (tags with a comma, attributes of empty text).
+ *
+ * A stored variant the rows do not mention is kept as it is (a stock file names the skus it counts, not the catalogue),
+ * the stored variants in their order with the file's new ones after them; with `removeMissing` the rows are the whole
+ * product, in their order, and the variants they leave out go.
  */
-export function buildProduct(group: CsvGroup, header: CsvHeader, current: Product | null): BuiltProduct {
+export function buildProduct(group: CsvGroup, header: CsvHeader, current: Product | null, removeMissing = false): BuiltProduct {
   const errors: FieldErrors = {};
   const cellErrors: FieldErrors = {};
   const fail = (path: string, message: string) => addError(errors, path, message);
@@ -281,7 +311,7 @@ export function buildProduct(group: CsvGroup, header: CsvHeader, current: Produc
   const names = SLOTS.map((slot) => own(nameColumn(slot)) ?? current?.options[slot]?.name ?? '');
   const storedVariants = new Map(current?.variants.map((v) => [v.sku, v]));
 
-  const variants = group.rows.map((row, i) => {
+  const fromRows = group.rows.map((row, i) => {
     const sku = cell(row, 'sku')!;
     // A sku given twice keeps its variant on its first row only; the rules report the second.
     const stored = storedVariants.get(sku);
@@ -314,6 +344,38 @@ export function buildProduct(group: CsvGroup, header: CsvHeader, current: Produc
       barcode: barcode === undefined ? (stored?.barcode ?? null) : barcode || null,
     };
   });
+  // What the rows leave out of the stored product: kept, each value under its slot's name as the file names it.
+  const unmentioned = [...storedVariants.values()];
+  const kept = removeMissing
+    ? []
+    : unmentioned.map((stored) => {
+        const optionValues: [string, string][] = [];
+        for (const slot of SLOTS) {
+          const storedName = current?.options[slot]?.name;
+          const value = storedName === undefined ? '' : (stored.option_values[storedName] ?? '');
+          if (value !== '' && names[slot] !== '') optionValues.push([names[slot]!, value]);
+        }
+        return {
+          id: stored.id,
+          sku: stored.sku,
+          option_values: Object.fromEntries(optionValues),
+          price: stored.price,
+          quantity: stored.quantity,
+          barcode: stored.barcode,
+        };
+      });
+  // Stored variants in their order (each as its row has it), then the file's new ones; or the rows alone.
+  const rowOf = new Map(fromRows.map((variant, i) => [variant, group.rows[i]!.line]));
+  const mentioned = new Map(fromRows.filter((v) => v.id !== undefined).map((v) => [v.id!, v]));
+  const keptById = new Map(kept.map((v) => [v.id, v]));
+  const variants =
+    removeMissing || !current
+      ? fromRows
+      : [
+          ...current.variants.flatMap((stored) => mentioned.get(stored.id) ?? keptById.get(stored.id) ?? []),
+          ...fromRows.filter((v) => v.id === undefined || !current.variants.some((stored) => stored.id === v.id)),
+        ];
+  const lines = variants.map((variant) => rowOf.get(variant) ?? null);
   if (variants.length > PRODUCT_VARIANTS_MAX) fail('variants', `A product has at most ${PRODUCT_VARIANTS_MAX} variants.`);
 
   const options: ProductOption[] = [];
@@ -344,7 +406,14 @@ export function buildProduct(group: CsvGroup, header: CsvHeader, current: Produc
   if (Object.keys(input.attributes).length > ATTRIBUTES_MAX) fail('attributes', `A product has at most ${ATTRIBUTES_MAX} attributes.`);
   // The options list only the slots that have a name: an option's index in the input is not always its slot.
   const slotOf = SLOTS.filter((slot) => names[slot] !== '');
-  return { input, errors, cellErrors, locate: (path, message) => locateIn(group, header, input, slotOf, path, message) };
+  return {
+    input,
+    lines,
+    removed: removeMissing ? unmentioned.map((v) => v.sku) : [],
+    errors,
+    cellErrors,
+    locate: (path, message) => locateIn(group, header, input, lines, slotOf, path, message),
+  };
 }
 
 function wholeNumber(text: string, path: string, fail: (path: string, message: string) => void): number | null {
@@ -408,13 +477,15 @@ function locateIn(
   group: CsvGroup,
   header: CsvHeader,
   input: BuiltProduct['input'],
+  lines: readonly (number | null)[],
   slotOf: readonly number[],
   path: string,
   message: string,
 ): [string, string] {
   const [head = '', index = '', field = ''] = path.split('.');
   const lineOf = (column: string) => group.product.get(column)?.line ?? group.line;
-  const rowLine = (i: number) => group.rows[i]?.line ?? group.line;
+  // A kept variant has no row: its problem (an option the file adds that it has no value of) is the group's first line.
+  const rowLine = (i: number) => lines[i] ?? group.line;
   const place = (line: number, column: string): [string, string] => [
     at(line, column),
     message

@@ -286,14 +286,14 @@ export interface paths {
   "/api/v1/products/export": {
     /**
      * The whole catalogue as CSV (text/csv), one row per variant, in the columns POST /products/import reads
-     * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+     * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (`remove_missing=true` drops them); a group with only new skus creates a product; a column the catalogue does not know is ignored and named in `ignored`; `dry_run=true` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
      */
     get: operations["exportProducts"];
   };
   "/api/v1/products/import": {
     /**
      * Create and update products from CSV (text/csv, at most 50 MB): any bad row is 422 by `line N.column` and writes nothing
-     * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+     * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (`remove_missing=true` drops them); a group with only new skus creates a product; a column the catalogue does not know is ignored and named in `ignored`; `dry_run=true` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
      *
      * For example:
      *
@@ -7081,7 +7081,7 @@ export interface operations {
   };
   /**
    * The whole catalogue as CSV (text/csv), one row per variant, in the columns POST /products/import reads
-   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (`remove_missing=true` drops them); a group with only new skus creates a product; a column the catalogue does not know is ignored and named in `ignored`; `dry_run=true` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
    */
   exportProducts: {
     parameters: {
@@ -7161,7 +7161,7 @@ export interface operations {
   };
   /**
    * Create and update products from CSV (text/csv, at most 50 MB): any bad row is 422 by `line N.column` and writes nothing
-   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it (its variants, options and images replaced as a whole, as PATCH does), one with only new skus creates one; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
+   * @description One row per variant; rows with the same `handle` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: `handle`, `title`, `description`, `brand`, `tags`, `currency`, `option1_name`, `option1_value`, `option2_name`, `option2_value`, `option3_name`, `option3_value`, `sku`, `price`, `quantity`, `barcode`, `weight_grams`, `length_mm`, `width_mm`, `height_mm`, `image_urls`, then `attribute.<key>` per attribute. `tags` are comma-separated, `image_urls` space-separated; an empty cell is empty or null. The export writes `handle` as `product-<id>`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (`remove_missing=true` drops them); a group with only new skus creates a product; a column the catalogue does not know is ignored and named in `ignored`; `dry_run=true` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".
    *
    * For example:
    *
@@ -7174,6 +7174,12 @@ export interface operations {
    */
   importProducts: {
     parameters: {
+      query?: {
+        /** @description Check the file and answer what the import would change, writing nothing */
+        dry_run?: boolean;
+        /** @description Drop, from each product the file names, the variants its rows leave out (by default they are kept: a file changes only what it names) */
+        remove_missing?: boolean;
+      };
       header: {
         /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
         "x-workspace-id": string;
@@ -7201,8 +7207,26 @@ export interface operations {
             data: {
               /** @description Products made */
               created: number;
-              /** @description Products changed; those the file leaves as they are count in neither */
+              /** @description Products changed */
               updated: number;
+              /** @description Stored products the file names and leaves as they are */
+              unchanged: number;
+              /** @description Variants removed (remove_missing) */
+              removed: number;
+              /** @description Columns of the file the catalogue does not know, left out */
+              ignored: string[];
+              /** @description dry_run only: every value the import would change */
+              changes?: ({
+                  /** @description The line of the file; null for a variant it leaves out */
+                  line: number | null;
+                  /** @description Null for a product the import makes */
+                  product_id: number | null;
+                  sku: string | null;
+                  /** @description A product field, a variant field, `product` or `variant` (made or removed) */
+                  field: string;
+                  from: unknown;
+                  to: unknown;
+                })[];
             };
           };
         };
