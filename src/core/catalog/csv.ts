@@ -373,7 +373,7 @@ export function buildProduct(group: CsvGroup, header: CsvHeader, current: Produc
       ? fromRows
       : [
           ...current.variants.flatMap((stored) => mentioned.get(stored.id) ?? keptById.get(stored.id) ?? []),
-          ...fromRows.filter((v) => v.id === undefined || !current.variants.some((stored) => stored.id === v.id)),
+          ...fromRows.filter((v) => v.id === undefined),
         ];
   const lines = variants.map((variant) => rowOf.get(variant) ?? null);
   if (variants.length > PRODUCT_VARIANTS_MAX) fail('variants', `A product has at most ${PRODUCT_VARIANTS_MAX} variants.`);
