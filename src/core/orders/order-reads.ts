@@ -9,8 +9,9 @@
  * - `POST /sites/{id}/orders/sync` and connecting a site queue an `orders-read` at once; the first read of a site goes
  *   30 days back, and what was placed before the site's orders began to count is history.
  *
- * A site's read records each page of orders in one transaction. It asks for the orders changed since a little before the last read began (the platforms' clocks and
- * indexes lag), so an order changed at the edge is read twice rather than never: the intake takes each line once.
+ * A site's read records each page of orders in one transaction. It asks for the orders changed since a little before
+ * the last read began (the platforms' clocks and indexes lag), so an order changed at the edge is read twice rather
+ * than never: the intake takes each line once.
  */
 import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
