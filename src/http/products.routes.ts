@@ -413,6 +413,14 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
             dry_run: Type.Optional(
               Type.Boolean({ default: false, description: 'Check the file and answer what the import would change, writing nothing' }),
             ),
+            currency: Type.Optional(
+              Type.String({
+                pattern: '^[A-Z]{3}$',
+                default: 'USD',
+                description:
+                  'ISO 4217: the currency of the products a file without a `currency` column makes (stored products keep theirs)',
+              }),
+            ),
             remove_missing: Type.Optional(
               Type.Boolean({
                 default: false,
@@ -454,8 +462,8 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
         if (!(request.body instanceof Readable)) throw csvOnly();
         if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw new AppError('payload_too_large');
         const source = capped(request.body, CSV_IMPORT_BYTES_MAX);
-        const query = request.query as { dry_run?: boolean; remove_missing?: boolean };
-        const options = { dryRun: query.dry_run === true, removeMissing: query.remove_missing === true };
+        const query = request.query as { dry_run?: boolean; remove_missing?: boolean; currency?: string };
+        const options = { dryRun: query.dry_run === true, removeMissing: query.remove_missing === true, currency: query.currency ?? 'USD' };
         return ok(await catalogueCsv.importCsv(workspace.id, source, actorOf(request), productShape, options));
       },
     );

@@ -324,6 +324,26 @@ for (const kind of databaseKinds()) {
         assert.deepEqual((await me.get(`/products/${other.id}`)).json().data, other);
       });
 
+      test('a file without a currency column makes its products in ?currency= (USD by default) and keeps the stored ones', async () => {
+        const me = await owner();
+        const bag = await me.post(tote('C'));
+        const file = (handle: string, sku: string) => `handle,title,sku,price,quantity\n${handle},A ${handle},${sku},5.00,2\n`;
+        assert.equal((await me.importCsv(file('plain', 'C-USD'))).statusCode, 200);
+        assert.equal((await me.importCsv(file('euro', 'C-EUR'), 'text/csv', '?currency=EUR')).statusCode, 200);
+        const refused = await me.importCsv(file('bad', 'C-BAD'), 'text/csv', '?currency=euro');
+        assert.equal(refused.statusCode, 422);
+        assert.deepEqual(Object.keys(refused.json().errors), ['currency']);
+        // The stored product keeps its currency under ?currency=EUR.
+        const restock = `handle,title,sku,price,quantity\nbag,${bag.title},C-NAT-S,24.00,40\n`;
+        assert.equal((await me.importCsv(restock, 'text/csv', '?currency=EUR')).json().data.updated, 1);
+        const products = (await me.get('/products?per_page=100')).json().data as { title: string; currency: string }[];
+        assert.deepEqual(Object.fromEntries(products.map((p) => [p.title, p.currency])), {
+          'A plain': 'USD',
+          'A euro': 'EUR',
+          [bag.title]: 'USD',
+        });
+      });
+
       test('dry_run=true answers every change the import would make, line by line, and writes nothing', async () => {
         const me = await owner();
         const bag = await me.post(tote('D'));
@@ -413,7 +433,6 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(Object.keys(empty.json().errors), [
           'line 1.handle',
           'line 1.title',
-          'line 1.currency',
           'line 1.sku',
           'line 1.price',
           'line 1.quantity',

@@ -98,7 +98,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     const stored = new Map((await productsRepo.findProducts(tx, workspaceId, ids, true)).map((p) => [p.id, p]));
     const checked = groups.map((group, i) => {
       const current = stored.get(matching.matches[i] ?? 0) ?? null;
-      const built = buildProduct(group, header, current && presentProduct(current), options.removeMissing);
+      const built = buildProduct(group, header, current && presentProduct(current), options);
       merge(errors, problemsOf(built, current, shape));
       return { group, built, current };
     });
@@ -161,7 +161,7 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
       source: AsyncIterable<Buffer | string>,
       actor: Actor,
       shape: ShapeCheck,
-      options: ImportOptions = { dryRun: false, removeMissing: false },
+      options: ImportOptions = { dryRun: false, removeMissing: false, currency: 'USD' },
     ): Promise<ImportResult> {
       // The file is read before the transaction begins: a slow upload holds no lock and no connection.
       const file = await readFile(source);
@@ -174,10 +174,14 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
   };
 }
 
-/** How an import goes: `dryRun` answers what it would do and writes nothing; `removeMissing` drops the variants a product's rows leave out. */
+/**
+ * How an import goes: `dryRun` answers what it would do and writes nothing; `removeMissing` drops the variants a
+ * product's rows leave out; `currency` is that of the products a file without a currency column makes.
+ */
 export interface ImportOptions {
   dryRun: boolean;
   removeMissing: boolean;
+  currency: string;
 }
 
 /** One value an import changes (a dry run's preview): on which line, of which product and variant, from what to what. */

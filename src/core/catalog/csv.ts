@@ -45,7 +45,7 @@ export const CSV_COLUMNS = [
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 export const ATTRIBUTE_PREFIX = 'attribute.';
-export const REQUIRED_COLUMNS: readonly CsvColumn[] = ['handle', 'title', 'currency', 'sku', 'price', 'quantity'];
+export const REQUIRED_COLUMNS: readonly CsvColumn[] = ['handle', 'title', 'sku', 'price', 'quantity'];
 /** The largest body the import reads; beyond it the answer is 413. */
 export const CSV_IMPORT_BYTES_MAX = 50 * 1024 * 1024;
 /** csv-parse's options: a UTF-8 byte order mark (Excel writes one) is dropped; rows may be short (missing cells are empty). */
@@ -291,9 +291,16 @@ const WHOLE = /^-?[0-9]+$/;
  *
  * A stored variant the rows do not mention is kept as it is (a stock file names the skus it counts, not the catalogue),
  * the stored variants in their order with the file's new ones after them; with `removeMissing` the rows are the whole
- * product, in their order, and the variants they leave out go.
+ * product, in their order, and the variants they leave out go. A file without a `currency` column makes its products in
+ * `how.currency` and keeps the stored ones' as they are.
  */
-export function buildProduct(group: CsvGroup, header: CsvHeader, current: Product | null, removeMissing = false): BuiltProduct {
+export function buildProduct(
+  group: CsvGroup,
+  header: CsvHeader,
+  current: Product | null,
+  how: { removeMissing: boolean; currency: string } = { removeMissing: false, currency: 'USD' },
+): BuiltProduct {
+  const { removeMissing } = how;
   const errors: FieldErrors = {};
   const cellErrors: FieldErrors = {};
   const fail = (path: string, message: string) => addError(errors, path, message);
@@ -304,7 +311,7 @@ export function buildProduct(group: CsvGroup, header: CsvHeader, current: Produc
 
   const title = own('title')!;
   if (title === '') fail('title', 'The title field is required.');
-  const currency = own('currency')!;
+  const currency = own('currency') ?? current?.currency ?? how.currency;
   if (currency === '') fail('currency', 'The currency field is required.');
   const brand = own('brand');
   const tags = own('tags');

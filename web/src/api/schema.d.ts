@@ -7177,6 +7177,8 @@ export interface operations {
       query?: {
         /** @description Check the file and answer what the import would change, writing nothing */
         dry_run?: boolean;
+        /** @description ISO 4217: the currency of the products a file without a `currency` column makes (stored products keep theirs) */
+        currency?: string;
         /** @description Drop, from each product the file names, the variants its rows leave out (by default they are kept: a file changes only what it names) */
         remove_missing?: boolean;
       };
