@@ -279,6 +279,22 @@ describe('the Products pages in a browser', () => {
 
     const edited = records.map((r) => (r.sku === skuOf('Blue', 'S') ? { ...r, price: '27.00' } : r));
     await chooseFile('Import CSV…', 'catalogue.csv', 'text/csv', Buffer.from(stringify(edited, { header: true })));
+    // First the preview: what would change, line by line, and nothing written until the seller says so.
+    const preview = page.getByRole('region', { name: 'Preview of catalogue.csv' });
+    await preview.getByText('catalogue.csv would create 0 products, update 1 product.').waitFor();
+    const line = records.findIndex((r) => r.sku === skuOf('Blue', 'S')) + 2;
+    const row = preview.getByRole('row').filter({ hasText: skuOf('Blue', 'S') });
+    assert.deepEqual(await row.getByRole('cell').allInnerTexts(), [
+      String(line),
+      skuOf('Blue', 'S'),
+      'price',
+      variantOf(before, 'Blue', 'S').price,
+      '27.00',
+    ]);
+    assert.equal((await stored()).version, before.version);
+    await session.shot('products-import-preview');
+    await session.noAxeViolations('products-import-preview');
+    await preview.getByRole('button', { name: 'Import catalogue.csv' }).click();
     await notice('catalogue.csv was imported: 0 products created, 1 product updated.').waitFor();
     const product = await stored();
     assert.equal(variantOf(product, 'Blue', 'S').price, '27.00');

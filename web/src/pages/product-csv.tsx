@@ -3,8 +3,31 @@ import { useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage } from '../ui';
 
-/** What the last import did: counts, the per-line problems of a refused file, or another failure. */
+/** One value an import would change (POST /products/import?dry_run=true). */
+export interface ImportChange {
+  line: number | null;
+  product_id: number | null;
+  sku: string | null;
+  field: string;
+  from?: unknown;
+  to?: unknown;
+}
+
+/**
+ * What the last import did, or would do: the preview of a file checked and not yet written (with the seller's answer),
+ * the counts, the per-line problems of a refused file, or another failure.
+ */
 export type ImportOutcome =
+  | {
+      kind: 'preview';
+      file: string;
+      created: number;
+      updated: number;
+      removed: number;
+      ignored: string[];
+      changes: ImportChange[];
+      confirm: () => void;
+    }
   | { kind: 'imported'; file: string; created: number; updated: number }
   | { kind: 'refused'; file: string; problems: LineProblem[] }
   | { kind: 'failed'; file: string; error: Error };
@@ -55,22 +78,36 @@ export function ExportButton({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-/** A button that picks a .csv file and posts it to POST /products/import as text/csv; `onOutcome` hears the answer. */
+/**
+ * A button that picks a .csv file and posts it to POST /products/import as text/csv: first as a dry run, whose preview
+ * `onOutcome` hears with a `confirm` that imports it for real. Nothing is written before the seller confirms.
+ */
 export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; onOutcome: (outcome: ImportOutcome) => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [busyWith, setBusyWith] = useState<string | null>(null);
-  async function upload(file: File) {
+  async function upload(file: File, dryRun: boolean) {
     setBusyWith(file.name);
     try {
       const result = await api.POST('/api/v1/products/import', {
-        params: { header: inWorkspace(workspaceId) },
+        params: { header: inWorkspace(workspaceId), query: { dry_run: dryRun } },
         // The file goes as it is, streamed by the browser: text/csv, not JSON.
         body: file as never,
         bodySerializer: (body: unknown) => body as BodyInit,
         headers: { 'content-type': 'text/csv' },
       });
-      const { created, updated } = unwrap(result).data;
-      onOutcome({ kind: 'imported', file: file.name, created, updated });
+      const { created, updated, removed, ignored, changes } = unwrap(result).data;
+      if (dryRun)
+        onOutcome({
+          kind: 'preview',
+          file: file.name,
+          created,
+          updated,
+          removed,
+          ignored,
+          changes: changes ?? [],
+          confirm: () => void upload(file, false),
+        });
+      else onOutcome({ kind: 'imported', file: file.name, created, updated });
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) {
         onOutcome({ kind: 'refused', file: file.name, problems: lineProblems(caught.fields) });
@@ -93,11 +130,11 @@ export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; 
         aria-hidden="true"
         onChange={(event) => {
           const file = event.currentTarget.files?.[0];
-          if (file) void upload(file);
+          if (file) void upload(file, true);
         }}
       />
       <button type="button" onClick={() => input.current?.click()} disabled={busyWith !== null}>
-        {busyWith ? `Importing ${busyWith}…` : 'Import CSV…'}
+        {busyWith ? `Reading ${busyWith}…` : 'Import CSV…'}
       </button>
     </>
   );
@@ -105,8 +142,86 @@ export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; 
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
-/** The answer of the last import: the counts, or every problem line by line, with a way to dismiss it. */
+/** Changes a preview lists at most; the rest are counted. */
+const PREVIEW_ROWS = 50;
+
+/** A value of a preview as a seller reads it. */
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.length === 0 ? '—' : value.map(shown).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, v]) => `${key.replaceAll('_', ' ')}: ${shown(v)}`)
+      .join(', ');
+  return String(value);
+}
+
+/** What a change is of, in words. */
+function changeOf(change: ImportChange): string {
+  if (change.field === 'product') return 'new product';
+  if (change.field === 'variant') return change.from === null ? 'new variant' : 'variant removed';
+  return change.field.replaceAll('_', ' ');
+}
+
+/** The preview of a checked file: what it would change, and the seller's choice to import it or not. */
+function ImportPreview({ outcome, onDismiss }: { outcome: Extract<ImportOutcome, { kind: 'preview' }>; onDismiss: () => void }) {
+  const { changes } = outcome;
+  const nothing = changes.length === 0;
+  return (
+    <section className="alert alert-info import-preview" aria-label={`Preview of ${outcome.file}`}>
+      <p role="status">
+        <strong>
+          {nothing
+            ? `${outcome.file} changes nothing.`
+            : `${outcome.file} would create ${plural(outcome.created, 'product', 'products')}, update ${plural(outcome.updated, 'product', 'products')}${outcome.removed > 0 ? ` and remove ${plural(outcome.removed, 'variant', 'variants')}` : ''}.`}
+        </strong>{' '}
+        Nothing is written until you import it.
+      </p>
+      {outcome.ignored.length > 0 && <p>Columns left out (not catalogue columns): {outcome.ignored.join(', ')}.</p>}
+      {!nothing && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                <th scope="col">SKU</th>
+                <th scope="col">Change</th>
+                <th scope="col">From</th>
+                <th scope="col">To</th>
+              </tr>
+            </thead>
+            <tbody>
+              {changes.slice(0, PREVIEW_ROWS).map((change, i) => (
+                <tr key={`${change.line}.${change.sku}.${change.field}.${i}`}>
+                  <td>{change.line ?? '—'}</td>
+                  <td>{change.sku ?? '—'}</td>
+                  <td>{changeOf(change)}</td>
+                  <td>{change.field === 'variant' || change.field === 'product' ? '—' : shown(change.from)}</td>
+                  <td>{change.field === 'variant' || change.field === 'product' ? '—' : shown(change.to)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {changes.length > PREVIEW_ROWS && <p>…and {plural(changes.length - PREVIEW_ROWS, 'more change', 'more changes')}.</p>}
+      <div className="button-row">
+        {!nothing && (
+          <button type="button" className="primary" onClick={outcome.confirm}>
+            Import {outcome.file}
+          </button>
+        )}
+        <button type="button" onClick={onDismiss}>
+          {nothing ? 'Dismiss' : 'Cancel'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** The answer of the last import: its preview, the counts, or every problem line by line, with a way to dismiss it. */
 export function ImportResult({ outcome, onDismiss }: { outcome: ImportOutcome; onDismiss: () => void }) {
+  if (outcome.kind === 'preview') return <ImportPreview outcome={outcome} onDismiss={onDismiss} />;
   const dismiss = (
     <button type="button" className="link-button dismiss" onClick={onDismiss}>
       Dismiss
