@@ -191,8 +191,8 @@ function ImportPreview({ outcome, onDismiss }: { outcome: Extract<ImportOutcome,
               </tr>
             </thead>
             <tbody>
-              {changes.slice(0, PREVIEW_ROWS).map((change, i) => (
-                <tr key={`${change.line}.${change.sku}.${change.field}.${i}`}>
+              {changes.slice(0, PREVIEW_ROWS).map((change) => (
+                <tr key={`${change.line}.${change.product_id}.${change.sku}.${change.field}`}>
                   <td>{change.line ?? '—'}</td>
                   <td>{change.sku ?? '—'}</td>
                   <td>{changeOf(change)}</td>
