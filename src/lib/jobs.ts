@@ -178,6 +178,10 @@ export function createJobs(options: JobsOptions): Jobs {
     setTimeout(() => wake(name), Math.max(0, delay) + 100).unref();
   };
 
+  /** Runs the queue's handler on jobs a worker took: all of them together for a batch queue, else the one. */
+  const handle = (queue: QueueDefinition<object>, taken: readonly Job<object>[]) =>
+    queue.batch ? queue.batch.handler(taken.map((job) => job.data)) : queue.handler(taken[0]!.data, taken[0]!);
+
   const definition = (name: string) => {
     const queue = queues.get(name);
     if (!queue) throw new Error(`no such queue: ${name}`);
@@ -200,12 +204,7 @@ export function createJobs(options: JobsOptions): Jobs {
     },
     async send(name, data, sendOptions = {}) {
       definition(name);
-      const id = await boss.send(name, data, {
-        ...(sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as Parameters<typeof fromDrizzle>[0], sql) } : {}),
-        ...(sendOptions.startAfter ? { startAfter: sendOptions.startAfter } : {}),
-        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
-        ...(sendOptions.group ? { group: { id: sendOptions.group } } : {}),
-      });
+      const id = await boss.send(name, data, { ...inTransaction(sendOptions.tx), ...jobOptions(sendOptions) });
       if (id && sendOptions.startAfter) wakeAt(name, sendOptions.startAfter);
       return id;
     },
@@ -214,13 +213,8 @@ export function createJobs(options: JobsOptions): Jobs {
       if (many.length === 0) return;
       await boss.insert(
         name,
-        many.map((job) => ({
-          data: job.data,
-          ...(job.startAfter ? { startAfter: job.startAfter } : {}),
-          ...(job.singletonKey ? { singletonKey: job.singletonKey } : {}),
-          ...(job.group ? { group: { id: job.group } } : {}),
-        })),
-        sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as Parameters<typeof fromDrizzle>[0], sql) } : {},
+        many.map((job) => ({ data: job.data, ...jobOptions(job) })),
+        inTransaction(sendOptions.tx),
       );
       for (const job of many) if (job.startAfter) wakeAt(name, job.startAfter);
     },
@@ -237,11 +231,10 @@ export function createJobs(options: JobsOptions): Jobs {
           notifyPollingIntervalSeconds: Math.max(BACKSTOP_POLL_SECONDS, queue.work.pollingIntervalSeconds ?? 2),
           ...queue.work,
         };
-        const { batch } = queue;
-        await boss.work<object>(name, batch ? { ...work, batchSize: batch.size } : work, async (taken) => {
+        await boss.work<object>(name, queue.batch ? { ...work, batchSize: queue.batch.size } : work, async (taken) => {
           keepFetching(name);
           try {
-            return batch ? await batch.handler(taken.map((job) => job.data)) : await queue.handler(taken[0]!.data, taken[0]!);
+            return await handle(queue, taken);
           } catch (error) {
             // pg-boss runs a failed job again after the queue's retry delay, when it has retries left.
             wakeAt(name, new Date(Date.now() + (queue.options.retryDelay ?? 0) * 1000));
@@ -256,33 +249,17 @@ export function createJobs(options: JobsOptions): Jobs {
       if (stopping.signal.aborted) return [];
       const results: string[] = [];
       const jobs = await boss.fetch<object>(name, { batchSize: limit, includeMetadata: true });
-      // One after another in the order they were sent, as a single worker would meet them.
+      // One after another in the order they were sent, as a single worker would meet them; a batch queue's all at once.
       jobs.sort((a, b) => a.createdOn.getTime() - b.createdOn.getTime());
-      if (queue.batch && jobs.length > 0) {
+      const units = queue.batch ? (jobs.length > 0 ? [jobs] : []) : jobs.map((job) => [job]);
+      for (const unit of units) {
+        const ids = unit.map((job) => job.id);
         try {
-          const result = await queue.batch.handler(jobs.map((job) => job.data));
-          await boss.complete(
-            name,
-            jobs.map((job) => job.id),
-            { result },
-          );
-          return [result];
-        } catch (error) {
-          await boss.fail(
-            name,
-            jobs.map((job) => job.id),
-            { message: error instanceof Error ? error.message : String(error) },
-          );
-          throw error;
-        }
-      }
-      for (const job of jobs) {
-        try {
-          const result = await queue.handler(job.data, job);
-          await boss.complete(name, job.id, { result });
+          const result = await handle(queue, unit);
+          await boss.complete(name, ids, { result });
           results.push(result);
         } catch (error) {
-          await boss.fail(name, job.id, { message: error instanceof Error ? error.message : String(error) });
+          await boss.fail(name, ids, { message: error instanceof Error ? error.message : String(error) });
           throw error;
         }
       }
@@ -302,6 +279,20 @@ export function createJobs(options: JobsOptions): Jobs {
       return stopped;
     },
   };
+}
+
+/** A send's options as pg-boss takes them for one job (send's and insert's alike). */
+function jobOptions(options: Omit<SendOptions, 'tx'>) {
+  return {
+    ...(options.startAfter ? { startAfter: options.startAfter } : {}),
+    ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    ...(options.group ? { group: { id: options.group } } : {}),
+  };
+}
+
+/** The connection pg-boss writes through: the caller's transaction when given, so the job commits with its writes. */
+function inTransaction(tx: Transaction | undefined) {
+  return tx ? { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) } : {};
 }
 
 /** Options pg-boss accepts only when a queue is created. */
