@@ -94,25 +94,24 @@ export function createListingWork(deps: {
 }): ListingWork {
   const { db, clock, jobs, pacerOf, runner } = deps;
 
+  /** A listing's job: one waiting per listing, grouped by its site. */
+  const jobOf = (listing: { id: number; siteId: number }, at?: Date, attempt?: number) => ({
+    data: { listingId: listing.id, ...(attempt ? { attempt } : {}) } satisfies ListingJob,
+    singletonKey: String(listing.id),
+    group: String(listing.siteId),
+    ...(at ? { startAfter: at } : {}),
+  });
+
   const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
-    const job: ListingJob = { listingId: listing.id, ...(attempt ? { attempt } : {}) };
-    await jobs.send(LISTING_QUEUE, job, {
-      tx,
-      singletonKey: String(listing.id),
-      group: String(listing.siteId),
-      ...(at ? { startAfter: at } : {}),
-    });
+    const { data, ...options } = jobOf(listing, at, attempt);
+    await jobs.send(LISTING_QUEUE, data, { tx, ...options });
   };
 
   /** Queues the listings' work at once, in one statement (a sale moves the stock of many). */
   const sendAll = (tx: Db, many: readonly { id: number; siteId: number }[]) =>
     jobs.sendMany(
       LISTING_QUEUE,
-      many.map((listing) => ({
-        data: { listingId: listing.id } satisfies ListingJob,
-        singletonKey: String(listing.id),
-        group: String(listing.siteId),
-      })),
+      many.map((listing) => jobOf(listing)),
       { tx },
     );
 
@@ -272,7 +271,7 @@ export function createListingWork(deps: {
       await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now(), except));
     },
     async siteConnected(tx, siteId) {
-      for (const listing of await listingsRepo.unsyncedListingsOfSite(tx, siteId)) await send(tx, listing);
+      await sendAll(tx, await listingsRepo.unsyncedListingsOfSite(tx, siteId));
     },
   };
 }
