@@ -217,14 +217,16 @@ export function createOrderIntake(deps: {
     }
 
     const results = await ordersRepo.moveStock(tx, moves);
-    /** Variants whose pool moved: their product, whether the pool is now empty, and the earliest order that moved it. */
-    const moved = new Map<number, { productId: number; empty: boolean; soldAt: Date }>();
+    /** Variants whose pool moved: their product, and whether the pool is now empty. */
+    const moved = new Map<number, { productId: number; empty: boolean }>();
+    /** Each product whose pool moved, and the earliest order here that moved it. */
+    const soldSince = new Map<number, Date>();
     results.forEach((result, at) => {
       if (!result) return;
       const { order, variant } = movers[at]!;
-      const before = moved.get(variant.id)?.soldAt;
-      const soldAt = before && before < order.view.placedAt ? before : order.view.placedAt;
-      moved.set(variant.id, { productId: variant.productId, empty: result.after === 0, soldAt });
+      moved.set(variant.id, { productId: variant.productId, empty: result.after === 0 });
+      const seen = soldSince.get(variant.productId);
+      if (!seen || order.view.placedAt < seen) soldSince.set(variant.productId, order.view.placedAt);
       order.movedStock = true;
     });
     await ordersRepo.insertLines(
@@ -253,26 +255,19 @@ export function createOrderIntake(deps: {
 
     // An order seen again as it was recorded is left as it is (a poll reads each order of its window again).
     const rows = [];
-    for (const order of taking)
-      rows.push(
-        order.inserted || (!order.linesChanged && sameFields(order.recorded, orderFields(order.view)))
-          ? order.recorded
-          : await ordersRepo.updateOrder(tx, order.recorded.id, orderFields(order.view), now),
-      );
+    for (const order of taking) {
+      const fields = orderFields(order.view);
+      const same = order.inserted || (!order.linesChanged && sameFields(order.recorded, fields));
+      rows.push(same ? order.recorded : await ordersRepo.updateOrder(tx, order.recorded.id, fields, now));
+    }
     const saved = new Map((await ordersRepo.withLines(tx, rows)).map((row) => [row.id, row]));
 
     if (moved.size > 0) {
-      const productIds = [...new Set([...moved.values()].map((m) => m.productId))];
+      const productIds = [...soldSince.keys()];
       await ordersRepo.bumpProducts(tx, productIds, now);
       // A product whose pool reached 0 goes to every listing; the others leave the selling site's listings unwritten
       // since the product's earliest sale here (later writes did not count it).
-      const soldSince = new Map<number, Date>();
-      const emptied = new Set([...moved.values()].filter((m) => m.empty).map((m) => m.productId));
-      for (const { productId, soldAt } of moved.values()) {
-        if (emptied.has(productId)) continue;
-        const seen = soldSince.get(productId);
-        if (!seen || soldAt < seen) soldSince.set(productId, soldAt);
-      }
+      for (const { productId, empty } of moved.values()) if (empty) soldSince.delete(productId);
       await deps.listings.stockChanged(tx, productIds, { siteId: site.id, at: soldSince });
     }
 
