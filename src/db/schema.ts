@@ -268,6 +268,11 @@ export const sites = pgTable(
     grantedScopes: jsonb('granted_scopes').$type<string[]>(),
     /** What later calls need of the account that is not secret: TikTok Shop's shop cipher, Amazon's store and marketplaces. */
     platformData: jsonb('platform_data').$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * What the site sells in (DESIGN §15), read from the platform at connect: the Etsy shop's currency, the TikTok Shop
+     * market's; null on Amazon, whose listings are in their marketplace's, and on a site connected before it was read.
+     */
+    currency: text('currency'),
     /** How products are listed on the site (DESIGN §10): the platform's fields, the price adjustment, the stock buffer. */
     listingSettings: jsonb('listing_settings').$type<Record<string, unknown>>().notNull().default({}),
     /**

@@ -97,6 +97,7 @@ export interface SiteAccount {
   tracking: Record<string, string> | null;
   grantedScopes: string[] | null;
   platformData: Readonly<Record<string, unknown>>;
+  currency: string | null;
   now: Date;
 }
 
@@ -116,6 +117,7 @@ export async function upsertSite(
     statusReason: null,
     grantedScopes: input.grantedScopes,
     platformData: { ...input.platformData },
+    currency: input.currency,
     updatedAt: input.now,
     ...(input.tracking ? { tracking: input.tracking } : {}),
   };

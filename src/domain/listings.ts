@@ -93,4 +93,7 @@ export interface CategoryAttribute {
  * The listing settings every site has, whatever its platform, and what they read as until set: how the listed price
  * and quantity follow the catalogue's. Each platform adds its own (src/platforms/<platform>/listing-settings.ts).
  */
-export const COMMON_LISTING_SETTINGS = { price_adjustment_percent: 0, stock_buffer: 0 } as const;
+export const COMMON_LISTING_SETTINGS = { price_adjustment_percent: 0, stock_buffer: 0, exchange_rates: {} } as const;
+
+/** A rate of `exchange_rates` (DESIGN §15): a decimal string above 0, of at most six digits on each side of the point. */
+export const EXCHANGE_RATE_PATTERN = '^(?!0*(\\.0*)?$)[0-9]{1,6}(\\.[0-9]{1,6})?$';

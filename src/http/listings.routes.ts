@@ -10,6 +10,7 @@ import type { ListingsService } from '../core/listings/listings.service.js';
 import type { SiteListingsService } from '../core/listings/site-listings.service.js';
 import {
   ATTRIBUTE_TYPES,
+  EXCHANGE_RATE_PATTERN,
   IMPORT_STATUSES,
   ISSUE_SEVERITIES,
   ISSUE_SOURCES,
@@ -41,6 +42,12 @@ const COMMON = {
     maximum: QUANTITY_MAX,
     description: 'The listed quantity is the stock less this, never below 0 (default 0)',
   }),
+  exchange_rates: Type.Record(Type.String({ pattern: '^[A-Z]{3}$' }), Type.String({ pattern: EXCHANGE_RATE_PATTERN }), {
+    additionalProperties: false,
+    maxProperties: 50,
+    description:
+      'From a product\'s currency to the listing\'s (`{"USD": "0.79"}`, decimal strings): a product in another currency lists at price × rate, then the adjustment (default {})',
+  }),
 };
 
 /** A platform's settings as PUT takes them: every field optional (absent or null: not set), no other field. */
@@ -59,7 +66,7 @@ const fieldsByPlatform = (fieldsOf: (platform: SitePlatform) => Record<string, T
 /** PUT's body as the API document shows it: any record; the handler checks it against the site's platform's fields. */
 const settingsBody = (fieldsOf: (platform: SitePlatform) => Record<string, TSchema>) =>
   Type.Record(Type.String(), Type.Unknown(), {
-    description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices.`,
+    description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0), \`exchange_rates\` ({currency: rate}). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices.`,
     examples: [
       {
         price_adjustment_percent: 10,
@@ -77,6 +84,11 @@ const SettingsSchema = Type.Record(Type.String(), Type.Unknown(), {
   description: "The site's settings: each of its platform's fields, null where not set, and the defaults",
 });
 const Choice = Type.Object({ value: Type.String(), label: Type.String() });
+const OptionChoice = Type.Object({
+  value: Type.String(),
+  label: Type.String(),
+  currency: Type.Optional(Type.String({ description: "A marketplace's currency: what its listings are priced in (DESIGN §15)" })),
+});
 const CategorySchema = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -413,7 +425,7 @@ export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
         summary: "The choices of the site's settings, read from its platform: `{<settings field>: [{value, label}]}`",
         tags: ['listings'],
         params: SiteParams,
-        response: { 200: Ok(Type.Record(Type.String(), Type.Array(Choice))) },
+        response: { 200: Ok(Type.Record(Type.String(), Type.Array(OptionChoice))) },
       },
     },
     async (request) => ok(await siteListings.options(workspaceOf(request).id, request.params.site_id)),

@@ -15,6 +15,10 @@ export const SiteSchema = Named('Site', {
   region: Type.Union([OneOf(AMAZON_REGIONS), Type.Null()], {
     description: 'Amazon: the region the seller connected in; null for other platforms',
   }),
+  currency: Type.Union([Type.String({ pattern: '^[A-Z]{3}$' }), Type.Null()], {
+    description:
+      "What the site sells in (ISO 4217): the Etsy shop's currency, the TikTok Shop market's. Null on Amazon, whose listings are in their marketplace's (listing-options), and on an Etsy site connected before Storelink read it (connect it again)",
+  }),
   missing_scopes: Type.Array(Type.String(), {
     description: 'Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id',
   }),
@@ -54,6 +58,7 @@ export function presentSite(site: Site) {
     name: site.name,
     external_id: site.externalId,
     region: site.region,
+    currency: site.currency,
     missing_scopes: site.missingScopes,
     status: site.status,
     status_reason: site.statusReason,

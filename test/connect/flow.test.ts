@@ -299,6 +299,7 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(Object.keys(data).sort(), [
         'advertising',
         'created_at',
+        'currency',
         'external_id',
         'id',
         'last_refreshed_at',
@@ -322,6 +323,8 @@ for (const kind of databaseKinds()) {
           name: 'Sandbox Etsy Shop 31',
           external_id: '80000031',
           region: null,
+          // The shop's currency_code, read at connect.
+          currency: 'USD',
           missing_scopes: [],
           status: 'connected',
           status_reason: null,

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { draftOf, listedVariants } from '../../src/core/listings/draft.js';
+import { pricingOf } from '../../src/core/listings/pricing.js';
 import type { ProductRecord } from '../../src/db/products.repo.js';
 
 const at = new Date('2026-11-23T12:00:00Z');
@@ -55,7 +56,7 @@ test('the site’s rules are applied to each variant, images are keyed by hash o
   const draft = draftOf(
     product,
     { categoryId: '1', attributes: { 200: '1' } },
-    { price_adjustment_percent: 10, stock_buffer: 2 },
+    pricingOf('EUR', 'EUR', { price_adjustment_percent: 10, stock_buffer: 2 }).pricing,
     async (sha256) => {
       asked.push(sha256);
       return { bytes: Buffer.from('x'), contentType: 'image/jpeg' };
@@ -77,4 +78,17 @@ test('the site’s rules are applied to each variant, images are keyed by hash o
   assert.deepEqual(asked, ['abc']);
   await assert.rejects(draft.images[1]!.bytes());
   assert.deepEqual(listedVariants(draft, { 'TOTE-NAT': '991' }), [{ sku: 'TOTE-NAT', price: '26.40', quantity: 3, external_id: '991' }]);
+});
+
+test('a listing in another currency is priced by the rate, then the adjustment, and says its own currency', () => {
+  const settings = { price_adjustment_percent: 10, stock_buffer: 0, exchange_rates: { EUR: '0.85' } };
+  const draft = draftOf(product, { categoryId: '1', attributes: {} }, pricingOf('EUR', 'GBP', settings).pricing, async () => {
+    throw new Error('no bytes are read');
+  });
+  // 24.00 EUR × 0.85 = 20.40 GBP, + 10 % = 22.44 GBP.
+  assert.equal(draft.currency, 'GBP');
+  assert.deepEqual(
+    draft.variants.map((v) => v.price),
+    ['22.44'],
+  );
 });

@@ -11,6 +11,7 @@ import { call, createTestApp, errorBody, registerUser, type TestApp } from '../h
 const ETSY_DEFAULTS = {
   price_adjustment_percent: 0,
   stock_buffer: 0,
+  exchange_rates: {},
   shipping_profile_id: null,
   return_policy_id: null,
   readiness_state_id: null,
@@ -45,6 +46,7 @@ for (const kind of databaseKinds()) {
       const settings = {
         price_adjustment_percent: 12.5,
         stock_buffer: 2,
+        exchange_rates: { EUR: '1.08', GBP: '1.27' },
         shipping_profile_id: '234107945503',
         return_policy_id: '1',
         readiness_state_id: '6752737961',
@@ -72,9 +74,12 @@ for (const kind of databaseKinds()) {
         shipping_profile_id: 'abc',
         who_made: 'a robot',
         warehouse_id: '1',
+        exchange_rates: { EUR: '0', usd: '1.1' },
       });
       assert.equal(response.statusCode, 422, response.body);
       assert.deepEqual(Object.keys(response.json().errors).sort(), [
+        'exchange_rates.EUR',
+        'exchange_rates.usd',
         'price_adjustment_percent',
         'shipping_profile_id',
         'stock_buffer',
@@ -91,7 +96,13 @@ for (const kind of databaseKinds()) {
       const me = await seller();
       const site = await connectAmazonSellerSite(t, me);
       const { data } = (await me.get(`/sites/${site}/listing-settings`)).json();
-      assert.deepEqual(data, { price_adjustment_percent: 0, stock_buffer: 0, marketplace_id: null, condition_type: 'new_new' });
+      assert.deepEqual(data, {
+        price_adjustment_percent: 0,
+        stock_buffer: 0,
+        exchange_rates: {},
+        marketplace_id: null,
+        condition_type: 'new_new',
+      });
       const put = await me.put(`/sites/${site}/listing-settings`, { marketplace_id: 'ATVPDKIKX0DER' });
       assert.deepEqual(put.json().data, { ...data, marketplace_id: 'ATVPDKIKX0DER' });
       assert.equal((await me.put(`/sites/${site}/listing-settings`, { who_made: 'i_did' })).statusCode, 422);

@@ -289,6 +289,7 @@ export function createConnectService(deps: {
             tracking: TRACK_TERMS[adapter.track].redirectField === 'custom_field_value' ? state.tracking : null,
             grantedScopes: adapter.scopes ? [...adapter.scopes.requested] : null,
             platformData: account.data,
+            currency: account.currency,
             now,
           });
           await deps.outbox.emit(

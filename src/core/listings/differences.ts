@@ -6,7 +6,7 @@
 import type { ListingDifference, ProductInput } from '../../domain/index.js';
 import type { ExistingListing, ListingDraft } from '../../platforms/contracts/listings.js';
 import type { ProductRecord } from '../catalog/products.service.js';
-import { listedPrice } from './pricing.js';
+import { cataloguePrice, type ListingPricing } from './pricing.js';
 
 type PlatformProduct = ExistingListing['product'];
 
@@ -40,19 +40,6 @@ export function differencesOf(platform: PlatformProduct, draft: ListingDraft): L
 }
 
 /**
- * The catalogue price whose listed price (after `percent`) is `listed`, to the cent; the nearest one when no price
- * lists exactly so (a 33 % adjustment skips some cents).
- */
-export function cataloguePrice(listed: string, percent: number): string {
-  if (percent === 0) return listed;
-  const cents = Math.round(Number(listed) * 100);
-  const guess = Math.round((cents * 100) / (100 + percent));
-  const text = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
-  const candidates = [guess, guess - 1, guess + 1].filter((c) => c > 0);
-  return text(candidates.find((c) => listedPrice(text(c), percent) === listed) ?? guess);
-}
-
-/**
  * The change of the product that takes the platform's values of `differences`: title, description, tags, and each
  * variant's price and quantity (a variant on one side only, and images, are left: they are the seller's to make).
  * Null when there is nothing to take.
@@ -60,7 +47,7 @@ export function cataloguePrice(listed: string, percent: number): string {
 export function adoption(
   product: ProductRecord,
   differences: readonly ListingDifference[],
-  rules: { percent: number; buffer: number },
+  rules: Pick<ListingPricing, 'percent' | 'rate' | 'buffer'>,
 ): Partial<ProductInput> | null {
   const change: Partial<ProductInput> = {};
   const value = (field: string) => differences.find((d) => d.field === field)?.platform ?? null;
@@ -79,7 +66,7 @@ export function adoption(
     variantsChanged = true;
     return {
       ...kept,
-      price: price === null ? variant.price : cataloguePrice(price, rules.percent),
+      price: price === null ? variant.price : cataloguePrice(price, rules.percent, rules.rate),
       // A listed quantity of 0 may hide any stock up to the buffer: the catalogue's is kept then, when it is within it.
       quantity:
         quantity === null

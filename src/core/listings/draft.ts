@@ -2,34 +2,32 @@
 import type { ProductRecord } from '../../db/products.repo.js';
 import type { ListedVariant } from '../../domain/index.js';
 import type { DraftImage, ListingDraft } from '../../platforms/contracts/listings.js';
-import { listedPrice, listedQuantity } from './pricing.js';
-import type { ListingSettings } from './settings.js';
+import { type ListingPricing, listedPrice, listedQuantity } from './pricing.js';
 
 /** The bytes of a stored image (an upload, by its hash). */
 export type ImageBytes = (sha256: string) => Promise<{ bytes: Buffer; contentType: string }>;
 
+/** The product as the site lists it, priced by `pricing` (pricing.ts's pricingOf: in the listing's currency). */
 export function draftOf(
   product: ProductRecord,
   listing: { categoryId: string; attributes: Readonly<Record<string, unknown>> },
-  settings: ListingSettings,
+  pricing: ListingPricing,
   imageBytes: ImageBytes,
 ): ListingDraft {
-  const percent = Number(settings.price_adjustment_percent ?? 0);
-  const buffer = Number(settings.stock_buffer ?? 0);
   return {
     title: product.title,
     description: product.description,
     tags: product.tags,
     brand: product.brand,
-    currency: product.currency,
+    currency: pricing.currency,
     categoryId: listing.categoryId,
     attributes: listing.attributes,
     options: product.options,
     variants: product.variants.map((variant) => ({
       sku: variant.sku,
       optionValues: variant.optionValues,
-      price: listedPrice(variant.price, percent),
-      quantity: listedQuantity(variant.quantity, buffer),
+      price: listedPrice(variant.price, pricing.percent, pricing.rate),
+      quantity: listedQuantity(variant.quantity, pricing.buffer),
       barcode: variant.barcode,
     })),
     images: product.images.map(

@@ -28,7 +28,7 @@ import { checkSettings, fieldsOf } from './checks.js';
 import { differencesOf } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import { listingsCall } from './listings-call.js';
-import { marketplaceIdOf, missingSettings, settingsOf } from './settings.js';
+import { marketplaceIdOf, missingSettings, settingsOf, sitePricing } from './settings.js';
 
 export const IMPORT_QUEUE = 'listing-import';
 
@@ -157,7 +157,9 @@ export function createListingImport(deps: {
     const productId = product.id;
     const outcome = linkedId === undefined ? 'created' : 'linked';
     const settings = settingsOf(site.platform, site.listingSettings);
-    const draft = draftOf(product, { categoryId: listing.categoryId, attributes: listing.attributes }, settings, deps.imageBytes);
+    // Without a rate into the shop's currency the catalogue's prices are compared as they are: the differences show it.
+    const { pricing } = sitePricing(site, product.currency, settings);
+    const draft = draftOf(product, { categoryId: listing.categoryId, attributes: listing.attributes }, pricing, deps.imageBytes);
     // A product made from the listing is what the shop holds. A linked one may not be: the shop's listing is left as the
     // seller made it, and what differs is shown (the next change of the product, or a refresh, sends the catalogue's).
     const differences = outcome === 'created' ? [] : differencesOf(listing.product, draft);
@@ -172,7 +174,7 @@ export function createListingImport(deps: {
         attributes: listing.attributes,
         marketplaceId: marketplaceIdOf(site.platform, settings),
         variants: listedVariants(draft, listing.progress.variantIds),
-        currency: product.currency,
+        currency: pricing.currency,
         targetVersion: product.version,
         // Nothing is on its way: the shop holds the product's version, or (null) the listing as the seller made it.
         syncedVersion: differences.length === 0 ? product.version : null,

@@ -25,7 +25,7 @@ import { draftOf, type ImageBytes } from './draft.js';
 import { FOLLOWED_EVENTS, type ListingFollower, type ListingWork } from './listing-work.js';
 import { listingsCall, progressOf } from './listings-call.js';
 import { presentListing } from './present.js';
-import { settingsOf } from './settings.js';
+import { settingsOf, sitePricing } from './settings.js';
 
 export const WATCH_QUEUE = 'listing-watch';
 export const READ_QUEUE = 'listing-read';
@@ -133,7 +133,7 @@ export function createListingWatch(deps: {
         event = 'listing.deleted';
       } else {
         const status = existing.state.status;
-        const draft = draftOf(product, listing, settings, deps.imageBytes);
+        const draft = draftOf(product, listing, sitePricing(site, product.currency, settings).pricing, deps.imageBytes);
         const wentOff = listing.status === 'active' && status === 'inactive';
         const wentLive = listing.status !== 'active' && status === 'active';
         // Out of review: the platform's audit decided, not the seller. A listing the seller switched off meanwhile is

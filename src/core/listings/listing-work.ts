@@ -20,6 +20,7 @@ import {
 } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { ListingRefused } from '../../platforms/contracts/errors.js';
 import type { ListingProgress, PlatformListing } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import type { Pacer } from '../platform-work/pacing.js';
@@ -29,7 +30,7 @@ import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import { listingsCall, progressOf } from './listings-call.js';
 import { presentListing } from './present.js';
-import { settingsOf } from './settings.js';
+import { settingsOf, sitePricing } from './settings.js';
 
 export const LISTING_QUEUE = 'listing-work';
 
@@ -165,7 +166,10 @@ export function createListingWork(deps: {
       await record(listing.id, { status: 'deleted', syncStatus: 'synced', issues: [], differences: [] }, 'listing.deleted');
       return 'deleted';
     }
-    const draft = draftOf(product, listing, settingsOf(site.platform, site.listingSettings), deps.imageBytes);
+    // A product in another currency than the listing's, without a rate into it, is never sent at its own figure.
+    const { pricing, issue } = sitePricing(site, product.currency, settingsOf(site.platform, site.listingSettings));
+    if (issue) throw new ListingRefused([issue]);
+    const draft = draftOf(product, listing, pricing, deps.imageBytes);
     const before = JSON.stringify(progress);
     const created = await adapter.deliver(call, draft, progress, (next) => save(listing, next));
     // A change delivered to a listing that stands where the seller wants it is not read back: a price change is one
@@ -197,6 +201,7 @@ export function createListingWork(deps: {
           ...(soldOut && listing.wants === 'active' ? [soldOutIssue(site.platform)] : []),
         ],
         variants: listedVariants(draft, progress.variantIds),
+        currency: draft.currency,
         // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
         differences: [],
         readAt: clock.now(),

@@ -18,7 +18,7 @@ import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
 import { presentListing } from './present.js';
-import { marketplaceIdOf, missingSettings, settingsOf } from './settings.js';
+import { marketplaceIdOf, missingSettings, settingsOf, sitePricing } from './settings.js';
 import type { SiteListingsService } from './site-listings.service.js';
 
 export interface PublishInput {
@@ -74,12 +74,17 @@ export function createListingsService(deps: {
     const settings = settingsOf(site.platform, site.listingSettings);
     const attributes = input.attributes ?? {};
     const listing = { categoryId: input.category_id, attributes };
-    const draft = draftOf(product, listing, settings, deps.imageBytes);
+    const missing = missingSettings(site.platform, settings);
+    const { pricing, issue: priced } = sitePricing(site, product.currency, settings);
+    const draft = draftOf(product, listing, pricing, deps.imageBytes);
+    // A marketplace not chosen yet is its setting's issue; which currency it lists in follows from the choice.
+    const pricingIssues = priced && !(priced.code === 'currency_unknown' && missing.length > 0) ? [priced] : [];
     const issues = await deps.siteListings.onSite(site, async (call, adapter) => {
       const category = await adapter.category(call, input.category_id);
       const found = category?.leaf ? ((await adapter.categoryAttributes(call, input.category_id)) ?? []) : [];
       const checked = [
-        ...checkSettings(missingSettings(site.platform, settings)),
+        ...checkSettings(missing),
+        ...pricingIssues,
         ...checkCategory(input.category_id, category),
         ...(category?.leaf ? checkAttributes(found, attributes) : []),
         ...adapter.check(draft, found, call),
@@ -134,7 +139,7 @@ export function createListingsService(deps: {
               attributes: input.attributes ?? {},
               marketplaceId: marketplaceIdOf(site.platform, settingsOf(site.platform, site.listingSettings)),
               variants: listedVariants(draft, {}),
-              currency: product.currency,
+              currency: draft.currency,
               targetVersion: product.version,
             },
             now,
@@ -183,8 +188,10 @@ export function createListingsService(deps: {
       const product = await productsRepo.findProduct(db, workspaceId, current.productId);
       if (!product) throw new AppError('not_found');
       const settings = settingsOf(site.platform, site.listingSettings);
-      const rules = { percent: Number(settings.price_adjustment_percent ?? 0), buffer: Number(settings.stock_buffer ?? 0) };
-      const change = adoption(product, current.differences, rules);
+      // The platform's prices are in the listing's currency: back into the product's by the same rate, when there is one.
+      const { pricing, issue } = sitePricing(site, product.currency, settings);
+      if (issue) throw new AppError('validation_failed', { fields: fieldsOf([issue]) });
+      const change = adoption(product, current.differences, pricing);
       if (!change)
         throw new AppError('conflict', {
           message: 'The listing shows no value the catalogue can take (images, or a variant on one side only, are changed in the product).',

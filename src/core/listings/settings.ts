@@ -1,7 +1,8 @@
 /** A site's listing settings (DESIGN §10): what is stored, what a listing reads, and what is missing to publish. */
-import { COMMON_LISTING_SETTINGS, type SitePlatform } from '../../domain/index.js';
+import { COMMON_LISTING_SETTINGS, type ListingIssue, type SitePlatform } from '../../domain/index.js';
 import type { ListingSettingsSpec } from '../../platforms/contracts/listings.js';
 import { LISTING_SETTINGS } from '../../platforms/registry.js';
+import { type ListingPricing, pricingOf } from './pricing.js';
 
 export type ListingSettings = Record<string, unknown>;
 
@@ -25,6 +26,23 @@ export function settingsFields(platform: SitePlatform): ListingSettingsSpec['fie
 /** The settings a listing on the site needs and the site does not have (each a 422 on publishing). */
 export function missingSettings(platform: SitePlatform, settings: ListingSettings): string[] {
   return LISTING_SETTINGS[platform].required.filter((name) => settings[name] === null || settings[name] === undefined);
+}
+
+/**
+ * The currency a listing of the site is in (DESIGN §15): the site's (Etsy's shop, TikTok Shop's market), else its
+ * marketplace's (Amazon); null when Storelink does not know it (a site connected before its currency was read).
+ */
+export function listingCurrencyOf(site: { platform: SitePlatform; currency: string | null }, settings: ListingSettings): string | null {
+  return site.currency ?? LISTING_SETTINGS[site.platform].currencyOf?.(settings) ?? null;
+}
+
+/** How the site lists a product priced in `productCurrency`, and why nothing may be sent when it cannot (pricing.ts). */
+export function sitePricing(
+  site: { platform: SitePlatform; currency: string | null },
+  productCurrency: string,
+  settings: ListingSettings,
+): { pricing: ListingPricing; issue: ListingIssue | null } {
+  return pricingOf(productCurrency, listingCurrencyOf(site, settings), settings);
 }
 
 /** The marketplace a listing of the site is in, where its platform's settings name one (Amazon's); null elsewhere. */

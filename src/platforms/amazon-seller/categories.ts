@@ -4,7 +4,17 @@
  */
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { ListingsAdapter } from '../contracts/listings.js';
-import { ASIN, type AttributeShape, BRAND, BULLETS, CONDITION, IDENTIFIER, isFilled, marketplaceLabel } from './listing-requests.js';
+import {
+  ASIN,
+  type AttributeShape,
+  BRAND,
+  BULLETS,
+  CONDITION,
+  IDENTIFIER,
+  isFilled,
+  marketplaceLabel,
+  marketplaceOf,
+} from './listing-requests.js';
 import { ProductTypes, reader } from './listing-responses.js';
 import type { AmazonProductTypes } from './product-types.js';
 import { marketplaceFor, type SpApi } from './sp-api.js';
@@ -73,7 +83,11 @@ export function createCategories({ send }: SpApi, productTypes: AmazonProductTyp
     async listingOptions(call) {
       const ids = Array.isArray(call.data.marketplace_ids) ? call.data.marketplace_ids.map(String) : [];
       return {
-        marketplace_id: ids.map((id) => ({ value: id, label: marketplaceLabel(id) })),
+        marketplace_id: ids.map((id) => ({
+          value: id,
+          label: marketplaceLabel(id),
+          ...(marketplaceOf(id) ? { currency: marketplaceOf(id)!.currency } : {}),
+        })),
         condition_type: conditionChoices(),
       };
     },

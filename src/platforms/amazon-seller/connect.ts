@@ -73,6 +73,8 @@ export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, dep
           externalId: sellerId,
           name: store.storeName || `Amazon seller ${sellerId}`,
           data: { store_name: store.storeName, marketplace_ids: store.marketplaceIds },
+          // A seller sells in several marketplaces, each in its own currency: a listing's is its marketplace's.
+          currency: null,
         },
       ];
     },

@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import type { ListingSettingsSpec } from '../contracts/listings.js';
 import { nullable } from '../settings-fields.js';
+import { marketplaceOf } from './listing-requests.js';
 
 export const AMAZON_SELLER_LISTING_SETTINGS = {
   fields: {
@@ -12,4 +13,6 @@ export const AMAZON_SELLER_LISTING_SETTINGS = {
   defaults: { condition_type: 'new_new' },
   // A seller account sells in several marketplaces: each listing is in the one the site's settings name.
   marketplaceField: 'marketplace_id',
+  // A listing is in its marketplace's currency: the site (a seller across marketplaces) has none.
+  currencyOf: (settings) => marketplaceOf(settings.marketplace_id)?.currency ?? null,
 } as const satisfies ListingSettingsSpec;

@@ -23,6 +23,8 @@ export interface PlatformAccount {
   externalId: string;
   name: string;
   data: Readonly<Record<string, unknown>>;
+  /** What the account sells in (ISO 4217), where the platform says it per account (DESIGN §15); null otherwise (Amazon). */
+  currency: string | null;
   /** An id the same account was stored under before (TikTok Shop sites were keyed by their cipher until 2026-11). */
   formerExternalId?: string;
 }

@@ -24,6 +24,8 @@ export interface ListingSettingsSpec {
   readonly defaults: Readonly<Record<string, unknown>>;
   /** The field naming the marketplace a listing is in, on a platform whose account sells in several (Amazon's `marketplace_id`). */
   readonly marketplaceField?: string;
+  /** The currency of a listing in the marketplace the settings name (DESIGN §15), where the site has none of its own. */
+  currencyOf?(settings: Readonly<Record<string, unknown>>): string | null;
 }
 
 /** What a listings call needs: the site's account on the platform, its listing settings, a valid access token. */
@@ -169,8 +171,11 @@ export interface ListingsAdapter {
    * platform asks for on a listing nobody can buy from.
    */
   readonly liveNeedsStock?: boolean;
-  /** The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`. */
-  listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string }[]>>;
+  /**
+   * The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`; a marketplace's
+   * choice also says the currency its listings are in (DESIGN §15).
+   */
+  listingOptions(call: ListingsCall): Promise<Record<string, { value: string; label: string; currency?: string }[]>>;
   categories(call: ListingsCall, query: { q: string | null; parentId: string | null }): Promise<Category[]>;
   /** One category by its id; null for one the platform does not know. */
   category(call: ListingsCall, categoryId: string): Promise<Category | null>;

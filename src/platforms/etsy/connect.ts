@@ -64,7 +64,8 @@ export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: Platf
         method: 'GET',
         headers,
       });
-      return [{ externalId: shopId, name: readAnswer(shop, parseShop).name, data: { user_id: userId } }];
+      const { name, currency } = readAnswer(shop, parseShop);
+      return [{ externalId: shopId, name, currency, data: { user_id: userId } }];
     },
   } satisfies SellerConnectAdapter;
 }

@@ -5,6 +5,7 @@
  * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it. Then what the
  * category's rules ask (Get Category Rules) that Storelink cannot send: a required certification.
  */
+
 import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../contracts/listings.js';
 import {
@@ -15,6 +16,7 @@ import {
   SIZE_CHART_ATTRIBUTE,
 } from './listing-requests.js';
 import type { TikTokRules } from './listing-responses.js';
+import { MARKET_CURRENCIES } from './markets.js';
 
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
@@ -25,25 +27,11 @@ const QUANTITY_MAX = 99_999;
 const OPTION_NAME_MAX = 20;
 const OPTION_VALUE_MAX = 50;
 
-/** The currency each market sells in (listings.md §2.5: by region; USD, GBP, EUR, …). */
-const CURRENCIES: Readonly<Record<string, string>> = {
-  US: 'USD',
-  GB: 'GBP',
-  DE: 'EUR',
-  FR: 'EUR',
-  ES: 'EUR',
-  IT: 'EUR',
-  IE: 'EUR',
-  MX: 'MXN',
-  BR: 'BRL',
-  JP: 'JPY',
-};
-
 /** The draft against TikTok's rules; `region` is the shop's market (the site's data), null where unknown. */
 export function checkTikTokDraft(draft: ListingDraft, region: string | null): ListingIssue[] {
   const issues: ListingIssue[] = [];
   const issue = (field: string, code: string, message: string) => issues.push(storelinkIssue(field, code, message));
-  const currency = region ? CURRENCIES[region] : undefined;
+  const currency = region ? MARKET_CURRENCIES[region] : undefined;
   if (currency && draft.currency !== currency)
     issue(
       'product.currency',

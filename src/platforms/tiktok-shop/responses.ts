@@ -4,6 +4,7 @@ import { isPassingFailure } from '../../lib/outbound-http.js';
 import type { CallbackResult, PlatformAccount, TokenSet } from '../contracts/connect.js';
 import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
+import { MARKET_CURRENCIES } from './markets.js';
 
 /** Every answer, token calls included: `{code, message, data, request_id}`, with code 0 for success (platforms.md §2.5). */
 const Envelope = Type.Object({ code: Type.Number(), message: Type.Optional(Type.String()), data: Type.Optional(Type.Unknown()) });
@@ -108,6 +109,8 @@ export function parseShopsResponse(status: number, body: unknown): PlatformAccou
     const shop = parseBody(Shop, entry);
     if (!shop) throw new PlatformError('unavailable', 'TikTok Shop answered the shop lookup with a shop without an id, cipher or name');
     const data = { cipher: shop.cipher, region: shop.region ?? null, seller_type: shop.seller_type ?? null, code: shop.code ?? null };
-    return { externalId: shop.id, name: shop.name, data, formerExternalId: shop.cipher };
+    // The shop list names no currency: a shop sells in its market's.
+    const currency = (shop.region && MARKET_CURRENCIES[shop.region]) || null;
+    return { externalId: shop.id, name: shop.name, data, currency, formerExternalId: shop.cipher };
   });
 }

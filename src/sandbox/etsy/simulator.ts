@@ -232,6 +232,12 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const shopId = (request.params as { shopId: string }).shopId;
     const account = /^[0-9]{1,9}$/.test(shopId) ? Number(shopId) - shopIdOf(0) : 0;
     if (account < 1 || account > 999_999) return reply.code(404).send({ error: 'Shop not found' });
-    return reply.send({ shop_id: shopIdOf(account), shop_name: `Sandbox Etsy Shop ${account}`, user_id: userIdOf(account) });
+    // Every sandbox shop sells in US dollars, as its receipts and listings are priced (present.ts's money).
+    return reply.send({
+      shop_id: shopIdOf(account),
+      shop_name: `Sandbox Etsy Shop ${account}`,
+      user_id: userIdOf(account),
+      currency_code: 'USD',
+    });
   });
 }

@@ -98,7 +98,12 @@ test("the seller adapter checks the grant on its region's Sellers API and names 
   const adapter = createAmazonSellerConnectAdapter(SELLER_CONFIG, { http, clock: createManualClock(NOW) });
   const tokens = { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: null, refreshExpiresAt: null };
   assert.deepEqual(await adapter.fetchAccounts(tokens, { selling_partner_id: 'A1B2C3' }, { region: 'EU' }), [
-    { externalId: 'A1B2C3', name: 'Maomao UK', data: { store_name: 'Maomao UK', marketplace_ids: ['A1F83G8C2ARO7P'] } },
+    {
+      externalId: 'A1B2C3',
+      name: 'Maomao UK',
+      data: { store_name: 'Maomao UK', marketplace_ids: ['A1F83G8C2ARO7P'] },
+      currency: null,
+    },
   ]);
   assert.deepEqual(sent, [
     {

@@ -240,8 +240,10 @@ describe('Etsy identity answers', () => {
     assert.throws(() => parseMe(500, { error: 'Server Error' }), rejects('unavailable', 'Etsy could not complete the request'));
   });
 
-  test('the shop answer gives its name', () => {
-    assert.deepEqual(parseShop(200, SHOP_ANSWER), { name: 'Maomao Prints' });
+  test('the shop answer gives its name and the currency it sells in (its currency_code)', () => {
+    assert.deepEqual(parseShop(200, SHOP_ANSWER), { name: 'Maomao Prints', currency: 'EUR' });
+    const { currency_code: _, ...unsaid } = SHOP_ANSWER;
+    assert.deepEqual(parseShop(200, unsaid), { name: 'Maomao Prints', currency: null });
   });
 
   test('a shop answer without a name is unavailable; a refused one is rejected', () => {
@@ -282,7 +284,9 @@ describe('Etsy adapter I/O', () => {
     const { http, sent } = fakeHttp({ status: 200, body: ME_ANSWER }, { status: 200, body: SHOP_ANSWER });
     const adapter = createEtsyConnectAdapter(CONFIG, { http, clock: createManualClock(NOW) });
     const tokens = { accessToken: '456789.a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null };
-    assert.deepEqual(await adapter.fetchAccounts(tokens), [{ externalId: '123456', name: 'Maomao Prints', data: { user_id: '456789' } }]);
+    assert.deepEqual(await adapter.fetchAccounts(tokens), [
+      { externalId: '123456', name: 'Maomao Prints', currency: 'EUR', data: { user_id: '456789' } },
+    ]);
     const headers = { 'x-api-key': `${CONFIG.clientId}:shh`, authorization: 'Bearer 456789.a' };
     assert.deepEqual(sent, [
       { url: 'https://api.etsy.com/v3/application/users/me', init: { method: 'GET', headers } },

@@ -234,7 +234,7 @@ describe('Etsy simulator', () => {
     test("the shop lookup is public, as Etsy's OpenAPI document gives getShop no OAuth scope: the key alone is enough", async () => {
       const response = await get('/sandbox/etsy/v3/application/shops/80000021', { 'x-api-key': ETSY_KEY });
       assert.equal(response.statusCode, 200);
-      assert.deepEqual(response.json(), { shop_id: 80000021, shop_name: 'Sandbox Etsy Shop 21', user_id: 70000021 });
+      assert.deepEqual(response.json(), { shop_id: 80000021, shop_name: 'Sandbox Etsy Shop 21', user_id: 70000021, currency_code: 'USD' });
       for (const id of ['80000000', '81000000', 'abc', '1']) {
         const missing = await get(`/sandbox/etsy/v3/application/shops/${id}`, { 'x-api-key': ETSY_KEY });
         assert.deepEqual([missing.statusCode, missing.json()], [404, { error: 'Shop not found' }], id);

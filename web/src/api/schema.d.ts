@@ -417,6 +417,8 @@ export interface components {
       external_id: string;
       /** @description Amazon: the region the seller connected in; null for other platforms */
       region: ("NA" | "EU" | "FE") | null;
+      /** @description What the site sells in (ISO 4217): the Etsy shop's currency, the TikTok Shop market's. Null on Amazon, whose listings are in their marketplace's (listing-options), and on an Etsy site connected before Storelink read it (connect it again) */
+      currency: string | null;
       /** @description Scopes Storelink needs that this connection was not granted (Etsy); connecting the site again adds them and keeps its id */
       missing_scopes: string[];
       status: "connected" | "reauthorization_required" | "disconnected";
@@ -5221,7 +5223,7 @@ export interface operations {
         site_id: number;
       };
     };
-    /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
+    /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0), `exchange_rates` ({currency: rate}). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
     requestBody: {
       content: {
         /**
@@ -5339,6 +5341,8 @@ export interface operations {
               [key: string]: {
                   value: string;
                   label: string;
+                  /** @description A marketplace's currency: what its listings are priced in (DESIGN §15) */
+                  currency?: string;
                 }[];
             };
           };
