@@ -104,6 +104,8 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
       readiness_state_id: options.readiness_state_id![0]!.value,
       who_made: 'i_did',
       when_made: 'made_to_order',
+      // The orders bench sells its pound mugs on this dollar shop too (DESIGN §15: a rate, or a 422).
+      exchange_rates: { GBP: '1.27' },
     }),
     currency: 'USD',
     image: { bytes: GIF_1X1, type: 'image/gif', name: 'tote.gif' },
@@ -135,7 +137,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     limit: 'each operation at 5/s (burst 5 to 10)',
     // The sandbox's usage plans are Amazon's defaults.
     prepare: async () => undefined,
-    settings: (options) => ({ marketplace_id: options.marketplace_id![0]!.value }),
+    settings: (options) => ({ marketplace_id: options.marketplace_id![0]!.value, exchange_rates: { GBP: '1.27' } }),
     currency: 'USD',
     image: { bytes: GIF_1X1, type: 'image/gif', name: 'tote.gif' },
     publish: { category_id: 'HOME', attributes: {} },
