@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
+import { EXCHANGE_RATE_PATTERN } from '../domain/index.js';
 import type { FieldErrors } from '../errors.js';
 
 // ajv-formats is CommonJS with an `exports.default`, which ESM's default import wraps once more.
@@ -161,6 +162,12 @@ function messageOf(error: ErrorObject, field: string): string {
   if (field === 'body' && error.keyword === 'surrogate') return 'The request body must not contain a lone UTF-16 surrogate.';
   const label = field.replaceAll('_', ' ').replaceAll('.', ' ');
   const { params } = error;
+  // A listing setting's exchange rate (DESIGN §15), keyed by its currency: said in a seller's terms.
+  const rate = /^exchange_rates\.(.+)$/.exec(field)?.[1];
+  if (rate !== undefined && error.keyword === 'additionalProperties')
+    return `${rate} is not a currency code: three capital letters, like EUR.`;
+  if (rate !== undefined && error.keyword === 'pattern' && params.pattern === EXCHANGE_RATE_PATTERN)
+    return `The rate from ${rate} must be a decimal number above 0 with at most six decimals, like 1.08.`;
   switch (error.keyword) {
     case 'required':
       return `The ${label} field is required.`;

@@ -101,6 +101,13 @@ describe('the site listings page in a browser', () => {
     assert.equal(await page.getByLabel('Price adjustment (%)').getAttribute('aria-invalid'), 'true');
     session.noConsoleErrors([REFUSED]);
     await page.getByLabel('Price adjustment (%)').fill('10');
+    // The shop's currency, read from Etsy, is what the rates convert into; a rate of 0 is refused, naming its currency.
+    await page.getByText("From a product's currency into this site's (USD)").waitFor();
+    await page.getByLabel('Exchange rates').fill('eur 1.08\nGBP 0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.locator('#setting-exchange_rates-error', { hasText: 'GBP:' }).waitFor();
+    session.noConsoleErrors([REFUSED]);
+    await page.getByLabel('Exchange rates').fill('eur 1.08\nGBP: 1.27');
     await page.getByLabel('Stock buffer').fill('1');
     await session.shot('listings-settings');
     await session.noAxeViolations('listings-settings');
@@ -113,6 +120,7 @@ describe('the site listings page in a browser', () => {
     assert.equal(settings.when_made, 'made_to_order');
     assert.equal(settings.price_adjustment_percent, 10);
     assert.equal(settings.stock_buffer, 1);
+    assert.deepEqual(settings.exchange_rates, { EUR: '1.08', GBP: '1.27' });
     assert.equal(settings.is_supply, false);
     assert.match(String(settings.shipping_profile_id), /^\d+$/);
     session.noConsoleErrors();

@@ -87,6 +87,10 @@ for (const kind of databaseKinds()) {
         'who_made',
       ]);
       assert.deepEqual(response.json().errors.warehouse_id, ['The warehouse id field is not one this request takes.']);
+      assert.deepEqual(response.json().errors['exchange_rates.EUR'], [
+        'The rate from EUR must be a decimal number above 0 with at most six decimals, like 1.08.',
+      ]);
+      assert.deepEqual(response.json().errors['exchange_rates.usd'], ['usd is not a currency code: three capital letters, like EUR.']);
       assert.deepEqual((await me.get(`/sites/${site}/listing-settings`)).json().data, { ...ETSY_DEFAULTS, stock_buffer: 3 });
       const notAnObject = await me.put(`/sites/${site}/listing-settings`, ['stock_buffer']);
       assert.equal(notAnObject.statusCode, 422);

@@ -93,6 +93,7 @@ export const SETTING_LABEL: Record<string, string> = {
   condition_type: 'Condition',
   price_adjustment_percent: 'Price adjustment (%)',
   stock_buffer: 'Stock buffer',
+  exchange_rates: 'Exchange rates',
 };
 
 /** "attributes.200" → "Primary color", "settings.who_made" → "Who made it (site settings)", "product.images" → "Product images". */

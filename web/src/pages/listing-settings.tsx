@@ -8,9 +8,9 @@ import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { LISTINGS_PLATFORMS, SETTING_LABEL } from './listing-parts';
 
-type SiteLike = { id: number; platform: string; status: string };
+type SiteLike = { id: number; platform: string; status: string; currency?: string | null };
 
-type Choices = Record<string, { value: string; label: string }[]>;
+type Choices = Record<string, { value: string; label: string; currency?: string }[]>;
 type Values = Record<string, string | boolean>;
 const NUMBERS = ['price_adjustment_percent', 'stock_buffer'] as const;
 
@@ -21,10 +21,31 @@ const SETTING_HINT: Record<string, (platform: string) => string> = {
   condition_type: () => "The products' condition, unless a listing says another.",
 };
 
-/** The form's values from the stored settings: text for selects and numbers, booleans as they are. */
+/** `exchange_rates` as the seller writes it: one `EUR 1.08` a line. */
+const RATES = 'exchange_rates';
+const ratesText = (rates: unknown) =>
+  Object.entries((rates ?? {}) as Record<string, string>)
+    .map(([currency, rate]) => `${currency} ${rate}`)
+    .join('\n');
+/** The lines back as `{EUR: "1.08"}`: a code and a rate, in any case, with a space, `=` or `:` between; a line that is not one is sent as it is, for the API to name. */
+function ratesOf(text: string): Record<string, string> {
+  const rates: Record<string, string> = {};
+  for (const line of text.split('\n').map((l) => l.trim())) {
+    if (line === '') continue;
+    const pair = /^([A-Za-z]{3})\s*[=:\s]\s*(\S+)$/.exec(line);
+    if (pair) rates[pair[1]!.toUpperCase()] = pair[2]!;
+    else rates[line] = '';
+  }
+  return rates;
+}
+
+/** The form's values from the stored settings: text for selects, numbers and rates, booleans as they are. */
 function valuesOf(settings: Record<string, unknown>): Values {
   return Object.fromEntries(
-    Object.entries(settings).map(([name, value]) => [name, typeof value === 'boolean' ? value : value === null ? '' : String(value)]),
+    Object.entries(settings).map(([name, value]) => [
+      name,
+      name === RATES ? ratesText(value) : typeof value === 'boolean' ? value : value === null ? '' : String(value),
+    ]),
   );
 }
 
@@ -33,6 +54,7 @@ function bodyOf(values: Values): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(values).map(([name, value]) => {
       if (typeof value === 'boolean') return [name, value];
+      if (name === RATES) return [name, ratesOf(value)];
       if ((NUMBERS as readonly string[]).includes(name)) return [name, value.trim() === '' ? 0 : Number(value)];
       return [name, value === '' ? null : value];
     }),
@@ -99,6 +121,7 @@ export function ListingSettings({
             siteId={siteId}
             workspaceId={workspaceId}
             platform={platformName(site.platform)}
+            currency={site.currency ?? null}
             settings={loaded.data.settings}
             choices={loaded.data.choices}
           />
@@ -111,12 +134,15 @@ function SettingsForm({
   siteId,
   workspaceId,
   platform,
+  currency,
   settings,
   choices,
 }: {
   siteId: number;
   workspaceId: string;
   platform: string;
+  /** What the site sells in; null on Amazon, where the marketplace says it. */
+  currency: string | null;
   settings: Record<string, unknown>;
   choices: Choices;
 }) {
@@ -157,13 +183,22 @@ function SettingsForm({
   const flags = Object.keys(values).filter((name) => typeof values[name] === 'boolean');
   // A field of the settings with no choices and not a number (none on Etsy or TikTok Shop today) is still sent, as text.
   const others = Object.keys(values).filter(
-    (name) => !selects.includes(name) && !flags.includes(name) && !(NUMBERS as readonly string[]).includes(name),
+    (name) => !selects.includes(name) && !flags.includes(name) && !(NUMBERS as readonly string[]).includes(name) && name !== RATES,
   );
-  const errorOf = (name: string) => errors[name] ?? errors[`body.${name}`];
+  // A rate's error is keyed by its currency (`exchange_rates.EUR`): shown at the rates, naming the currency.
+  const rateErrors = Object.entries(errors)
+    .filter(([key]) => key.replace(/^body\./, '').startsWith(`${RATES}.`))
+    .map(([key, messages]) => `${key.replace(/^(body\.)?exchange_rates\./, '')}: ${messages.join(' ')}`);
+  const errorOf = (name: string) =>
+    errors[name] ?? errors[`body.${name}`] ?? (name === RATES && rateErrors.length > 0 ? rateErrors : undefined);
   /** The ids of a control's hint and error, as its description. */
   const describedBy = (name: string, hint: boolean) =>
     [hint && `setting-${name}-hint`, errorOf(name) && `setting-${name}-error`].filter(Boolean).join(' ') || undefined;
-  const unknownErrors = Object.entries(errors).filter(([key]) => !(key.replace(/^body\./, '') in values));
+  const unknownErrors = Object.entries(errors).filter(
+    ([key]) => !(key.replace(/^body\./, '').replace(/^exchange_rates\..*/, RATES) in values),
+  );
+  const marketplaceCurrency = choices.marketplace_id?.find((m) => m.value === values.marketplace_id)?.currency;
+  const listsIn = currency ?? marketplaceCurrency ?? null;
 
   return (
     <form onSubmit={(e) => void save(e)} noValidate aria-describedby="settings-help">
@@ -212,6 +247,20 @@ function SettingsForm({
             onChange={(e) => set('price_adjustment_percent', e.target.value)}
             aria-invalid={errorOf('price_adjustment_percent') ? true : undefined}
             aria-describedby={describedBy('price_adjustment_percent', true)}
+          />
+        </Field>
+        <Field
+          name={RATES}
+          errors={errorOf(RATES)}
+          hint={`From a product's currency into ${listsIn ? `this site's (${listsIn})` : "the marketplace's"}, one a line: EUR 1.08. A product priced in another currency without a rate is not listed.`}
+        >
+          <textarea
+            id={`setting-${RATES}`}
+            rows={3}
+            value={String(values[RATES] ?? '')}
+            onChange={(e) => set(RATES, e.target.value)}
+            aria-invalid={errorOf(RATES) ? true : undefined}
+            aria-describedby={describedBy(RATES, true)}
           />
         </Field>
         <Field name="stock_buffer" errors={errorOf('stock_buffer')} hint="Listed quantity is the stock less this, never below 0.">

@@ -118,6 +118,10 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
               <dd>{site.region}</dd>
             </>
           )}
+          <dt>Sells in</dt>
+          <dd>
+            {site.currency ?? (site.platform === 'amazon-seller' ? "Each marketplace's currency" : 'Not known: connect the site again')}
+          </dd>
           <dt>Connected</dt>
           <dd>{formatDate(site.created_at)}</dd>
           <dt>Updated</dt>
