@@ -24,6 +24,7 @@ import {
   type CsvHeader,
   createRowReader,
   csvHeader,
+  groupBySku,
   matchGroups,
   productRows,
   readHeader,
@@ -86,12 +87,19 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
    * after the checks, with what the import would change, and writes nothing.
    */
   async function applyFile(tx: Db, workspaceId: number, file: ReadFile, actor: Actor, shape: ShapeCheck, options: ImportOptions) {
-    const { header, groups } = file;
+    const { header } = file;
     const errors: FieldErrors = { ...file.errors };
     if (!header) throw refusal(errors, null);
     // Every quantity the file changes is an import's, in the stock movements.
     await productsRepo.explainStockChange(tx, { reason: 'import', actorUserId: actor.userId, at: clock.now() });
-    const owners = await ownersOf(tx, workspaceId, skusOf(groups, header));
+    const owners = await ownersOf(tx, workspaceId, skusOf(file.groups, header));
+    // A file without handles (a stock file) names each row's product by its sku.
+    let groups = file.groups;
+    if (!header.index.has('handle')) {
+      const gathered = groupBySku(groups, owners);
+      merge(errors, gathered.errors);
+      groups = gathered.groups;
+    }
     const matching = matchGroups(groups, header, owners);
     merge(errors, matching.errors);
     const ids = matching.matches.filter((id): id is number => id !== null);

@@ -4,6 +4,8 @@
  * rows; for the import, a header read, rows grouped by handle with their line numbers, a group made a product input,
  * and the input's field paths led back to the `line N.column` cells they came from.
  */
+
+import { convert } from 'html-to-text';
 import {
   ATTRIBUTE_KEY_LENGTH_MAX,
   ATTRIBUTES_MAX,
@@ -43,9 +45,35 @@ export const CSV_COLUMNS = [
   'height_mm',
   'image_urls',
 ] as const;
-export type CsvColumn = (typeof CSV_COLUMNS)[number];
+/**
+ * Columns the import reads beyond the export's: Shopify's product CSV's HTML body, and its images, one a row, with
+ * their position and alt text (`Image Src`, `Image Position`, `Image Alt Text`).
+ */
+const IMPORT_ONLY_COLUMNS = ['body_html', 'image_src', 'image_position', 'image_alt'] as const;
+export type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof IMPORT_ONLY_COLUMNS)[number];
+const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, ...IMPORT_ONLY_COLUMNS];
+/**
+ * Shopify's names of the catalogue's columns (its product CSV, by columnKey); `Handle`, `Title`, `Tags` and
+ * `Option1 Name` … `Option3 Value` are the catalogue's own already. Its other columns (`Variant Grams`, `Published`,
+ * `Variant Compare At Price`, …) are ignored and named.
+ */
+const SHOPIFY_COLUMNS: Readonly<Record<string, CsvColumn>> = {
+  'body_(html)': 'body_html',
+  vendor: 'brand',
+  variant_sku: 'sku',
+  variant_price: 'price',
+  variant_inventory_qty: 'quantity',
+  variant_barcode: 'barcode',
+  image_src: 'image_src',
+  image_position: 'image_position',
+  image_alt_text: 'image_alt',
+};
 export const ATTRIBUTE_PREFIX = 'attribute.';
-export const REQUIRED_COLUMNS: readonly CsvColumn[] = ['handle', 'title', 'sku', 'price', 'quantity'];
+/**
+ * The one column every file needs: a stock file (`sku,quantity`) changes the products its skus belong to. A file that
+ * makes products needs `handle` (rows with one handle are one product), `title` and `price` too (docs/catalogue.md).
+ */
+export const REQUIRED_COLUMNS: readonly CsvColumn[] = ['sku'];
 /** The largest body the import reads; beyond it the answer is 413. */
 export const CSV_IMPORT_BYTES_MAX = 50 * 1024 * 1024;
 /** csv-parse's options: a UTF-8 byte order mark (Excel writes one) is dropped; rows may be short (missing cells are empty). */
@@ -65,6 +93,7 @@ const PRODUCT_COLUMNS: readonly CsvColumn[] = [
   'option3_name',
   ...MEASURES,
   'image_urls',
+  'body_html',
 ];
 const nameColumn = (slot: number) => `option${slot + 1}_name` as CsvColumn;
 const valueColumn = (slot: number) => `option${slot + 1}_value` as CsvColumn;
@@ -150,14 +179,14 @@ export function readHeader(cells: readonly string[]): { header: CsvHeader; error
   const isAttribute = (cell: string) => cell.trimStart().toLowerCase().startsWith(ATTRIBUTE_PREFIX);
   const names = cells.map((cell) => {
     if (isAttribute(cell)) return ATTRIBUTE_PREFIX + cell.trimStart().slice(ATTRIBUTE_PREFIX.length);
-    const key = columnKey(cell);
-    return (CSV_COLUMNS as readonly string[]).includes(key) ? key : cell.trim();
+    const key = SHOPIFY_COLUMNS[columnKey(cell)] ?? columnKey(cell);
+    return KNOWN_COLUMNS.includes(key) ? key : cell.trim();
   });
   names.forEach((name, i) => {
     const key = name.startsWith(ATTRIBUTE_PREFIX) ? name.slice(ATTRIBUTE_PREFIX.length) : null;
     if (name === '') addError(errors, at(1, `column ${i + 1}`), 'The column has no name: name it or delete it.');
     else if (index.has(name)) addError(errors, at(1, name), 'The column is given twice.');
-    else if (key === null && !(CSV_COLUMNS as readonly string[]).includes(name)) {
+    else if (key === null && !KNOWN_COLUMNS.includes(name)) {
       if (!ignored.includes(name)) ignored.push(name);
     } else if (key !== null && (key.length === 0 || key.length > ATTRIBUTE_KEY_LENGTH_MAX))
       addError(errors, at(1, name), `An attribute key has 1 to ${ATTRIBUTE_KEY_LENGTH_MAX} characters.`);
@@ -179,6 +208,7 @@ interface ProductCell {
 
 /** The rows of one handle: one product. */
 export interface CsvGroup {
+  /** The rows' handle; in a file without a handle column, the sku of its one row until groupBySku gathers a product's rows. */
   readonly handle: string;
   readonly line: number;
   /** Product and attribute columns: the first non-empty cell of each. */
@@ -191,7 +221,8 @@ export function createRowReader(header: CsvHeader) {
   const groups = new Map<string, CsvGroup>();
   const errors: FieldErrors = {};
   const ownColumns = [...PRODUCT_COLUMNS, ...header.attributeKeys.map((key) => ATTRIBUTE_PREFIX + key)].filter((c) => header.index.has(c));
-  const handleAt = header.index.get('handle')!;
+  const handleAt = header.index.get('handle');
+  const skuAt = header.index.get('sku')!;
   return {
     groups,
     errors,
@@ -203,9 +234,12 @@ export function createRowReader(header: CsvHeader) {
         if (cell.includes('\u0000') && i < header.names.length)
           addError(errors, at(line, header.names[i]!), 'The cell must not contain a NUL character.');
       });
-      const handle = cells[handleAt] ?? '';
+      // Without a handle column each row is its sku's, gathered into its product once the skus are looked up.
+      const handle = handleAt === undefined ? (cells[skuAt] ?? '') : (cells[handleAt] ?? '');
       if (handle === '') {
-        addError(errors, at(line, 'handle'), 'The handle field is required: rows with the same handle are one product.');
+        if (handleAt === undefined)
+          addError(errors, at(line, 'sku'), 'The sku field is required: without a handle column the sku names the product.');
+        else addError(errors, at(line, 'handle'), 'The handle field is required: rows with the same handle are one product.');
         return;
       }
       let group = groups.get(handle);
@@ -225,6 +259,41 @@ export function createRowReader(header: CsvHeader) {
       group.rows.push({ line, cells });
     },
   };
+}
+
+/**
+ * The rows of a file without a handle column (a stock file) gathered by the product their skus belong to (`owners`:
+ * sku → product id), in the file's order; a sku no product has is an error on its cell, since a new product needs a
+ * handle to gather its rows and a title.
+ */
+export function groupBySku(groups: readonly CsvGroup[], owners: ReadonlyMap<string, number>) {
+  const errors: FieldErrors = {};
+  const byOwner = new Map<number, CsvGroup>();
+  for (const group of groups) {
+    const owner = owners.get(group.handle);
+    if (owner === undefined) {
+      for (const row of group.rows)
+        addError(errors, at(row.line, 'sku'), 'No product has this sku: rows of a new product need a handle and a title column.');
+      continue;
+    }
+    const gathered = byOwner.get(owner);
+    if (!gathered) {
+      byOwner.set(owner, { ...group, product: new Map(group.product), rows: [...group.rows] });
+      continue;
+    }
+    gathered.rows.push(...group.rows);
+    for (const [column, cell] of group.product) {
+      const first = gathered.product.get(column);
+      if (!first) gathered.product.set(column, cell);
+      else if (first.value !== cell.value)
+        addError(
+          errors,
+          at(cell.line, column),
+          `The ${column} differs from line ${first.line} of the same product: repeat it or leave it empty.`,
+        );
+    }
+  }
+  return { groups: [...byOwner.values()], errors };
 }
 
 /**
@@ -309,16 +378,25 @@ export function buildProduct(
   const cell = (row: CsvGroup['rows'][number], column: string) =>
     given(column) ? (row.cells[header.index.get(column)!] ?? '') : undefined;
 
-  const title = own('title')!;
+  // A stock file leaves the stored product's title; a new product needs one.
+  const title = own('title') ?? current?.title ?? '';
   if (title === '') fail('title', 'The title field is required.');
   const currency = own('currency') ?? current?.currency ?? how.currency;
   if (currency === '') fail('currency', 'The currency field is required.');
   const brand = own('brand');
   const tags = own('tags');
-  const names = SLOTS.map((slot) => own(nameColumn(slot)) ?? current?.options[slot]?.name ?? '');
+  // Shopify's rows of a product without variants name an option "Title" of value "Default Title": no option.
+  const names = SLOTS.map((slot) => {
+    const name = own(nameColumn(slot)) ?? current?.options[slot]?.name ?? '';
+    const plain = name === 'Title' && group.rows.every((row) => ['', 'Default Title'].includes(cell(row, valueColumn(slot)) ?? ''));
+    return plain ? '' : name;
+  });
+  const plainSlots = SLOTS.filter((slot) => names[slot] === '' && own(nameColumn(slot)) === 'Title');
   const storedVariants = new Map(current?.variants.map((v) => [v.sku, v]));
+  // Shopify's image rows (a handle and an image, nothing of a variant) add an image, not a variant.
+  const variantRows = group.rows.filter((row) => !isImageRow(row, cell));
 
-  const fromRows = group.rows.map((row, i) => {
+  const fromRows = variantRows.map((row, i) => {
     const sku = cell(row, 'sku')!;
     // A sku given twice keeps its variant on its first row only; the rules report the second.
     const stored = storedVariants.get(sku);
@@ -326,7 +404,8 @@ export function buildProduct(
     const optionValues: [string, string][] = [];
     for (const slot of SLOTS) {
       const storedName = current?.options[slot]?.name;
-      const value = cell(row, valueColumn(slot)) ?? (stored && storedName !== undefined ? (stored.option_values[storedName] ?? '') : '');
+      const given = plainSlots.includes(slot) ? '' : cell(row, valueColumn(slot));
+      const value = given ?? (stored && storedName !== undefined ? (stored.option_values[storedName] ?? '') : '');
       if (value !== '' && names[slot] === '')
         addError(
           cellErrors,
@@ -336,11 +415,14 @@ export function buildProduct(
       if (value !== '' && names[slot] !== '') optionValues.push([names[slot]!, value]);
     }
     if (sku === '') fail(`variants.${i}.sku`, 'The sku field is required.');
-    const price = cell(row, 'price')!;
+    // A file without a price column (a stock file) keeps each stored price; a new variant needs one.
+    const price = cell(row, 'price') ?? stored?.price ?? '';
     if (price === '') fail(`variants.${i}.price`, 'The price field is required.');
     else if (!PRICE_PATTERN.test(price))
       fail(`variants.${i}.price`, 'The price must be a number with at most two decimals, such as 19.99.');
-    const quantity = wholeNumber(cell(row, 'quantity')!, `variants.${i}.quantity`, fail);
+    // Without a quantity column the stored stock stays, and a new variant starts with none.
+    const counted = cell(row, 'quantity');
+    const quantity = counted === undefined ? (stored?.quantity ?? 0) : wholeNumber(counted, `variants.${i}.quantity`, fail);
     const barcode = cell(row, 'barcode');
     return {
       ...(stored ? { id: stored.id } : {}),
@@ -372,7 +454,7 @@ export function buildProduct(
         };
       });
   // Stored variants in their order (each as its row has it), then the file's new ones; or the rows alone.
-  const rowOf = new Map(fromRows.map((variant, i) => [variant, group.rows[i]!.line]));
+  const rowOf = new Map(fromRows.map((variant, i) => [variant, variantRows[i]!.line]));
   const mentioned = new Map(fromRows.filter((v) => v.id !== undefined).map((v) => [v.id!, v]));
   const keptById = new Map(kept.map((v) => [v.id, v]));
   const variants =
@@ -397,7 +479,7 @@ export function buildProduct(
 
   const input = {
     title,
-    description: own('description') ?? current?.description ?? '',
+    description: own('description') ?? textOf(own('body_html')) ?? current?.description ?? '',
     brand: brand === undefined ? (current?.brand ?? null) : brand || null,
     tags:
       tags === undefined ? [...(current?.tags ?? [])] : current && tags === tagsCell(current.tags) ? [...current.tags] : splitTags(tags),
@@ -405,7 +487,7 @@ export function buildProduct(
     currency,
     options,
     variants,
-    images: imagesOf(own('image_urls'), current),
+    images: imagesOf(imageCells(group, header, own('image_urls')), current),
     package: packageOf(own, current, fail),
   };
   if (input.tags.length > PRODUCT_TAGS_MAX) fail('tags', `A product has at most ${PRODUCT_TAGS_MAX} tags.`);
@@ -449,19 +531,67 @@ function attributesOf(group: CsvGroup, header: CsvHeader, current: Product | nul
   return Object.fromEntries(attributes);
 }
 
-function imagesOf(cell: string | undefined, current: Product | null): ImageInput[] {
+/** Whether a row only adds an image (Shopify's image rows): an image, and no sku, price, quantity or option value. */
+function isImageRow(row: CsvGroup['rows'][number], cell: (row: CsvGroup['rows'][number], column: string) => string | undefined): boolean {
+  const empty = (column: string) => (cell(row, column) ?? '') === '';
+  return !empty('image_src') && ['sku', 'price', 'quantity', 'barcode', ...SLOTS.map(valueColumn)].every(empty);
+}
+
+/**
+ * The product's images as the file gives them: `image_urls` (space-separated, the export's), else one `image_src` a
+ * row in `image_position` order (Shopify's, with `image_alt`); undefined when the file has neither column.
+ */
+function imageCells(group: CsvGroup, header: CsvHeader, urls: string | undefined): { url: string; alt?: string }[] | undefined {
+  if (urls !== undefined) return urls.split(/\s+/).flatMap((url) => (url === '' ? [] : [{ url }]));
+  const src = header.index.get('image_src');
+  if (src === undefined) return undefined;
+  const read = (cells: readonly string[], column: string) => {
+    const i = header.index.get(column);
+    return i === undefined ? '' : (cells[i] ?? '');
+  };
+  const found = group.rows.flatMap(({ cells }, order) => {
+    const url = cells[src] ?? '';
+    if (url === '') return [];
+    const position = Number(read(cells, 'image_position'));
+    return [{ url, alt: read(cells, 'image_alt'), at: Number.isFinite(position) && position > 0 ? position : order + 1_000 }];
+  });
+  // Each image once (Shopify repeats a variant's image on its row), in position order.
+  const seen = new Set<string>();
+  return found
+    .sort((a, b) => a.at - b.at)
+    .filter((image) => !seen.has(image.url) && seen.add(image.url))
+    .map(({ url, alt }) => (alt === '' ? { url } : { url, alt }));
+}
+
+function imagesOf(given: { url: string; alt?: string }[] | undefined, current: Product | null): ImageInput[] {
   const stored = current?.images ?? [];
-  if (cell === undefined) return stored.map((image) => ({ id: image.id, url: image.url, alt: image.alt }));
+  if (given === undefined) return stored.map((image) => ({ id: image.id, url: image.url, alt: image.alt }));
   const used = new Set<number>();
-  return cell
-    .split(/\s+/)
-    .filter((url) => url !== '')
-    .map((url) => {
-      const same = stored.find((image) => image.url === url && !used.has(image.id));
-      if (!same) return { url };
-      used.add(same.id);
-      return { id: same.id, url, alt: same.alt };
-    });
+  return given.map(({ url, alt }) => {
+    const same = stored.find((image) => image.url === url && !used.has(image.id));
+    if (!same) return alt === undefined ? { url } : { url, alt };
+    used.add(same.id);
+    return { id: same.id, url, alt: alt ?? same.alt };
+  });
+}
+
+/** An HTML body (Shopify's `Body (HTML)`) as the catalogue's plain text: paragraphs and list items kept, links' text only. */
+function textOf(html: string | undefined): string | undefined {
+  if (html === undefined) return undefined;
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'h4', options: { uppercase: false } },
+      { selector: 'h5', options: { uppercase: false } },
+      { selector: 'h6', options: { uppercase: false } },
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ],
+  }).trim();
 }
 
 function packageOf(
