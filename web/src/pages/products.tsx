@@ -98,7 +98,11 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
       {catalogueEmpty && (
         <section className="card empty-state" aria-labelledby="empty-heading">
           <h2 id="empty-heading">No products yet</h2>
-          <p>Add your first product here, or import a CSV file with one row per variant, in the columns of the export.</p>
+          <p>
+            Add your first product here, or import a CSV file with one row per variant: in the columns of the export, or a product export
+            from Shopify as it is. A file of just <code>sku</code> and <code>quantity</code> updates stock alone. You see what will change
+            before anything is written.
+          </p>
           <div className="button-row">
             <Link className="button primary" href={productUrl(workspaceId, 'new')}>
               Add a product
