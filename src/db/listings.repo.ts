@@ -16,6 +16,8 @@ export type NewListing = Pick<
   | 'marketplaceId'
   | 'variants'
   | 'currency'
+  | 'title'
+  | 'overrides'
   | 'targetVersion'
 >;
 

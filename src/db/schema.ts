@@ -37,6 +37,7 @@ import {
   type ListedVariant,
   type ListingDifference,
   type ListingIssue,
+  type ListingOverrides,
   type ListingStatus,
   ORDER_STATUSES,
   type OrderStatus,
@@ -453,6 +454,10 @@ export const listings = pgTable(
     marketplaceId: text('marketplace_id'),
     variants: jsonb('variants').$type<ListedVariant[]>().notNull().default([]),
     currency: text('currency').notNull(),
+    /** The title as listed: the override's, else the product's, as last drafted. */
+    title: text('title').notNull().default(''),
+    /** What this listing shows instead of the product's (DESIGN §15); null for none. */
+    overrides: jsonb('overrides').$type<ListingOverrides>(),
     /** The product version the platform holds; null before the first delivery. */
     syncedVersion: integer('synced_version'),
     /** The product version the listing is being brought to. */

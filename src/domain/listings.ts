@@ -32,6 +32,21 @@ export const storelinkIssue = (field: string | null, code: string, message: stri
   source: 'storelink',
 });
 
+/**
+ * What one listing shows instead of its product's (DESIGN §15): its own title, description, images (the product's
+ * image ids, in order) and per-variant prices in the listing's currency (taking precedence over the rate and the
+ * adjustment). A field left out is the product's; stored without the ones reverted.
+ */
+export interface ListingOverrides {
+  title?: string;
+  description?: string;
+  images?: number[];
+  variants?: { sku: string; price: string }[];
+}
+
+/** The fields of an override, as `PATCH /listings/{id}` names them. */
+export const OVERRIDE_FIELDS = ['title', 'description', 'images', 'variants'] as const;
+
 /** A variant as listed: its price and quantity after the site's rules, and the platform's id for it once known. */
 export interface ListedVariant {
   sku: string;

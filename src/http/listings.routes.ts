@@ -18,6 +18,9 @@ import {
   PLATFORM_NAMES,
   PRICE_ADJUSTMENT_MAX,
   PRICE_ADJUSTMENT_MIN,
+  PRICE_PATTERN,
+  PRODUCT_IMAGES_MAX,
+  PRODUCT_VARIANTS_MAX,
   QUANTITY_MAX,
   SITE_PLATFORMS,
   type SitePlatform,
@@ -110,6 +113,44 @@ const CategoryQuery = Type.Object({
   parent_id: Type.Optional(Type.String({ maxLength: 100, description: 'The children of this category; the top ones without' })),
 });
 
+/** What a listing shows instead of its product's (DESIGN §15); stored as given, without the fields reverted. */
+const OverridesFields = {
+  title: Type.String({ minLength: 1, maxLength: 500, description: "The title as listed; the platform's length limit applies" }),
+  description: Type.String({ maxLength: 50_000 }),
+  images: Type.Array(Type.Integer({ minimum: 1 }), {
+    maxItems: PRODUCT_IMAGES_MAX,
+    uniqueItems: true,
+    description: "The product's image ids, in the order listed",
+  }),
+  variants: Type.Array(
+    Type.Object(
+      { sku: Type.String({ minLength: 1, maxLength: 64 }), price: Type.String({ pattern: PRICE_PATTERN.source }) },
+      { additionalProperties: false },
+    ),
+    {
+      maxItems: PRODUCT_VARIANTS_MAX,
+      description: "Prices in the listing's currency, as listed: they take precedence over the exchange rate and the price adjustment",
+    },
+  ),
+};
+const OverridesSchema = Type.Object(
+  Object.fromEntries(Object.entries(OverridesFields).map(([name, schema]) => [name, Type.Optional(schema)])) as {
+    [K in keyof typeof OverridesFields]: ReturnType<typeof Type.Optional<(typeof OverridesFields)[K]>>;
+  },
+  { additionalProperties: false },
+);
+const OverridesInput = Nullable(
+  Type.Object(
+    Object.fromEntries(Object.entries(OverridesFields).map(([name, schema]) => [name, Type.Optional(Nullable(schema))])) as {
+      [K in keyof typeof OverridesFields]: ReturnType<typeof Type.Optional<ReturnType<typeof Nullable<(typeof OverridesFields)[K]>>>>;
+    },
+    {
+      additionalProperties: false,
+      description:
+        "What this listing shows instead of the product's: a field given replaces it, null goes back to the product's; null for all",
+    },
+  ),
+);
 export const IssueSchema = Named('ListingIssue', {
   severity: OneOf(ISSUE_SEVERITIES),
   code: Type.String(),
@@ -127,6 +168,8 @@ const ListingSchema = Named('Listing', {
   platform_status: Type.Union([Type.String(), Type.Null()], { description: "The platform's own word for the listing's state" }),
   external_id: Type.Union([Type.String(), Type.Null()]),
   external_url: Type.Union([Type.String(), Type.Null()]),
+  title: Type.String({ description: "The title as listed: the override's, else the product's" }),
+  overrides: Nullable(OverridesSchema),
   category_id: Type.String(),
   attributes: Type.Record(Type.String(), Type.Unknown()),
   marketplace_id: Type.Union([Type.String(), Type.Null()]),
@@ -157,6 +200,7 @@ const PublishBody = Type.Object(
     product_id: Id,
     category_id: Type.String({ minLength: 1, maxLength: 100 }),
     attributes: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
+    overrides: Type.Optional(OverridesInput),
     mode: Type.Optional(
       OneOf(['publish', 'validate'] as const, {
         description: 'publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored',
@@ -259,11 +303,16 @@ export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
     {
       config: { access: 'workspace' },
       schema: {
-        summary: 'Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform',
+        summary:
+          'Change the listing’s category, attributes or overrides (202): checked as publishing checks them, then sent to the platform',
         tags: ['listings'],
         params: ListingParams,
         body: Type.Object(
-          { category_id: Type.Optional(PublishBody.properties.category_id), attributes: Type.Optional(PublishBody.properties.attributes) },
+          {
+            category_id: Type.Optional(PublishBody.properties.category_id),
+            attributes: Type.Optional(PublishBody.properties.attributes),
+            overrides: Type.Optional(OverridesInput),
+          },
           { additionalProperties: false },
         ),
         response: accepted,

@@ -214,6 +214,40 @@ describe('the site listings page in a browser', () => {
     session.noConsoleErrors();
   });
 
+  test("the listing's page takes a title and a price of its own for Etsy, refused at the field when Etsy would refuse it", async () => {
+    const [listing] = await listings();
+    await page.goto(`${baseUrl}/site/${siteId}/listings/${listing!.id}`);
+    const editor = page.getByRole('region', { name: 'On Etsy only' });
+    await editor.getByLabel('Title').fill('x'.repeat(141));
+    await editor.getByRole('button', { name: 'Save for Etsy' }).click();
+    await editor.locator('#override-title-error').waitFor();
+    session.noConsoleErrors([REFUSED]);
+    await editor.getByLabel('Title').fill(`${TITLE}, holiday edition`);
+    await editor.getByLabel('Price of MUG-B on Etsy').fill('24.00');
+    await session.shot('listing-overrides');
+    await session.noAxeViolations('listing-overrides');
+    await editor.getByRole('button', { name: 'Save for Etsy' }).click();
+    await editor.getByRole('status').filter({ hasText: 'Saved: on its way to Etsy.' }).waitFor();
+    const saved = ((await (await apiCall('GET', `/listings/${listing!.id}`)).json()) as { data: { overrides: unknown } }).data;
+    assert.deepEqual(saved.overrides, { title: `${TITLE}, holiday edition`, variants: [{ sku: 'MUG-B', price: '24.00' }] });
+    // The shop has them once the listing's work ran: the title, and the price as given (no adjustment on top).
+    await page.getByText(`${TITLE}, holiday edition`, { exact: true }).waitFor();
+    const deadline = Date.now() + DELIVERED_MS;
+    for (;;) {
+      const held = (await (await fetch(`${baseUrl}/sandbox/etsy/accounts/1/listings`)).json()) as {
+        title: string;
+        skus: { sku: string; price: string | number }[];
+      }[];
+      const blue = held[0]?.skus.find((sku) => sku.sku === 'MUG-B');
+      if (held[0]?.title === `${TITLE}, holiday edition` && Number(blue?.price) === 24) break;
+      assert.ok(Date.now() < deadline, `the shop holds ${JSON.stringify(held)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await page.goto(`${baseUrl}/site/${siteId}/listings`);
+    await row().waitFor();
+    session.noConsoleErrors();
+  });
+
   test('deleting asks first, then the listing is removed from the shop and its row says deleted', async () => {
     await row()
       .getByRole('button', { name: `Delete ${TITLE}` })

@@ -1,22 +1,31 @@
 /** A catalogue product as a listing should show it on one site (DESIGN §10): the site's rules applied, nothing sent yet. */
 import type { ProductRecord } from '../../db/products.repo.js';
-import type { ListedVariant } from '../../domain/index.js';
+import type { ListedVariant, ListingOverrides } from '../../domain/index.js';
 import type { DraftImage, ListingDraft } from '../../platforms/contracts/listings.js';
 import { type ListingPricing, listedPrice, listedQuantity } from './pricing.js';
 
 /** The bytes of a stored image (an upload, by its hash). */
 export type ImageBytes = (sha256: string) => Promise<{ bytes: Buffer; contentType: string }>;
 
-/** The product as the site lists it, priced by `pricing` (pricing.ts's pricingOf: in the listing's currency). */
-export function draftOf(
-  product: ProductRecord,
-  listing: { categoryId: string; attributes: Readonly<Record<string, unknown>> },
-  pricing: ListingPricing,
-  imageBytes: ImageBytes,
-): ListingDraft {
+/** What a draft is of: the listing's category and attributes, and what it shows instead of the product's. */
+export interface DraftOf {
+  readonly categoryId: string;
+  readonly attributes: Readonly<Record<string, unknown>>;
+  readonly overrides?: ListingOverrides | null;
+}
+
+/**
+ * The product as the site lists it, priced by `pricing` (pricing.ts's pricingOf: in the listing's currency), with the
+ * listing's overrides (DESIGN §15): its title, description, images (of the product's, in the override's order: one the
+ * product no longer has is left out) and per-variant prices, as they are.
+ */
+export function draftOf(product: ProductRecord, listing: DraftOf, pricing: ListingPricing, imageBytes: ImageBytes): ListingDraft {
+  const overrides = listing.overrides ?? {};
+  const prices = new Map(overrides.variants?.map((v) => [v.sku, v.price]));
+  const images = overrides.images ? overrides.images.flatMap((id) => product.images.filter((image) => image.id === id)) : product.images;
   return {
-    title: product.title,
-    description: product.description,
+    title: overrides.title ?? product.title,
+    description: overrides.description ?? product.description,
     tags: product.tags,
     brand: product.brand,
     currency: pricing.currency,
@@ -26,11 +35,11 @@ export function draftOf(
     variants: product.variants.map((variant) => ({
       sku: variant.sku,
       optionValues: variant.optionValues,
-      price: listedPrice(variant.price, pricing.percent, pricing.rate),
+      price: prices.get(variant.sku) ?? listedPrice(variant.price, pricing.percent, pricing.rate),
       quantity: listedQuantity(variant.quantity, pricing.buffer),
       barcode: variant.barcode,
     })),
-    images: product.images.map(
+    images: images.map(
       (image): DraftImage => ({
         key: image.mediaSha256 ?? image.url,
         url: image.url,

@@ -158,7 +158,7 @@ export function createListingImport(deps: {
     const outcome = linkedId === undefined ? 'created' : 'linked';
     const settings = settingsOf(site.platform, site.listingSettings);
     // Without a rate into the shop's currency the catalogue's prices are compared as they are: the differences show it.
-    const { pricing } = sitePricing(site, product.currency, settings);
+    const { pricing } = sitePricing(site, product, settings);
     const draft = draftOf(product, { categoryId: listing.categoryId, attributes: listing.attributes }, pricing, deps.imageBytes);
     // A product made from the listing is what the shop holds. A linked one may not be: the shop's listing is left as the
     // seller made it, and what differs is shown (the next change of the product, or a refresh, sends the catalogue's).

@@ -133,7 +133,7 @@ export function createListingWatch(deps: {
         event = 'listing.deleted';
       } else {
         const status = existing.state.status;
-        const draft = draftOf(product, listing, sitePricing(site, product.currency, settings).pricing, deps.imageBytes);
+        const draft = draftOf(product, listing, sitePricing(site, product, settings, listing.overrides).pricing, deps.imageBytes);
         const wentOff = listing.status === 'active' && status === 'inactive';
         const wentLive = listing.status !== 'active' && status === 'active';
         // Out of review: the platform's audit decided, not the seller. A listing the seller switched off meanwhile is

@@ -167,7 +167,7 @@ export function createListingWork(deps: {
       return 'deleted';
     }
     // A product in another currency than the listing's, without a rate into it, is never sent at its own figure.
-    const { pricing, issue } = sitePricing(site, product.currency, settingsOf(site.platform, site.listingSettings));
+    const { pricing, issue } = sitePricing(site, product, settingsOf(site.platform, site.listingSettings), listing.overrides);
     if (issue) throw new ListingRefused([issue]);
     const draft = draftOf(product, listing, pricing, deps.imageBytes);
     const before = JSON.stringify(progress);
@@ -202,6 +202,7 @@ export function createListingWork(deps: {
         ],
         variants: listedVariants(draft, progress.variantIds),
         currency: draft.currency,
+        title: draft.title,
         // The platform holds the catalogue's product now: what differed is sent, and this is as good as a read.
         differences: [],
         readAt: clock.now(),

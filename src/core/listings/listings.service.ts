@@ -7,8 +7,17 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import * as listingsRepo from '../../db/listings.repo.js';
+import type { ProductRecord } from '../../db/products.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { type Actor, type ListingStatus, PLATFORM_ID_OF } from '../../domain/index.js';
+import {
+  type Actor,
+  type ListingIssue,
+  type ListingOverrides,
+  type ListingStatus,
+  OVERRIDE_FIELDS,
+  PLATFORM_ID_OF,
+  storelinkIssue,
+} from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { ProductsService } from '../catalog/products.service.js';
@@ -25,8 +34,12 @@ export interface PublishInput {
   product_id: number;
   category_id: string;
   attributes?: Record<string, unknown>;
+  overrides?: OverridesInput | null;
   mode?: 'publish' | 'validate';
 }
+
+/** `overrides` as the API takes them: each field given replaces the listing's, null goes back to the product's. */
+export type OverridesInput = { [F in keyof ListingOverrides]?: ListingOverrides[F] | null };
 
 export function createListingsService(deps: {
   db: Db;
@@ -73,9 +86,10 @@ export function createListingsService(deps: {
     if (!product) throw new AppError('validation_failed', { fields: { product_id: ['The selected product id is invalid.'] } });
     const settings = settingsOf(site.platform, site.listingSettings);
     const attributes = input.attributes ?? {};
-    const listing = { categoryId: input.category_id, attributes };
+    const overrides = storedOverrides(input.overrides ?? null);
+    const listing = { categoryId: input.category_id, attributes, overrides };
     const missing = missingSettings(site.platform, settings);
-    const { pricing, issue: priced } = sitePricing(site, product.currency, settings);
+    const { pricing, issue: priced } = sitePricing(site, product, settings, overrides);
     const draft = draftOf(product, listing, pricing, deps.imageBytes);
     // A marketplace not chosen yet is its setting's issue; which currency it lists in follows from the choice.
     const pricingIssues = priced && !(priced.code === 'currency_unknown' && missing.length > 0) ? [priced] : [];
@@ -85,14 +99,16 @@ export function createListingsService(deps: {
       const checked = [
         ...checkSettings(missing),
         ...pricingIssues,
+        ...checkOverrides(product, overrides),
         ...checkCategory(input.category_id, category),
         ...(category?.leaf ? checkAttributes(found, attributes) : []),
-        ...adapter.check(draft, found, call),
+        // The platform's rules on what the listing shows: an overridden field's issue is the override's.
+        ...adapter.check(draft, found, call).map((issue) => onOverride(issue, overrides)),
         ...((await adapter.readiness?.(call)) ?? []),
       ];
       return input.mode === 'validate' && errorsOf(checked).length === 0 ? [...checked, ...(await adapter.validate(call, draft))] : checked;
     });
-    return { site, product, draft, issues };
+    return { site, product, draft, overrides, issues };
   }
 
   /** The workspace's listing, not deleted nor being deleted: 404 for none, 409 Conflict for one that is gone or going. */
@@ -123,7 +139,7 @@ export function createListingsService(deps: {
 
     /** `mode: publish`: 422 on any issue, 409 for a second listing of the product on the site, else the listing in `pending`. */
     async publish(workspaceId: number, siteId: number, input: PublishInput, actor: Actor) {
-      const { site, product, draft, issues } = await prepare(workspaceId, siteId, input);
+      const { site, product, draft, overrides, issues } = await prepare(workspaceId, siteId, input);
       if (errorsOf(issues).length > 0) throw new AppError('validation_failed', { fields: fieldsOf(issues) });
       const now = clock.now();
       try {
@@ -140,6 +156,8 @@ export function createListingsService(deps: {
               marketplaceId: marketplaceIdOf(site.platform, settingsOf(site.platform, site.listingSettings)),
               variants: listedVariants(draft, {}),
               currency: draft.currency,
+              title: draft.title,
+              overrides,
               targetVersion: product.version,
             },
             now,
@@ -154,14 +172,32 @@ export function createListingsService(deps: {
       }
     },
 
-    /** PATCH: a new category or attributes, checked as publishing checks them, then delivered (202). */
-    async change(workspaceId: number, id: number, input: { category_id?: string; attributes?: Record<string, unknown> }, actor: Actor) {
+    /**
+     * PATCH: a new category, attributes or overrides (each given override field replaces the listing's, null reverts it,
+     * `overrides: null` reverts all), checked as publishing checks them, then delivered (202).
+     */
+    async change(
+      workspaceId: number,
+      id: number,
+      input: { category_id?: string; attributes?: Record<string, unknown>; overrides?: OverridesInput | null },
+      actor: Actor,
+    ) {
       const current = await live(workspaceId, id);
       const categoryId = input.category_id ?? current.categoryId;
       const attributes = input.attributes ?? current.attributes;
-      const { issues } = await prepare(workspaceId, current.siteId, { product_id: current.productId, category_id: categoryId, attributes });
+      const overrides = input.overrides === undefined ? current.overrides : input.overrides && { ...current.overrides, ...input.overrides };
+      const {
+        issues,
+        draft,
+        overrides: stored,
+      } = await prepare(workspaceId, current.siteId, {
+        product_id: current.productId,
+        category_id: categoryId,
+        attributes,
+        overrides,
+      });
       if (errorsOf(issues).length > 0) throw new AppError('validation_failed', { fields: fieldsOf(issues) });
-      return act(current, 'listing.changed', { categoryId, attributes }, actor);
+      return act(current, 'listing.changed', { categoryId, attributes, overrides: stored, title: draft.title }, actor);
     },
 
     /** activate, deactivate, delete (202): what the seller wants of the listing, which its work then brings about. */
@@ -189,7 +225,7 @@ export function createListingsService(deps: {
       if (!product) throw new AppError('not_found');
       const settings = settingsOf(site.platform, site.listingSettings);
       // The platform's prices are in the listing's currency: back into the product's by the same rate, when there is one.
-      const { pricing, issue } = sitePricing(site, product.currency, settings);
+      const { pricing, issue } = sitePricing(site, product, settings);
       if (issue) throw new AppError('validation_failed', { fields: fieldsOf([issue]) });
       const change = adoption(product, current.differences, pricing);
       if (!change)
@@ -221,3 +257,42 @@ export function createListingsService(deps: {
 }
 
 export type ListingsService = ReturnType<typeof createListingsService>;
+
+/** The overrides as stored: the fields given a value, or null when none is. */
+function storedOverrides(input: OverridesInput | null): ListingOverrides | null {
+  if (!input) return null;
+  const stored = Object.fromEntries(OVERRIDE_FIELDS.flatMap((field) => (input[field] == null ? [] : [[field, input[field]]])));
+  return Object.keys(stored).length > 0 ? (stored as ListingOverrides) : null;
+}
+
+/** The overrides against the product: its own images and variants, each variant priced once, above 0. */
+function checkOverrides(product: ProductRecord, overrides: ListingOverrides | null): ListingIssue[] {
+  const issues: ListingIssue[] = [];
+  const imageIds = new Set(product.images.map((image) => image.id));
+  overrides?.images?.forEach((id, i) => {
+    if (!imageIds.has(id))
+      issues.push(
+        storelinkIssue(`overrides.images.${i}`, 'override_image_unknown', `The product has no image ${id}: give the ids of its images.`),
+      );
+  });
+  const skus = new Set(product.variants.map((variant) => variant.sku));
+  const seen = new Set<string>();
+  overrides?.variants?.forEach(({ sku, price }, i) => {
+    if (!skus.has(sku))
+      issues.push(storelinkIssue(`overrides.variants.${i}.sku`, 'override_sku_unknown', `The product has no variant ${sku}.`));
+    else if (seen.has(sku))
+      issues.push(storelinkIssue(`overrides.variants.${i}.sku`, 'override_sku_twice', `The variant ${sku} is priced twice.`));
+    seen.add(sku);
+    if (Number(price) <= 0) issues.push(storelinkIssue(`overrides.variants.${i}.price`, 'override_price', 'A price is above 0.'));
+  });
+  if (overrides?.title !== undefined && overrides.title.trim() === '')
+    issues.push(storelinkIssue('overrides.title', 'override_title', 'A title has some text.'));
+  return issues;
+}
+
+/** A platform's issue on a field the listing overrides (`product.title`), said of the override (`overrides.title`). */
+function onOverride(issue: ListingIssue, overrides: ListingOverrides | null): ListingIssue {
+  const field = issue.field?.match(/^product\.(title|description|images)\b(.*)$/);
+  if (!field || overrides?.[field[1] as 'title' | 'description' | 'images'] === undefined) return issue;
+  return { ...issue, field: `overrides.${field[1]}${field[2]}` };
+}

@@ -13,6 +13,8 @@ export function presentListing(row: ListingRow) {
     platform_status: row.platformStatus,
     external_id: row.externalId,
     external_url: row.externalUrl,
+    title: row.title,
+    overrides: row.overrides,
     category_id: row.categoryId,
     attributes: row.attributes,
     marketplace_id: row.marketplaceId,

@@ -1,5 +1,5 @@
 /** A site's listing settings (DESIGN §10): what is stored, what a listing reads, and what is missing to publish. */
-import { COMMON_LISTING_SETTINGS, type ListingIssue, type SitePlatform } from '../../domain/index.js';
+import { COMMON_LISTING_SETTINGS, type ListingIssue, type ListingOverrides, type SitePlatform } from '../../domain/index.js';
 import type { ListingSettingsSpec } from '../../platforms/contracts/listings.js';
 import { LISTING_SETTINGS } from '../../platforms/registry.js';
 import { type ListingPricing, pricingOf } from './pricing.js';
@@ -36,13 +36,20 @@ export function listingCurrencyOf(site: { platform: SitePlatform; currency: stri
   return site.currency ?? LISTING_SETTINGS[site.platform].currencyOf?.(settings) ?? null;
 }
 
-/** How the site lists a product priced in `productCurrency`, and why nothing may be sent when it cannot (pricing.ts). */
+/**
+ * How the site lists the product, and why nothing may be sent when it cannot (pricing.ts): a listing whose overrides
+ * price every variant in its currency needs no rate (DESIGN §15).
+ */
 export function sitePricing(
   site: { platform: SitePlatform; currency: string | null },
-  productCurrency: string,
+  product: { currency: string; variants: readonly { sku: string }[] },
   settings: ListingSettings,
+  overrides: ListingOverrides | null = null,
 ): { pricing: ListingPricing; issue: ListingIssue | null } {
-  return pricingOf(productCurrency, listingCurrencyOf(site, settings), settings);
+  const priced = pricingOf(product.currency, listingCurrencyOf(site, settings), settings);
+  const overridden = new Set(overrides?.variants?.map((v) => v.sku));
+  const everyPrice = product.variants.every((v) => overridden.has(v.sku));
+  return priced.issue?.code === 'exchange_rate_missing' && everyPrice ? { ...priced, issue: null } : priced;
 }
 
 /** The marketplace a listing of the site is in, where its platform's settings name one (Amazon's); null elsewhere. */

@@ -169,7 +169,7 @@ export interface paths {
     get: operations["getListing"];
     /** Remove the listing from the platform (202); the record stays, `deleted` */
     delete: operations["deleteListing"];
-    /** Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform */
+    /** Change the listing’s category, attributes or overrides (202): checked as publishing checks them, then sent to the platform */
     patch: operations["updateListing"];
   };
   "/api/v1/listings/{listing_id}/activate": {
@@ -469,6 +469,20 @@ export interface components {
       platform_status: string | null;
       external_id: string | null;
       external_url: string | null;
+      /** @description The title as listed: the override's, else the product's */
+      title: string;
+      overrides: {
+        /** @description The title as listed; the platform's length limit applies */
+        title?: string;
+        description?: string;
+        /** @description The product's image ids, in the order listed */
+        images?: number[];
+        /** @description Prices in the listing's currency, as listed: they take precedence over the exchange rate and the price adjustment */
+        variants?: {
+            sku: string;
+            price: string;
+          }[];
+      } | null;
       category_id: string;
       attributes: {
         [key: string]: unknown;
@@ -4199,6 +4213,15 @@ export interface operations {
           attributes?: {
             [key: string]: unknown;
           };
+          overrides?: ({
+            title?: string | null;
+            description?: string | null;
+            images?: number[] | null;
+            variants?: {
+                sku: string;
+                price: string;
+              }[] | null;
+          }) | null;
           /** @description publish (default): 202 and the listing in pending; validate: 200 {valid, issues}, nothing stored */
           mode?: "publish" | "validate";
         };
@@ -4458,7 +4481,7 @@ export interface operations {
       };
     };
   };
-  /** Change the listing’s category or attributes (202): checked as publishing checks them, then sent to the platform */
+  /** Change the listing’s category, attributes or overrides (202): checked as publishing checks them, then sent to the platform */
   updateListing: {
     parameters: {
       header: {
@@ -4483,6 +4506,15 @@ export interface operations {
           attributes?: {
             [key: string]: unknown;
           };
+          overrides?: ({
+            title?: string | null;
+            description?: string | null;
+            images?: number[] | null;
+            variants?: {
+                sku: string;
+                price: string;
+              }[] | null;
+          }) | null;
         };
       };
     };

@@ -9,6 +9,7 @@ import { api, inWorkspace, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { Breadcrumb, ErrorMessage, Frame, Loading, lastWorkspace, platformName, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
+import { ListingOverrides } from './listing-overrides';
 import {
   IssueList,
   inFlight,
@@ -34,9 +35,9 @@ async function loadListingPage(siteId: string, listingId: string) {
   if (listing.site_id !== site.id) throw new Error('This listing is not one of this site’s.');
   const product = await api
     .GET('/api/v1/products/{product_id}', { params: { path: { product_id: listing.product_id }, header: inWorkspace(workspaceId) } })
-    .then((result) => unwrap(result).data.title)
+    .then((result) => unwrap(result).data)
     .catch(() => null);
-  return { workspaceId, role, site, listing, title: product ?? `Product ${listing.product_id}` };
+  return { workspaceId, role, site, listing, product, title: product?.title ?? `Product ${listing.product_id}` };
 }
 
 /** The listing as last read: first from the page's load, then from each poll or action. */
@@ -85,7 +86,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
       </Frame>
     );
   }
-  const { workspaceId, role, site, title } = ready;
+  const { workspaceId, role, site, title, product } = ready;
   const platform = listingPlatformName(listing);
   const note = statusNote(listing.status, platform);
   return (
@@ -108,6 +109,8 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
             <ListingStatusBadge status={listing.status} platform={platform} /> <SyncBadge sync={listing.sync_status} />
             {note && <span className="muted small"> {note}</span>}
           </dd>
+          <dt>Listed as</dt>
+          <dd>{listing.title || title}</dd>
           <dt>Product</dt>
           <dd>
             <Link href={productUrl(workspaceId, listing.product_id)}>{title}</Link> <span className="muted small">(in the catalogue)</span>
@@ -167,6 +170,9 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
         <IssueList issues={listing.issues} platform={platform} />
         <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
       </section>
+      {product && listing.status !== 'deleted' && (
+        <ListingOverrides listing={listing} product={product} platform={platform} workspaceId={workspaceId} onChanged={setListing} />
+      )}
       {site.platform === 'amazon-seller' && (
         <AdvertisingSection
           site={site}

@@ -1,0 +1,139 @@
+/**
+ * Per-listing overrides (DESIGN §15): a listing's own title, description, images and prices, checked against the
+ * platform's rules as a new listing is, shown on the record, sent to the platform, and `null` going back to the
+ * product's. What each simulated platform holds is the proof.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
+import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
+import { databaseKinds } from '../helpers/database.js';
+import { PNG_640X480 } from '../helpers/fixtures.js';
+import { etsySeller, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
+import { API, call, createTestApp, runDueJobs, type TestApp } from '../helpers/test-app.js';
+
+type Seller = Awaited<ReturnType<typeof etsySeller>>;
+interface Held {
+  title: string;
+  image_ids?: number[];
+  skus: { sku: string; price: string | number }[];
+}
+
+const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
+
+for (const kind of databaseKinds()) {
+  describe(`listing overrides [${kind}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(kind, { listen: true });
+      Object.assign(t.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
+    });
+    after(() => t.close());
+    beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
+
+    const held = async (slug: string, account: string) => {
+      const response = await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`);
+      return (await response.json()) as Held[];
+    };
+    const pricesOf = (item: Held | undefined) => Object.fromEntries((item?.skus ?? []).map((s) => [s.sku, Number(s.price)]));
+    const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
+    const patch = (me: Seller, id: number, body: unknown) => call(t, 'PATCH', `/listings/${id}`, { ...me.as, body });
+    const upload = async (me: Seller, productId: number) => {
+      const form = new FormData();
+      form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'side.png');
+      const uploaded = await fetch(`${t.deps.config.appUrl}${API}/products/${productId}/images`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${me.session}`, 'x-workspace-id': String(me.workspace.id) },
+        body: form,
+      });
+      assert.equal(uploaded.status, 201);
+      return ((await uploaded.json()) as { data: { id: number } }).data.id;
+    };
+
+    test('Etsy: a listing with its own title, prices and image order shows them, sends them, and goes back to the product’s on null', async () => {
+      const me = await etsySeller(t, '911');
+      const productId = await mugProduct(t, me, 'OV-E');
+      const product = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
+      const first = product.images[0].id as number;
+      const second = await upload(me, productId);
+      const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
+      const body = { product_id: productId, category_id: categoryId, attributes };
+
+      // Checked as a new listing is: Etsy's 140 characters, the product's own images and skus.
+      const refused = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { ...body, overrides: { title: 'x'.repeat(141), images: [second, 999_999], variants: [{ sku: 'NOPE', price: '5.00' }] } },
+      });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.deepEqual(Object.keys(refused.json().errors).sort(), ['overrides.images.1', 'overrides.title', 'overrides.variants.0.sku']);
+      assert.deepEqual(await held('etsy', me.account), []);
+
+      const overrides = { title: 'Stoneware mug for the holidays', images: [second, first], variants: [{ sku: 'OV-E-B', price: '22.00' }] };
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...body, overrides } });
+      assert.equal(published.statusCode, 202, published.body);
+      const { id } = published.json().data;
+      await runDueJobs(t, LISTING_QUEUE);
+      const live = await listing(me, id);
+      assert.equal(live.status, 'active', JSON.stringify(live.issues));
+      assert.equal(live.title, 'Stoneware mug for the holidays');
+      assert.deepEqual(live.overrides, overrides);
+      assert.deepEqual(
+        live.variants.map((v: { sku: string; price: string }) => [v.sku, v.price]),
+        [
+          ['OV-E-W', '18.00'],
+          ['OV-E-B', '22.00'],
+        ],
+      );
+      const [shop] = await held('etsy', me.account);
+      assert.equal(shop!.title, 'Stoneware mug for the holidays');
+      assert.deepEqual(pricesOf(shop), { 'OV-E-W': 18, 'OV-E-B': 22 });
+      assert.equal(shop!.image_ids?.length, 2);
+
+      // One field back to the product's; the others stay.
+      const reverted = await patch(me, id, { overrides: { title: null } });
+      assert.equal(reverted.statusCode, 202, reverted.body);
+      assert.deepEqual(reverted.json().data.overrides, { images: [second, first], variants: [{ sku: 'OV-E-B', price: '22.00' }] });
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await held('etsy', me.account))[0]!.title, 'Stoneware mug OV-E');
+      assert.equal((await listing(me, id)).title, 'Stoneware mug OV-E');
+
+      // All of them: the product's prices again.
+      const cleared = await patch(me, id, { overrides: null });
+      assert.equal(cleared.statusCode, 202, cleared.body);
+      await runDueJobs(t, LISTING_QUEUE);
+      const plain = await listing(me, id);
+      assert.equal(plain.overrides, null);
+      assert.equal(plain.sync_status, 'synced');
+      assert.deepEqual(pricesOf((await held('etsy', me.account))[0]), { 'OV-E-W': 18, 'OV-E-B': 19.5 });
+      // A bad PATCH changes nothing.
+      const bad = await patch(me, id, { overrides: { images: [999_999] } });
+      assert.equal(bad.statusCode, 422);
+      assert.equal((await listing(me, id)).overrides, null);
+    });
+
+    test('TikTok Shop: prices given for every variant in the market’s currency need no exchange rate', async () => {
+      const me = await tiktokSeller(t, '912');
+      const productId = await mugProduct(t, me, 'OV-T', { image: PNG, packaged: true, currency: 'USD' });
+      const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
+      const body = { product_id: productId, category_id: categoryId, attributes };
+      // One variant priced, the other not: the rate is still needed.
+      const half = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { ...body, overrides: { variants: [{ sku: 'OV-T-W', price: '14.00' }] } },
+      });
+      assert.equal(half.statusCode, 422, half.body);
+      assert.deepEqual(Object.keys(half.json().errors), ['exchange_rates']);
+      const overrides = {
+        variants: [
+          { sku: 'OV-T-W', price: '14.00' },
+          { sku: 'OV-T-B', price: '15.50' },
+        ],
+      };
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...body, overrides } });
+      assert.equal(published.statusCode, 202, published.body);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual(pricesOf((await held('tiktok-shop', me.account))[0]), { 'OV-T-W': 14, 'OV-T-B': 15.5 });
+      assert.equal((await listing(me, published.json().data.id)).currency, 'GBP');
+    });
+  });
+}
