@@ -33,7 +33,7 @@ import { type BenchPlatform, benchListings, type ListingsResult, platformName } 
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { benchOrders, ORDERS_SIZES, type OrdersResult } from './orders.js';
-import { type BenchResults, listingsLines, ordersChecks, ordersLines, renderReport, writeReport } from './report.js';
+import { type BenchResults, importLines, listingsLines, ordersChecks, ordersLines, renderReport, writeReport } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
@@ -53,6 +53,7 @@ const { values: flags } = parseArgs({
     'compare-only': { type: 'boolean', default: false },
     'listings-only': { type: 'boolean', default: false },
     'orders-only': { type: 'boolean', default: false },
+    'catalogue-only': { type: 'boolean', default: false },
     platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
@@ -174,7 +175,11 @@ async function prepare(database: BenchDatabase, readSettled: boolean): Promise<v
     await checkBody(server, database.user);
     if (readSettled) {
       imports[database.kind] = await importCatalogue(server, database.user, catalogueRows);
-      console.log(`g ${database.kind}: imported ${catalogueRows} CSV rows in ${imports[database.kind]!.seconds.toFixed(1)} s`);
+      const made = imports[database.kind]!;
+      console.log(
+        `g ${database.kind}: imported ${catalogueRows} CSV rows in ${made.seconds.toFixed(1)} s; ` +
+          `every price and stock changed: previewed in ${made.dryRunSeconds.toFixed(1)} s, merged in ${made.mergeSeconds.toFixed(1)} s`,
+      );
       const answer = await fetch(`${server.url}${CATALOGUE_PATH}`, { headers: database.user.headers });
       catalogueAnswers[database.kind] ??= { body: await answer.text(), headers: ownHeaders(answer.headers) };
     }
@@ -358,6 +363,12 @@ async function main(): Promise<void> {
     return;
   }
   const { postgres, small, grown } = await openDatabases();
+  if (flags['catalogue-only']) {
+    // (g)'s imports alone, on each database: made, previewed and merged.
+    for (const database of small) await prepare(database, true);
+    console.log(`\n${importLines(imports).join('\n')}`);
+    return;
+  }
   if (flags['listings-only']) {
     // (h) alone, on PostgreSQL as in the whole bench: the platforms' publish and price-change figures of one run.
     const postgresSmall = small[0]!;
