@@ -17,7 +17,7 @@ export interface ProductRecord extends ProductRow {
 /** The product columns a write sets. */
 export type ProductFields = Pick<
   ProductRow,
-  'title' | 'description' | 'brand' | 'tags' | 'attributes' | 'currency' | 'options' | 'package' | 'search'
+  'title' | 'handle' | 'description' | 'brand' | 'tags' | 'attributes' | 'currency' | 'options' | 'package' | 'search'
 >;
 
 export interface VariantFields {
@@ -158,11 +158,11 @@ export async function insertProducts(db: Db, workspaceId: number, fields: readon
   const made: number[] = [];
   for (const batch of chunks(fields)) {
     const result = await db.execute(sql`
-      insert into ${products} (workspace_id, title, description, brand, tags, attributes, currency, options, package, search, created_at, updated_at)
-      select ${workspaceId}::int, v.title, v.description, v.brand, v.tags, v.attributes, v.currency, v.options,
+      insert into ${products} (workspace_id, title, handle, description, brand, tags, attributes, currency, options, package, search, created_at, updated_at)
+      select ${workspaceId}::int, v.title, v.handle, v.description, v.brand, v.tags, v.attributes, v.currency, v.options,
         nullif(v.package, 'null'::jsonb), v.search, ${at(now)}, ${at(now)}
       from ${recordset(batch.map((f, n) => ({ ...f, n })))}
-        as v(n int, title text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb, search text)
+        as v(n int, title text, handle text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb, search text)
       order by v.n
       returning id`);
     // Ids are drawn in the order rows are inserted, the order of n.
@@ -179,11 +179,11 @@ export async function insertProducts(db: Db, workspaceId: number, fields: readon
 export async function updateProducts(db: Db, changes: readonly { id: number; fields: ProductFields }[], now: Date): Promise<void> {
   for (const batch of chunks(changes)) {
     await db.execute(sql`
-      update ${products} as p set title = v.title, description = v.description, brand = v.brand, tags = v.tags,
+      update ${products} as p set title = v.title, handle = v.handle, description = v.description, brand = v.brand, tags = v.tags,
         attributes = v.attributes, currency = v.currency, options = v.options, package = nullif(v.package, 'null'::jsonb),
         search = v.search, version = p.version + 1, updated_at = ${at(now)}
       from ${recordset(batch.map(({ id, fields }) => ({ ...fields, id })))}
-        as v(id int, title text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb, search text)
+        as v(id int, title text, handle text, description text, brand text, tags jsonb, attributes jsonb, currency text, options jsonb, package jsonb, search text)
       where p.id = v.id`);
   }
 }
@@ -338,6 +338,26 @@ export async function productsOfSkus(db: Db, workspaceId: number, skus: readonly
     .from(productVariants)
     .where(and(eq(productVariants.workspaceId, workspaceId), inArray(productVariants.sku, [...skus])));
   return new Map(rows.map((r) => [r.sku, r.productId]));
+}
+
+/** The workspace's products holding any of `handles`, by handle. */
+export async function productsOfHandles(db: Db, workspaceId: number, handles: readonly string[]): Promise<Map<string, number>> {
+  if (handles.length === 0) return new Map();
+  const rows = await db
+    .select({ handle: products.handle, id: products.id })
+    .from(products)
+    .where(and(eq(products.workspaceId, workspaceId), inArray(products.handle, [...handles])));
+  return new Map(rows.map((r) => [r.handle, r.id]));
+}
+
+/** The workspace's handles that are `base` or `base-<anything>`: what a handle made from a title must not be. */
+export async function handlesLike(db: Db, workspaceId: number, base: string): Promise<Set<string>> {
+  // `base` is [a-z0-9-]: no LIKE wildcard in it.
+  const rows = await db
+    .select({ handle: products.handle })
+    .from(products)
+    .where(and(eq(products.workspaceId, workspaceId), like(products.handle, `${base}%`)));
+  return new Set(rows.map((r) => r.handle));
 }
 
 export async function insertProduct(db: Db, workspaceId: number, fields: ProductFields, now: Date): Promise<ProductRow> {

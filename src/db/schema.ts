@@ -168,6 +168,8 @@ export const products = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
+    /** The product's key in CSV files (DESIGN §9): unique in the workspace, `[a-z0-9-]`, made from the title when not given. */
+    handle: text('handle').notNull(),
     description: text('description').notNull().default(''),
     brand: text('brand'),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
@@ -185,7 +187,7 @@ export const products = pgTable(
     search: text('search').notNull().default(''),
     ...timestamps,
   },
-  (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id)],
+  (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id), uniqueIndex('products_handle_key').on(t.workspaceId, t.handle)],
 );
 
 /** A sellable variant of a product; its sku is unique among the workspace's variants. Money is numeric, never a float. */

@@ -15,6 +15,24 @@ export const OPTION_VALUES_MAX = 100;
 export const SKU_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 /** A price: a decimal string with at most two decimals; it must also be above 0 and below PRICE_LIMIT. */
 export const PRICE_PATTERN = /^[0-9]{1,6}(\.[0-9]{1,2})?$/;
+/** A product's handle (DESIGN §9): 1 to 100 lowercase letters, digits and hyphens, a hyphen never first or last. */
+export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/;
+export const HANDLE_LENGTH_MAX = 100;
+
+/**
+ * A handle made from any text (a title, a CSV file's handle): letters without their accents, lowercased, every run of
+ * anything else one hyphen, at most 100 characters; `product` for text with no letter or digit.
+ */
+export function handleFrom(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, HANDLE_LENGTH_MAX)
+    .replace(/^-+|-+$/g, '');
+  return slug === '' ? 'product' : slug;
+}
 export const PRICE_LIMIT = 1_000_000;
 export const QUANTITY_MAX = 999_999;
 export const BARCODE_LENGTH_MAX = 32;
@@ -70,6 +88,7 @@ export interface ProductImage {
 export interface Product {
   id: number;
   title: string;
+  handle: string;
   description: string;
   brand: string | null;
   tags: string[];
@@ -106,6 +125,8 @@ export interface ImageInput {
 /** POST /products; PATCH /products/{id} takes any subset, `options`, `variants` and `images` replacing the whole list. */
 export interface ProductInput {
   title: string;
+  /** Made from the title when not given. */
+  handle?: string;
   description?: string;
   brand?: string | null;
   tags?: string[];

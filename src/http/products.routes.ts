@@ -17,6 +17,8 @@ import {
   ATTRIBUTE_VALUE_LENGTH_MAX,
   ATTRIBUTES_MAX,
   BARCODE_LENGTH_MAX,
+  HANDLE_LENGTH_MAX,
+  HANDLE_PATTERN,
   IMAGE_ALT_LENGTH_MAX,
   IMAGE_BYTES_MAX,
   IMAGE_URL_LENGTH_MAX,
@@ -114,6 +116,13 @@ const ImageBody = Type.Object(
 
 const productFields = {
   title: NotBlank(PRODUCT_TITLE_MAX),
+  handle: Type.String({
+    pattern: HANDLE_PATTERN.source,
+    maxLength: HANDLE_LENGTH_MAX,
+    description:
+      "The product's key in CSV files: unique in the workspace, lowercase letters, digits and hyphens; made from the title when not given",
+    examples: ['linen-tote-bag'],
+  }),
   description: Type.String({ maxLength: PRODUCT_DESCRIPTION_MAX, description: 'Plain text' }),
   brand: Type.Union([NotBlank(100), Type.Null()]),
   tags: Tags,
@@ -128,6 +137,7 @@ const productFields = {
 const CreateBody = Type.Object(
   {
     ...productFields,
+    handle: Type.Optional(productFields.handle),
     description: Type.Optional(productFields.description),
     brand: Type.Optional(productFields.brand),
     tags: Type.Optional(productFields.tags),
@@ -172,6 +182,7 @@ const ImageSchema = Named('ProductImage', {
 const ProductSchema = Named('Product', {
   id: Id,
   title: Type.String(),
+  handle: Type.String({ description: "The product's key in CSV files, unique in the workspace" }),
   description: Type.String(),
   brand: Type.Union([Type.String(), Type.Null()]),
   tags: Type.Array(Type.String()),
@@ -470,7 +481,7 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
   });
 }
 
-const CSV_DESCRIPTION = `One row per variant; rows with the same \`handle\` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}, then \`attribute.<key>\` per attribute. \`tags\` are comma-separated, \`image_urls\` space-separated; an empty cell is empty or null. The export writes \`handle\` as \`product-<id>\`. On import a group whose skus belong to a product updates it: only the file's columns change, and the product's variants the rows leave out are kept (\`remove_missing=true\` drops them); a group with only new skus creates a product; only \`sku\` is required (a \`sku,quantity\` file changes stock alone); Shopify's product CSV imports as it is (\`Body (HTML)\` made text, \`Variant SKU\`, \`Variant Price\`, \`Variant Inventory Qty\`, \`Image Src\` rows); a column the catalogue does not know is ignored and named in \`ignored\`; \`dry_run=true\` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".`;
+const CSV_DESCRIPTION = `One row per variant; rows with the same \`handle\` are one product, whose own columns are on its first row (repeated or left empty on its others). Columns: ${CSV_COLUMNS.map((c) => `\`${c}\``).join(', ')}, then \`attribute.<key>\` per attribute. \`tags\` are comma-separated, \`image_urls\` space-separated; an empty cell is empty or null. The export writes each product's \`handle\`. On import a group whose skus (else whose handle) belong to a product updates it, and a sku of another product than its handle's is a 422 on its line: only the file's columns change, and the product's variants the rows leave out are kept (\`remove_missing=true\` drops them); a group with only new skus and a new handle creates a product; only \`sku\` is required (a \`sku,quantity\` file changes stock alone); Shopify's product CSV imports as it is (\`Body (HTML)\` made text, \`Variant SKU\`, \`Variant Price\`, \`Variant Inventory Qty\`, \`Image Src\` rows); a column the catalogue does not know is ignored and named in \`ignored\`; \`dry_run=true\` answers the changes and writes nothing; importing the export unchanged changes nothing. Details: docs/catalogue.md, "CSV".`;
 
 const CSV_EXAMPLE = `handle,title,currency,option1_name,option1_value,sku,price,quantity,image_urls,attribute.material
 tote,Linen tote bag,USD,Color,Natural,TOTE-NAT,24.00,12,https://example.com/tote.jpg,linen

@@ -118,6 +118,7 @@ function catalogueArbitrary(canonical: boolean) {
       }));
       return {
         id: 100 + p,
+        handle: `product-${100 + p}`,
         ...draft.rest,
         options: draft.options,
         variants,
@@ -150,6 +151,7 @@ function roundTrip(catalogue: readonly Product[]) {
 function inputOf(product: Product, withIds: boolean) {
   return {
     title: product.title,
+    handle: product.handle,
     description: product.description,
     brand: product.brand,
     tags: product.tags,
@@ -199,6 +201,7 @@ test('a field path of a product input is led back to its cell, and its message s
     {
       id: 7,
       title: 'Shirt',
+      handle: 'shirt',
       description: '',
       brand: null,
       tags: [],

@@ -121,7 +121,8 @@ for (const kind of databaseKinds()) {
         const rows = parse(response.body) as string[][];
         assert.deepEqual(rows[0], [...COLUMNS, 'attribute.color', 'attribute.material']);
         assert.equal(rows.length, 1 + 4 + 1);
-        const handle = `product-${bag.id}`;
+        // Each product's own handle, made from its title (DESIGN §9).
+        const handle = 'linen-tote-bag';
         assert.deepEqual(rows[1], [
           ...[handle, 'Linen tote bag', 'Hand-stitched, natural linen.', 'Ada & Co', 'tote, linen', 'USD'],
           ...['Color', 'Natural', 'Size', 'S', '', '', 'T-NAT-S', '24.00', '12', ''],
@@ -132,7 +133,7 @@ for (const kind of databaseKinds()) {
           ...['', '', '', '', '', '', ''],
         ]);
         assert.deepEqual(rows[5], [
-          ...[`product-${cup.id}`, 'Stoneware mug', '', '', '', 'EUR', '', '', '', '', '', '', 'MUG-1', '12.00', '4', ''],
+          ...['stoneware-mug', 'Stoneware mug', '', '', '', 'EUR', '', '', '', '', '', '', 'MUG-1', '12.00', '4', ''],
           ...['', '', '', '', '', 'white', ''],
         ]);
       });
@@ -225,7 +226,15 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(
           { ...product, id: 0, created_at: '', updated_at: '', variants: [], images: [] },
           {
-            ...{ id: 0, title: 'Canvas bag', description: 'Sturdy.', brand: 'Ada', tags: ['bag', 'canvas'], currency: 'USD' },
+            ...{
+              id: 0,
+              title: 'Canvas bag',
+              handle: 'new-bag',
+              description: 'Sturdy.',
+              brand: 'Ada',
+              tags: ['bag', 'canvas'],
+              currency: 'USD',
+            },
             ...{ attributes: { material: 'canvas' }, options: [{ name: 'Color', values: ['Red', 'Blue'] }], version: 1 },
             ...{ package: { weight_grams: 100, length_mm: 10, width_mm: 20, height_mm: 30 }, price: '5.00', sku: 'NB-RED', quantity: 3 },
             ...{ created_at: '', updated_at: '', variants: [], images: [] },

@@ -10,6 +10,7 @@ const product: ProductRecord = {
   id: 7,
   workspaceId: 1,
   title: 'Linen tote',
+  handle: 'linen-tote',
   description: 'Sturdy.',
   brand: null,
   tags: ['tote'],

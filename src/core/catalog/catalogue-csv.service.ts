@@ -11,7 +11,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import * as productsRepo from '../../db/products.repo.js';
 import * as webhooksRepo from '../../db/webhooks.repo.js';
-import { type Actor, type ProductInput, SKU_PATTERN } from '../../domain/index.js';
+import { type Actor, handleFrom, type ProductInput, SKU_PATTERN } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -100,7 +100,14 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
       merge(errors, gathered.errors);
       groups = gathered.groups;
     }
-    const matching = matchGroups(groups, header, owners);
+    const handles = header.index.has('handle')
+      ? await productsRepo.productsOfHandles(
+          tx,
+          workspaceId,
+          groups.map((g) => handleFrom(g.handle)),
+        )
+      : new Map();
+    const matching = matchGroups(groups, header, owners, handles);
     merge(errors, matching.errors);
     const ids = matching.matches.filter((id): id is number => id !== null);
     const stored = new Map((await productsRepo.findProducts(tx, workspaceId, ids, true)).map((p) => [p.id, p]));
@@ -378,7 +385,7 @@ function problemsOf(built: BuiltProduct, current: ProductRecord | null, shape: S
 }
 
 /** New products with their variants and images, a few multi-row statements per thousand; their ids in order. */
-async function createProducts(tx: Db, workspaceId: number, inputs: readonly ProductInput[], now: Date): Promise<number[]> {
+async function createProducts(tx: Db, workspaceId: number, inputs: readonly BuiltProduct['input'][], now: Date): Promise<number[]> {
   if (inputs.length === 0) return [];
   const ids = await productsRepo.insertProducts(tx, workspaceId, inputs.map(productFields), now);
   const product = (id: number) => ({ id, workspaceId });
@@ -400,7 +407,7 @@ interface Update {
   images: productsRepo.ImageFields[] | null;
 }
 
-function updateOf(current: ProductRecord, input: ProductInput): Update | null {
+function updateOf(current: ProductRecord, input: BuiltProduct['input']): Update | null {
   const fields = productFields(input);
   const variants = input.variants.map(variantFields);
   const images = (input.images ?? []).map((image) => imageFields(image, current));

@@ -9,6 +9,7 @@ import { convert } from 'html-to-text';
 import {
   ATTRIBUTE_KEY_LENGTH_MAX,
   ATTRIBUTES_MAX,
+  handleFrom,
   type ImageInput,
   PRICE_PATTERN,
   PRODUCT_IMAGES_MAX,
@@ -98,8 +99,8 @@ const PRODUCT_COLUMNS: readonly CsvColumn[] = [
 const nameColumn = (slot: number) => `option${slot + 1}_name` as CsvColumn;
 const valueColumn = (slot: number) => `option${slot + 1}_value` as CsvColumn;
 
-/** The export's handle of a product; the import only groups rows by it. */
-export const handleOf = (product: { id: number }) => `product-${product.id}`;
+/** The export's handle of a product: its own (DESIGN §9). */
+export const handleOf = (product: { handle: string }) => product.handle;
 /** How the export writes tags; a cell that reads exactly so keeps the stored tags (a tag may hold a comma). */
 export const tagsCell = (tags: readonly string[]) => tags.join(', ');
 
@@ -300,8 +301,15 @@ export function groupBySku(groups: readonly CsvGroup[], owners: ReadonlyMap<stri
  * Which stored product each group updates, by its skus (`owners`: sku → product id); null creates one. A group whose
  * skus belong to two products, two groups reaching one product, or a sku on two groups are errors on the sku cell.
  */
-export function matchGroups(groups: readonly CsvGroup[], header: CsvHeader, owners: ReadonlyMap<string, number>) {
+export function matchGroups(
+  groups: readonly CsvGroup[],
+  header: CsvHeader,
+  owners: ReadonlyMap<string, number>,
+  handleOwners: ReadonlyMap<string, number> = new Map(),
+) {
   const errors: FieldErrors = {};
+  // Where each new product's handle (as stored: handleFrom) is first given.
+  const newHandles = new Map<string, number>();
   const skuAt = header.index.get('sku')!;
   // Where each sku is first given; a sku given twice in one group is the product rules' to report.
   const skuLines = new Map<string, { line: number; group: CsvGroup }>();
@@ -324,7 +332,25 @@ export function matchGroups(groups: readonly CsvGroup[], header: CsvHeader, owne
           `The sku has already been taken by another product than the one line ${match.line}'s sku belongs to.`,
         );
     }
-    if (!match) return null;
+    // Matched by sku first, then by handle (DESIGN §9); a sku of another product than the handle's is never moved.
+    const named = header.index.has('handle') ? handleOwners.get(handleFrom(group.handle)) : undefined;
+    if (match && named !== undefined && named !== match.id) {
+      addError(errors, at(match.line, 'sku'), `The sku belongs to another product than the one the handle ${group.handle} names.`);
+      return null;
+    }
+    if (!match && named !== undefined) match = { id: named, line: group.line };
+    if (!match) {
+      const handle = handleFrom(group.handle);
+      const first = newHandles.get(handle);
+      if (first !== undefined && header.index.has('handle'))
+        addError(
+          errors,
+          at(group.line, 'handle'),
+          `The handle is line ${first}'s as Storelink stores it (${handle}): give each product a handle of its own.`,
+        );
+      else newHandles.set(handle, group.line);
+      return null;
+    }
     const other = claimed.get(match.id);
     if (other !== undefined) {
       addError(errors, at(match.line, 'sku'), `The sku belongs to the product of line ${other}: give its rows one handle.`);
@@ -338,7 +364,11 @@ export function matchGroups(groups: readonly CsvGroup[], header: CsvHeader, owne
 
 /** A group made a product input, with the problems of its cells by the input's field paths. */
 export interface BuiltProduct {
-  readonly input: ProductInput & { options: ProductOption[]; variants: (VariantInput & { option_values: Record<string, string> })[] };
+  readonly input: ProductInput & {
+    handle: string;
+    options: ProductOption[];
+    variants: (VariantInput & { option_values: Record<string, string> })[];
+  };
   /** The line of each of the input's variants: null for a stored variant the file does not mention, kept as it is. */
   readonly lines: readonly (number | null)[];
   /** The stored variants the file does not mention and `remove_missing` drops, by sku. */
@@ -479,6 +509,8 @@ export function buildProduct(
 
   const input = {
     title,
+    // A stored product keeps its handle (matched by sku, a file does not rename it); a new one takes the file's.
+    handle: current?.handle ?? handleFrom(group.handle),
     description: own('description') ?? textOf(own('body_html')) ?? current?.description ?? '',
     brand: brand === undefined ? (current?.brand ?? null) : brand || null,
     tags:

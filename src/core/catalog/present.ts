@@ -15,6 +15,7 @@ export function presentProduct(row: ProductRecord): Product {
   return {
     id: row.id,
     title: row.title,
+    handle: row.handle,
     description: row.description,
     brand: row.brand,
     tags: row.tags,

@@ -19,9 +19,11 @@ const copyPackage = (p: ProductPackage): ProductPackage => ({
 /** The `search` column of a product of this title and skus: lowercased here, as `?q=` is before it is looked for. */
 export const searchText = (title: string, skus: readonly string[]): string => [title, ...skus].join('\n').toLowerCase();
 
-export function productFields(input: ProductInput): productsRepo.ProductFields {
+/** The product's own columns; `handle` is the input's, or the one the service chose (made from the title). */
+export function productFields(input: ProductInput & { handle: string }): productsRepo.ProductFields {
   return {
     title: input.title,
+    handle: input.handle,
     description: input.description ?? '',
     brand: input.brand ?? null,
     tags: [...(input.tags ?? [])],
@@ -40,6 +42,7 @@ export function productFields(input: ProductInput): productsRepo.ProductFields {
 export function changeFields(change: Partial<ProductInput>): Partial<productsRepo.ProductFields> {
   const fields: Partial<productsRepo.ProductFields> = {};
   if (change.title !== undefined) fields.title = change.title;
+  if (change.handle !== undefined) fields.handle = change.handle;
   if (change.description !== undefined) fields.description = change.description;
   if (change.brand !== undefined) fields.brand = change.brand;
   if (change.tags !== undefined) fields.tags = [...change.tags];

@@ -9,7 +9,16 @@ import type { Db } from '../../db/client.js';
 import * as listingsRepo from '../../db/listings.repo.js';
 import * as mediaRepo from '../../db/media.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
-import { type Actor, PRODUCT_IMAGES_MAX, type ProductInput, SKU_PATTERN, type VariantInput } from '../../domain/index.js';
+import {
+  type Actor,
+  HANDLE_LENGTH_MAX,
+  HANDLE_PATTERN,
+  handleFrom,
+  PRODUCT_IMAGES_MAX,
+  type ProductInput,
+  SKU_PATTERN,
+  type VariantInput,
+} from '../../domain/index.js';
 import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
@@ -54,8 +63,14 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     given: Given,
     current: ProductRecord | null,
     known: FieldErrors,
+    handle: unknown = undefined,
   ): Promise<void> {
     const errors: FieldErrors = { ...known };
+    // A handle given is the product's key in CSV files: another product's is refused, never shared.
+    if (typeof handle === 'string' && HANDLE_PATTERN.test(handle) && !errors.handle) {
+      const owner = (await productsRepo.productsOfHandles(tx, workspaceId, [handle])).get(handle);
+      if (owner !== undefined && owner !== current?.id) errors.handle = ['The handle has already been taken.'];
+    }
     const existing = {
       variantIds: new Set(current?.variants.map((v) => v.id) ?? []),
       imageIds: new Set(current?.images.map((i) => i.id) ?? []),
@@ -114,10 +129,11 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     reason: 'edit' | 'import' = 'edit',
   ): Promise<ProductRecord> {
     const candidate = candidateOf(input);
-    await check(tx, workspaceId, candidate, ALL_GIVEN, null, known);
+    await check(tx, workspaceId, candidate, ALL_GIVEN, null, known, input.handle);
     const now = clock.now();
     await productsRepo.explainStockChange(tx, { reason, actorUserId: actor.userId, at: now });
-    const row = await productsRepo.insertProduct(tx, workspaceId, productFields(input), now);
+    const handle = input.handle ?? (await freeHandle(tx, workspaceId, input.title));
+    const row = await productsRepo.insertProduct(tx, workspaceId, productFields({ ...input, handle }), now);
     await productsRepo.replaceVariants(tx, row, (input.variants ?? []).map(variantFields), now);
     await productsRepo.replaceImages(
       tx,
@@ -164,7 +180,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
               : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
             images: given.images ? asList(change.images) : current.images,
           };
-          await check(tx, workspaceId, candidate, given, current, known);
+          await check(tx, workspaceId, candidate, given, current, known, change.handle);
           const fields = changedFields(current, changeFields(change));
           const variants = change.variants?.map(variantFields);
           const images = change.images?.map((image) => imageFields(image, current));
@@ -241,4 +257,19 @@ function candidateOf(input: ProductInput): Candidate {
     variants: asList<VariantInput>(input.variants).map(candidateVariant),
     images: asList(input.images),
   };
+}
+
+/**
+ * A handle for a product of this title no product of the workspace has (DESIGN §9: made from the title when not
+ * given): the title's, else with `-2`, `-3`… A concurrent product taking it meanwhile fails the insert on the unique
+ * index, and skuRace's second run picks the next.
+ */
+export async function freeHandle(tx: Db, workspaceId: number, title: string): Promise<string> {
+  const base =
+    handleFrom(title)
+      .slice(0, HANDLE_LENGTH_MAX - 8)
+      .replace(/-+$/, '') || 'product';
+  const taken = await productsRepo.handlesLike(tx, workspaceId, base);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
