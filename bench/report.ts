@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { ImportResult } from './catalogue.js';
 import type { FlowResult } from './connect-flow.js';
+import type { FamilyResult } from './family.js';
 import { type ListingsResult, platformName } from './listings.js';
 import type { Measurement } from './measure.js';
 import type { OrdersResult } from './orders.js';
@@ -29,6 +30,8 @@ export interface BenchResults {
   readonly imports: Readonly<Record<string, ImportResult>>;
   /** (h) Listings on the sandbox Etsy, PostgreSQL. */
   readonly listings: readonly ListingsResult[];
+  /** (h) A 6-variant family's price change on every platform; null when not run. */
+  readonly family: FamilyResult | null;
   /** (i) Orders and the oversell window on the three sandboxes, PostgreSQL; null when not run. */
   readonly orders: OrdersResult | null;
   /** Per database, in bytes: RSS right after start and during (b) (medians), and after `settleSeconds` alone. */
@@ -142,6 +145,7 @@ export function renderReport(results: BenchResults): string {
     '',
     ...importLines(results.imports),
     ...listingsLines(results.listings),
+    ...familyLines(results.family),
     ...ordersLines(results.orders),
     '| connect flow (d), 10 concurrent flows | flows/s | flows | failures | sites stored |',
     '|---|---:|---:|---:|---:|',
@@ -175,6 +179,19 @@ export function importLines(imports: Readonly<Record<string, ImportResult>>): st
       ([kind, i]) =>
         `| ${kind} | ${fmt(i.rows, 0)} | ${fmt(i.seconds, 2)} s | ${fmt(i.dryRunSeconds, 2)} s | ${fmt(i.mergeSeconds, 2)} s | ${fmt(i.rssBefore / MB, 1)} MB | ${fmt(i.peakAfter / MB, 1)} MB |`,
     ),
+    '',
+  ];
+}
+
+/** The family's price change (h) as the report's table. */
+export function familyLines(family: FamilyResult | null): string[] {
+  if (!family) return [];
+  const s = (ms: number) => `${fmt(ms / 1000, 2)} s`;
+  return [
+    `| listings (h): a ${family.variants}-variant family's every price changed, from the PATCH's answer to the platform holding them (${family.changes} changes) | median | max | platform calls a change |`,
+    '|---|---:|---:|---:|',
+    ...family.platforms.map((p) => `| ${platformName(p.platform)} | ${s(p.medianMs)} | ${s(p.maxMs)} | ${fmt(p.calls, 1)} |`),
+    `| every platform | ${s(family.everyMedianMs)} | ${s(family.everyMaxMs)} | |`,
     '',
   ];
 }

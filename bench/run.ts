@@ -29,11 +29,21 @@ import { CATALOGUE_PATH, checkCatalogue, type ImportResult, importCatalogue } fr
 import { type Build, compareBuilds, DATABASE_KINDS, renderComparison } from './compare.js';
 import { type FlowResult, runConnectFlows } from './connect-flow.js';
 import { createPgliteDir, createPostgresDatabase, type FreshPostgres } from './databases.js';
+import { benchFamily, type FamilyResult } from './family.js';
 import { type BenchPlatform, benchListings, type ListingsResult, platformName } from './listings.js';
 import type { LoadShape } from './load.js';
 import { cpuPins, type Measurement, measureServer, median, medianOf, settledRss } from './measure.js';
 import { benchOrders, ORDERS_SIZES, type OrdersResult } from './orders.js';
-import { type BenchResults, importLines, listingsLines, ordersChecks, ordersLines, renderReport, writeReport } from './report.js';
+import {
+  type BenchResults,
+  familyLines,
+  importLines,
+  listingsLines,
+  ordersChecks,
+  ordersLines,
+  renderReport,
+  writeReport,
+} from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
@@ -242,9 +252,10 @@ async function connectFlows(database: BenchDatabase): Promise<void> {
  * (h): a publish of 1,000 products (short: 50) to each platform's sandbox under its rate limit, then a price change of
  * each; one server for all, so the platforms' figures come from one run.
  */
-async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
+async function listingsRun(database: BenchDatabase): Promise<{ listings: ListingsResult[]; family: FamilyResult | null }> {
   const server = await storelink(database.kind, database.env);
   const results: ListingsResult[] = [];
+  let family: FamilyResult | null = null;
   try {
     for (const platform of LISTINGS_PLATFORMS) {
       try {
@@ -259,7 +270,15 @@ async function listingsRun(database: BenchDatabase): Promise<ListingsResult[]> {
         problems.push(`listings (h) on ${platformName(platform)}: ${(error as Error).message}`);
       }
     }
-    return results;
+    try {
+      family = await benchFamily(server, database.user!, LISTINGS_PLATFORMS, short ? 3 : 10);
+      console.log(
+        `h ${database.kind}: a 6-variant family's price change on every platform: median ${family.everyMedianMs.toFixed(0)} ms, max ${family.everyMaxMs.toFixed(0)} ms`,
+      );
+    } catch (error) {
+      problems.push(`listings (h), the family's price change: ${(error as Error).message}`);
+    }
+    return { listings: results, family };
   } finally {
     await server.stop();
   }
@@ -373,7 +392,8 @@ async function main(): Promise<void> {
     // (h) alone, on PostgreSQL as in the whole bench: the platforms' publish and price-change figures of one run.
     const postgresSmall = small[0]!;
     await prepare(postgresSmall, true);
-    console.log(`\n${listingsLines(await listingsRun(postgresSmall)).join('\n')}`);
+    const { listings, family } = await listingsRun(postgresSmall);
+    console.log(`\n${[...listingsLines(listings), ...familyLines(family)].join('\n')}`);
     return;
   }
   for (const database of small) await prepare(database, true);
@@ -441,7 +461,7 @@ async function main(): Promise<void> {
     catalogue('g-pglite', pgliteSmall),
   ]);
   for (const database of small) await connectFlows(database);
-  const listings = await listingsRun(postgresSmall);
+  const { listings, family } = await listingsRun(postgresSmall);
   const orders = await ordersRun();
 
   const results: BenchResults = {
@@ -468,6 +488,7 @@ async function main(): Promise<void> {
     flows,
     imports,
     listings,
+    family,
     orders,
     memory: Object.fromEntries(
       Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
