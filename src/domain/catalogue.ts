@@ -60,11 +60,12 @@ export interface ProductOption {
   values: string[];
 }
 
+/** The packed product (DESIGN §9): each measure may be null, a weight alone being a package. */
 export interface ProductPackage {
-  weight_grams: number;
-  length_mm: number;
-  width_mm: number;
-  height_mm: number;
+  weight_grams: number | null;
+  length_mm: number | null;
+  width_mm: number | null;
+  height_mm: number | null;
 }
 
 /** A variant as the API shows it. `price` is a decimal string with two decimals ("19.90"). */
@@ -135,5 +136,6 @@ export interface ProductInput {
   options?: ProductOption[];
   variants: VariantInput[];
   images?: ImageInput[];
-  package?: ProductPackage | null;
+  /** A measure left out is null. */
+  package?: Partial<ProductPackage> | null;
 }

@@ -73,12 +73,15 @@ const Option = Type.Object(
 const Package = Type.Union([
   Type.Object(
     {
-      weight_grams: Type.Integer({ minimum: 1, maximum: PACKAGE_WEIGHT_GRAMS_MAX }),
-      length_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
-      width_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
-      height_mm: Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }),
+      weight_grams: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: PACKAGE_WEIGHT_GRAMS_MAX }), Type.Null()])),
+      length_mm: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }), Type.Null()])),
+      width_mm: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }), Type.Null()])),
+      height_mm: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: PACKAGE_LENGTH_MM_MAX }), Type.Null()])),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description: 'Each measure may be null or left out (a weight alone is a package); none given is no package (null)',
+    },
   ),
   Type.Null(),
 ]);
@@ -200,10 +203,18 @@ const ProductSchema = Named('Product', {
     }),
   ),
   images: Type.Array(ImageSchema),
-  package: Type.Union([
-    Type.Object({ weight_grams: Type.Integer(), length_mm: Type.Integer(), width_mm: Type.Integer(), height_mm: Type.Integer() }),
-    Type.Null(),
-  ]),
+  package: Type.Union(
+    [
+      Type.Object({
+        weight_grams: Type.Union([Type.Integer(), Type.Null()]),
+        length_mm: Type.Union([Type.Integer(), Type.Null()]),
+        width_mm: Type.Union([Type.Integer(), Type.Null()]),
+        height_mm: Type.Union([Type.Integer(), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Each measure null where not known (a weight alone is a package)' },
+  ),
   version: Type.Integer({ description: '+1 on every change' }),
   price: Type.String({ description: "The first variant's price" }),
   sku: Type.String({ description: "The first variant's sku" }),

@@ -423,7 +423,6 @@ for (const kind of databaseKinds()) {
           'line 3.price': ['The price must be greater than 0.'],
           'line 3.quantity': ['The quantity field must be at least 0.'],
           'line 3.length_mm': ['The length_mm must be a whole number.'],
-          'line 3.width_mm': ['The width_mm is required when another package measure is given.'],
           'line 4.image_urls': ['The image_urls field format is invalid.'],
           'line 5.tags': ['The tags field must not be greater than 20 characters.'],
         });

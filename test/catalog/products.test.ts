@@ -82,6 +82,21 @@ for (const kind of databaseKinds()) {
         assert.equal(data.package, null);
       });
 
+      test('a weight alone is a package; the measures left out are null, and none at all is no package', async () => {
+        const me = await owner();
+        const { data } = (await me.post(mug('MUG-W', { package: { weight_grams: 350 } as never }))).json();
+        assert.deepEqual(data.package, { weight_grams: 350, length_mm: null, width_mm: null, height_mm: null });
+        const nothing = await call(t, 'PATCH', `/products/${data.id}`, {
+          ...me.as,
+          body: { package: { weight_grams: null, length_mm: null, width_mm: null, height_mm: null } },
+        });
+        assert.equal(nothing.statusCode, 200, nothing.body);
+        assert.equal(nothing.json().data.package, null);
+        const bad = await call(t, 'PATCH', `/products/${data.id}`, { ...me.as, body: { package: { weight_grams: 0, depth_mm: 3 } } });
+        assert.equal(bad.statusCode, 422);
+        assert.deepEqual(bad.json().errors, { package: ['The selected package is invalid.'] });
+      });
+
       test('names every problem at once, on its field, and stores nothing', async () => {
         const me = await owner();
         const body = {

@@ -48,15 +48,15 @@ export const CSV_COLUMNS = [
 ] as const;
 /**
  * Columns the import reads beyond the export's: Shopify's product CSV's HTML body, and its images, one a row, with
- * their position and alt text (`Image Src`, `Image Position`, `Image Alt Text`).
+ * their position and alt text (`Image Src`, `Image Position`, `Image Alt Text`), and its weight a variant (`Variant Grams`).
  */
-const IMPORT_ONLY_COLUMNS = ['body_html', 'image_src', 'image_position', 'image_alt'] as const;
+const IMPORT_ONLY_COLUMNS = ['body_html', 'image_src', 'image_position', 'image_alt', 'variant_grams'] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number] | (typeof IMPORT_ONLY_COLUMNS)[number];
 const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, ...IMPORT_ONLY_COLUMNS];
 /**
  * Shopify's names of the catalogue's columns (its product CSV, by columnKey); `Handle`, `Title`, `Tags` and
- * `Option1 Name` … `Option3 Value` are the catalogue's own already. Its other columns (`Variant Grams`, `Published`,
- * `Variant Compare At Price`, …) are ignored and named.
+ * `Option1 Name` … `Option3 Value` are the catalogue's own already. Its other columns (`Published`, `Variant Compare At
+ * Price`, …) are ignored and named.
  */
 const SHOPIFY_COLUMNS: Readonly<Record<string, CsvColumn>> = {
   'body_(html)': 'body_html',
@@ -65,6 +65,7 @@ const SHOPIFY_COLUMNS: Readonly<Record<string, CsvColumn>> = {
   variant_price: 'price',
   variant_inventory_qty: 'quantity',
   variant_barcode: 'barcode',
+  variant_grams: 'variant_grams',
   image_src: 'image_src',
   image_position: 'image_position',
   image_alt_text: 'image_alt',
@@ -133,7 +134,7 @@ export function productRows(product: Product, attributeKeys: readonly string[]):
       variant.price,
       String(variant.quantity),
       variant.barcode ?? '',
-      ...MEASURES.map((measure) => own(pack ? String(pack[measure]) : '')),
+      ...MEASURES.map((measure) => own(pack?.[measure] == null ? '' : String(pack[measure]))),
       own(product.images.map((image) => image.url).join(' ')),
       ...attributeKeys.map((key) => own(Object.hasOwn(product.attributes, key) ? product.attributes[key]! : '')),
     ];
@@ -520,7 +521,7 @@ export function buildProduct(
     options,
     variants,
     images: imagesOf(imageCells(group, header, own('image_urls')), current),
-    package: packageOf(own, current, fail),
+    package: packageOf(own, current, fail, heaviest(variantRows, header)),
   };
   if (input.tags.length > PRODUCT_TAGS_MAX) fail('tags', `A product has at most ${PRODUCT_TAGS_MAX} tags.`);
   if (input.images.length > PRODUCT_IMAGES_MAX) fail('images', `A product has at most ${PRODUCT_IMAGES_MAX} images.`);
@@ -626,19 +627,35 @@ function textOf(html: string | undefined): string | undefined {
   }).trim();
 }
 
+/**
+ * The package of the product's measure cells, each kept as stored where the file has no column for it; an empty cell
+ * is no measure (a weight alone is a package), none at all no package. Shopify's `Variant Grams` (a weight a variant)
+ * is the package's weight when the file has no `weight_grams`: the heaviest variant's, so the package holds any of them.
+ */
 function packageOf(
   own: (column: string) => string | undefined,
   current: Product | null,
   fail: (path: string, message: string) => void,
+  grams: string | undefined,
 ): ProductPackage | null {
-  const cells = MEASURES.map((measure) => own(measure) ?? (current?.package ? String(current.package[measure]) : ''));
+  const stored = (measure: (typeof MEASURES)[number]) => {
+    const value = current?.package?.[measure];
+    return value == null ? '' : String(value);
+  };
+  const cells = MEASURES.map((measure) => own(measure) ?? (measure === 'weight_grams' ? grams : undefined) ?? stored(measure));
   if (cells.every((text) => text === '')) return null;
-  const values = MEASURES.map((measure, i) => {
-    if (cells[i] !== '') return wholeNumber(cells[i]!, `package.${measure}`, fail) ?? 1;
-    fail(`package.${measure}`, `The ${measure} is required when another package measure is given.`);
-    return 1;
-  });
-  return { weight_grams: values[0]!, length_mm: values[1]!, width_mm: values[2]!, height_mm: values[3]! };
+  const [weight_grams = null, length_mm = null, width_mm = null, height_mm = null] = MEASURES.map((measure, i) =>
+    cells[i] === '' ? null : (wholeNumber(cells[i]!, `package.${measure}`, fail) ?? 1),
+  );
+  return { weight_grams, length_mm, width_mm, height_mm };
+}
+
+/** The heaviest of the rows' `variant_grams` (Shopify's), as text; undefined without the column or any weight above 0. */
+function heaviest(rows: CsvGroup['rows'], header: CsvHeader): string | undefined {
+  const at = header.index.get('variant_grams');
+  if (at === undefined) return undefined;
+  const weights = rows.map((row) => Number(row.cells[at] ?? '')).filter((grams) => Number.isInteger(grams) && grams > 0);
+  return weights.length > 0 ? String(Math.max(...weights)) : undefined;
 }
 
 /** The cell of a field path of a group's input (`variants.2.sku` → the third row's sku), and its message said of it. */

@@ -8,12 +8,16 @@ import type { ProductRecord } from '../../db/products.repo.js';
 import type { ImageInput, ProductInput, ProductOption, ProductPackage, VariantInput } from '../../domain/index.js';
 
 const copyOption = (option: ProductOption): ProductOption => ({ name: option.name, values: [...option.values] });
-const copyPackage = (p: ProductPackage): ProductPackage => ({
-  weight_grams: p.weight_grams,
-  length_mm: p.length_mm,
-  width_mm: p.width_mm,
-  height_mm: p.height_mm,
-});
+/** A package as stored: every measure, null where not given; no measure at all is no package. */
+const copyPackage = (p: Partial<ProductPackage>): ProductPackage | null => {
+  const stored = {
+    weight_grams: p.weight_grams ?? null,
+    length_mm: p.length_mm ?? null,
+    width_mm: p.width_mm ?? null,
+    height_mm: p.height_mm ?? null,
+  };
+  return Object.values(stored).some((measure) => measure !== null) ? stored : null;
+};
 
 /** The product's own columns from a whole input (absent fields take their defaults). */
 /** The `search` column of a product of this title and skus: lowercased here, as `?q=` is before it is looked for. */

@@ -130,9 +130,9 @@ export function contentBody(draft: ListingDraft, images: readonly string[], attr
     ...(typeof brand === 'string' && brand !== '' ? { brand_id: brand } : {}),
     main_images: images.slice(0, MAIN_IMAGES_MAX).map((uri) => ({ uri })),
     product_attributes: given.map(([id, value]) => ({ id, values: attributeValues(byId.get(id), value) })),
-    ...(draft.package
+    ...(draft.package?.weight_grams ? { package_weight: { value: kilograms(draft.package.weight_grams), unit: 'KILOGRAM' } } : {}),
+    ...(draft.package?.length_mm && draft.package.width_mm && draft.package.height_mm
       ? {
-          package_weight: { value: kilograms(draft.package.weight_grams), unit: 'KILOGRAM' },
           package_dimensions: {
             length: centimetres(draft.package.length_mm),
             width: centimetres(draft.package.width_mm),

@@ -21,6 +21,7 @@ import { MARKET_CURRENCIES } from './markets.js';
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
 const OPTIONS_MAX = 3;
+const PACKAGE_MEASURES = ['weight_grams', 'length_mm', 'width_mm', 'height_mm'] as const;
 const SKUS_MAX = 300;
 const QUANTITY_MAX = 99_999;
 /** Option names and values TikTok takes as custom sales attributes (listings.md §2.5: ≤20 and ≤50 characters). */
@@ -98,8 +99,15 @@ export function checkTikTokDraft(draft: ListingDraft, region: string | null): Li
         `TikTok Shop's lowest price is 0.01; this variant would list at ${variant.price}.`,
       );
   });
-  if (!draft.package)
+  const unknown = PACKAGE_MEASURES.filter((measure) => (draft.package?.[measure] ?? null) === null);
+  if (unknown.length === PACKAGE_MEASURES.length)
     issue('product.package', 'tiktok_package_required', 'TikTok Shop needs the package weight and size: set the product’s package.');
+  else if (unknown.length > 0)
+    issue(
+      `product.package.${unknown[0]}`,
+      'tiktok_package_required',
+      `TikTok Shop needs the package's weight and its three sides: set the product's ${unknown.map((m) => m.replace(/_(grams|mm)$/, '')).join(', ')}.`,
+    );
   return issues;
 }
 

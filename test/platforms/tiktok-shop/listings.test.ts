@@ -179,6 +179,16 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(unfit.statusCode, 422, unfit.body);
       assert.match(JSON.stringify(unfit.json()), /product\.package/);
+      // A weight alone is a package in the catalogue, but TikTok Shop needs its size too: the first side missing is named.
+      const light = await mugProduct(t, me, 'T1W', { image: PNG, currency: 'GBP', package: { weight_grams: 350 } as never });
+      const sizeless = await call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: light, category_id: '600011', attributes: { 100392: '1001533' } },
+      });
+      assert.equal(sizeless.statusCode, 422, sizeless.body);
+      assert.deepEqual(sizeless.json().errors['product.package.length_mm'], [
+        "TikTok Shop needs the package's weight and its three sides: set the product's length, width, height.",
+      ]);
       const blank = await mugProduct(t, me, 'T1Y', { image: PNG, packaged: true, currency: 'GBP' });
       assert.equal((await call(t, 'PATCH', `/products/${blank}`, { ...me.as, body: { description: '' } })).statusCode, 200);
       const undescribed = await call(t, 'POST', `/sites/${me.site}/listings`, {

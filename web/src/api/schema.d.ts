@@ -385,12 +385,13 @@ export interface components {
           barcode: string | null;
         })[];
       images: components["schemas"]["ProductImage"][];
-      package: {
-        weight_grams: number;
-        length_mm: number;
-        width_mm: number;
-        height_mm: number;
-      } | null;
+      /** @description Each measure null where not known (a weight alone is a package) */
+      package: ({
+        weight_grams: number | null;
+        length_mm: number | null;
+        width_mm: number | null;
+        height_mm: number | null;
+      }) | null;
       /** @description +1 on every change */
       version: number;
       /** @description The first variant's price */
@@ -2903,12 +2904,12 @@ export interface operations {
               url?: string;
               alt?: string | null;
             })[];
-          package?: {
-            weight_grams: number;
-            length_mm: number;
-            width_mm: number;
-            height_mm: number;
-          } | null;
+          package?: ({
+            weight_grams?: number | null;
+            length_mm?: number | null;
+            width_mm?: number | null;
+            height_mm?: number | null;
+          }) | null;
         };
       };
     };
@@ -3213,12 +3214,12 @@ export interface operations {
               url?: string;
               alt?: string | null;
             })[];
-          package?: {
-            weight_grams: number;
-            length_mm: number;
-            width_mm: number;
-            height_mm: number;
-          } | null;
+          package?: ({
+            weight_grams?: number | null;
+            length_mm?: number | null;
+            width_mm?: number | null;
+            height_mm?: number | null;
+          }) | null;
         };
       };
     };

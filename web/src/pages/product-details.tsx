@@ -138,7 +138,7 @@ export function PackageSection({ draft, set, errors }: { draft: Draft; set: SetF
     <section className="card" aria-labelledby="package-heading">
       <h2 id="package-heading">Package</h2>
       <p className="muted small" id="package-hint">
-        The packed size and weight, in whole grams and millimetres. Give all four, or leave all empty.
+        The packed size and weight, in whole grams and millimetres. Give what you know (a weight alone will do); TikTok Shop needs all four.
       </p>
       {errors.package && <p className="field-error">{errors.package.join(' ')}</p>}
       <div className="form-grid four">

@@ -87,10 +87,10 @@ export function draftOf(product: Product | null, currency = 'USD'): Draft {
     currency: product.currency,
     tags: [...product.tags],
     package: {
-      weight_grams: pkg ? String(pkg.weight_grams) : '',
-      length_mm: pkg ? String(pkg.length_mm) : '',
-      width_mm: pkg ? String(pkg.width_mm) : '',
-      height_mm: pkg ? String(pkg.height_mm) : '',
+      weight_grams: pkg?.weight_grams == null ? '' : String(pkg.weight_grams),
+      length_mm: pkg?.length_mm == null ? '' : String(pkg.length_mm),
+      width_mm: pkg?.width_mm == null ? '' : String(pkg.width_mm),
+      height_mm: pkg?.height_mm == null ? '' : String(pkg.height_mm),
     },
     options: product.options.map((o) => ({ key: newKey(), name: o.name, values: [...o.values] })),
     variants: product.variants.map((v) => ({
