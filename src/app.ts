@@ -131,7 +131,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerTokenRoutes(api, { tokens });
       registerWorkspaceRoutes(api, { accounts, workspaces: deps.workspaces });
       registerAccountRoutes(api, { accountSettings: deps.accountSettings, config: cfg });
-      registerProductRoutes(api, { products: deps.products, catalogueCsv: deps.catalogueCsv });
+      registerProductRoutes(api, { products: deps.products, catalogueCsv: deps.catalogueCsv, bulkEdit: deps.bulkEdit });
       registerConnectRoutes(api, { connect: deps.connect });
       registerPlatformRoutes(api, { config: cfg });
       registerSiteRoutes(api, { sites });

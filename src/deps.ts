@@ -17,6 +17,7 @@ import { type CatalogueCsvService, createCatalogueCsvService } from './core/cata
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
+import { type BulkEdit, createBulkEdit } from './core/listings/bulk-edit.js';
 import { storedImageBytes } from './core/listings/images.js';
 import { createListingImport, type ListingImport } from './core/listings/listing-import.js';
 import { createListingWatch, type ListingWatch } from './core/listings/listing-watch.js';
@@ -81,6 +82,7 @@ export interface Deps {
   readonly products: ProductsService;
   readonly siteListings: SiteListingsService;
   readonly listings: ListingsService;
+  readonly bulkEdit: BulkEdit;
   readonly listingImport: ListingImport;
   readonly listingWatch: ListingWatch;
   readonly advertising: AdvertisingService;
@@ -370,6 +372,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     advertising: createAdvertisingService({ db, clock, adapter: advertisingAdapter, work: advertisingWork }),
     advertisingMetrics,
     listings: createListingsService({ db, clock, outbox, siteListings, work: listingWork, imageBytes, products }),
+    bulkEdit: createBulkEdit({ db, products, imageBytes }),
     orders: createOrdersService({ db, clock, reads: orderReads, adapters: ordersAdapters }),
     orderReads,
     orderIntake,

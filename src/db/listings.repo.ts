@@ -194,6 +194,16 @@ export async function listedOnSite(db: Db, siteId: number, productIds: readonly 
 }
 
 /** The listing was read from its platform at `at` (or tried): its record's own time is left as it is. */
+/** The listings of the products that are not deleted, in id order (a bulk edit's preview). */
+export async function listingsOfProducts(db: Db, productIds: readonly number[]): Promise<ListingRow[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select()
+    .from(listings)
+    .where(and(inArray(listings.productId, [...productIds]), ne(listings.status, 'deleted')))
+    .orderBy(asc(listings.id));
+}
+
 export async function markRead(db: Db, id: number, at: Date): Promise<void> {
   await db.update(listings).set({ readAt: at }).where(eq(listings.id, id));
 }

@@ -12,6 +12,7 @@ import type { CatalogueCsvService } from '../core/catalog/catalogue-csv.service.
 import { CSV_COLUMNS, CSV_IMPORT_BYTES_MAX } from '../core/catalog/csv.js';
 import { presentProduct } from '../core/catalog/present.js';
 import type { ProductsService } from '../core/catalog/products.service.js';
+import type { BulkEdit } from '../core/listings/bulk-edit.js';
 import {
   ATTRIBUTE_KEY_LENGTH_MAX,
   ATTRIBUTE_VALUE_LENGTH_MAX,
@@ -37,11 +38,12 @@ import {
   PRODUCT_VARIANTS_MAX,
   type ProductInput,
   QUANTITY_MAX,
+  SITE_PLATFORMS,
   SKU_PATTERN,
 } from '../domain/index.js';
 import { AppError, type FieldErrors } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
-import { Id, Named, Ok, OkPage, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 const NotBlank = (maxLength: number, description?: string) =>
@@ -275,7 +277,32 @@ function shapeProblems(request: FastifyRequest): FieldErrors {
 export interface ProductRoutesServices {
   readonly products: ProductsService;
   readonly catalogueCsv: CatalogueCsvService;
+  readonly bulkEdit: BulkEdit;
 }
+
+const Change = {
+  sku: Type.String(),
+  field: OneOf(['price', 'quantity'] as const),
+  from: Type.Union([Type.String(), Type.Integer()]),
+  to: Type.Union([Type.String(), Type.Integer()]),
+};
+const BulkEditAnswer = Type.Object({
+  updated: Type.Integer({ description: 'Products changed (a dry run: that would be)' }),
+  changes: Type.Array(Type.Object({ product_id: Id, ...Change }), { description: 'Each value changed in the catalogue' }),
+  channels: Type.Array(
+    Type.Object({
+      listing_id: Id,
+      site_id: Id,
+      site_name: Type.String(),
+      platform: OneOf(SITE_PLATFORMS),
+      ...Change,
+      blocked: Type.Union([Type.String(), Type.Null()], {
+        description: 'Why the change will not be sent to the channel (an exchange rate missing)',
+      }),
+    }),
+    { description: 'Each value changed on a channel, as listed there: its rate, adjustment, stock buffer and overrides applied' },
+  ),
+});
 
 export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
   const { products } = deps;
@@ -311,6 +338,43 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       const product = await products.create(workspace.id, request.body as ProductInput, known, actorOf(request));
       return reply.code(201).send(ok(presentProduct(product)));
     },
+  );
+
+  app.post(
+    '/products/bulk-edit',
+    {
+      config: { access: 'workspace' },
+      schema: {
+        summary:
+          'Set the price and stock of many variants at once, by sku (one change of each product, all or none); dry_run answers what would change, in the catalogue and on each channel',
+        tags: ['products'],
+        querystring: Type.Object({
+          dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Answer what the edit would change, writing nothing' })),
+        }),
+        body: Type.Object(
+          {
+            variants: Type.Array(
+              Type.Object({ sku: Sku, price: Type.Optional(Price), quantity: Type.Optional(Quantity) }, { additionalProperties: false }),
+              { minItems: 1, maxItems: 1_000 },
+            ),
+          },
+          {
+            additionalProperties: false,
+            examples: [
+              {
+                variants: [
+                  { sku: 'TOTE-NAT', price: '26.00' },
+                  { sku: 'TOTE-BLK', quantity: 8 },
+                ],
+              },
+            ],
+          },
+        ),
+        response: { 200: Ok(BulkEditAnswer) },
+      },
+    },
+    async (request) =>
+      ok(await deps.bulkEdit.edit(workspaceOf(request).id, request.body.variants, request.query.dry_run === true, actorOf(request))),
   );
 
   app.get(

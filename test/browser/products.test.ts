@@ -248,7 +248,8 @@ describe('the Products pages in a browser', () => {
     await row.waitFor();
     assert.match((await row.locator('img').getAttribute('src'))!, /\/media\/[0-9a-f]{64}\.png$/);
     const cells = await row.getByRole('cell').allInnerTexts();
-    assert.deepEqual(cells.slice(1), ['Linen shirt', 'SHIRT-RED-S +3 more', '$21.50 – $26.00', '20', '4']);
+    // The selection box, the thumbnail, then the product's columns.
+    assert.deepEqual(cells.slice(2), ['Linen shirt', 'SHIRT-RED-S +3 more', '$21.50 – $26.00', '20', '4']);
     await session.shot('products-list');
     await session.shot('products-list-375', 375);
     await session.noAxeViolations('products-list');
@@ -328,6 +329,32 @@ describe('the Products pages in a browser', () => {
     await problems.getByRole('button', { name: 'Dismiss' }).click();
     assert.equal(await problems.count(), 0);
     session.noConsoleErrors([REFUSED]);
+  });
+
+  test('selected products are edited at once: every price 10 % up, previewed first, then saved as one change', async () => {
+    const before = await stored();
+    await page.getByRole('checkbox', { name: 'Select Linen shirt' }).check();
+    await page.getByRole('button', { name: 'Edit prices and stock (1)…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit prices and stock' });
+    await dialog.getByLabel('How the price changes').selectOption('percent');
+    await dialog.getByLabel('Percent (negative lowers)').fill('10');
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    const preview = dialog.getByRole('region', { name: 'What changes' });
+    await preview.waitFor();
+    const blueS = variantOf(before, 'Blue', 'S');
+    // 27.00 + 10 % is 29.70; the shirt is listed nowhere, which the preview says.
+    await preview.getByRole('row').filter({ hasText: blueS.sku }).getByText('29.70').waitFor();
+    await preview.getByText('None of these products is listed yet.').waitFor();
+    assert.equal((await stored()).version, before.version, 'a preview writes nothing');
+    await session.shot('products-bulk-edit');
+    await session.noAxeViolations('products-bulk-edit');
+    await dialog.getByRole('button', { name: /^Save \d+ changes$/ }).click();
+    await page.getByText('1 product updated; the listings follow.').waitFor();
+    const after = await stored();
+    assert.equal(after.version, before.version + 1);
+    assert.equal(variantOf(after, 'Blue', 'S').price, '29.70');
+    assert.equal(variantOf(after, 'Blue', 'S').id, blueS.id);
+    session.noConsoleErrors();
   });
 
   test('the product is deleted after a confirmation; Escape cancels it', async () => {

@@ -146,6 +146,56 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     return product;
   }
 
+  /**
+   * A partial change in the caller's transaction (a bulk edit's); the lists given replace the stored ones. Nothing
+   * different: nothing written, no new version.
+   */
+  async function updateIn(
+    tx: Db,
+    workspaceId: number,
+    id: number,
+    change: ProductChange,
+    known: FieldErrors,
+    actor: Actor,
+  ): Promise<ProductRecord> {
+    const current = await mustFind(tx, workspaceId, id, true);
+    const given = {
+      currency: change.currency !== undefined,
+      options: change.options !== undefined,
+      variants: change.variants !== undefined,
+      images: change.images !== undefined,
+    };
+    const candidate: Candidate = {
+      currency: change.currency ?? current.currency,
+      options: given.options ? asList(change.options) : current.options,
+      variants: given.variants
+        ? asList<VariantInput>(change.variants).map(candidateVariant)
+        : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
+      images: given.images ? asList(change.images) : current.images,
+    };
+    await check(tx, workspaceId, candidate, given, current, known, change.handle);
+    const fields = changedFields(current, changeFields(change));
+    const variants = change.variants?.map(variantFields);
+    const images = change.images?.map((image) => imageFields(image, current));
+    const variantsChanged = variants !== undefined && !sameVariants(current, variants);
+    const imagesChanged = images !== undefined && !sameImages(current, images);
+    if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
+    if (fields.title !== undefined || variantsChanged)
+      fields.search = searchText(
+        fields.title ?? current.title,
+        (variantsChanged ? variants : current.variants).map((v) => v.sku),
+      );
+    const now = clock.now();
+    await productsRepo.updateProduct(tx, id, fields, now);
+    await productsRepo.explainStockChange(tx, { reason: 'edit', actorUserId: actor.userId, at: now });
+    if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
+    if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
+    const product = await mustFind(tx, workspaceId, id);
+    await record(tx, 'product.updated', product, actor);
+    await deps.listings.productsChanged(tx, [id]);
+    return product;
+  }
+
   return {
     list: (workspaceId: number, page: { limit: number; offset: number }, q?: string) =>
       productsRepo.listProducts(db, workspaceId, page, q?.trim() || undefined),
@@ -163,47 +213,10 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
 
     /** A partial change; the lists given replace the stored ones. Nothing different: nothing written, no new version. */
     async update(workspaceId: number, id: number, change: ProductChange, known: FieldErrors, actor: Actor): Promise<ProductRecord> {
-      return skuRace(() =>
-        db.transaction(async (tx) => {
-          const current = await mustFind(tx, workspaceId, id, true);
-          const given = {
-            currency: change.currency !== undefined,
-            options: change.options !== undefined,
-            variants: change.variants !== undefined,
-            images: change.images !== undefined,
-          };
-          const candidate: Candidate = {
-            currency: change.currency ?? current.currency,
-            options: given.options ? asList(change.options) : current.options,
-            variants: given.variants
-              ? asList<VariantInput>(change.variants).map(candidateVariant)
-              : current.variants.map((v) => ({ ...v, option_values: v.optionValues })),
-            images: given.images ? asList(change.images) : current.images,
-          };
-          await check(tx, workspaceId, candidate, given, current, known, change.handle);
-          const fields = changedFields(current, changeFields(change));
-          const variants = change.variants?.map(variantFields);
-          const images = change.images?.map((image) => imageFields(image, current));
-          const variantsChanged = variants !== undefined && !sameVariants(current, variants);
-          const imagesChanged = images !== undefined && !sameImages(current, images);
-          if (Object.keys(fields).length === 0 && !variantsChanged && !imagesChanged) return current;
-          if (fields.title !== undefined || variantsChanged)
-            fields.search = searchText(
-              fields.title ?? current.title,
-              (variantsChanged ? variants : current.variants).map((v) => v.sku),
-            );
-          const now = clock.now();
-          await productsRepo.updateProduct(tx, id, fields, now);
-          await productsRepo.explainStockChange(tx, { reason: 'edit', actorUserId: actor.userId, at: now });
-          if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
-          if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
-          const product = await mustFind(tx, workspaceId, id);
-          await record(tx, 'product.updated', product, actor);
-          await deps.listings.productsChanged(tx, [id]);
-          return product;
-        }),
-      );
+      return skuRace(() => db.transaction((tx) => updateIn(tx, workspaceId, id, change, known, actor)));
     },
+
+    updateIn,
 
     /**
      * Appends an uploaded image (DESIGN §9): its bytes stored once by their hash and served at

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
 import { ErrorMessage, Frame, Loading, lastWorkspace, Notice, useRequest } from '../ui';
+import { BulkEditButton } from './bulk-edit';
 import { ExportButton, ImportButton, type ImportOutcome, ImportResult } from './product-csv';
 import type { Product } from './product-draft';
 import { formatPrice, productsUrl, productUrl, Thumb, useFlash, usePage } from './product-parts';
@@ -46,6 +47,8 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
   const [text, setText] = useState(q);
   const [message, setMessage] = useFlash();
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  // The products picked for a bulk edit, by id, with their rows as last shown (the page may move on meanwhile).
+  const [selected, setSelected] = useState<Map<number, Product>>(() => new Map());
 
   // The address follows the search box once the typing pauses, so a search is a link and Back undoes it.
   useEffect(() => {
@@ -131,7 +134,27 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
           <p className="muted small" role="status">
             {list.state === 'loading' ? 'Searching…' : resultLine(data.total, q, page, pages)}
           </p>
-          {data.rows.length > 0 && <ProductTable workspaceId={workspaceId} rows={data.rows} />}
+          {data.rows.length > 0 && (
+            <>
+              <div className="button-row">
+                <BulkEditButton
+                  products={[...selected.values()]}
+                  workspaceId={workspaceId}
+                  onDone={(done) => {
+                    setSelected(new Map());
+                    setMessage(done);
+                    list.reload();
+                  }}
+                />
+                {selected.size > 0 && (
+                  <button type="button" className="link-button" onClick={() => setSelected(new Map())}>
+                    Clear the selection
+                  </button>
+                )}
+              </div>
+              <ProductTable workspaceId={workspaceId} rows={data.rows} selected={selected} onSelect={setSelected} />
+            </>
+          )}
           {(pages > 1 || page > 1) && <Pagination workspaceId={workspaceId} q={q} page={page} pages={pages} />}
         </section>
       )}
@@ -139,12 +162,39 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
   );
 }
 
-function ProductTable({ workspaceId, rows }: { workspaceId: string; rows: Product[] }) {
+function ProductTable({
+  workspaceId,
+  rows,
+  selected,
+  onSelect,
+}: {
+  workspaceId: string;
+  rows: Product[];
+  selected: ReadonlyMap<number, Product>;
+  onSelect: (next: Map<number, Product>) => void;
+}) {
+  const all = rows.every((row) => selected.has(row.id));
+  const toggle = (picked: readonly Product[], on: boolean) => {
+    const next = new Map(selected);
+    for (const product of picked) {
+      if (on) next.set(product.id, product);
+      else next.delete(product.id);
+    }
+    onSelect(next);
+  };
   return (
     <div className="table-wrap">
       <table className="stack products-table">
         <thead>
           <tr>
+            <th scope="col">
+              <input
+                type="checkbox"
+                aria-label="Select every product on this page"
+                checked={all}
+                onChange={(e) => toggle(rows, e.target.checked)}
+              />
+            </th>
             <th scope="col">
               <span className="visually-hidden">Image</span>
             </th>
@@ -166,6 +216,14 @@ function ProductTable({ workspaceId, rows }: { workspaceId: string; rows: Produc
             const stock = stockOf(product);
             return (
               <tr key={product.id}>
+                <td data-label="Select">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${product.title}`}
+                    checked={selected.has(product.id)}
+                    onChange={(e) => toggle([product], e.target.checked)}
+                  />
+                </td>
                 <td className="thumb-cell">
                   <Thumb url={product.images[0]?.url} />
                 </td>
