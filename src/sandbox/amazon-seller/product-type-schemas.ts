@@ -144,6 +144,18 @@ function propertiesOf(type: ProductType, marketplace: SandboxMarketplace): Recor
         },
       },
     ),
+    supplier_declared_has_product_identifier_exemption: attribute(
+      'Product Exemption from GTIN',
+      'Select if the brand has been granted an exemption from providing a product identifier (GTIN)',
+      ['marketplace_id'],
+      {
+        required: ['value'],
+        properties: {
+          value: { title: 'Product Exemption from GTIN', type: 'boolean', enum: [false, true], enumNames: ['No', 'Yes'] },
+          marketplace_id: marketplaceId,
+        },
+      },
+    ),
     product_description: text('Product Description', 'Provide a text description of the product', 2000),
     bullet_point: text(
       'Bullet Point',
@@ -245,9 +257,19 @@ export function requiredOf(type: ProductType, requirements: Requirements): strin
   return [...PRODUCT_FACTS, ...extra, ...SALES_TERMS];
 }
 
-/** Amazon's rule for a new product: without a suggested ASIN a barcode is required, and without a barcode an ASIN. */
+/**
+ * Amazon's rule for a new product: without a suggested ASIN a barcode is required, and without a barcode an ASIN,
+ * unless the brand holds a GTIN exemption (`supplier_declared_has_product_identifier_exemption` true), which asks for
+ * neither (Amazon's schemas put these conditions in `allOf`, as here).
+ */
+const EXEMPT = {
+  required: ['supplier_declared_has_product_identifier_exemption'],
+  properties: {
+    supplier_declared_has_product_identifier_exemption: { contains: { required: ['value'], properties: { value: { const: true } } } },
+  },
+};
 const requiredWithout = (absent: string, needed: string) => ({
-  if: { not: { required: [absent] } },
+  if: { not: { anyOf: [{ required: [absent] }, EXEMPT] } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
   then: { required: [needed] },
 });

@@ -369,6 +369,39 @@ for (const kind of databaseKinds()) {
       assert.equal((await listing(me, made.json().data.id)).status, 'active');
     });
 
+    test("a brand's GTIN exemption asks for no barcode: without it a barcode (or an ASIN) is required, with it neither", async () => {
+      const me = await amazonSeller(t, '741');
+      const attributes = (await call(t, 'GET', `/sites/${me.site}/categories/KITCHEN/attributes`, me.as)).json().data;
+      const exemption = attributes.find((a: { name: string }) => a.name === 'supplier_declared_has_product_identifier_exemption');
+      // A yes-or-no choice, as Amazon's schema gives it (enum false, true named No, Yes).
+      assert.deepEqual(
+        [exemption?.type, exemption?.required, exemption?.values.map((v: { label: string }) => v.label)],
+        ['select', false, ['No', 'Yes']],
+      );
+      // The mug without barcodes: Amazon's schema asks for an identifier of each SKU.
+      const productId = await mugProduct(t, me, 'AX', { brand: 'Sandbox Pottery' });
+      const body = { product_id: productId, category_id: 'KITCHEN', attributes: { material: 'Stoneware' } };
+      const without = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...body, mode: 'validate' } });
+      assert.equal(without.json().data.valid, false);
+      assert.deepEqual(
+        [...new Set(without.json().data.issues.map((i: { field: string }) => i.field))],
+        ['product.variants.0.barcode', 'attributes.merchant_suggested_asin', 'product.variants.1.barcode'],
+      );
+      const exempt = { ...body, attributes: { ...body.attributes, supplier_declared_has_product_identifier_exemption: 'true' } };
+      const validated = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { ...exempt, mode: 'validate' } });
+      assert.deepEqual(validated.json().data, { valid: true, issues: [] });
+      const made = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: exempt });
+      assert.equal(made.statusCode, 202, made.body);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => [s.id, s.state]),
+        [
+          ['AX-W', 'in_review'],
+          ['AX-B', 'in_review'],
+        ],
+      );
+    });
+
     test('a PUT Amazon took but answered 500 is sent again to the same SKU: one listing', async () => {
       const me = await amazonSeller(t, '708');
       const { id } = await publish(me, 'A7');
