@@ -122,7 +122,8 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(rows[0], [...COLUMNS, 'attribute.color', 'attribute.material']);
         assert.equal(rows.length, 1 + 4 + 1);
         // Each product's own handle, made from its title (DESIGN §9).
-        const handle = 'linen-tote-bag';
+        const handle = bag.handle;
+        assert.deepEqual([bag.handle, cup.handle], ['linen-tote-bag', 'stoneware-mug']);
         assert.deepEqual(rows[1], [
           ...[handle, 'Linen tote bag', 'Hand-stitched, natural linen.', 'Ada & Co', 'tote, linen', 'USD'],
           ...['Color', 'Natural', 'Size', 'S', '', '', 'T-NAT-S', '24.00', '12', ''],
@@ -133,7 +134,7 @@ for (const kind of databaseKinds()) {
           ...['', '', '', '', '', '', ''],
         ]);
         assert.deepEqual(rows[5], [
-          ...['stoneware-mug', 'Stoneware mug', '', '', '', 'EUR', '', '', '', '', '', '', 'MUG-1', '12.00', '4', ''],
+          ...[cup.handle, 'Stoneware mug', '', '', '', 'EUR', '', '', '', '', '', '', 'MUG-1', '12.00', '4', ''],
           ...['', '', '', '', '', 'white', ''],
         ]);
       });
