@@ -47,6 +47,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /products/{product_id}/images': 'uploadProductImage',
   'GET /products/export': 'exportProducts',
   'POST /products/import': 'importProducts',
+  'POST /products/bulk-edit': 'bulkEditProducts',
   'POST /authenticate-site': 'authenticateSite',
   'GET /oauth/callback/etsy': 'completeEtsyAuthorization',
   'GET /oauth/callback/tiktok-shop': 'completeTiktokShopAuthorization',

@@ -115,141 +115,7 @@ export interface paths {
   };
   "/api/v1/products/bulk-edit": {
     /** Set the price and stock of many variants at once, by sku (one change of each product, all or none); dry_run answers what would change, in the catalogue and on each channel */
-    post: {
-      parameters: {
-        query?: {
-          /** @description Answer what the edit would change, writing nothing */
-          dry_run?: boolean;
-        };
-        header: {
-          /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
-          "x-workspace-id": string;
-        };
-      };
-      requestBody: {
-        content: {
-          /**
-           * @example {
-           *   "variants": [
-           *     {
-           *       "sku": "TOTE-NAT",
-           *       "price": "26.00"
-           *     },
-           *     {
-           *       "sku": "TOTE-BLK",
-           *       "quantity": 8
-           *     }
-           *   ]
-           * }
-           */
-          "application/json": {
-            variants: {
-                /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
-                sku: string;
-                /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
-                price?: string;
-                quantity?: number;
-              }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Success */
-        200: {
-          content: {
-            "application/json": {
-              /** @enum {boolean} */
-              success: true;
-              data: {
-                /** @description Products changed (a dry run: that would be) */
-                updated: number;
-                /** @description Each value changed in the catalogue */
-                changes: ({
-                    product_id: number;
-                    sku: string;
-                    field: "price" | "quantity";
-                    from: string | number;
-                    to: string | number;
-                  })[];
-                /** @description Each value changed on a channel, as listed there: its rate, adjustment, stock buffer and overrides applied */
-                channels: ({
-                    listing_id: number;
-                    site_id: number;
-                    site_name: string;
-                    platform: "etsy" | "tiktok-shop" | "amazon-seller";
-                    sku: string;
-                    field: "price" | "quantity";
-                    from: string | number;
-                    to: string | number;
-                    /** @description Why the change will not be sent to the channel (an exchange rate missing) */
-                    blocked: string | null;
-                  })[];
-              };
-            };
-          };
-        };
-        /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
-        400: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
-        401: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
-        403: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Not found (also a resource of another workspace) */
-        404: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Payload too large */
-        413: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Unsupported media type: send application/json */
-        415: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description The given data was invalid: `errors` has the messages of each field */
-        422: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Too many requests: Retry-After says in how many seconds to try again */
-        429: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Server error */
-        500: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-        /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
-        503: {
-          content: {
-            "application/json": components["schemas"]["Error"];
-          };
-        };
-      };
-    };
+    post: operations["bulkEditProducts"];
   };
   "/api/v1/products/{product_id}": {
     /** One product */
@@ -3059,6 +2925,142 @@ export interface operations {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Product"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** Set the price and stock of many variants at once, by sku (one change of each product, all or none); dry_run answers what would change, in the catalogue and on each channel */
+  bulkEditProducts: {
+    parameters: {
+      query?: {
+        /** @description Answer what the edit would change, writing nothing */
+        dry_run?: boolean;
+      };
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "variants": [
+         *     {
+         *       "sku": "TOTE-NAT",
+         *       "price": "26.00"
+         *     },
+         *     {
+         *       "sku": "TOTE-BLK",
+         *       "quantity": 8
+         *     }
+         *   ]
+         * }
+         */
+        "application/json": {
+          variants: {
+              /** @description 1 to 64 of A-Z a-z 0-9 . _ -, unique among the workspace's variants */
+              sku: string;
+              /** @description A decimal amount with at most two decimals, above 0 and below 1,000,000, as text so no precision is lost */
+              price?: string;
+              quantity?: number;
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+              /** @description Products changed (a dry run: that would be) */
+              updated: number;
+              /** @description Each value changed in the catalogue */
+              changes: ({
+                  product_id: number;
+                  sku: string;
+                  field: "price" | "quantity";
+                  from: string | number;
+                  to: string | number;
+                })[];
+              /** @description Each value changed on a channel, as listed there: its rate, adjustment, stock buffer and overrides applied */
+              channels: ({
+                  listing_id: number;
+                  site_id: number;
+                  site_name: string;
+                  platform: "etsy" | "tiktok-shop" | "amazon-seller";
+                  sku: string;
+                  field: "price" | "quantity";
+                  from: string | number;
+                  to: string | number;
+                  /** @description Why the change will not be sent to the channel (an exchange rate missing) */
+                  blocked: string | null;
+                })[];
+            };
           };
         };
       };
