@@ -6,7 +6,7 @@
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
 import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
-import { fieldsForm, inventoryBody } from './listing-requests.js';
+import { fieldsForm, inventoryPrint } from './listing-requests.js';
 import { type EtsyListing, platformListing } from './listing-responses.js';
 
 /** Every state getListingsByShop lists, in the order an import reads them. */
@@ -111,7 +111,7 @@ export function existingListing(listing: EtsyListing): ExistingListing {
       delivered: {
         fields: fingerprint(fieldsForm(held, profiles)),
         images: fingerprint(images.map((image) => image.url)),
-        inventory: fingerprint(inventoryBody(held, String(listing.readiness_state_id))),
+        inventory: inventoryPrint(held, String(listing.readiness_state_id)),
       },
       variantIds: Object.fromEntries(products.flatMap((p) => (p.sku && p.product_id ? [[p.sku, String(p.product_id)]] : []))),
     },

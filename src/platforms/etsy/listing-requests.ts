@@ -1,5 +1,7 @@
 /** Etsy's listing writes (listings.md §1.4–1.7): the requests built without I/O (their answers are parsed in listing-responses.ts). */
-import type { ListingDraft } from '../contracts/listings.js';
+import type { DraftVariant, ListingDraft } from '../contracts/listings.js';
+import { fingerprint } from '../fingerprint.js';
+import type { VariationProperty } from './listing-responses.js';
 
 /**
  * Etsy's "custom" variation properties, for options a seller names: 513 and 514 (listings.md §1.6: a variation is a
@@ -48,14 +50,44 @@ const offering = (price: string, quantity: number, readinessStateId: string) => 
 /** Whether every variant of the draft is out of stock: Etsy refuses such an inventory (orders.md §1, "Inventory"). */
 export const soldOut = (draft: Pick<ListingDraft, 'variants'>) => draft.variants.every((variant) => variant.quantity === 0);
 
+/** What an option is called where the category calls it otherwise: a colour is Etsy's "Primary color". */
+const OPTION_NAMES: Readonly<Record<string, readonly string[]>> = { color: ['primary color'], colour: ['primary color'] };
+
 /**
- * The inventory body (listings.md §1.6): one product per variant, its options as custom variation properties, and each
- * of price, quantity and sku varying on every property there is, so each combination carries its own. A variant at 0
- * is a disabled offering (DESIGN §14). Etsy refuses an inventory with no unit at all, so a sold-out draft keeps one unit
- * of its first variant, sent only to a listing switched off first (the adapter's `deliver`): nobody can buy it.
+ * Which property each option varies on (listings.md §1.6): the category's own variation property of the option's name
+ * when it has an id for every value the variants give (`value_ids`, with its scale), else Etsy's custom properties
+ * 513 and 514 (`property_name`, the values as text, `value_ids` empty: Etsy's own form sends them so).
  */
-export function inventoryBody(draft: ListingDraft, readinessStateId: string) {
-  const properties = draft.options.map((option, i) => ({ id: CUSTOM_PROPERTY_IDS[i]!, name: option.name }));
+export function variationPropertiesOf(draft: Pick<ListingDraft, 'options' | 'variants'>, variations: readonly VariationProperty[]) {
+  const taken = new Set<number>();
+  let custom = 0;
+  return draft.options.map((option) => {
+    const name = option.name.trim().toLowerCase();
+    const wanted = [name, ...(OPTION_NAMES[name] ?? [])];
+    const valuesOf = (v: DraftVariant) => (v.optionValues[option.name] ?? '').trim().toLowerCase();
+    const own = variations.find(
+      (property) =>
+        !taken.has(property.id) &&
+        property.names.some((each) => wanted.includes(each)) &&
+        draft.variants.every((variant) => property.valueIds.has(valuesOf(variant))),
+    );
+    if (own) {
+      taken.add(own.id);
+      return { id: own.id, name: option.name, scaleId: own.scaleId, valueIdOf: (v: DraftVariant) => [own.valueIds.get(valuesOf(v))!] };
+    }
+    return { id: CUSTOM_PROPERTY_IDS[custom++]!, name: option.name, scaleId: null, valueIdOf: (_: DraftVariant) => [] as number[] };
+  });
+}
+
+/**
+ * The inventory body (listings.md §1.6): one product per variant, its options as the category's variation properties
+ * or custom ones (variationPropertiesOf), and each of price, quantity and sku varying on every property there is, so
+ * each combination carries its own. A variant at 0 is a disabled offering (DESIGN §14). Etsy refuses an inventory with
+ * no unit at all, so a sold-out draft keeps one unit of its first variant, sent only to a listing switched off first
+ * (the adapter's `deliver`): nobody can buy it.
+ */
+export function inventoryBody(draft: ListingDraft, readinessStateId: string, variations: readonly VariationProperty[] = []) {
+  const properties = variationPropertiesOf(draft, variations);
   const ids = properties.map((p) => p.id);
   const none = soldOut(draft);
   return {
@@ -64,6 +96,8 @@ export function inventoryBody(draft: ListingDraft, readinessStateId: string) {
       property_values: properties.map((property) => ({
         property_id: property.id,
         property_name: property.name,
+        ...(property.scaleId === null ? {} : { scale_id: property.scaleId }),
+        value_ids: property.valueIdOf(variant),
         values: [variant.optionValues[property.name] ?? ''],
       })),
       offerings: [offering(variant.price, none && i === 0 ? 1 : variant.quantity, readinessStateId)],
@@ -73,4 +107,21 @@ export function inventoryBody(draft: ListingDraft, readinessStateId: string) {
     sku_on_property: ids,
     readiness_state_on_property: [],
   };
+}
+
+/**
+ * What an inventory holds, whichever properties carry the options (the category's or custom ones, named as Etsy names
+ * them): each variant's sku, its option values in order, and its offering. A listing read from Etsy (an import, a
+ * drift's reconcile) is printed so, without the category's properties at hand, and matches what was sent.
+ */
+export function inventoryPrint(draft: ListingDraft, readinessStateId: string): string {
+  const body = inventoryBody(draft, readinessStateId);
+  return fingerprint({
+    ...body,
+    products: body.products.map(({ sku, property_values, offerings }) => ({
+      sku,
+      values: property_values.map((v) => v.values),
+      offerings,
+    })),
+  });
 }

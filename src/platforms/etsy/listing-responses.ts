@@ -45,7 +45,27 @@ const TaxonomyProperty = Type.Object({
   is_required: Type.Boolean(),
   is_multivalued: Type.Boolean(),
   possible_values: Type.Array(PossibleValue),
+  supports_variations: Type.Optional(Type.Boolean()),
+  scales: Type.Optional(Type.Array(Type.Object({ scale_id: Type.Integer() }))),
 });
+
+/**
+ * A property of the category a listing's variations can use (`supports_variations`), with its values' ids by name
+ * (lowercased) and its first scale: what an inventory names instead of a custom property (listings.md §1.6).
+ */
+export interface VariationProperty {
+  readonly id: number;
+  /** Its name and display name, lowercased. */
+  readonly names: readonly string[];
+  readonly scaleId: number | null;
+  readonly valueIds: ReadonlyMap<string, number>;
+}
+
+/** What getPropertiesByTaxonomyId says of a category: the attributes a listing may give, and its variation properties. */
+export interface TaxonomyRead {
+  readonly attributes: CategoryAttribute[];
+  readonly variations: VariationProperty[];
+}
 
 /**
  * A refused read: passing failures are `unavailable`; 401 is the seller's grant; 403 is Etsy refusing Storelink's key
@@ -122,20 +142,35 @@ export function parseTaxonomy(status: number, body: unknown): (Category & { pare
  * `GET /v3/application/seller-taxonomy/nodes/{id}/properties`: a property with possible values is a choice among them
  * (several where it is multivalued), otherwise text. Null for a node Etsy does not know (404).
  */
-export function parseTaxonomyProperties(status: number, body: unknown): CategoryAttribute[] | null {
+export function parseTaxonomyProperties(status: number, body: unknown): TaxonomyRead | null {
   if (status === 404) return null;
   if (status >= 400) throw readFailure(status, body, "the category's properties");
   const properties = parseBody(ListOf(TaxonomyProperty), body);
   if (!properties) throw new PlatformError('unavailable', "Etsy answered the category's properties in an unknown shape");
-  return properties.results.map((property) => ({
-    name: String(property.property_id),
-    label: property.display_name || property.name,
-    required: property.is_required,
-    type: property.possible_values.length === 0 ? 'text' : property.is_multivalued ? 'multiselect' : 'select',
-    values: property.possible_values.flatMap((value) =>
-      value.value_id === null ? [] : [{ value: String(value.value_id), label: value.name }],
-    ),
-  }));
+  const variations = properties.results
+    .filter((property) => property.supports_variations === true)
+    .map((property) => ({
+      id: property.property_id,
+      names: [...new Set([property.name, property.display_name].map((name) => name.trim().toLowerCase()))],
+      scaleId: property.scales?.[0]?.scale_id ?? null,
+      valueIds: new Map(
+        property.possible_values.flatMap((value) =>
+          value.value_id === null ? [] : [[value.name.trim().toLowerCase(), value.value_id] as const],
+        ),
+      ),
+    }));
+  const attributes = properties.results.map(
+    (property): CategoryAttribute => ({
+      name: String(property.property_id),
+      label: property.display_name || property.name,
+      required: property.is_required,
+      type: property.possible_values.length === 0 ? 'text' : property.is_multivalued ? 'multiselect' : 'select',
+      values: property.possible_values.flatMap((value) =>
+        value.value_id === null ? [] : [{ value: String(value.value_id), label: value.name }],
+      ),
+    }),
+  );
+  return { attributes, variations };
 }
 
 /** Etsy's limits on an answer (listings.md §1.10): `x-limit-per-second`, `x-remaining-this-second`, `x-limit-per-day`, `x-remaining-today`. */

@@ -11,7 +11,7 @@ import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
-import { createListingForm, fieldsForm, inventoryBody, soldOut } from './listing-requests.js';
+import { createListingForm, fieldsForm, inventoryBody, inventoryPrint, soldOut } from './listing-requests.js';
 import {
   type EtsyListing,
   parseDeleted,
@@ -31,6 +31,7 @@ import {
   readinessLabel,
   readRateLimits,
   returnPolicyLabel,
+  type TaxonomyRead,
 } from './listing-responses.js';
 import { checkEtsyDraft } from './listing-rules.js';
 import { ETSY_WHEN_MADE, ETSY_WHO_MADE } from './listing-settings.js';
@@ -60,7 +61,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
   const base = `${config.apiUrl}/v3/application`;
   let taxonomy: { readAt: number; nodes: ReturnType<typeof parseTaxonomy> } | null = null;
   // A category's properties change with the taxonomy: read once an hour too, not for every listing published in it.
-  const properties = new Map<string, { readAt: number; attributes: CategoryAttribute[] | null }>();
+  const properties = new Map<string, { readAt: number; read: TaxonomyRead | null }>();
 
   async function send<T>(
     call: ListingsCall,
@@ -164,9 +165,12 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
   }
 
   async function deliverInventory(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
-    const body = inventoryBody(draft, String(call.settings.readiness_state_id));
-    const print = fingerprint(body);
+    // A product of options names the category's own variation properties where they fit (listings.md §1.6).
+    const readiness = String(call.settings.readiness_state_id);
+    const print = inventoryPrint(draft, readiness);
     if (progress.delivered.inventory === print) return;
+    const variations = draft.options.length > 0 ? ((await taxonomyRead(call, draft.categoryId))?.variations ?? []) : [];
+    const body = inventoryBody(draft, readiness, variations);
     // The unit a sold-out inventory keeps must not be sold: the listing goes off before it is sent.
     if (soldOut(draft)) await switchOffIfLive(call, progress);
     const answer = await send(call, 'PUT', `/listings/${progress.externalId}/inventory`, parseInventory, { json: body });
@@ -216,14 +220,19 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     }
   }
 
-  async function categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null> {
+  /** The category's properties (getPropertiesByTaxonomyId), read once an hour per instance; null for a category Etsy has not. */
+  async function taxonomyRead(call: ListingsCall, categoryId: string): Promise<TaxonomyRead | null> {
     if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
     const now = deps.clock.now().getTime();
     const known = properties.get(categoryId);
-    if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.attributes;
-    const attributes = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
-    properties.set(categoryId, { readAt: now, attributes });
-    return attributes;
+    if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.read;
+    const read = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
+    properties.set(categoryId, { readAt: now, read });
+    return read;
+  }
+
+  async function categoryAttributes(call: ListingsCall, categoryId: string): Promise<CategoryAttribute[] | null> {
+    return (await taxonomyRead(call, categoryId))?.attributes ?? null;
   }
 
   async function taxonomyOf(call: ListingsCall) {

@@ -47,7 +47,10 @@ function readPropertyValue(raw: unknown, path: string, taxonomyId: number): Prod
   if (!Array.isArray(values) || values.length !== 1 || typeof values[0] !== 'string' || values[0].trim() === '')
     return refuse(`${path}/values`, 'must hold one value');
   if (/[()]/.test(values[0])) refuse(`${path}/values`, 'cannot contain parentheses');
-  const valueIds = raw.value_ids === undefined ? [] : raw.value_ids;
+  // Etsy's OpenAPI document (and the SDKs generated from it) require `value_ids` of every property value: empty for a
+  // custom property's text, the taxonomy's ids for its own (etsy/open-api#292 reports it refused when left out).
+  if (raw.value_ids === undefined) return refuse(`${path}/value_ids`, 'is required');
+  const valueIds = raw.value_ids;
   if (!isIdList(valueIds)) return refuse(`${path}/value_ids`, 'must be a list of integers');
   if (property && property.possible_values.length > 0 && valueIds.some((v) => !property.possible_values.some((p) => p.value_id === v)))
     refuse(`${path}/value_ids`, 'are not possible values of the property');

@@ -127,7 +127,13 @@ function inspected(listing: StoredListing) {
     state: listing.state,
     skus: listing.inventory.products
       .filter((product) => enabledOfferings(listing).includes(product.offering))
-      .map((product) => ({ sku: product.sku, price: (product.offering.price / 100).toFixed(2), quantity: product.offering.quantity })),
+      .map((product) => ({
+        sku: product.sku,
+        price: (product.offering.price / 100).toFixed(2),
+        quantity: product.offering.quantity,
+        // Which variation property each option is on (the taxonomy's, by value_ids, or a custom 513/514, by text).
+        variation: product.property_values.map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
+      })),
     images: listing.images.length,
     // The images' ids in their order on the listing (rank), so a client can see a reorder arrive.
     image_ids: [...listing.images].sort((a, b) => a.rank - b.rank).map((image) => image.listing_image_id),

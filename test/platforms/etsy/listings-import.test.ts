@@ -16,7 +16,7 @@ interface ShopListing {
   id: number;
   title: string;
   state: string;
-  skus: { sku: string; price: string; quantity: number }[];
+  skus: { sku: string; price: string; quantity: number; variation?: unknown[] }[];
   publishes: number;
   updated_at: string;
 }
@@ -154,7 +154,7 @@ for (const kind of databaseKinds()) {
       await runDueJobs(t, LISTING_QUEUE);
       const cardOnEtsy = (await shopOf(me.account)).find((l) => String(l.id) === linked.external_id)!;
       assert.equal(cardOnEtsy.title, 'Catalogue CARD-TAN');
-      assert.deepEqual(cardOnEtsy.skus, [{ sku: 'CARD-TAN', price: '30.00', quantity: 2 }]);
+      assert.deepEqual(cardOnEtsy.skus, [{ sku: 'CARD-TAN', price: '30.00', quantity: 2, variation: [] }]);
       assert.equal(cardOnEtsy.state, 'inactive');
       assert.equal(cardOnEtsy.publishes, 1, 'never published again');
       const refreshed = (await call(t, 'GET', `/listings/${linked.id}`, me.as)).json().data;

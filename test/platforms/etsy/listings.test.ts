@@ -17,7 +17,12 @@ interface ShopListing {
   id: number;
   title: string;
   state: string;
-  skus: { sku: string; price: string | number; quantity: number }[];
+  skus: {
+    sku: string;
+    price: string | number;
+    quantity: number;
+    variation?: { property_id: number; value_ids: number[]; values: string[] }[];
+  }[];
   images?: number;
   image_ids?: number[];
   publishes?: number;
@@ -91,6 +96,11 @@ for (const kind of databaseKinds()) {
           ['M1-B', 19.5, 2],
         ],
       );
+      // The Color option is the category's own variation property (Primary color, 200) by its values' ids, not a custom one.
+      assert.deepEqual(
+        held?.skus.map((s) => s.variation),
+        [[{ property_id: 200, value_ids: [2], values: ['White'] }], [{ property_id: 200, value_ids: [4], values: ['Blue'] }]],
+      );
       assert.equal(held?.images, 1);
       assert.equal(held?.publishes, 1);
       // The category's required attributes (each given its first choice) are the listing's properties on Etsy.
@@ -115,6 +125,52 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([again.statusCode, again.json()], [409, errorBody(409, 'Conflict')]);
       const removal = await call(t, 'DELETE', `/products/${productId}`, me.as);
       assert.equal(removal.statusCode, 409);
+    });
+
+    test("an option the category has no variation property for (or a value it has no id for) is Etsy's custom property 513", async () => {
+      const me = await seller('231');
+      const productId = await mugProduct(t, me, 'GZ', {
+        options: [{ name: 'Glaze', values: ['Matte', 'Gloss'] }],
+        variants: [
+          { sku: 'GZ-M', option_values: { Glaze: 'Matte' }, price: '18.00', quantity: 2 },
+          { sku: 'GZ-G', option_values: { Glaze: 'Gloss' }, price: '19.00', quantity: 3 },
+        ],
+      });
+      const { id: categoryId, attributes } = await category(me, 'mug');
+      assert.equal(
+        (
+          await call(t, 'POST', `/sites/${me.site}/listings`, {
+            ...me.as,
+            body: { product_id: productId, category_id: categoryId, attributes },
+          })
+        ).statusCode,
+        202,
+      );
+      await runDueJobs(t, LISTING_QUEUE);
+      const [held] = await shop(me.account);
+      assert.deepEqual(
+        held?.skus.map((s) => s.variation),
+        [[{ property_id: 513, value_ids: [], values: ['Matte'] }], [{ property_id: 513, value_ids: [], values: ['Gloss'] }]],
+      );
+      // A colour Etsy's taxonomy does not name stays the seller's own text, on a custom property.
+      const teal = await mugProduct(t, me, 'TL', {
+        options: [{ name: 'Color', values: ['Teal', 'Black'] }],
+        variants: [
+          { sku: 'TL-T', option_values: { Color: 'Teal' }, price: '18.00', quantity: 2 },
+          { sku: 'TL-K', option_values: { Color: 'Black' }, price: '18.00', quantity: 2 },
+        ],
+      });
+      assert.equal(
+        (await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { product_id: teal, category_id: categoryId, attributes } }))
+          .statusCode,
+        202,
+      );
+      await runDueJobs(t, LISTING_QUEUE);
+      const tealHeld = (await shop(me.account)).find((l) => l.skus.some((s) => s.sku === 'TL-T'));
+      assert.deepEqual(
+        tealHeld?.skus.map((s) => s.variation?.[0]?.property_id),
+        [513, 513],
+      );
     });
 
     test('a price change reaches the shop as an inventory change alone: no new upload, no second publish', async () => {

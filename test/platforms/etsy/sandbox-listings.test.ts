@@ -141,7 +141,7 @@ const variedInventory = (readiness: number) => {
     sku,
     property_values: [
       { property_id: PRIMARY_COLOR, value_ids: [colorId], values: [color] },
-      { property_id: CAPACITY, scale_id: 11, values: [capacity] },
+      { property_id: CAPACITY, scale_id: 11, value_ids: [] as number[], values: [capacity] },
     ],
     offerings: [{ price, quantity, is_enabled: true, readiness_state_id: readiness }],
   });
@@ -559,7 +559,7 @@ describe('inventory refusals', () => {
   test('a third variation property', async () => {
     const body = base();
     body.products.forEach((product, i) =>
-      product.property_values.push({ property_id: 513, property_name: 'Finish', values: [`F${i}`] } as never),
+      product.property_values.push({ property_id: 513, property_name: 'Finish', value_ids: [], values: [`F${i}`] } as never),
     );
     await refusedWith(body, /more than 2 properties/);
   });
@@ -595,6 +595,12 @@ describe('inventory refusals', () => {
     const foreign = base();
     foreign.products[0]!.offerings[0]!.readiness_state_id = ids(shopOf(131)).readiness;
     await refusedWith(foreign, /readiness_state_id/);
+  });
+
+  test('a property value without value_ids (required by Etsy, even empty for a custom property)', async () => {
+    const body = base();
+    for (const product of body.products) delete (product.property_values[1] as { value_ids?: number[] }).value_ids;
+    await refusedWith(body, /value_ids : is required/);
   });
 
   test('a property the taxonomy does not vary on, and an empty product list', async () => {
@@ -762,6 +768,12 @@ describe('faults', () => {
 });
 
 describe('the inspection endpoint', () => {
+  /** Which variation property each option of a sku is on: the colour by its value id, the capacity by its text. */
+  const variationOf = (colorId: number, color: string, capacity: string) => [
+    { property_id: PRIMARY_COLOR, value_ids: [colorId], values: [color] },
+    { property_id: CAPACITY, value_ids: [], values: [capacity] },
+  ];
+
   test('answers id, title, state, skus with decimal prices, properties, the images (count and order), publishes, and the last change', async () => {
     const token = await connect(170);
     const id = await draft(token, 170);
@@ -772,10 +784,10 @@ describe('the inspection endpoint', () => {
       title: 'Walnut coaster set',
       state: 'draft',
       skus: [
-        { sku: 'MUG-BK-12', price: '20.00', quantity: 3 },
-        { sku: 'MUG-BK-16', price: '24.00', quantity: 2 },
-        { sku: 'MUG-WH-12', price: '20.00', quantity: 0 },
-        { sku: 'MUG-WH-16', price: '24.00', quantity: 4 },
+        { sku: 'MUG-BK-12', price: '20.00', quantity: 3, variation: variationOf(1, 'Black', '12') },
+        { sku: 'MUG-BK-16', price: '24.00', quantity: 2, variation: variationOf(1, 'Black', '16') },
+        { sku: 'MUG-WH-12', price: '20.00', quantity: 0, variation: variationOf(2, 'White', '12') },
+        { sku: 'MUG-WH-16', price: '24.00', quantity: 4, variation: variationOf(2, 'White', '16') },
       ],
       images: 0,
       image_ids: [],
