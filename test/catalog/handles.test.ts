@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { catalogueUser } from '../helpers/catalogue.js';
 import { databaseKinds } from '../helpers/database.js';
-import { API, call, createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
+import { call, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 for (const kind of databaseKinds()) {
   describe(`product handles [${kind}]`, () => {
@@ -14,18 +15,7 @@ for (const kind of databaseKinds()) {
     before(async () => (t = await createTestApp(kind)));
     after(() => t.close());
 
-    async function owner() {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const headers = { authorization: `Bearer ${user.session}`, 'x-workspace-id': String(user.workspace.id), 'content-type': 'text/csv' };
-      return {
-        as,
-        post: (body: unknown) => call(t, 'POST', '/products', { ...as, body }),
-        patch: (id: number, body: unknown) => call(t, 'PATCH', `/products/${id}`, { ...as, body }),
-        products: async () => (await call(t, 'GET', '/products?per_page=100', as)).json().data,
-        importCsv: (payload: string) => t.app.inject({ method: 'POST', url: `${API}/products/import`, headers, payload }),
-      };
-    }
+    const owner = () => catalogueUser(t);
     const plain = (sku: string, title = 'Crème brûlée ramekin, 2 pack') => ({
       title,
       currency: 'EUR',

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { stringify } from 'csv-stringify/sync';
+import { catalogueUser } from '../helpers/catalogue.js';
 import { databaseKinds } from '../helpers/database.js';
-import { API, call, createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
+import { call, createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Shopify's product CSV header as its admin exports it (2025 onwards: with the "Linked To" columns). */
 const SHOPIFY_HEADER = [
@@ -121,17 +122,7 @@ for (const kind of databaseKinds()) {
     before(async () => (t = await createTestApp(kind)));
     after(() => t.close());
 
-    async function owner() {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const headers = { authorization: `Bearer ${user.session}`, 'x-workspace-id': String(user.workspace.id), 'content-type': 'text/csv' };
-      return {
-        as,
-        products: async () => (await call(t, 'GET', '/products?per_page=100', as)).json().data,
-        importCsv: (payload: string, query = '') =>
-          t.app.inject({ method: 'POST', url: `${API}/products/import${query}`, headers, payload }),
-      };
-    }
+    const owner = () => catalogueUser(t);
     /** What a product is, without its ids and times. */
     interface Content extends Record<string, unknown> {
       variants: Record<string, unknown>[];
@@ -145,6 +136,10 @@ for (const kind of databaseKinds()) {
         images: (rest.images as Record<string, unknown>[]).map(({ id: _i, ...image }) => image),
       };
     };
+
+    /** Each product's content, by its title. */
+    const contentsOf = (products: Record<string, unknown>[]): Record<string, Content> =>
+      Object.fromEntries(products.map((p) => [p.title as string, contentOf(p)]));
 
     test("a Shopify export imports as it is: HTML made text, follow-up rows its variants, image rows its images, Shopify's other columns named", async () => {
       const me = await owner();
@@ -178,9 +173,7 @@ for (const kind of databaseKinds()) {
         'Cost per item',
         'Status',
       ]);
-      const byTitle: Record<string, ReturnType<typeof contentOf>> = Object.fromEntries(
-        (await me.products()).map((p: { title: string }) => [p.title, contentOf(p as unknown as Record<string, unknown>)]),
-      );
+      const byTitle = contentsOf(await me.products());
       const tee = byTitle['Organic Cotton Tee']!;
       assert.equal(tee.description, 'Soft organic cotton & a relaxed fit.\n\n * Pre-shrunk\n * Made in Portugal');
       assert.equal(tee.brand, 'Maomao');
@@ -229,30 +222,26 @@ for (const kind of databaseKinds()) {
     test('a stock file of skus and quantities changes those quantities alone, and gathers a product’s skus into one update', async () => {
       const me = await owner();
       assert.equal((await me.importCsv(SHOPIFY_EXPORT)).statusCode, 200);
-      const before = Object.fromEntries(
-        (await me.products()).map((p: { title: string }) => [p.title, contentOf(p as unknown as Record<string, unknown>)]),
-      );
+      const before = contentsOf(await me.products());
 
       const stock = await me.importCsv(' SKU , Quantity \nTEE-S-BLK,2\nMUG-ENAMEL,0\nTEE-L-WHT,9\n');
       assert.equal(stock.statusCode, 200, stock.body);
       assert.deepEqual(stock.json().data, { created: 0, updated: 2, unchanged: 0, removed: 0, ignored: [] });
-      const after = Object.fromEntries(
-        (await me.products()).map((p: { title: string }) => [p.title, contentOf(p as unknown as Record<string, unknown>)]),
-      );
+      const after = contentsOf(await me.products());
       const quantities = (p: { variants: Record<string, unknown>[] }) => p.variants.map((v) => [v.sku, v.quantity]);
-      assert.deepEqual(quantities(after['Organic Cotton Tee']), [
+      assert.deepEqual(quantities(after['Organic Cotton Tee']!), [
         ['TEE-S-BLK', 2],
         ['TEE-M-BLK', 3],
         ['TEE-L-WHT', 9],
       ]);
-      assert.deepEqual(quantities(after['Enamel Camp Mug']), [['MUG-ENAMEL', 0]]);
+      assert.deepEqual(quantities(after['Enamel Camp Mug']!), [['MUG-ENAMEL', 0]]);
       // Everything else is as it was: title, description, options, prices, images.
       const withoutStock = (p: { variants: Record<string, unknown>[] }) => ({
         ...p,
         quantity: null,
         variants: p.variants.map((v) => ({ ...v, quantity: null })),
       });
-      for (const title of Object.keys(before)) assert.deepEqual(withoutStock(after[title]), withoutStock(before[title]), title);
+      for (const title of Object.keys(before)) assert.deepEqual(withoutStock(after[title]!), withoutStock(before[title]!), title);
       const movements = (await call(t, 'GET', '/products/stock-movements?sku=TEE-L-WHT', me.as)).json().data;
       // Newest first: the stock file's, after the export's import made the variant with none.
       assert.deepEqual(

@@ -111,3 +111,21 @@ export async function publishMug(t: TestApp, me: Seller, sku: string) {
   assert.equal(published.statusCode, 202, published.body);
   return { productId, id: published.json().data.id as number };
 }
+
+/** A listing as a sandbox's inspection shows it (DESIGN §10), as far as the listing tests read it. */
+export interface HeldListing {
+  title: string;
+  image_ids?: number[];
+  skus: { sku: string; price: string | number; quantity: number }[];
+}
+
+/** What the sandbox platform `slug` holds for the account: its inspection answer. */
+export async function heldListings(t: TestApp, slug: string, account: string): Promise<HeldListing[]> {
+  const response = await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`);
+  assert.equal(response.status, 200);
+  return (await response.json()) as HeldListing[];
+}
+
+/** Each sku's price in the listings, as a number. */
+export const heldPrices = (items: readonly HeldListing[]) =>
+  Object.fromEntries(items.flatMap((item) => item.skus.map((sku) => [sku.sku, Number(sku.price)])));

@@ -10,7 +10,7 @@ import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-st
 import { connectEtsySite, connectTikTokShopSite } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
 import { PNG_640X480 } from '../helpers/fixtures.js';
-import { leafCategory, mugProduct } from '../helpers/listings.js';
+import { heldListings, leafCategory, mugProduct } from '../helpers/listings.js';
 import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
@@ -25,12 +25,11 @@ for (const kind of databaseKinds()) {
     after(() => t.close());
     beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
 
-    const prices = async (slug: string, account: string) => {
-      const held = (await (await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`)).json()) as {
-        skus: { sku: string; price: string | number; quantity: number }[];
-      }[];
-      return Object.fromEntries(held.flatMap((item) => item.skus.map((s) => [s.sku, [Number(s.price), s.quantity]])));
-    };
+    /** Each sku's price and quantity on the sandbox platform. */
+    const prices = async (slug: string, account: string) =>
+      Object.fromEntries(
+        (await heldListings(t, slug, account)).flatMap((item) => item.skus.map((s) => [s.sku, [Number(s.price), s.quantity]])),
+      );
 
     test('the dry run shows each change in the catalogue and on each channel as listed there; the edit is one change a product', async () => {
       const user = await registerUser(t);

@@ -11,13 +11,10 @@ import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listin
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../helpers/database.js';
 import { PNG_640X480 } from '../helpers/fixtures.js';
-import { amazonSeller, etsySeller, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
+import { amazonSeller, etsySeller, heldListings, heldPrices, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
 type Seller = Awaited<ReturnType<typeof etsySeller>>;
-interface Held {
-  skus: { sku: string; price: string | number }[];
-}
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
 
@@ -35,11 +32,7 @@ for (const kind of databaseKinds()) {
     });
 
     /** What the sandbox platform holds for the seller: each sku's price, as a number. */
-    const prices = async (slug: string, account: string) => {
-      const response = await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`);
-      const held = (await response.json()) as Held[];
-      return Object.fromEntries(held.flatMap((item) => item.skus.map((sku) => [sku.sku, Number(sku.price)])));
-    };
+    const prices = async (slug: string, account: string) => heldPrices(await heldListings(t, slug, account));
     const site = async (me: Seller) => (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data;
     const settings = (me: Seller) => call(t, 'GET', `/sites/${me.site}/listing-settings`, me.as).then((r) => r.json().data);
     const setRates = async (me: Seller, exchange_rates: Record<string, string>, more: Record<string, unknown> = {}) => {

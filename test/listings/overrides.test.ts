@@ -9,15 +9,10 @@ import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../helpers/database.js';
 import { PNG_640X480 } from '../helpers/fixtures.js';
-import { etsySeller, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
+import { etsySeller, type HeldListing, heldListings, heldPrices, leafCategory, mugProduct, tiktokSeller } from '../helpers/listings.js';
 import { API, call, createTestApp, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
 type Seller = Awaited<ReturnType<typeof etsySeller>>;
-interface Held {
-  title: string;
-  image_ids?: number[];
-  skus: { sku: string; price: string | number }[];
-}
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
 
@@ -31,11 +26,8 @@ for (const kind of databaseKinds()) {
     after(() => t.close());
     beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
 
-    const held = async (slug: string, account: string) => {
-      const response = await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`);
-      return (await response.json()) as Held[];
-    };
-    const pricesOf = (item: Held | undefined) => Object.fromEntries((item?.skus ?? []).map((s) => [s.sku, Number(s.price)]));
+    const held = (slug: string, account: string) => heldListings(t, slug, account);
+    const pricesOf = (item: HeldListing | undefined) => heldPrices(item ? [item] : []);
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
     const patch = (me: Seller, id: number, body: unknown) => call(t, 'PATCH', `/listings/${id}`, { ...me.as, body });
     const upload = async (me: Seller, productId: number) => {

@@ -10,6 +10,7 @@ import * as productsRepo from '../../db/products.repo.js';
 import { findSite, type SiteRow } from '../../db/sites.repo.js';
 import type { Actor, SitePlatform } from '../../domain/index.js';
 import { AppError, type FieldErrors } from '../../errors.js';
+import { presentProduct } from '../catalog/present.js';
 import { normalisePrice } from '../catalog/product-fields.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import { skuRace } from '../catalog/sku-race.js';
@@ -141,14 +142,8 @@ export function createBulkEdit(deps: { db: Db; products: ProductsService; imageB
           const changed = plans.filter(({ product }) => changes.some((c) => c.product_id === product.id));
           if (!dryRun)
             for (const { product, after } of changed) {
-              const variants = after.variants.map((v) => ({
-                id: v.id,
-                sku: v.sku,
-                option_values: v.optionValues,
-                price: v.price,
-                quantity: v.quantity,
-                barcode: v.barcode,
-              }));
+              // The variants as the API shows them are what a PATCH takes: each keeps its id.
+              const { variants } = presentProduct(after);
               await deps.products.updateIn(tx, workspaceId, product.id, { variants }, {}, actor);
             }
           return { updated: changed.length, changes, channels };

@@ -3,7 +3,7 @@
  * a dry run first (POST /products/bulk-edit?dry_run=true), shows what changes in the catalogue and on each channel as
  * listed there, and writes only when the seller confirms.
  */
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { ErrorMessage, platformName } from '../ui';
@@ -188,66 +188,25 @@ function BulkEditForm({
       {preview && (
         <section aria-labelledby="bulk-preview-heading">
           <h3 id="bulk-preview-heading">What changes</h3>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">In the catalogue</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">SKU</th>
-                  <th scope="col">What</th>
-                  <th scope="col">From</th>
-                  <th scope="col">To</th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.changes.map((c) => (
-                  <tr key={`${c.sku}-${c.field}`}>
-                    <td>{titleOf(c.product_id)}</td>
-                    <th scope="row">
-                      <code>{c.sku}</code>
-                    </th>
-                    <td>{c.field === 'price' ? 'Price' : 'Stock'}</td>
-                    <td>{c.from}</td>
-                    <td>{c.to}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ChangeTable
+            caption={<span className="visually-hidden">In the catalogue</span>}
+            where="Product"
+            rows={preview.changes.map((c) => ({ ...c, key: `${c.sku}-${c.field}`, where: titleOf(c.product_id), blocked: null }))}
+          />
           {preview.channels.length > 0 ? (
-            <div className="table-wrap">
-              <table>
-                <caption>On the channels, as listed there</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Channel</th>
-                    <th scope="col">SKU</th>
-                    <th scope="col">What</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {preview.channels.map((c) => (
-                    <tr key={`${c.listing_id}-${c.sku}-${c.field}`}>
-                      <td>
-                        {c.site_name} <span className="muted small">({platformName(c.platform)})</span>
-                      </td>
-                      <th scope="row">
-                        <code>{c.sku}</code>
-                      </th>
-                      <td>{c.field === 'price' ? 'Price' : 'Stock'}</td>
-                      <td>{c.from}</td>
-                      <td>
-                        {c.to}
-                        {c.blocked && <p className="field-error">Not sent: {c.blocked}</p>}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ChangeTable
+              caption="On the channels, as listed there"
+              where="Channel"
+              rows={preview.channels.map((c) => ({
+                ...c,
+                key: `${c.listing_id}-${c.sku}-${c.field}`,
+                where: (
+                  <>
+                    {c.site_name} <span className="muted small">({platformName(c.platform)})</span>
+                  </>
+                ),
+              }))}
+            />
           ) : (
             <p className="muted small">None of these products is listed yet.</p>
           )}
@@ -267,5 +226,49 @@ function BulkEditForm({
         {edits.length === 0 && <span className="muted small">Choose a change of price or stock.</span>}
       </div>
     </form>
+  );
+}
+
+/** A preview's changes: where (the product or the channel), the sku, price or stock, from and to. */
+function ChangeTable({
+  caption,
+  where,
+  rows,
+}: {
+  caption: ReactNode;
+  where: string;
+  rows: { key: string; where: ReactNode; sku: string; field: string; from: string | number; to: string | number; blocked: string | null }[];
+}) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{where}</th>
+            <th scope="col">SKU</th>
+            <th scope="col">What</th>
+            <th scope="col">From</th>
+            <th scope="col">To</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{row.where}</td>
+              <th scope="row">
+                <code>{row.sku}</code>
+              </th>
+              <td>{row.field === 'price' ? 'Price' : 'Stock'}</td>
+              <td>{row.from}</td>
+              <td>
+                {row.to}
+                {row.blocked && <p className="field-error">Not sent: {row.blocked}</p>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
