@@ -114,6 +114,7 @@ export async function publishMug(t: TestApp, me: Seller, sku: string) {
 
 /** A listing as a sandbox's inspection shows it (DESIGN §10), as far as the listing tests read it. */
 export interface HeldListing {
+  id: number | string;
   title: string;
   image_ids?: number[];
   skus: { sku: string; price: string | number; quantity: number }[];

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { READ_QUEUE } from '../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../helpers/database.js';
@@ -101,6 +102,51 @@ for (const kind of databaseKinds()) {
       const bad = await patch(me, id, { overrides: { images: [999_999] } });
       assert.equal(bad.statusCode, 422);
       assert.equal((await listing(me, id)).overrides, null);
+    });
+
+    test("adopting a change made on Etsy to an overridden price takes it into the listing's override, not the product", async () => {
+      const me = await etsySeller(t, '913');
+      const productId = await mugProduct(t, me, 'OA');
+      const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
+      const overrides = { variants: [{ sku: 'OA-B', price: '22.00' }] };
+      const body = { product_id: productId, category_id: categoryId, attributes, overrides };
+      const { id } = (await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body })).json().data;
+      await runDueJobs(t, LISTING_QUEUE);
+      const [shop] = await held('etsy', me.account);
+      // The seller raises the overridden price, and the white mug's, on etsy.com; six hours on, the read sees both.
+      const edit = await fetch(`${t.deps.config.appUrl}/sandbox/etsy/accounts/${me.account}/listings/${shop!.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          skus: [
+            { sku: 'OA-B', price: '25.00' },
+            { sku: 'OA-W', price: '20.00' },
+          ],
+        }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      t.clock.advance(6 * 3600_000 + 1_000);
+      await t.deps.listingWatch.sweep();
+      await runDueJobs(t, READ_QUEUE);
+      assert.deepEqual(
+        (await listing(me, id)).differences.map((d: { field: string }) => d.field),
+        ['variants.OA-W.price', 'variants.OA-B.price'],
+      );
+      const adopted = await call(t, 'POST', `/listings/${id}/adopt`, me.as);
+      assert.equal(adopted.statusCode, 202, adopted.body);
+      assert.deepEqual(adopted.json().data.overrides, { variants: [{ sku: 'OA-B', price: '25.00' }] });
+      const product = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data;
+      assert.deepEqual(
+        product.variants.map((v: { sku: string; price: string }) => [v.sku, v.price]),
+        [
+          ['OA-W', '20.00'],
+          ['OA-B', '19.50'],
+        ],
+      );
+      await runDueJobs(t, LISTING_QUEUE);
+      const after = await listing(me, id);
+      assert.deepEqual([after.sync_status, after.differences], ['synced', []]);
+      assert.deepEqual(pricesOf((await held('etsy', me.account))[0]), { 'OA-W': 20, 'OA-B': 25 });
     });
 
     test('TikTok Shop: prices given for every variant in the market’s currency need no exchange rate', async () => {

@@ -11,6 +11,7 @@ import type { ProductRecord } from '../../db/products.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import {
   type Actor,
+  type ListingDifference,
   type ListingIssue,
   type ListingOverrides,
   type ListingStatus,
@@ -215,8 +216,9 @@ export function createListingsService(deps: {
     /**
      * adopt (202): the platform's values of the listing's `differences` taken into the catalogue's product (a product
      * change like any other: every listing of the product follows; this one has them already, so nothing is sent to it).
-     * 409 when the listing shows no difference the catalogue can take (images, or a variant on one side only, are the
-     * seller's to change).
+     * A value the listing overrides (its own title, description or a variant's price) is taken into the override
+     * instead: the product, and its other listings, keep theirs. 409 when the listing shows no difference either can
+     * take (images, or a variant on one side only, are the seller's to change).
      */
     async adopt(workspaceId: number, id: number, actor: Actor) {
       const current = await live(workspaceId, id);
@@ -224,16 +226,30 @@ export function createListingsService(deps: {
       const product = await productsRepo.findProduct(db, workspaceId, current.productId);
       if (!product) throw new AppError('not_found');
       const settings = settingsOf(site.platform, site.listingSettings);
+      const { own, overrides } = overridden(current.overrides, current.differences);
+      const others = current.differences.filter((difference) => !own.includes(difference));
       // The platform's prices are in the listing's currency: back into the product's by the same rate, when there is one.
-      const { pricing, issue } = sitePricing(site, product, settings);
-      if (issue) throw new AppError('validation_failed', { fields: fieldsOf([issue]) });
-      const change = adoption(product, current.differences, pricing);
-      if (!change)
+      const { pricing, issue } = sitePricing(site, product, settings, current.overrides);
+      if (issue && others.some((d) => d.field.endsWith('.price'))) throw new AppError('validation_failed', { fields: fieldsOf([issue]) });
+      const change = adoption(product, others, pricing);
+      if (!change && own.length === 0)
         throw new AppError('conflict', {
           message: 'The listing shows no value the catalogue can take (images, or a variant on one side only, are changed in the product).',
         });
       if (actor.userId === null) throw new AppError('forbidden');
-      await deps.products.update(workspaceId, product.id, change, {}, { userId: actor.userId, ipAddress: actor.ipAddress });
+      if (own.length > 0) {
+        const now = clock.now();
+        await db.transaction(async (tx) => {
+          const row = await listingsRepo.updateListing(
+            tx,
+            current.id,
+            { overrides, title: overrides.title ?? product.title, differences: others },
+            now,
+          );
+          await audit(tx, 'listing.changed', row, actor, now);
+        });
+      }
+      if (change) await deps.products.update(workspaceId, product.id, change, {}, { userId: actor.userId, ipAddress: actor.ipAddress });
       return presentListing((await listingsRepo.findListing(db, workspaceId, id))!);
     },
 
@@ -295,4 +311,24 @@ function onOverride(issue: ListingIssue, overrides: ListingOverrides | null): Li
   const field = issue.field?.match(/^product\.(title|description|images)\b(.*)$/);
   if (!field || overrides?.[field[1] as 'title' | 'description' | 'images'] === undefined) return issue;
   return { ...issue, field: `overrides.${field[1]}${field[2]}` };
+}
+
+/**
+ * The differences a listing's overrides own (its title, description, or an overridden variant's price), and the
+ * overrides with the platform's values of them taken in.
+ */
+function overridden(current: ListingOverrides | null, differences: readonly ListingDifference[]) {
+  const overrides: ListingOverrides = { ...current, ...(current?.variants ? { variants: current.variants.map((v) => ({ ...v })) } : {}) };
+  const own = differences.filter((difference) => {
+    const price = /^variants\.(.+)\.price$/.exec(difference.field)?.[1];
+    const variant = price === undefined ? undefined : overrides.variants?.find((v) => v.sku === price);
+    if (variant && difference.platform !== null) variant.price = difference.platform;
+    else if (difference.field === 'title' && overrides.title !== undefined && difference.platform !== null)
+      overrides.title = difference.platform;
+    else if (difference.field === 'description' && overrides.description !== undefined && difference.platform !== null)
+      overrides.description = difference.platform;
+    else return false;
+    return true;
+  });
+  return { own, overrides };
 }
