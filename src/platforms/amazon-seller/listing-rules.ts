@@ -1,31 +1,28 @@
 /**
  * Amazon's rules a listing is checked against before anything is sent: Storelink's own (a brand and an image for a
- * product of its own, the marketplace's currency, Amazon's title and SKU lengths), and the product type's JSON Schema
+ * product of its own, Amazon's title and SKU lengths), and the product type's JSON Schema
  * (listings.md §3.2), against which each SKU's attributes are validated locally with Ajv (draft 2019-09) as Amazon
  * validates them, each problem an issue on the field the seller changes to fix it.
  */
 import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
 import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../contracts/listings.js';
-import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isImageAttribute, marketplaceOf, offeredAsin } from './listing-requests.js';
+import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isImageAttribute, offeredAsin } from './listing-requests.js';
 
 /** Item names: the schemas' `item_name` maxLength (200 in the sandbox's; UNCONFIRMED for every real product type). */
 const TITLE_MAX = 200;
 /** Seller SKUs: UNCONFIRMED (the 40 characters Seller Central's flat files allow); the API's path takes any. */
 const SKU_MAX = 40;
 
-/** The draft against Amazon's rules Storelink knows; `marketplaceId` is the site's (its currency is checked). */
-export function checkAmazonDraft(draft: ListingDraft, marketplaceId: unknown): ListingIssue[] {
+/**
+ * The draft against Amazon's rules Storelink knows. Its prices are in the marketplace's currency already: a listing's
+ * currency is its marketplace's, and the listing engine converts or refuses before a draft is made
+ * (core/listings/pricing.ts).
+ */
+export function checkAmazonDraft(draft: ListingDraft): ListingIssue[] {
   const issues: ListingIssue[] = [];
   const issue = (field: string, code: string, message: string) => issues.push(storelinkIssue(field, code, message));
   const offerOnly = offeredAsin(draft) !== null;
-  const marketplace = marketplaceOf(marketplaceId);
-  if (marketplace && draft.currency !== marketplace.currency)
-    issue(
-      'product.currency',
-      'amazon_currency',
-      `Amazon's ${marketplace.country} marketplace sells in ${marketplace.currency}; this product is priced in ${draft.currency}.`,
-    );
   if (!offerOnly) {
     const brand = draft.attributes[BRAND];
     if (!draft.brand && (brand === undefined || brand === null || brand === ''))

@@ -40,7 +40,7 @@ export const skuPrefix = (skus: number, sku: string) => (skus > 1 ? `${sku}: ` :
 /** The checks of one adapter. */
 export function createListingValidation(productTypes: AmazonProductTypes, items: ListingsItemsApi) {
   return {
-    check: (draft, _attributes, call) => checkAmazonDraft(draft, call.settings.marketplace_id),
+    check: (draft) => checkAmazonDraft(draft),
 
     /**
      * Each SKU's body validated locally against the product type's schema (nothing sent when it fails), then by

@@ -1,6 +1,6 @@
 /**
  * TikTok Shop's rules a listing can be checked against before anything is sent (listings.md §2.4–2.5): a title of at
- * most 255 characters, a description of at most 10,000 characters of HTML, the market's currency, at most three sales attributes, one to nine main images it can upload (files, not links), at
+ * most 255 characters, a description of at most 10,000 characters of HTML, at most three sales attributes, one to nine main images it can upload (files, not links), at
  * most 300 SKUs with seller skus TikTok takes, stock of at least 1 per SKU on creation, prices in its range, a package
  * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it. Then what the
  * category's rules ask (Get Category Rules) that Storelink cannot send: a required certification.
@@ -16,7 +16,6 @@ import {
   SIZE_CHART_ATTRIBUTE,
 } from './listing-requests.js';
 import type { TikTokRules } from './listing-responses.js';
-import { MARKET_CURRENCIES } from './markets.js';
 
 const TITLE_MAX = 255;
 const DESCRIPTION_MAX = 10_000;
@@ -28,17 +27,13 @@ const QUANTITY_MAX = 99_999;
 const OPTION_NAME_MAX = 20;
 const OPTION_VALUE_MAX = 50;
 
-/** The draft against TikTok's rules; `region` is the shop's market (the site's data), null where unknown. */
-export function checkTikTokDraft(draft: ListingDraft, region: string | null): ListingIssue[] {
+/**
+ * The draft against TikTok's rules. Its prices are in the shop's market's currency already: the site's currency is the
+ * market's (markets.ts), and the listing engine converts or refuses before a draft is made (core/listings/pricing.ts).
+ */
+export function checkTikTokDraft(draft: ListingDraft): ListingIssue[] {
   const issues: ListingIssue[] = [];
   const issue = (field: string, code: string, message: string) => issues.push(storelinkIssue(field, code, message));
-  const currency = region ? MARKET_CURRENCIES[region] : undefined;
-  if (currency && draft.currency !== currency)
-    issue(
-      'product.currency',
-      'tiktok_currency',
-      `TikTok Shop's ${region} market sells in ${currency}; this product is priced in ${draft.currency}.`,
-    );
   if (draft.title.length > TITLE_MAX)
     issue('product.title', 'tiktok_title_length', `TikTok Shop titles have at most ${TITLE_MAX} characters.`);
   if (draft.description.trim() === '')

@@ -75,7 +75,7 @@ export function createListingValidation(
 
     /** TikTok's rules on the product, then the category's as categoryAttributes() read them for the shop just before. */
     check: (draft, attributes, call) => [
-      ...checkTikTokDraft(draft, typeof call.data.region === 'string' ? call.data.region : null),
+      ...checkTikTokDraft(draft),
       ...checkCertifications(rules.knownRules(call, draft.categoryId), draft, attributes),
       ...checkEmptyChoices(draft, attributes),
     ],
