@@ -186,17 +186,17 @@ function SettingsForm({
     (name) => !selects.includes(name) && !flags.includes(name) && !(NUMBERS as readonly string[]).includes(name) && name !== RATES,
   );
   // A rate's error is keyed by its currency (`exchange_rates.EUR`): shown at the rates, naming the currency.
-  const rateErrors = Object.entries(errors)
-    .filter(([key]) => key.replace(/^body\./, '').startsWith(`${RATES}.`))
-    .map(([key, messages]) => `${key.replace(/^(body\.)?exchange_rates\./, '')}: ${messages.join(' ')}`);
+  const rateOf = (key: string) => /^(?:body\.)?exchange_rates\.(.+)$/.exec(key)?.[1];
+  const rateErrors = Object.entries(errors).flatMap(([key, messages]) => {
+    const rate = rateOf(key);
+    return rate === undefined ? [] : [`${rate}: ${messages.join(' ')}`];
+  });
   const errorOf = (name: string) =>
     errors[name] ?? errors[`body.${name}`] ?? (name === RATES && rateErrors.length > 0 ? rateErrors : undefined);
   /** The ids of a control's hint and error, as its description. */
   const describedBy = (name: string, hint: boolean) =>
     [hint && `setting-${name}-hint`, errorOf(name) && `setting-${name}-error`].filter(Boolean).join(' ') || undefined;
-  const unknownErrors = Object.entries(errors).filter(
-    ([key]) => !(key.replace(/^body\./, '').replace(/^exchange_rates\..*/, RATES) in values),
-  );
+  const unknownErrors = Object.entries(errors).filter(([key]) => rateOf(key) === undefined && !(key.replace(/^body\./, '') in values));
   const marketplaceCurrency = choices.marketplace_id?.find((m) => m.value === values.marketplace_id)?.currency;
   const listsIn = currency ?? marketplaceCurrency ?? null;
 
