@@ -182,6 +182,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const fetch = options.fetch ?? globalThis.fetch;
   const jobs = createJobs({
     connection: database.jobsConnection,
+    // PGlite's data directory admits one process: what it finds active at start, a process that died left.
+    soleProcess: database.kind === 'pglite',
     onError: (error) => logger.error({ err: describeError(error) }, 'the job engine reported an error'),
   });
   // Platform calls still in flight as the engine's wait for jobs ends are cut then, leaving time to record a retry.

@@ -85,8 +85,36 @@ export interface Jobs {
 export interface JobsOptions {
   /** How pg-boss reaches the database: PGlite's adapter, or its own pool on PostgreSQL. */
   connection: Pick<ConstructorOptions, 'db' | 'connectionString' | 'max' | 'backend'>;
+  /**
+   * This process is the only one that works the database's queues (PGlite: its data directory is locked to one process),
+   * so every job active when the engine starts was left by a process that died, and is run again at once. Otherwise
+   * (PostgreSQL, any number of instances) a dead instance's jobs are told by their heartbeats (`RESUMABLE`).
+   */
+  soleProcess: boolean;
   onError: (error: unknown) => void;
 }
+
+/**
+ * The pg-boss options of a queue whose jobs must run again within seconds when the instance holding them dies (issue
+ * 38), not at their expiry (three platform deadlines: 90 s): platform work of every kind and webhook deliveries.
+ * - On PostgreSQL (any number of instances) a worker refreshes each job it holds every `HEARTBEAT_REFRESH_SECONDS`, and
+ *   a job not refreshed for `heartbeatSeconds` (pg-boss's least) is its instance's loss: pg-boss's monitor fails it
+ *   into its retry. Every instance looks every `RESUME_LOOK_SECONDS` for such jobs (`lookForOrphans`), so the monitor
+ *   runs as soon as they lapse rather than at its next pass, and the workers are woken when their retries come due.
+ * - On PGlite (one process) the restarted process runs them again as it starts (`soleProcess`).
+ * - pg-boss's retry of such a job (or of one whose database failed under it) comes 1 to 2 s later, backing off to 2 to
+ *   4 s, 4 to 8 s while it fails again. A platform's own answers are each job's runner's to retry, never pg-boss's.
+ * `expireInSeconds` still bounds a run whose instance lives on but whose handler hangs.
+ */
+export const RESUMABLE = { heartbeatSeconds: 10, retryDelay: 1, retryBackoff: true } as const;
+
+/** How often a worker refreshes the heartbeat of each job it holds: four refreshes may be lost before it is taken as dead. */
+const HEARTBEAT_REFRESH_SECONDS = 2;
+/**
+ * How often an instance on PostgreSQL looks for resumable jobs whose heartbeat lapsed or whose retry is due, and how
+ * long pg-boss's monitor holds its claim on a queue (a pass another instance ran this recently is not run again).
+ */
+const RESUME_LOOK_SECONDS = 2;
 
 /**
  * How long a job may run before it is taken as lost (its instance died) and run again: three deadlines of the outbound
@@ -136,9 +164,10 @@ export function createJobs(options: JobsOptions): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
   const boss = new PgBoss({
     ...options.connection,
-    // Expired jobs (their instance died) are found within ten seconds rather than pg-boss's default minute.
+    // Jobs whose heartbeat lapsed (their instance died, PostgreSQL) are failed into their retry within five seconds, and
+    // expired jobs (a handler that hung) within ten, rather than pg-boss's default minute.
     superviseIntervalSeconds: 10,
-    monitorIntervalSeconds: 10,
+    monitorIntervalSeconds: options.soleProcess ? 10 : RESUME_LOOK_SECONDS,
     // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
     cronWorkerIntervalSeconds: 30,
     openTelemetry: { enabled: false },
@@ -188,6 +217,55 @@ export function createJobs(options: JobsOptions): Jobs {
     return queue;
   };
 
+  /** Whether a queue's jobs carry heartbeats: a resumable queue's, where several instances may share the database. */
+  const beats = (queue: QueueDefinition<object>) => !options.soleProcess && queue.options.heartbeatSeconds !== undefined;
+
+  /**
+   * The sole process's start: every job of its queues still active was held by a process that died (the data directory
+   * admits one process at a time), so each is failed into pg-boss's retry now (or failed for good, its retries spent),
+   * fenced to the attempt that was running, and this instance's workers are woken when the retries come due.
+   */
+  const resumeOrphans = async () => {
+    const { rows } = await boss
+      .getDb()
+      .executeSql('SELECT name, id, retry_count AS "retryCount" FROM pgboss.job WHERE state = $1 AND name = ANY($2::text[])', [
+        'active',
+        [...queues.keys()],
+      ]);
+    const orphans = new Map<string, { id: string; retryCount: number }[]>();
+    for (const { name, id, retryCount } of rows as { name: string; id: string; retryCount: number }[])
+      orphans.set(name, [...(orphans.get(name) ?? []), { id, retryCount }]);
+    for (const [name, held] of orphans) {
+      await boss.fail(name, held, { message: 'its process died' });
+      const { retryDelay = 0 } = definition(name).options;
+      // pg-boss's back-off: at most retryDelay × 2^(retries + 1) seconds.
+      for (const { retryCount } of held) wakeAt(name, new Date(Date.now() + retryDelay * 2 ** Math.min(16, retryCount + 1) * 1000));
+    }
+  };
+
+  /**
+   * On PostgreSQL, every `RESUME_LOOK_SECONDS`: one indexed query for this instance's resumable queues that hold a job
+   * whose heartbeat lapsed (its instance died: pg-boss's monitor is run for them now, and their workers woken when the
+   * retry it makes comes due) or a retry that is due (failed by another instance's monitor, which wakes no one here).
+   */
+  let look: NodeJS.Timeout | undefined;
+  const lookForOrphans = async (names: readonly string[]) => {
+    const { rows } = await boss.getDb().executeSql(
+      `SELECT name, bool_or(state = 'active') AS lapsed FROM pgboss.job
+        WHERE name = ANY($1::text[]) AND (
+          (state = 'active' AND heartbeat_on + heartbeat_seconds * interval '1 second' < now())
+          OR (state = 'retry' AND start_after <= now()))
+        GROUP BY name`,
+      [names],
+    );
+    const found = rows as { name: string; lapsed: boolean }[];
+    const lapsed = found.filter((row) => row.lapsed).map((row) => row.name);
+    for (const name of lapsed) if (!stopping.signal.aborted) await boss.supervise(name);
+    for (const { name } of found) wake(name);
+    // pg-boss's first retry of a lapsed job comes 1 to 2 s after the monitor fails it.
+    for (const name of lapsed) wakeAt(name, new Date(Date.now() + (definition(name).options.retryDelay ?? 0) * 2_000));
+  };
+
   return {
     define(queue) {
       queues.set(queue.name, queue as unknown as QueueDefinition<object>);
@@ -197,10 +275,13 @@ export function createJobs(options: JobsOptions): Jobs {
       started = true;
       const existing = new Set((await boss.getQueues()).map((q) => q.name));
       for (const queue of queues.values()) {
-        const options = { ...queue.options, notify: true };
-        if (existing.has(queue.name)) await boss.updateQueue(queue.name, withoutCreateOnly(options));
+        const { heartbeatSeconds: _heartbeat, ...rest } = queue.options;
+        const options = { ...rest, notify: true, ...(beats(queue) ? { heartbeatSeconds: queue.options.heartbeatSeconds } : {}) };
+        if (existing.has(queue.name))
+          await boss.updateQueue(queue.name, { ...withoutCreateOnly(options), heartbeatSeconds: options.heartbeatSeconds ?? null });
         else await boss.createQueue(queue.name, options).catch(ignoreRace(queue.name, boss));
       }
+      if (options.soleProcess) await resumeOrphans();
     },
     async send(name, data, sendOptions = {}) {
       definition(name);
@@ -223,12 +304,18 @@ export function createJobs(options: JobsOptions): Jobs {
       const on = [...queues.values()].filter((queue) => isOn(queue.worker));
       await this.work(on.map((queue) => queue.name));
       for (const queue of on) if (queue.schedule) await boss.schedule(queue.name, queue.schedule);
+      const resumable = on.filter(beats).map((queue) => queue.name);
+      if (resumable.length > 0 && look === undefined) {
+        // A failed look (the database away) is the next one's to make: the outage is reported where it is met.
+        look = setInterval(() => void lookForOrphans(resumable).catch(() => {}), RESUME_LOOK_SECONDS * 1_000).unref();
+      }
     },
     async work(names) {
       for (const name of names) {
         const queue = definition(name);
         const work = {
           notifyPollingIntervalSeconds: Math.max(BACKSTOP_POLL_SECONDS, queue.work.pollingIntervalSeconds ?? 2),
+          ...(beats(queue) ? { heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS } : {}),
           ...queue.work,
         };
         await boss.work<object>(name, queue.batch ? { ...work, batchSize: queue.batch.size } : work, async (taken) => {
@@ -270,6 +357,7 @@ export function createJobs(options: JobsOptions): Jobs {
     stop(timeoutMs) {
       stopped ??= (async () => {
         stopping.abort(shuttingDown());
+        clearInterval(look);
         // Left to run after pg-boss has stopped: platform calls made by requests still draining get the same deadline.
         setTimeout(() => stopDeadline.abort(shuttingDown()), Math.max(0, timeoutMs - RECORD_MS)).unref();
         if (!started) return;

@@ -70,7 +70,7 @@ async function makePgliteImage(): Promise<Blob> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   try {
     await database.migrate();
-    const jobs = createJobs({ connection: database.jobsConnection, onError: () => {} });
+    const jobs = createJobs({ connection: database.jobsConnection, soleProcess: database.kind === 'pglite', onError: () => {} });
     await jobs.start();
     await jobs.stop(1_000);
     // Drizzle's documented handle on the driver's client; the Database interface has no use for a dump elsewhere.

@@ -118,13 +118,21 @@ export async function startWorld(
       return { site: id, shop: held };
     };
     const { site, shop } = await connect(platform, account, choices);
-    /** Kills W with -9 and starts it again on the same database and port. */
-    const killAndRestart = async () => {
+    /** Kills W with -9: it is gone (its data directory and port free) when this resolves. */
+    const kill = async () => {
       process.kill(servers.W!.pid, 'SIGKILL');
       await within(5_000, async () => servers.W!.exited(), { pollMs: 20 });
+    };
+    /** Starts W again on the same database and port; resolved once it answers. */
+    const restart = async () => {
       servers.W = await startServerProcess(service, { port: servicePort });
     };
-    return { servers, auth, site, shop, connect, killAndRestart, close };
+    /** Kills W with -9 and starts it again on the same database and port. */
+    const killAndRestart = async () => {
+      await kill();
+      await restart();
+    };
+    return { servers, auth, site, shop, sandbox, connect, kill, restart, killAndRestart, close };
   } catch (error) {
     process.stderr.write(`${outputsOf(servers)}\n`);
     await close();

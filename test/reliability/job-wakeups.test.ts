@@ -23,7 +23,7 @@ for (const kind of databaseKinds()) {
 
     before(async () => {
       database = await createTestDatabase(kind);
-      jobs = createJobs({ connection: database.jobsConnection, onError: () => {} });
+      jobs = createJobs({ connection: database.jobsConnection, soleProcess: database.kind === 'pglite', onError: () => {} });
       // A second's polling, were the wake-ups missing, would hide them: the queues poll as slowly as pg-boss allows
       // a notified worker to, so only a wake-up runs a job within a few seconds.
       const work = { pollingIntervalSeconds: 10 };

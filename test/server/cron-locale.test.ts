@@ -29,7 +29,7 @@ const SCENARIO = `
   const { createJobs } = await import(${JSON.stringify(here('../../src/lib/jobs.ts'))});
   const { createTestDatabase } = await import(${JSON.stringify(here('../helpers/database.ts'))});
   const database = await createTestDatabase('pglite');
-  const jobs = createJobs({ connection: database.jobsConnection, onError: () => {} });
+  const jobs = createJobs({ connection: database.jobsConnection, soleProcess: database.kind === 'pglite', onError: () => {} });
   jobs.define({ name: 'cron-locale', options: {}, work: {}, handler: async () => 'done', worker: 'test' });
   await jobs.start();
   await jobs.schedule('cron-locale', '17 7 * * *');

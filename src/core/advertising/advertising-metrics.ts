@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import { DEFAULT_AMAZON_REGION } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { type Jobs, type QueueDefinition, RESUMABLE } from '../../lib/jobs.js';
 import type { AdReportRow, AdvertisingAdapter } from '../../platforms/contracts/advertising.js';
 import type { PlatformJobData, PlatformJobRunner } from '../platform-work/runner.js';
 
@@ -158,7 +158,7 @@ export function createAdvertisingMetrics(deps: {
       policy: 'stately',
       expireInSeconds: 3 * Math.max(10, Math.ceil(deps.timeoutMs / 1000)),
       retryLimit: 3,
-      retryDelay: 30,
+      ...RESUMABLE,
       deleteAfterSeconds: 7 * 24 * 3600,
     },
     // Its jobs come due 20 s apart at the soonest: a worker looking every second would only add idle queries.

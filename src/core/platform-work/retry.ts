@@ -4,7 +4,7 @@
  * `ATTEMPTS_MAX` are spent. pg-boss's own retries are only for a run that never finished: its instance died (the job
  * expired) or the database failed under it.
  */
-import { expiryAfterDeadlines } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, RESUMABLE } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
 
 /** Passing failures (time-outs, 429, 5xx) one piece of work meets before it is given up. */
@@ -23,16 +23,16 @@ export function retryAt(now: Date, error: unknown, attempt: number): Date | null
 
 /**
  * The pg-boss options of a queue whose jobs call a platform for one subject (a listing, an import, a grant): one
- * running and one waiting job per subject (`stately` on its singleton key, or `singleton` where no second may wait),
- * and a run whose instance died run again after `deadlines` deadlines of the longest call it makes (three: an image
- * upload), resuming from what it saved.
+ * running and one waiting job per subject (`stately` on its singleton key, or `singleton` where no second may wait); a
+ * run whose instance died run again within seconds (`RESUMABLE`), resuming from what it saved; and one whose handler
+ * hangs on a live instance run again after `deadlines` deadlines of the longest call it makes (three: an image upload).
  */
 export function platformQueueOptions(timeoutMs: number, shape: { policy?: 'stately' | 'singleton'; deadlines?: number } = {}) {
   return {
     policy: shape.policy ?? 'stately',
     expireInSeconds: expiryAfterDeadlines(timeoutMs) * (shape.deadlines ?? 3),
     retryLimit: 3,
-    retryDelay: 5,
+    ...RESUMABLE,
     deleteAfterSeconds: 7 * 24 * 3600,
   } as const;
 }

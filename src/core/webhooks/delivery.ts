@@ -9,7 +9,7 @@ import * as webhooksRepo from '../../db/webhooks.repo.js';
 import { retryDelayMs } from '../../lib/back-off.js';
 import type { Clock } from '../../lib/clock.js';
 import type { CredentialsCipher } from '../../lib/credentials-cipher.js';
-import { expiryAfterDeadlines, type QueueDefinition } from '../../lib/jobs.js';
+import { expiryAfterDeadlines, type QueueDefinition, RESUMABLE } from '../../lib/jobs.js';
 import { deadlineSignal, isPassingFailure, postPinned } from '../../lib/outbound-http.js';
 import { type ResolveHost, resolveTarget } from '../../lib/public-address.js';
 import { DELIVERY_QUEUE, type DeliveryJob, type Outbox } from './outbox.js';
@@ -110,7 +110,7 @@ export function createDeliveryQueue(deps: {
   return {
     name: DELIVERY_QUEUE,
     // A job run again after its instance died sends again with the same webhook-id: receivers deduplicate by it.
-    options: { expireInSeconds, retryLimit: 5, retryDelay: 5, deleteAfterSeconds: 24 * 3600 },
+    options: { expireInSeconds, retryLimit: 5, ...RESUMABLE, deleteAfterSeconds: 24 * 3600 },
     // Ten at a time per instance, at most two of them to any one endpoint, counted in memory (pg-boss's database-wide
     // group count is read before the claim, so concurrent fetches overshoot it: 4 of 2 seen in a test).
     work: { localConcurrency: 10, localGroupConcurrency: 2, pollingIntervalSeconds: 1 },
