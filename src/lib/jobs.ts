@@ -1,7 +1,7 @@
 /**
  * Background work on pg-boss (DESIGN §11): durable queues in the service's own database, PGlite or PostgreSQL. A job
- * sent inside a transaction commits with it (a transactional outbox); a job whose instance dies is expired and run
- * again by another one (or the restarted one); any number of instances share the queues.
+ * sent inside a transaction commits with it (a transactional outbox); a job whose instance dies runs again within
+ * seconds on another one or the restarted one (`RESUMABLE`); any number of instances share the queues.
  */
 import { createRequire } from 'node:module';
 import { type SQL, sql } from 'drizzle-orm';
@@ -114,7 +114,7 @@ const HEARTBEAT_REFRESH_SECONDS = 2;
  * How often an instance on PostgreSQL looks for resumable jobs whose heartbeat lapsed or whose retry is due, and how
  * long pg-boss's monitor holds its claim on a queue (a pass another instance ran this recently is not run again).
  */
-const RESUME_LOOK_SECONDS = 2;
+const RESUME_LOOK_SECONDS = 1;
 
 /**
  * How long a job may run before it is taken as lost (its instance died) and run again: three deadlines of the outbound
@@ -164,8 +164,8 @@ export function createJobs(options: JobsOptions): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
   const boss = new PgBoss({
     ...options.connection,
-    // Jobs whose heartbeat lapsed (their instance died, PostgreSQL) are failed into their retry within five seconds, and
-    // expired jobs (a handler that hung) within ten, rather than pg-boss's default minute.
+    // Expired jobs (a handler that hung) are found within ten seconds rather than pg-boss's default minute. On PostgreSQL
+    // a queue's monitor pass claims it for RESUME_LOOK_SECONDS only, so the look that finds a lapsed heartbeat can run it.
     superviseIntervalSeconds: 10,
     monitorIntervalSeconds: options.soleProcess ? 10 : RESUME_LOOK_SECONDS,
     // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
@@ -249,7 +249,17 @@ export function createJobs(options: JobsOptions): Jobs {
    * retry it makes comes due) or a retry that is due (failed by another instance's monitor, which wakes no one here).
    */
   let look: NodeJS.Timeout | undefined;
+  let looking = false;
   const lookForOrphans = async (names: readonly string[]) => {
+    if (looking) return;
+    looking = true;
+    try {
+      await lookOnce(names);
+    } finally {
+      looking = false;
+    }
+  };
+  const lookOnce = async (names: readonly string[]) => {
     const { rows } = await boss.getDb().executeSql(
       `SELECT name, bool_or(state = 'active') AS lapsed FROM pgboss.job
         WHERE name = ANY($1::text[]) AND (
@@ -263,7 +273,10 @@ export function createJobs(options: JobsOptions): Jobs {
     for (const name of lapsed) if (!stopping.signal.aborted) await boss.supervise(name);
     for (const { name } of found) wake(name);
     // pg-boss's first retry of a lapsed job comes 1 to 2 s after the monitor fails it.
-    for (const name of lapsed) wakeAt(name, new Date(Date.now() + (definition(name).options.retryDelay ?? 0) * 2_000));
+    for (const name of lapsed) {
+      const { retryDelay = 0 } = definition(name).options;
+      for (const after of [retryDelay, 2 * retryDelay]) wakeAt(name, new Date(Date.now() + after * 1_000));
+    }
   };
 
   return {

@@ -127,12 +127,17 @@ export async function startWorld(
     const restart = async () => {
       servers.W = await startServerProcess(service, { port: servicePort });
     };
+    /** Starts one more instance of the service on the same database (PostgreSQL), on a port of its own. */
+    const another = async () => {
+      servers.W2 = await startServerProcess(service, { port: await freePort() });
+      return servers.W2;
+    };
     /** Kills W with -9 and starts it again on the same database and port. */
     const killAndRestart = async () => {
       await kill();
       await restart();
     };
-    return { servers, auth, site, shop, sandbox, connect, kill, restart, killAndRestart, close };
+    return { servers, auth, site, shop, sandbox, connect, kill, restart, another, killAndRestart, close };
   } catch (error) {
     process.stderr.write(`${outputsOf(servers)}\n`);
     await close();
