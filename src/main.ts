@@ -9,6 +9,14 @@ import { configOrExit, migratedDatabaseOrExit } from './startup.js';
 const { config, logger } = configOrExit(process.env, {
   createLogger: (config) => createLogger(config, serverLogDestination(config)),
 });
+// pg-boss 12 and two more dependencies declare Node 22.12 or later, and the suite runs on 24 LTS (README, "Node.js"):
+// an older Node is run, as npm installed on it with a warning, but not supported.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12))
+  logger.warn(
+    `Node.js ${process.versions.node} is older than Storelink supports (22.12 or later; 24 LTS recommended): ` +
+      'run it with Node 24, for example `npx -y node@24 dist/server/main.js`',
+  );
 // Loaded after the configuration is known good, so a bad setting is reported at once.
 const [{ buildApp }, { createDeps }] = await Promise.all([import('./app.js'), import('./deps.js')]);
 const database = await migratedDatabaseOrExit(config, logger);
