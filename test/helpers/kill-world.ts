@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { consent, locationOf, openCallback } from './connect.js';
 import type { DatabaseKind } from './database.js';
+import { GIF_1X1 } from './fixtures.js';
 import { createStorage } from './process-api.js';
 import { freePort, outputsOf, type ServerProcess, startServerProcess } from './server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from './test-app.js';
@@ -24,6 +25,21 @@ export async function json(server: ServerProcess, method: string, path: string, 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, headers: response.headers, json: (await response.json()) as any };
+}
+
+/** Makes a product through `server`'s API with an uploaded image (Etsy takes images as files); answers its id. */
+export async function productWithImage(server: ServerProcess, auth: Record<string, string>, body: unknown): Promise<number> {
+  const created = await json(server, 'POST', '/products', auth, body);
+  assert.equal(created.status, 201, JSON.stringify(created.json));
+  const form = new FormData();
+  form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'product.gif');
+  const uploaded = await fetch(`${server.url}/api/v1/products/${created.json.data.id}/images`, {
+    method: 'POST',
+    headers: auth,
+    body: form,
+  });
+  assert.equal(uploaded.status, 201);
+  return created.json.data.id as number;
 }
 
 export interface ShopListing {

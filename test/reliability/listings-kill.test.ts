@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { databaseKinds } from '../helpers/database.js';
 import { GIF_1X1, PNG_640X480 } from '../helpers/fixtures.js';
-import { json, startWorld } from '../helpers/kill-world.js';
+import { json, productWithImage, startWorld } from '../helpers/kill-world.js';
 import { outputsOf } from '../helpers/server-process.js';
 import { within } from '../helpers/test-app.js';
 
@@ -30,20 +30,13 @@ for (const kind of databaseKinds()) {
       const { servers, auth, site, shop } = world;
       try {
         /** A product with an uploaded image (Etsy takes files), made through W's API. */
-        const makeProduct = async (i: number) => {
-          const body = { title: `Kill test mug ${i}`, currency: 'USD', variants: [{ sku: `KILL-${i}`, price: '12.00', quantity: 3 }] };
-          const created = await json(servers.W!, 'POST', '/products', auth, body);
-          assert.equal(created.status, 201, JSON.stringify(created.json));
-          const form = new FormData();
-          form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'mug.gif');
-          const uploaded = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
-            method: 'POST',
-            headers: auth,
-            body: form,
+        /** A product with an uploaded image (Etsy takes files), made through W's API. */
+        const makeProduct = (i: number) =>
+          productWithImage(servers.W!, auth, {
+            title: `Kill test mug ${i}`,
+            currency: 'USD',
+            variants: [{ sku: `KILL-${i}`, price: '12.00', quantity: 3 }],
           });
-          assert.equal(uploaded.status, 201);
-          return created.json.data.id as number;
-        };
         const products: number[] = [];
         for (let i = 0; i < PRODUCTS; i += 10)
           products.push(...(await Promise.all(Array.from({ length: 10 }, (_, k) => makeProduct(i + k)))));

@@ -9,8 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { databaseKinds } from '../helpers/database.js';
-import { GIF_1X1 } from '../helpers/fixtures.js';
-import { json, startWorld } from '../helpers/kill-world.js';
+import { json, productWithImage, startWorld } from '../helpers/kill-world.js';
 import { within } from '../helpers/test-app.js';
 
 const SALES = 50;
@@ -33,17 +32,8 @@ for (const kind of databaseKinds()) {
           await Promise.all(
             Array.from({ length: 10 }, async (_, k) => {
               const body = { title: `Item ${n + k}`, currency: 'USD', variants: [{ sku: sku(n + k), price: '10.00', quantity: START }] };
-              const created = await json(servers.W!, 'POST', '/products', auth, body);
-              assert.equal(created.status, 201);
-              const form = new FormData();
-              form.set('file', new Blob([GIF_1X1], { type: 'image/gif' }), 'item.gif');
-              const image = await fetch(`${servers.W!.url}/api/v1/products/${created.json.data.id}/images`, {
-                method: 'POST',
-                headers: auth,
-                body: form,
-              });
-              assert.equal(image.status, 201);
-              const listing = { product_id: created.json.data.id, category_id: '1011', attributes: { 200: '1' } };
+              const product = await productWithImage(servers.W!, auth, body);
+              const listing = { product_id: product, category_id: '1011', attributes: { 200: '1' } };
               assert.equal((await json(servers.W!, 'POST', `/sites/${second.site}/listings`, auth, listing)).status, 202);
             }),
           );
