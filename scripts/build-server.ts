@@ -1,7 +1,8 @@
 /**
  * Builds dist/server (or the directory given): src/main.ts and its imports as ES module chunks with the options of
  * scripts/server-bundle.ts, the database migrations beside them, then two checks: no package left to node_modules
- * depends on one compiled in (it would load twice), and the Latin-1 check (scripts/check-server-bundle.ts).
+ * depends on one compiled in (it would load twice), and the Latin-1 check (scripts/check-server-bundle.ts); last, the
+ * embedded database's image in dist/pglite-image (scripts/make-pglite-image.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -20,3 +21,5 @@ if (twice.length > 0) {
 }
 cpSync('src/db/migrations', `${outdir}/migrations`, { recursive: true });
 execFileSync(process.execPath, ['--import', 'tsx', 'scripts/check-server-bundle.ts', outdir], { stdio: 'inherit' });
+// The embedded database's image for a first start in a second or two (src/db/pglite-image.ts); kept while current.
+execFileSync(process.execPath, ['--import', 'tsx', 'scripts/make-pglite-image.ts'], { stdio: 'inherit' });

@@ -9,11 +9,13 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
+import { madePgliteImage } from './pglite-image.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
 
 // PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
-const PGLITE_SETTING = 'shared_buffers = 16MB';
+export const PGLITE_SHARED_BUFFERS = '16MB';
+const PGLITE_SETTING = `shared_buffers = ${PGLITE_SHARED_BUFFERS}`;
 
 /** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
 export async function openPglite(
@@ -25,9 +27,8 @@ export async function openPglite(
   const lock = dataDir ? lockDataDir(dataDir, options) : null;
   let client: PGlite;
   try {
-    if (dataDir) await preparePgliteDataDir(dataDir);
     if (dataDir && image) throw new Error('an image is for an in-memory database only');
-    client = dataDir ? new PGlite(dataDir) : new PGlite(image ? { loadDataDir: image } : {});
+    client = dataDir ? await openDataDir(dataDir, migrationsFolder) : new PGlite(image ? { loadDataDir: image } : {});
     await client.waitReady;
   } catch (error) {
     lock?.release();
@@ -80,6 +81,22 @@ async function probeWrite(client: PGlite): Promise<void> {
     await tx.exec(STORAGE_PROBE);
     await tx.rollback();
   });
+}
+
+/**
+ * PGlite in `dataDir`: a new directory is loaded from the image made for these migrations when there is one (a start in
+ * a second or two), else made by initdb (preparePgliteDataDir) and migrated by the caller.
+ */
+async function openDataDir(dataDir: string, migrationsFolder: string): Promise<PGlite> {
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
+    const image = await madePgliteImage(migrationsFolder);
+    if (image) {
+      mkdirSync(dataDir, { recursive: true });
+      return new PGlite(dataDir, { loadDataDir: image });
+    }
+  }
+  await preparePgliteDataDir(dataDir);
+  return new PGlite(dataDir);
 }
 
 /**

@@ -1,14 +1,10 @@
 /** Fresh databases for tests: in-memory PGlite always, and a new PostgreSQL database per suite when TEST_DATABASE_URL is set. */
-import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
-import { type Database, type DatabaseOptions, MIGRATIONS, openDatabase } from '../../src/db/client.js';
-import { createJobs } from '../../src/lib/jobs.js';
+import { type Database, type DatabaseOptions, openDatabase } from '../../src/db/client.js';
+import { writePgliteImage } from '../../src/db/make-pglite-image.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -48,48 +44,13 @@ let image: Promise<Blob> | null = null;
 /**
  * A migrated, empty PGlite database with pg-boss's schema installed, as a data directory to start each test database
  * from: PGlite's initdb, the migrations and pg-boss's install cost 3 s of CPU per database otherwise, most of the
- * suite's time on PGlite. The first test process to need it writes it to the temporary directory, under a name that
- * changes with the migrations and with PGlite's and pg-boss's versions; the others read it.
+ * suite's time on PGlite. It is the image a first start loads (src/db/pglite-image.ts), made by the build (npm ci) or
+ * else by the first test process to need it, under a name that changes with the migrations and with PGlite's and
+ * pg-boss's versions.
  */
 function pgliteImage(): Promise<Blob> {
-  image ??= (async () => {
-    const file = join(tmpdir(), `storelink-pglite-image-${await imageKey()}.tar`);
-    const stored = await readFile(file).catch(() => null);
-    if (stored) return new Blob([stored]);
-    const made = await makePgliteImage();
-    // Written aside and renamed: a process reading at the same time sees the whole file or none.
-    const partial = `${file}.${process.pid}`;
-    await writeFile(partial, Buffer.from(await made.arrayBuffer()));
-    await rename(partial, file);
-    return made;
-  })();
+  image ??= writePgliteImage().then(async ({ file }) => new Blob([await readFile(file)]));
   return image;
-}
-
-async function makePgliteImage(): Promise<Blob> {
-  const database = await openDatabase({ kind: 'pglite', dataDir: null });
-  try {
-    await database.migrate();
-    const jobs = createJobs({ connection: database.jobsConnection, soleProcess: database.kind === 'pglite', onError: () => {} });
-    await jobs.start();
-    await jobs.stop(1_000);
-    // Drizzle's documented handle on the driver's client; the Database interface has no use for a dump elsewhere.
-    return await (database.db as unknown as { $client: PGlite }).$client.dumpDataDir('none');
-  } finally {
-    await database.close();
-  }
-}
-
-/** What the image depends on: every migration file, and the installed PGlite and pg-boss. */
-async function imageKey(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const name of (await readdir(MIGRATIONS, { recursive: true })).sort()) {
-    if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(await readFile(join(MIGRATIONS, name)));
-  }
-  for (const name of ['@electric-sql/pglite', 'pg-boss']) {
-    hash.update(await readFile(fileURLToPath(new URL('../package.json', import.meta.resolve(name)))));
-  }
-  return hash.digest('hex').slice(0, 16);
 }
 
 /** An empty PostgreSQL database beside TEST_DATABASE_URL's, and how to drop it. */

@@ -1,0 +1,9 @@
+/**
+ * Writes dist/pglite-image/<key>.tar, the migrated empty PGlite database a first start on the embedded database loads
+ * (src/db/pglite-image.ts), unless it is there. Run by the server build, so by `npm install` and `npm start`.
+ */
+import { writePgliteImage } from '../src/db/make-pglite-image.js';
+
+const started = performance.now();
+const { file, made } = await writePgliteImage();
+if (made) console.log(`Made the embedded database's image ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
