@@ -415,7 +415,8 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       {
         config: { access: 'workspace', swaggerTransform: documentedBody(UPLOAD_BODY) },
         schema: {
-          summary: 'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)',
+          summary:
+            'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)',
           description:
             'The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.',
           tags: ['products'],
@@ -573,7 +574,10 @@ const documentedBody =
   ({ schema, url }) => ({ schema: { ...schema, body }, url });
 
 const UPLOAD_BODY = Type.Object({
-  file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, WebP or GIF, at most 10 MB' }),
+  file: Type.String({
+    format: 'binary',
+    description: 'The image: JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels',
+  }),
   alt: Type.Optional(Type.String({ maxLength: IMAGE_ALT_LENGTH_MAX, description: 'Its text alternative' })),
 });
 

@@ -282,7 +282,7 @@ export interface paths {
   };
   "/api/v1/products/{product_id}/images": {
     /**
-     * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
+     * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)
      * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
      */
     post: operations["uploadProductImage"];
@@ -7163,7 +7163,7 @@ export interface operations {
     };
   };
   /**
-   * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
+   * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)
    * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
    */
   uploadProductImage: {
@@ -7181,7 +7181,7 @@ export interface operations {
         "multipart/form-data": {
           /**
            * Format: binary
-           * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB
+           * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels
            */
           file: string;
           /** @description Its text alternative */
