@@ -256,6 +256,21 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(all.data[0], bag);
       });
 
+      test('a NUL character in q (or in any query text) is 422 on that field in the error shape, not a 500', async () => {
+        const me = await owner();
+        await me.post(mug('NUL-Q-1'));
+        for (const path of ['/products?q=%00', '/products?q=a%00b', '/products/stock-movements?sku=%00', '/orders?sku=NUL%00']) {
+          const response = await me.get(path);
+          assert.equal(response.statusCode, 422, `${path}: ${response.body}`);
+          const field = path.includes('q=') ? 'q' : 'sku';
+          assert.deepEqual(response.json(), {
+            ...errorBody(422, INVALID),
+            errors: { [field]: [`The ${field} field must not contain a NUL character.`] },
+          });
+        }
+        assert.equal((await me.get('/products?q=NUL-Q')).json().meta.total, 1);
+      });
+
       test('q follows a changed title and changed skus, and folds case beyond ASCII', async () => {
         const me = await owner();
         const cup = (await me.post(mug('CUP-1', { title: 'Tasse ÉCOLE' }))).json().data;
