@@ -547,7 +547,7 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       async (request) => {
         const workspace = workspaceOf(request);
         if (!(request.body instanceof Readable)) throw csvOnly();
-        if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw new AppError('payload_too_large');
+        if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw tooLarge();
         const source = capped(request.body, CSV_IMPORT_BYTES_MAX);
         const query = request.query as { dry_run?: boolean; remove_missing?: boolean; currency?: string };
         const options = { dryRun: query.dry_run === true, removeMissing: query.remove_missing === true, currency: query.currency ?? 'USD' };
@@ -583,12 +583,18 @@ const UPLOAD_BODY = Type.Object({
 
 const IMPORT_BODY = Type.String({ description: 'The CSV file (UTF-8; a byte order mark is skipped)', examples: [CSV_EXAMPLE] });
 
+/**
+ * A 413 that closes the connection once it is sent, as Fastify's own body parsers answer theirs: the rest of the body
+ * is never read, so on a kept-alive connection the client's next request would wait behind it until a 408.
+ */
+const tooLarge = () => new AppError('payload_too_large', { headers: { connection: 'close' } });
+
 /** The body's bytes as they arrive, refused with 413 past `max`; the request is left open, so the answer still reaches the client. */
 async function* capped(body: Readable, max: number): AsyncGenerator<Buffer> {
   let bytes = 0;
   for await (const chunk of body.iterator({ destroyOnReturn: false })) {
     bytes += (chunk as Buffer).length;
-    if (bytes > max) throw new AppError('payload_too_large');
+    if (bytes > max) throw tooLarge();
     yield chunk as Buffer;
   }
 }
