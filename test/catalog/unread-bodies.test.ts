@@ -1,13 +1,14 @@
 /**
- * A refused import on a real connection (app.inject has none): the 413 for a body past 50 MB reaches the client at
- * once and the server closes the connection after it, so a kept-alive connection never waits behind the unread rest
- * of the body until a 408.
+ * Requests refused before their body's end, on a real connection (app.inject has none): the import's 413 for a body
+ * past 50 MB, and an upload refused at a part it cannot take, reach the client at once, and the server closes the
+ * connection after them, so a kept-alive connection never waits behind the unread rest of the body until a 408.
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { databaseKinds } from '../helpers/database.js';
-import { API, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
+import { mug } from '../helpers/fixtures.js';
+import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 /** A raw keep-alive connection: what came back, when the answer's head came, and when the server closed it. */
 async function openSocket(url: string) {
@@ -44,15 +45,18 @@ function firstAnswer(received: string) {
 }
 
 for (const kind of databaseKinds()) {
-  describe(`products CSV import over a real connection [${kind}]`, () => {
+  describe(`bodies refused before their end, over a real connection [${kind}]`, () => {
     let t: TestApp;
-    let head: (extra: string) => string;
+    let head: (extra: string, path?: string, type?: string) => string;
+    let productId: number;
     before(async () => {
       t = await createTestApp(kind, { listen: true });
       const user = await registerUser(t);
-      head = (extra) =>
-        `POST ${API}/products/import HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nAuthorization: Bearer ${user.session}\r\n` +
-        `X-Workspace-Id: ${user.workspace.id}\r\nContent-Type: text/csv\r\n${extra}\r\n`;
+      head = (extra, path = '/products/import', type = 'text/csv') =>
+        `POST ${API}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nAuthorization: Bearer ${user.session}\r\n` +
+        `X-Workspace-Id: ${user.workspace.id}\r\nContent-Type: ${type}\r\n${extra}\r\n`;
+      const made = await call(t, 'POST', '/products', { token: user.session, workspace: user.workspace.id, body: mug('UNREAD-1') });
+      productId = made.json().data.id;
     });
     after(() => t.close());
 
@@ -87,6 +91,28 @@ for (const kind of databaseKinds()) {
       assert.equal(answer.headers.connection, 'close');
       await until(() => state.closedAt !== null, 2_000);
       assert.ok(state.closedAt !== null, 'the server closed the connection within 2 s of its 413');
+      socket.destroy();
+    });
+
+    test('an upload refused at a part it cannot take is answered 422 at once, and the connection is closed', async () => {
+      const { socket, state } = await openSocket(t.deps.config.appUrl);
+      const boundary = 'storelink-unread';
+      const part = `--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+      const length = part.length + 2_000_000 + `\r\n--${boundary}--\r\n`.length;
+      socket.write(head(`Content-Length: ${length}\r\n`, `/products/${productId}/images`, `multipart/form-data; boundary=${boundary}`));
+      // The first 100 KB of a 2 MB file, then nothing more until the answer.
+      socket.write(part);
+      socket.write(Buffer.alloc(100_000));
+      await until(() => state.answeredAt !== null, 5_000);
+      const answer = firstAnswer(state.received);
+      assert.equal(answer.status, 422, state.received.slice(0, 300));
+      assert.deepEqual(answer.body, {
+        ...errorBody(422, 'The given data was invalid.'),
+        errors: { file: ['Send the image in a part named file.'] },
+      });
+      assert.equal(answer.headers.connection, 'close');
+      await until(() => state.closedAt !== null, 2_000);
+      assert.ok(state.closedAt !== null, 'the server closed the connection within 2 s of its 422');
       socket.destroy();
     });
   });
