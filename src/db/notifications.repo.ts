@@ -5,7 +5,7 @@ import type { Db } from './client.js';
 import { platformNotificationsReceived } from './schema.js';
 
 /**
- * Records a notification as received, in one statement, so of two copies arriving at once exactly one is taken; false
+ * Records a notification as received, by one insert, so of two copies arriving at once exactly one is taken; false
  * when it was received before. Rows received before `forgetBefore` are deleted first: their notifications are too old
  * to be taken again anyway.
  */

@@ -73,7 +73,7 @@ export function createPlatformNotifications(deps: {
     const minutes = NOTIFICATION_TOLERANCE_MS / 60_000;
     if (Math.abs(now.getTime() - delivery.sentAt.getTime()) > NOTIFICATION_TOLERANCE_MS)
       throw new AppError('unauthenticated', {
-        message: `The notification was not sent within the last ${minutes} minutes: a replay is refused.`,
+        message: `The notification's timestamp is more than ${minutes} minutes from now: a replay is refused.`,
       });
     const forgetBefore = new Date(now.getTime() - 2 * NOTIFICATION_TOLERANCE_MS);
     if (!(await claimNotification(deps.db, platform, delivery.id, now, forgetBefore)))

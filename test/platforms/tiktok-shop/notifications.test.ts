@@ -96,7 +96,10 @@ for (const kind of databaseKinds()) {
         const body = deauthorization(me.shopId, secondsAgo);
         const refused = await post(body, sign(body));
         assert.equal(refused.statusCode, 401, `${secondsAgo}: ${refused.body}`);
-        assert.deepEqual(refused.json(), errorBody(401, 'The notification was not sent within the last 5 minutes: a replay is refused.'));
+        assert.deepEqual(
+          refused.json(),
+          errorBody(401, "The notification's timestamp is more than 5 minutes from now: a replay is refused."),
+        );
       }
       assert.equal((await status(me)).status, 'connected');
       const recent = deauthorization(me.shopId, 299);
