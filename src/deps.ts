@@ -333,6 +333,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const platformNotifications = createPlatformNotifications({
     db,
+    clock,
     refresh: tokenRefresh,
     listings: listingWatch,
     orders: orderReads,

@@ -23,6 +23,8 @@ export interface GrantCredentials {
   nextRefreshAt: Date | null;
   refreshFailures: number;
   version: number;
+  /** When the grant was authorized (a renewal keeps it). */
+  grantedAt: Date;
 }
 
 const key = (siteId: number, grant: GrantKind) => and(eq(siteCredentials.siteId, siteId), eq(siteCredentials.grantKind, grant));
@@ -43,6 +45,7 @@ export async function findGrant(db: Db, siteId: number, grant: GrantKind): Promi
       nextRefreshAt: siteCredentials.nextRefreshAt,
       refreshFailures: siteCredentials.refreshFailures,
       version: siteCredentials.version,
+      grantedAt: siteCredentials.grantedAt,
     })
     .from(siteCredentials)
     .innerJoin(sites, eq(sites.id, siteCredentials.siteId))

@@ -319,6 +319,11 @@ export const siteCredentials = pgTable(
      * grant is acted on, only while the row is still at the version the renewal started from (a fencing token).
      */
     version: integer('version').notNull().default(1),
+    /**
+     * When the seller (or advertiser) last authorized the app: set by a new authorization, never by a renewal. A
+     * platform's deauthorization notification sent before it is about an earlier grant and is not acted on.
+     */
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
   (t) => [
@@ -326,6 +331,21 @@ export const siteCredentials = pgTable(
     check('site_credentials_grant_kind_check', oneOf(t.grantKind, GRANT_KINDS)),
     index('site_credentials_next_refresh_idx').on(t.nextRefreshAt),
   ],
+);
+
+/**
+ * The platform notifications received lately, by the platform's own id of each (TikTok Shop's `tts_notification_id`):
+ * one already here is a repeat or a replay, and is not acted on again. Rows older than the notifications' tolerance are
+ * deleted as new ones come: a notification that old is refused by its timestamp anyway.
+ */
+export const platformNotificationsReceived = pgTable(
+  'platform_notifications_received',
+  {
+    platform: text('platform').$type<SitePlatform>().notNull(),
+    notificationId: text('notification_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platform, t.notificationId] }), index('platform_notifications_received_at_idx').on(t.receivedAt)],
 );
 
 /**

@@ -144,7 +144,7 @@ export async function upsertSite(
 
 /** Stores credentials from a new authorization, resetting any back-off; returns the row's new version. */
 export async function saveCredentials(db: Db, siteId: number, grant: GrantKind, sealed: SealedCredentials, now: Date): Promise<number> {
-  const fresh = { ...sealed, refreshFailures: 0, updatedAt: now };
+  const fresh = { ...sealed, refreshFailures: 0, grantedAt: now, updatedAt: now };
   const [row] = await db
     .insert(siteCredentials)
     .values({ siteId, grantKind: grant, ...fresh, createdAt: now })

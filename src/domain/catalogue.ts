@@ -54,6 +54,13 @@ export const IMAGE_TYPES = {
 } as const;
 export type ImageExtension = keyof typeof IMAGE_TYPES;
 export const IMAGE_BYTES_MAX = 10 * 1024 * 1024;
+/**
+ * An uploaded image's pixels, read from its header before anything decodes it (a pixel flood: a few bytes claiming
+ * billions of pixels, decoded by every thumbnail and platform). Product photos fit comfortably: Etsy recommends 2,000 px
+ * a side, Amazon takes at most 10,000 on the longer side, and a 48-megapixel phone photo (8,000 x 6,000) is under both.
+ */
+export const IMAGE_SIDE_PX_MAX = 10_000;
+export const IMAGE_PIXELS_MAX = 50_000_000;
 
 export interface ProductOption {
   name: string;

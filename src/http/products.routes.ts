@@ -225,36 +225,40 @@ const ProductSchema = Named('Product', {
   updated_at: Timestamp,
 });
 
+/**
+ * A refusal before the body's end leaves its rest unread: the connection is closed after the answer (as with the
+ * import's 413), so a kept-alive connection does not wait behind the rest until a 408.
+ */
+const CLOSE = { connection: 'close' };
+
 /** The one file part, named `file`, and an optional `alt` field of an upload; anything else is 422 on `file`. */
 async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt: string | null }> {
-  const refuse = (message: string) => new AppError('validation_failed', { fields: { file: [message] } });
+  const refuse = (message: string, headers: Record<string, string> = {}) =>
+    new AppError('validation_failed', { fields: { file: [message] }, headers });
+  const refuseAlt = (message: string) => new AppError('validation_failed', { fields: { alt: [message] }, headers: CLOSE });
   if (!request.isMultipart()) throw refuse('The file field is required: send multipart/form-data with one part named file.');
   let bytes: Buffer | null = null;
   let alt: string | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw refuse('Send the image in a part named file.');
+        if (part.fieldname !== 'file') throw refuse('Send the image in a part named file.', CLOSE);
         bytes = await part.toBuffer();
       } else if (part.fieldname === 'alt' && typeof part.value === 'string') {
-        if (part.value.length > IMAGE_ALT_LENGTH_MAX) {
-          throw new AppError('validation_failed', {
-            fields: { alt: [`The alt must not be greater than ${IMAGE_ALT_LENGTH_MAX} characters.`] },
-          });
-        }
+        if (part.value.length > IMAGE_ALT_LENGTH_MAX)
+          throw refuseAlt(`The alt must not be greater than ${IMAGE_ALT_LENGTH_MAX} characters.`);
         // PostgreSQL's text cannot hold NUL: the schema refuses it in a JSON body, and this is a multipart field's only check.
-        if (part.value.includes('\u0000'))
-          throw new AppError('validation_failed', { fields: { alt: ['The alt field must not contain a NUL character.'] } });
+        if (part.value.includes('\u0000')) throw refuseAlt('The alt field must not contain a NUL character.');
         alt = part.value;
       }
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('The file must not be greater than 10 MB.');
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('The file must not be greater than 10 MB.', CLOSE);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw refuse('Send one file part, named file.');
-    throw refuse('The upload could not be read as multipart/form-data.');
+      throw refuse('Send one file part, named file.', CLOSE);
+    throw refuse('The upload could not be read as multipart/form-data.', CLOSE);
   }
   if (!bytes || bytes.length === 0) throw refuse('The file field is required.');
   return { bytes, alt };
@@ -415,7 +419,8 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       {
         config: { access: 'workspace', swaggerTransform: documentedBody(UPLOAD_BODY) },
         schema: {
-          summary: 'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)',
+          summary:
+            'Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)',
           description:
             'The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.',
           tags: ['products'],
@@ -546,7 +551,7 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       async (request) => {
         const workspace = workspaceOf(request);
         if (!(request.body instanceof Readable)) throw csvOnly();
-        if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw new AppError('payload_too_large');
+        if (Number(request.headers['content-length']) > CSV_IMPORT_BYTES_MAX) throw tooLarge();
         const source = capped(request.body, CSV_IMPORT_BYTES_MAX);
         const query = request.query as { dry_run?: boolean; remove_missing?: boolean; currency?: string };
         const options = { dryRun: query.dry_run === true, removeMissing: query.remove_missing === true, currency: query.currency ?? 'USD' };
@@ -573,18 +578,27 @@ const documentedBody =
   ({ schema, url }) => ({ schema: { ...schema, body }, url });
 
 const UPLOAD_BODY = Type.Object({
-  file: Type.String({ format: 'binary', description: 'The image: JPEG, PNG, WebP or GIF, at most 10 MB' }),
+  file: Type.String({
+    format: 'binary',
+    description: 'The image: JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels',
+  }),
   alt: Type.Optional(Type.String({ maxLength: IMAGE_ALT_LENGTH_MAX, description: 'Its text alternative' })),
 });
 
 const IMPORT_BODY = Type.String({ description: 'The CSV file (UTF-8; a byte order mark is skipped)', examples: [CSV_EXAMPLE] });
+
+/**
+ * A 413 that closes the connection once it is sent, as Fastify's own body parsers answer theirs: the rest of the body
+ * is never read, so on a kept-alive connection the client's next request would wait behind it until a 408.
+ */
+const tooLarge = () => new AppError('payload_too_large', { headers: { connection: 'close' } });
 
 /** The body's bytes as they arrive, refused with 413 past `max`; the request is left open, so the answer still reaches the client. */
 async function* capped(body: Readable, max: number): AsyncGenerator<Buffer> {
   let bytes = 0;
   for await (const chunk of body.iterator({ destroyOnReturn: false })) {
     bytes += (chunk as Buffer).length;
-    if (bytes > max) throw new AppError('payload_too_large');
+    if (bytes > max) throw tooLarge();
     yield chunk as Buffer;
   }
 }

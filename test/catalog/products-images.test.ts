@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { databaseKinds, selectRows } from '../helpers/database.js';
-import { GIF_1X1, mug, PNG_640X480, pngSized } from '../helpers/fixtures.js';
+import { GIF_1X1, gifSized, mug, PNG_640X480, pngSized } from '../helpers/fixtures.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -131,19 +131,39 @@ for (const kind of databaseKinds()) {
       assert.equal(await version(me.as, me.product.id), 1);
     });
 
-    test("a PNG whose header claims a side past 2^31 - 1 pixels (PNG's own limit) is 422 on file, not a 500", async () => {
+    test('a pixel flood (an image whose header claims more than 10,000 px a side or 50 megapixels) is 422 on file, and nothing is stored', async () => {
       const me = await seller();
       const before = await mediaRows();
-      for (const [width, height] of [
-        [2 ** 31, 1],
-        [1, 2 ** 32 - 1],
-      ]) {
-        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'huge.png', value: pngSized(width!, height!) }]);
-        assert.equal(response.statusCode, 422, response.body);
-        assert.deepEqual(response.json().errors, { file: ['The file must be a JPEG, PNG, WebP or GIF image.'] });
+      const floods: [string, Buffer, string][] = [
+        ['a 400-megapixel PNG', pngSized(20_000, 20_000), '20,000 x 20,000'],
+        ["a PNG claiming PNG's largest side", pngSized(2 ** 31 - 1, 2 ** 31 - 1), '2,147,483,647 x 2,147,483,647'],
+        ["a PNG claiming a side past PNG's limit", pngSized(2 ** 31, 1), '2,147,483,648 x 1'],
+        ['a 42-byte GIF claiming 65,535 x 65,535', gifSized(65_535, 65_535), '65,535 x 65,535'],
+        ['one pixel past the side', pngSized(10_001, 1), '10,001 x 1'],
+        ['sides within the cap, pixels past it', pngSized(7_072, 7_072), '7,072 x 7,072'],
+      ];
+      for (const [name, bytes, found] of floods) {
+        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'huge.png', value: bytes }]);
+        assert.equal(response.statusCode, 422, `${name}: ${response.body}`);
+        assert.deepEqual(response.json(), {
+          ...errorBody(422, 'The given data was invalid.'),
+          errors: { file: [`The image must be at most 10,000 pixels a side and 50 megapixels in all; this one is ${found} pixels.`] },
+        });
       }
       assert.equal(await mediaRows(), before);
       assert.equal(await version(me.as, me.product.id), 1);
+    });
+
+    test('an image of exactly 10,000 px a side or 50 megapixels is taken', async () => {
+      const me = await seller();
+      for (const [width, height] of [
+        [10_000, 5_000],
+        [2_000, 10_000],
+      ]) {
+        const response = await upload(me.as, me.product.id, [{ name: 'file', filename: 'big.png', value: pngSized(width!, height!) }]);
+        assert.equal(response.statusCode, 201, response.body);
+      }
+      assert.equal(await version(me.as, me.product.id), 3);
     });
 
     test('an alt with a NUL character is 422 on alt, not a 500, and nothing changes', async () => {

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { listings, sites } from '../../src/db/schema.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { INVALID, mug, tote } from '../helpers/fixtures.js';
-import { call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
+import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
 
 for (const kind of databaseKinds()) {
   describe(`products [${kind}]`, () => {
@@ -256,6 +256,21 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(all.data[0], bag);
       });
 
+      test('a NUL character in q (or in any query text) is 422 on that field in the error shape, not a 500', async () => {
+        const me = await owner();
+        await me.post(mug('NUL-Q-1'));
+        for (const path of ['/products?q=%00', '/products?q=a%00b', '/products/stock-movements?sku=%00', '/orders?sku=NUL%00']) {
+          const response = await me.get(path);
+          assert.equal(response.statusCode, 422, `${path}: ${response.body}`);
+          const field = path.includes('q=') ? 'q' : 'sku';
+          assert.deepEqual(response.json(), {
+            ...errorBody(422, INVALID),
+            errors: { [field]: [`The ${field} field must not contain a NUL character.`] },
+          });
+        }
+        assert.equal((await me.get('/products?q=NUL-Q')).json().meta.total, 1);
+      });
+
       test('q follows a changed title and changed skus, and folds case beyond ASCII', async () => {
         const me = await owner();
         const cup = (await me.post(mug('CUP-1', { title: 'Tasse ÉCOLE' }))).json().data;
@@ -396,6 +411,33 @@ for (const kind of databaseKinds()) {
           assert.deepEqual(change.json(), read.json());
           assert.deepEqual(Object.keys(change.json().errors ?? {}), ['product_id']);
         }
+      });
+
+      test('a malformed image URL (http://[::1) is 422 on its field, on create, change and CSV import, and nothing is stored', async () => {
+        const me = await owner();
+        const message = 'The url must be a well-formed http or https URL, such as https://example.com/photo.jpg.';
+        for (const url of ['http://[::1', 'http://[::1]x/a.png', 'https://example.com:port/a.png', 'http://exa%mple.com/a.png']) {
+          const created = await me.post({ ...mug('URL-1'), images: [{ url }] });
+          assert.equal(created.statusCode, 422, `${url}: ${created.body}`);
+          assert.deepEqual(created.json(), { ...errorBody(422, INVALID), errors: { 'images.0.url': [message] } });
+        }
+        assert.equal(await countProducts(me.workspace.id), 0);
+
+        const product = (await me.post({ ...mug('URL-2'), images: [{ url: 'http://[::1]/a.png' }] })).json().data;
+        assert.equal(product.images[0].url, 'http://[::1]/a.png', 'a well-formed address is taken');
+        const changed = await me.patch(product.id, { images: [{ url: 'https://example.com/b.png' }, { url: 'http://[::1' }] });
+        assert.deepEqual(changed.json(), { ...errorBody(422, INVALID), errors: { 'images.1.url': [message] } });
+
+        const imported = await t.app.inject({
+          method: 'POST',
+          url: `${API}/products/import`,
+          headers: { authorization: `Bearer ${me.as.token}`, 'x-workspace-id': String(me.workspace.id), 'content-type': 'text/csv' },
+          payload: 'handle,title,currency,sku,price,quantity,image_urls\nurl-3,Mug,USD,URL-3,5.00,1,http://[::1\n',
+        });
+        assert.deepEqual(imported.json(), { ...errorBody(422, INVALID), errors: { 'line 2.image_urls': [message] } });
+        const stored = (await me.get(`/products/${product.id}`)).json().data;
+        assert.deepEqual([stored.version, stored.images.map((i: { url: string }) => i.url)], [1, ['http://[::1]/a.png']]);
+        assert.equal(await countProducts(me.workspace.id), 1);
       });
 
       test('images keep their ids when given, and can be reordered', async () => {

@@ -134,6 +134,14 @@ export function pngSized(width: number, height: number): Buffer {
 /** A 1 x 1 GIF: the smallest image the catalogue takes, and bytes other than the PNG's. */
 export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
+/** GIF_1X1 with its logical screen claiming another width and height (at most 65,535 each: two bytes, little-endian). */
+export function gifSized(width: number, height: number): Buffer {
+  const bytes = Buffer.from(GIF_1X1);
+  bytes.writeUInt16LE(width, 6);
+  bytes.writeUInt16LE(height, 8);
+  return bytes;
+}
+
 /** The seed's 401 and 403 answers (DESIGN §3), and the message of every 422. */
 export const UNAUTHENTICATED = { success: false, code: 401, message: 'Unauthenticated' };
 export const FORBIDDEN = { success: false, code: 403, message: 'Invalid workspace or access denied' };

@@ -188,6 +188,34 @@ for (const kind of databaseKinds()) {
       assert.equal((await get('/sites')).json().data.length, 1);
     });
 
+    test('a callback whose selling_partner_id is not letters and digits is refused (400), and no site is stored', async () => {
+      const before = (await calls())['amazon-seller:token'] ?? 0;
+      for (const sellerId of ['A<img src=x onerror=alert(1)>', 'ASANDBOX000053 ', 'A-1', 'A'.repeat(65), 'Ａ1']) {
+        const callbackUrl = new URL(
+          await consent(await authorizationUrl(t, actor, { platform_id: 5, redirect_url: CUSTOM }), 'allow', '53'),
+        );
+        callbackUrl.searchParams.set('selling_partner_id', sellerId);
+        const target = new URL(locationOf(await openCallback(callbackUrl.toString())));
+        assert.deepEqual(
+          [
+            target.origin + target.pathname,
+            target.searchParams.get('platform'),
+            target.searchParams.get('code'),
+            target.searchParams.get('message'),
+          ],
+          [CUSTOM, 'marketplace', '400', 'Amazon sent a selling partner id that is not letters and digits'],
+          sellerId,
+        );
+      }
+      assert.deepEqual((await get('/sites')).json().data, []);
+      assert.deepEqual(await selectRows(t.database, sql`select id from sites where workspace_id = ${actor.workspace.id}`), []);
+      assert.equal((await calls())['amazon-seller:token'] ?? 0, before, 'no code was exchanged');
+      // The id as Amazon sends it connects.
+      const connected = await site(await connectAmazonSellerSite(t, actor, '53'));
+      assert.equal(connected.external_id, 'ASANDBOX000053');
+      assert.equal((await calls())['amazon-seller:token'], before + 1);
+    });
+
     describe('TikTok Shop shops', () => {
       test('an authorization covering three shops connects each, keyed by shop id, and the redirect names the first', async () => {
         const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 4 }, 'allow', '61', { shops: '3' }));

@@ -250,11 +250,32 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(lines(run.stderr), ['storelink user:create: This password is too common: choose another.']);
     });
 
+    test('user:create refuses a password of spaces, or the e-mail, one line per broken rule', async () => {
+      const args = ['user:create', '--email', 'spaces@example.com', '--name', 'Spaces'];
+      const spaces = await runCli(args, env, `${' '.repeat(8)}\n`);
+      assert.deepEqual(
+        [spaces.code, lines(spaces.stderr)],
+        [1, ['storelink user:create: The password must have at least 8 characters other than spaces.']],
+      );
+      const own = await runCli(args, env, 'spaces@example.com\n');
+      assert.deepEqual(
+        [own.code, lines(own.stderr)],
+        [1, ['storelink user:create: The password must not be the e-mail address, or the part of it before the @.']],
+      );
+      await withApp(target, async (app) => assert.equal((await login(app, 'spaces@example.com', ' '.repeat(8))).statusCode, 401));
+    });
+
     test('user:reset-password refuses a common or short password, an unknown email or no password, with exit 1, changing nothing', async () => {
       const email = ['user:reset-password', '--email', 'ada@example.com'];
       const cases: Array<[string[], string, string]> = [
         [email, 'iloveyou\n', 'storelink user:reset-password: This password is too common: choose another.'],
         [email, 'short\n', 'storelink user:reset-password: The password field must be at least 8 characters.'],
+        [email, `${' '.repeat(9)}\n`, 'storelink user:reset-password: The password must have at least 8 characters other than spaces.'],
+        [
+          email,
+          'ADA@example.com\n',
+          'storelink user:reset-password: The password must not be the e-mail address, or the part of it before the @.',
+        ],
         [
           ['user:reset-password', '--email', 'nobody@example.com'],
           `${NEW_PASSWORD}\n`,

@@ -11,7 +11,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { PasswordHasher } from './accounts.service.js';
 import type { AuthCache } from './auth-cache.js';
-import { newPasswordErrors } from './common-passwords.js';
+import { newPasswordErrors } from './password-rules.js';
 import type { Principal } from './principal.js';
 import type { SecurityEvents } from './security-events.js';
 
@@ -88,7 +88,7 @@ export function createAccountSettingsService(deps: {
       const { passwordHash, ...user } = account.user;
       const [matches, fields] = await Promise.all([
         passwords.verify(input.currentPassword, passwordHash),
-        newPasswordErrors(input.password),
+        newPasswordErrors(input.password, account.user.email),
       ]);
       if (!matches) {
         security.loginFailed({ userId: user.id, ipAddress: context.ipAddress });
@@ -107,7 +107,7 @@ export function createAccountSettingsService(deps: {
     async resetPassword(email: string, password: string): Promise<{ user: AccountUser; sessionsEnded: number } | null> {
       const found = await accountsRepo.findUserByEmail(db, email.trim());
       if (!found) return null;
-      const fields = await newPasswordErrors(password);
+      const fields = await newPasswordErrors(password, found.email);
       if (Object.keys(fields).length > 0) throw new AppError('validation_failed', { fields });
       const { passwordHash: _, ...user } = found;
       const sessionsEnded = await replacePassword(user.id, password, null, { actorUserId: null, ipAddress: null, by: 'operator' });

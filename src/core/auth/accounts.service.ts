@@ -4,7 +4,7 @@ import * as accountsRepo from '../../db/accounts.repo.js';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, invalidField } from '../../errors.js';
-import { newPasswordErrors } from './common-passwords.js';
+import { newPasswordErrors } from './password-rules.js';
 import type { SecurityEvents } from './security-events.js';
 import type { TokensService } from './tokens.service.js';
 
@@ -41,7 +41,7 @@ export function createAccountsService(deps: {
     const email = input.email.trim();
     const { key, user: taken } = await accountsRepo.findLoginAccount(db, email);
     if (taken) await context.onTaken?.(key);
-    const fields = { ...(taken ? { email: [EMAIL_TAKEN] } : {}), ...(await newPasswordErrors(input.password)) };
+    const fields = { ...(taken ? { email: [EMAIL_TAKEN] } : {}), ...(await newPasswordErrors(input.password, email)) };
     if (Object.keys(fields).length > 0) throw new AppError('validation_failed', { fields });
     const passwordHash = await passwords.hash(input.password);
     try {

@@ -6,7 +6,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { FieldErrors } from '../../errors.js';
 
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common: choose another.';
 
@@ -33,9 +32,4 @@ function list(): Promise<ReadonlySet<string>> {
  */
 export async function isCommonPassword(password: string): Promise<boolean> {
   return (await list()).has(password.normalize('NFKC').toLowerCase());
-}
-
-/** What a new password breaks beyond its length (which the route schemas and the CLI's checks enforce): `{}` when none. */
-export async function newPasswordErrors(password: string): Promise<FieldErrors> {
-  return (await isCommonPassword(password)) ? { password: [COMMON_PASSWORD_MESSAGE] } : {};
 }

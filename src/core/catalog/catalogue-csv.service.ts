@@ -20,6 +20,7 @@ import {
   type BuiltProduct,
   buildProduct,
   CSV_PARSE_OPTIONS,
+  CSV_STRINGIFY_OPTIONS,
   type CsvGroup,
   type CsvHeader,
   createRowReader,
@@ -29,6 +30,7 @@ import {
   productRows,
   readHeader,
   sortedKeys,
+  unescapeCell,
 } from './csv.js';
 import { presentProduct } from './present.js';
 import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
@@ -160,7 +162,8 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
         yield csvHeader(keys);
         for await (const product of productsRepo.allProducts(db, workspaceId)) yield* productRows(presentProduct(product), keys);
       }
-      const csv = stringify();
+      // Every cell neutralised against spreadsheet formulas; readFile undoes it (unescapeCell).
+      const csv = stringify(CSV_STRINGIFY_OPTIONS);
       // A failure half way (the database gone) destroys the stream, which ends the answer short.
       pipeline(Readable.from(rows()), csv, () => {});
       return csv;
@@ -302,8 +305,9 @@ async function readFile(source: AsyncIterable<Buffer | string>): Promise<ReadFil
   let reader: ReturnType<typeof createRowReader> | null = null;
   let line = 0;
   try {
-    for await (const cells of parser as AsyncIterable<string[]>) {
+    for await (const record of parser as AsyncIterable<string[]>) {
       line += 1;
+      const cells = record.map(unescapeCell);
       if (line > 1) reader?.add(line, cells);
       else ({ header, reader } = headerOf(cells, errors));
     }

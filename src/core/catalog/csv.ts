@@ -100,6 +100,27 @@ const PRODUCT_COLUMNS: readonly CsvColumn[] = [
 const nameColumn = (slot: number) => `option${slot + 1}_name` as CsvColumn;
 const valueColumn = (slot: number) => `option${slot + 1}_value` as CsvColumn;
 
+/**
+ * A cell a spreadsheet would run as a formula (CWE-1236; OWASP "CSV Injection"): its first character `=`, `+`, `-`,
+ * `@`, a tab or a carriage return, after any apostrophes (so the escape below can be undone exactly).
+ */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+/** A cell that is a number and nothing else (`-5`, `+1.50`): a spreadsheet reads it as that number, which runs nothing. */
+const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+
+/**
+ * A cell as the export writes it: one that would start a formula gets a leading apostrophe, which spreadsheets read as
+ * "this is text" and do not show. A cell already starting with apostrophes before a formula character gets one more,
+ * so that unescapeCell gives every cell back exactly.
+ */
+export const escapeCell = (cell: string): string => (FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell);
+
+/** A cell as the import reads it: escapeCell undone (one apostrophe dropped where a formula character follows them). */
+export const unescapeCell = (cell: string): string => (cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell);
+
+/** csv-stringify's options for the export: every cell, the header's included, through escapeCell. */
+export const CSV_STRINGIFY_OPTIONS = { cast: { string: escapeCell } } as const;
+
 /** The export's handle of a product: its own (DESIGN §9). */
 export const handleOf = (product: { handle: string }) => product.handle;
 /** How the export writes tags; a cell that reads exactly so keeps the stored tags (a tag may hold a comma). */

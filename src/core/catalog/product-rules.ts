@@ -76,9 +76,21 @@ export function checkProduct(candidate: Candidate, given: Given, existing: Exist
       if (!isObject(image)) return;
       if (image.id !== undefined && !existing.imageIds.has(image.id)) add(errors, `images.${i}.id`, 'The selected id is invalid.');
       if (image.id === undefined && image.url === undefined) add(errors, `images.${i}.url`, 'The url field is required.');
+      if (typeof image.url === 'string' && !refused(known, `images.${i}.url`) && !isWellFormedHttpUrl(image.url))
+        add(errors, `images.${i}.url`, 'The url must be a well-formed http or https URL, such as https://example.com/photo.jpg.');
     });
   }
   return errors;
+}
+
+/**
+ * Whether a URL the schema's pattern let through (http or https, a host part, no space) also parses, with a host:
+ * the pattern alone takes `http://[::1` or `http://host:port`, which no platform or browser can fetch.
+ */
+function isWellFormedHttpUrl(raw: string): boolean {
+  if (!URL.canParse(raw)) return false;
+  const url = new URL(raw);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
 }
 
 function checkOptions(options: readonly ProductOption[], errors: FieldErrors): void {

@@ -22,7 +22,7 @@ import {
 import { AppError, type FieldErrors, invalidField } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
-import { inspectImage, mediaPath } from './images.js';
+import { imageRefusalMessage, inspectImage, mediaPath } from './images.js';
 import { presentProduct } from './present.js';
 import {
   changedFields,
@@ -229,7 +229,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
       actor: Actor,
     ): Promise<{ product: ProductRecord; image: productsRepo.ImageRow }> {
       const inspected = inspectImage(upload.bytes);
-      if (!inspected) throw invalidField('file', 'The file must be a JPEG, PNG, WebP or GIF image.');
+      if ('refused' in inspected) throw invalidField('file', imageRefusalMessage(inspected));
       return db.transaction(async (tx) => {
         const current = await mustFind(tx, workspaceId, id, true);
         if (current.images.length >= PRODUCT_IMAGES_MAX) throw invalidField('file', `A product has at most ${PRODUCT_IMAGES_MAX} images.`);

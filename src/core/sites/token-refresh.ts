@@ -63,9 +63,11 @@ export interface TokenRefresh {
   /**
    * The platform refused a valid token of the grant on another call (a listing read, a listing write): the seller took
    * the grant back. As a refused renewal does, the site turns `reauthorization_required` (or advertising goes) and its
-   * webhooks hear of it; `reason` is shown to the user.
+   * webhooks hear of it; `reason` is shown to the user. With `saidAt` (when the platform said so, to the second: a
+   * deauthorization notification's time), a grant authorized after that second is a newer one, and is left as it is:
+   * `granted_since`.
    */
-  refused(siteId: number, grant: GrantKind, reason: string): Promise<void>;
+  refused(siteId: number, grant: GrantKind, reason: string, saidAt?: Date): Promise<'refused' | 'granted_since'>;
 }
 
 export function createTokenRefresh(deps: {
@@ -209,9 +211,12 @@ export function createTokenRefresh(deps: {
     worker: 'refresh',
     schedule: '* * * * *',
   };
-  async function refused(siteId: number, grant: GrantKind, reason: string): Promise<void> {
+  async function refused(siteId: number, grant: GrantKind, reason: string, saidAt?: Date): Promise<'refused' | 'granted_since'> {
     const row = await refreshRepo.findGrant(db, siteId, grant);
+    // Compared to the second the platform's time has; giveUp is fenced by the row's version, so a grant made meanwhile is kept too.
+    if (row && saidAt && saidAt.getTime() < Math.floor(row.grantedAt.getTime() / 1000) * 1000) return 'granted_since';
     if (row && row.siteStatus === 'connected') await giveUp(row, reason, clock.now());
+    return 'refused';
   }
 
   return { queues: [refreshQueue as unknown as QueueDefinition<object>, overdueQueue], schedule, accessTokenFor, refused };

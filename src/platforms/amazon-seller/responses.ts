@@ -6,6 +6,12 @@ import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
 
 /**
+ * A selling partner id as Amazon writes them (`A3EXAMPLE1ABCD`, a merchant token): letters and digits. The id comes
+ * through the user's browser and becomes the site's external id, so anything else is refused before the code is used.
+ */
+const SELLING_PARTNER_ID = /^[A-Za-z0-9]{1,64}$/;
+
+/**
  * `?state=…&selling_partner_id=…&spapi_oauth_code=…` (and `mws_auth_token` for legacy hybrid apps, which is ignored).
  * Amazon does not document what its Cancel button sends back (UNCONFIRMED, platforms.md §3.2): the simulator's
  * `error=access_denied` on Deny is an ASSUMPTION, read as a refusal, and any other `error` as a failure.
@@ -17,6 +23,9 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
       : { kind: 'error', message: query.error_description || query.error };
   if (!query.spapi_oauth_code) return { kind: 'error', message: 'Amazon sent no authorization code' };
   if (!query.selling_partner_id) return { kind: 'error', message: 'Amazon sent no selling partner id' };
+  // The message does not repeat the id: it is the browser's text, and goes into a redirect.
+  if (!SELLING_PARTNER_ID.test(query.selling_partner_id))
+    return { kind: 'error', message: 'Amazon sent a selling partner id that is not letters and digits' };
   return { kind: 'code', code: query.spapi_oauth_code, params: { selling_partner_id: query.selling_partner_id } };
 }
 

@@ -24,6 +24,12 @@ export type PlatformNotification =
 /** Request headers as they came, by their lower-case names. */
 export type NotificationHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
+/** A notification's own id and the time the platform sent it (to the second), as its signed body says them. */
+export interface NotificationDelivery {
+  readonly id: string;
+  readonly sentAt: Date;
+}
+
 /**
  * The notifications capability of one platform (TikTok Shop's webhooks). A platform's signature may carry no timestamp,
  * so a notification may come again: acting on one must change nothing the second time.
@@ -34,4 +40,10 @@ export interface NotificationsAdapter {
   verify(headers: NotificationHeaders, rawBody: string): boolean;
   /** The notification a verified body holds; null when the body is not one. */
   parse(rawBody: string): PlatformNotification | null;
+  /**
+   * For a platform whose signature covers no time of its own (TikTok Shop): the id and time the signed body carries,
+   * by which core refuses a stale, repeated or replayed notification; null when the body lacks either. A platform
+   * whose `verify` checks a signed timestamp itself (Etsy, as Standard Webhooks do) has none.
+   */
+  delivery?(rawBody: string): NotificationDelivery | null;
 }

@@ -38,5 +38,13 @@ export function createTikTokShopNotificationsAdapter(app: { appKey: string; appS
       const notification = parseTikTokWebhook(rawBody);
       return notification && neutralOf(notification);
     },
+    // The signature covers the body alone: its `tts_notification_id` and `timestamp` (seconds) are what tell a replay.
+    delivery: (rawBody) => {
+      const notification = parseTikTokWebhook(rawBody);
+      const id = notification?.tts_notification_id;
+      const timestamp = notification?.timestamp;
+      const sentAt = new Date((timestamp ?? Number.NaN) * 1000);
+      return id && id.length <= 128 && !Number.isNaN(sentAt.getTime()) ? { id, sentAt } : null;
+    },
   } satisfies NotificationsAdapter;
 }

@@ -82,6 +82,14 @@ test('a seller callback missing the code or the seller id is an error', () => {
   assert.equal(readSellerCallback({ state: 's', spapi_oauth_code: 'ANcode' }).kind, 'error');
 });
 
+test('a seller callback whose seller id is not letters and digits is an error that does not repeat it', () => {
+  for (const id of ['A<img src=x onerror=alert(1)>', 'A1 ', 'A-1', 'A'.repeat(65)])
+    assert.deepEqual(readSellerCallback({ state: 's', selling_partner_id: id, spapi_oauth_code: 'ANcode' }), {
+      kind: 'error',
+      message: 'Amazon sent a selling partner id that is not letters and digits',
+    });
+});
+
 test('error=access_denied is a refusal on the seller track, and another error carries its description', () => {
   assert.deepEqual(readSellerCallback({ error: 'access_denied', error_description: 'The user denied the request.', state: 's' }), {
     kind: 'denied',

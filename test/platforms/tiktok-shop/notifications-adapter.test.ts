@@ -44,3 +44,15 @@ test('another type reads as other; a body without a shop, or not JSON, is no not
   assert.equal(adapter.parse(JSON.stringify({ type: 6, data: {} })), null);
   assert.equal(adapter.parse('not json'), null);
 });
+
+test('the delivery is the body’s tts_notification_id and timestamp (seconds); without either there is none', () => {
+  const body = (fields: object) => JSON.stringify({ type: 6, shop_id: '7001', ...fields });
+  assert.deepEqual(adapter.delivery(body({ tts_notification_id: '7327112393057371910', timestamp: 1_700_000_000 })), {
+    id: '7327112393057371910',
+    sentAt: new Date(1_700_000_000_000),
+  });
+  for (const fields of [{ timestamp: 1_700_000_000 }, { tts_notification_id: '1' }, { tts_notification_id: '', timestamp: 1 }])
+    assert.equal(adapter.delivery(body(fields)), null, JSON.stringify(fields));
+  assert.equal(adapter.delivery(body({ tts_notification_id: '1', timestamp: 2 ** 53 - 1 })), null, 'a time past any date');
+  assert.equal(adapter.delivery('not json'), null);
+});

@@ -1,7 +1,8 @@
 /**
  * TikTok Shop's webhooks at `POST /api/v1/platform-notifications/tiktok-shop` (issue "status from the platforms"):
  * verified by TikTok's signature over the raw body before anything is read, a seller's deauthorization acted on at once,
- * and the sandbox TikTok sending one when its seller revokes the app. The signatures here are computed by the test
+ * and the sandbox TikTok sending one when its seller revokes the app. A captured notification replayed (its signature
+ * covers no time) is refused: too old, already received, or sent before the seller's latest grant. The signatures here are computed by the test
  * itself, as TikTok documents them, not by Storelink's code.
  */
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { sandboxShops } from '../../../src/sandbox/tiktok-shop/shops.js';
 import { connectThroughSandbox } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
-import { API, call, createTestApp, registerUser, type TestApp, within } from '../../helpers/test-app.js';
+import { API, call, createTestApp, errorBody, registerUser, type TestApp, within } from '../../helpers/test-app.js';
 
 const APP = SANDBOX_CLIENTS.tiktokShop;
 const sign = (body: string, secret: string = APP.appSecret) =>
@@ -34,7 +35,7 @@ for (const kind of databaseKinds()) {
       const sites = (await call(t, 'GET', '/sites', as)).json().data;
       const site = sites.find((s: { platform: string }) => s.platform === 'tiktok-shop');
       assert.equal(site.external_id, sandboxShops(Number(account), 1)[0]!.id);
-      return { as, site: site.id as number, shopId: site.external_id as string };
+      return { user, as, site: site.id as number, shopId: site.external_id as string };
     }
     const status = async (me: { as: object; site: number }) => (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data;
     const post = (body: string, authorization?: string) =>
@@ -44,16 +45,25 @@ for (const kind of databaseKinds()) {
         headers: { 'content-type': 'application/json', ...(authorization === undefined ? {} : { authorization }) },
         payload: body,
       });
-    const deauthorization = (shopId: string) =>
+    let ids = 7_327_112_393_057_371_910n;
+    /** TikTok's envelope: a fresh `tts_notification_id` each, sent `secondsAgo` before the app's clock says now. */
+    const notification = (type: number, shopId: string, data: object, secondsAgo = 0) =>
       JSON.stringify({
-        type: 6,
-        tts_notification_id: '7327112393057371910',
+        type,
+        tts_notification_id: String(ids++),
         shop_id: shopId,
-        timestamp: 1_700_000_000,
-        data: { message: `Shop_id ${shopId} is deauthorized from your APP by merchant.` },
+        timestamp: Math.floor(t.clock.now().getTime() / 1000) - secondsAgo,
+        data,
       });
+    const deauthorization = (shopId: string, secondsAgo = 0) =>
+      notification(6, shopId, { message: `Shop_id ${shopId} is deauthorized from your APP by merchant.` }, secondsAgo);
+    /** The seller connects the shop again, a second later. */
+    const reconnect = async (me: Awaited<ReturnType<typeof seller>>, account: string) => {
+      t.clock.advance(1_000);
+      await connectThroughSandbox(t, me.user, { platform_id: 4 }, 'allow', account);
+    };
 
-    test('a signed deauthorization turns the shop’s site reauthorization_required at once; a second one changes nothing more', async () => {
+    test('a signed deauthorization turns the shop’s site reauthorization_required at once', async () => {
       const me = await seller('4101');
       const body = deauthorization(me.shopId);
       const answered = await post(body, sign(body));
@@ -62,8 +72,70 @@ for (const kind of databaseKinds()) {
       const site = await status(me);
       assert.equal(site.status, 'reauthorization_required');
       assert.match(site.status_reason, /deauthorized Storelink on TikTok Shop/);
+    });
+
+    test('a deauthorization received again is 409 and changes nothing, even after the seller connected the shop again', async () => {
+      const me = await seller('4104');
+      const body = deauthorization(me.shopId);
       assert.equal((await post(body, sign(body))).statusCode, 200);
       assert.equal((await status(me)).status, 'reauthorization_required');
+      await reconnect(me, '4104');
+      assert.equal((await status(me)).status, 'connected');
+      const replayed = await post(body, sign(body));
+      assert.equal(replayed.statusCode, 409, replayed.body);
+      const id = JSON.parse(body).tts_notification_id;
+      assert.deepEqual(replayed.json(), errorBody(409, `The notification ${id} was already received.`));
+      assert.equal((await status(me)).status, 'connected');
+    });
+
+    test('a notification sent more than 5 minutes ago, or more than 5 minutes ahead, is 401 and changes nothing', async () => {
+      const me = await seller('4105');
+      // Ten minutes on, so that a notification of 299 seconds ago is after the grant.
+      t.clock.advance(600_000);
+      for (const secondsAgo of [301, 3_600, 1_700_000_000, -301]) {
+        const body = deauthorization(me.shopId, secondsAgo);
+        const refused = await post(body, sign(body));
+        assert.equal(refused.statusCode, 401, `${secondsAgo}: ${refused.body}`);
+        assert.deepEqual(
+          refused.json(),
+          errorBody(401, "The notification's timestamp is more than 5 minutes from now: a replay is refused."),
+        );
+      }
+      assert.equal((await status(me)).status, 'connected');
+      const recent = deauthorization(me.shopId, 299);
+      assert.equal((await post(recent, sign(recent))).statusCode, 200);
+      assert.equal((await status(me)).status, 'reauthorization_required');
+    });
+
+    test('a deauthorization sent before the seller connected the shop again leaves the site connected', async () => {
+      const me = await seller('4106');
+      const captured = deauthorization(me.shopId);
+      // Sent by TikTok, never delivered here (kept by whoever captured it); the seller connects again a second later.
+      await reconnect(me, '4106');
+      const replayed = await post(captured, sign(captured));
+      assert.equal(replayed.statusCode, 200, replayed.body);
+      assert.equal(replayed.json().data.result, 'deauthorized 0 site(s); 1 site(s) authorized again after it was sent, left connected');
+      assert.equal((await status(me)).status, 'connected');
+      // One sent after the grant is acted on.
+      const later = deauthorization(me.shopId);
+      assert.equal((await post(later, sign(later))).json().data.result, 'deauthorized 1 site(s)');
+      assert.equal((await status(me)).status, 'reauthorization_required');
+    });
+
+    test('a signed notification without its tts_notification_id or timestamp is 400 and changes nothing', async () => {
+      const me = await seller('4107');
+      const full = JSON.parse(deauthorization(me.shopId));
+      for (const field of ['tts_notification_id', 'timestamp']) {
+        const { [field]: _, ...rest } = full;
+        const body = JSON.stringify(rest);
+        const refused = await post(body, sign(body));
+        assert.equal(refused.statusCode, 400, refused.body);
+        assert.deepEqual(
+          refused.json(),
+          errorBody(400, 'The TikTok Shop notification has no id or time: it cannot be told from a replay.'),
+        );
+      }
+      assert.equal((await status(me)).status, 'connected');
     });
 
     test('a notification not signed by the app changes nothing: 401; a body that is not one is 400; other types are acknowledged', async () => {
@@ -80,11 +152,11 @@ for (const kind of databaseKinds()) {
       const noShop = JSON.stringify({ type: 6, data: {} });
       assert.equal((await post(noShop, sign(noShop))).statusCode, 400);
       // A product status change of a product no listing holds reads nothing; a type Storelink does not act on is acknowledged.
-      const productStatus = JSON.stringify({ type: 5, shop_id: me.shopId, data: { product_id: '1', status: 'PRODUCT_AUDIT_FAILURE' } });
+      const productStatus = notification(5, me.shopId, { product_id: '1', status: 'PRODUCT_AUDIT_FAILURE' });
       const unheld = await post(productStatus, sign(productStatus));
       assert.equal(unheld.statusCode, 200);
       assert.equal(unheld.json().data.result, 'reading 0 listing(s)');
-      const creation = JSON.stringify({ type: 16, shop_id: me.shopId, data: { product_id: '1' } });
+      const creation = notification(16, me.shopId, { product_id: '1' });
       const acknowledged = await post(creation, sign(creation));
       assert.equal(acknowledged.statusCode, 200);
       assert.equal(acknowledged.json().data.result, 'acknowledged');

@@ -282,7 +282,7 @@ export interface paths {
   };
   "/api/v1/products/{product_id}/images": {
     /**
-     * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
+     * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)
      * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
      */
     post: operations["uploadProductImage"];
@@ -313,7 +313,7 @@ export interface paths {
   "/api/v1/platform-notifications/tiktok-shop": {
     /**
      * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
-     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
+     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; 409 for a `tts_notification_id` already received. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
      */
     post: operations["receiveTiktokShopNotification"];
   };
@@ -7163,7 +7163,7 @@ export interface operations {
     };
   };
   /**
-   * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB; optional alt)
+   * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)
    * @description The image is recognised by its bytes, stored once by its SHA-256 and served without authentication at `{app_url}/media/<sha256>.<ext>`, its `url`. A product change: `version` + 1.
    */
   uploadProductImage: {
@@ -7181,7 +7181,7 @@ export interface operations {
         "multipart/form-data": {
           /**
            * Format: binary
-           * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB
+           * @description The image: JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels
            */
           file: string;
           /** @description Its text alternative */
@@ -7480,7 +7480,7 @@ export interface operations {
   };
   /**
    * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
-   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, 400 for a body that is not a notification. A deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
+   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; 409 for a `tts_notification_id` already received. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
    */
   receiveTiktokShopNotification: {
     responses: {

@@ -268,7 +268,7 @@ function UploadImage({
       <p className="muted small" id="upload-hint">
         {productId === null
           ? 'Save the product first; then you can upload images to it.'
-          : 'JPEG, PNG, WebP or GIF, at most 10 MB. Uploaded at once; it is added as the last image.'}
+          : 'JPEG, PNG, WebP or GIF, at most 10 MB and 10,000 px a side. Uploaded at once; it is added as the last image.'}
       </p>
       {error &&
         (fileErrors.length ? (
