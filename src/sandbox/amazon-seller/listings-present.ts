@@ -122,12 +122,15 @@ export function presentItem(store: ListingsStore, listings: readonly StoredListi
   return item;
 }
 
-/** Storelink's plain word for what buyers see: `in_review` before the first processing, then the verdict's. */
+/**
+ * Storelink's plain word for what buyers see: `in_review` before the first processing, then the verdict's; a family's
+ * parent, which is never buyable, is active once discoverable (its children are what buyers buy).
+ */
 function stateOf(store: ListingsStore, listing: StoredListing): string {
   const verdict = store.verdictOf(listing);
   if (verdict.issues.some((issue) => issue.enforcements?.actions.some((each) => each.action === 'LISTING_SUPPRESSED'))) return 'rejected';
   if (verdict.status.includes('BUYABLE')) return 'active';
-  if (verdict.status.includes('DISCOVERABLE')) return 'inactive';
+  if (verdict.status.includes('DISCOVERABLE')) return textOf(listing.attributes, 'parentage_level') === 'parent' ? 'active' : 'inactive';
   return store.inReview(listing) ? 'in_review' : 'inactive';
 }
 

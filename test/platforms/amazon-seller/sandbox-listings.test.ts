@@ -672,11 +672,12 @@ describe('Amazon variation families (DESIGN §15)', () => {
     t.clock.advance(SANDBOX_REVIEW_MS);
     const held = await inspect(441);
     assert.deepEqual(
-      held.map((each) => [each.id, each.parent_sku ?? null, each.variation_theme ?? null, each.skus[0].price]),
+      held.map((each) => [each.id, each.state, each.parent_sku ?? null, each.variation_theme ?? null, each.skus[0].price]),
       [
-        ['MUG-PARENT', null, 'COLOR', null],
-        ['MUG-W', 'MUG-PARENT', null, '24.00'],
-        ['MUG-B', 'MUG-PARENT', null, '24.00'],
+        // A parent is never buyable: once discoverable it is as live as a parent gets.
+        ['MUG-PARENT', 'active', null, 'COLOR', null],
+        ['MUG-W', 'active', 'MUG-PARENT', null, '24.00'],
+        ['MUG-B', 'active', 'MUG-PARENT', null, '24.00'],
       ],
     );
     const relationships = 'summaries,relationships';
