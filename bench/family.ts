@@ -12,7 +12,8 @@ import type { BenchUser } from './storelink-api.js';
 const ACCOUNTS: Record<BenchPlatform, number> = { etsy: 424_252, 'tiktok-shop': 424_253, 'amazon-seller': 424_254 };
 /** The pound rate TikTok Shop's UK site lists the dollar tee at: exact on whole-quarter prices. */
 const GBP_RATE = 0.8;
-const SIZES = ['S', 'M', 'L'];
+// Amazon's SHIRT takes sizes from its list (the sandbox's schema): the tee is a family under SIZE_NAME/COLOR_NAME there.
+const SIZES = ['Small', 'Medium', 'Large'];
 const COLORS = ['Black', 'White'];
 
 export interface FamilyResult {
@@ -26,9 +27,15 @@ export interface FamilyResult {
 }
 
 interface Held {
-  skus: { sku: string; price: string | number }[];
+  skus: { sku: string; price: string | number | null }[];
   state: string;
+  /** An Amazon family's parent (DESIGN §15): no price of its own, never buyable. */
+  variation_theme?: string | null;
 }
+
+/** Where each platform lists the tee: Amazon as a variation family of SHIRT (its themes vary on size and colour). */
+const familyPublishOf = (key: BenchPlatform) =>
+  key === 'amazon-seller' ? { category_id: 'SHIRT', attributes: { department: 'unisex-adult' } } : publishOf(key);
 
 export async function benchFamily(
   server: ServerProcess,
@@ -72,7 +79,7 @@ export async function benchFamily(
       const settings = (await send(server, user, 'GET', `/sites/${site}/listing-settings`)).data;
       await send(server, user, 'PUT', `/sites/${site}/listing-settings`, { ...settings, exchange_rates: { USD: String(GBP_RATE) } });
     }
-    await send(server, user, 'POST', `/sites/${site}/listings`, { product_id: product.id, ...publishOf(key) });
+    await send(server, user, 'POST', `/sites/${site}/listings`, { product_id: product.id, ...familyPublishOf(key) });
   }
   const holds = async (key: BenchPlatform, price: number) => {
     const prices = await pricesOn(key);
@@ -81,7 +88,11 @@ export async function benchFamily(
   // Live everywhere first (TikTok Shop's review passes, Amazon makes the skus buyable): only then is a price change one.
   await until(600_000, async () => (await Promise.all(platforms.map((key) => holds(key, 20)))).every(Boolean), 'the family going live');
   for (const key of platforms)
-    await until(600_000, async () => (await held(key)).every((listing) => listing.state === 'active'), `${platformName(key)} live`);
+    await until(
+      600_000,
+      async () => (await held(key)).every((listing) => listing.variation_theme || listing.state === 'active'),
+      `${platformName(key)} live`,
+    );
 
   const samples = new Map<BenchPlatform, number[]>(platforms.map((key) => [key, []]));
   const every: number[] = [];

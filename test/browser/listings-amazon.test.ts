@@ -7,7 +7,8 @@
  * Amazon's VALIDATION_PREVIEW) showing it ready, then publish. The row says "In review on Amazon" while Amazon processes
  * the SKUs (`SANDBOX_REVIEW_SECONDS` on the test's clock, which the test moves); Amazon sends no webhook, so the
  * listing watch's sweep (due every minute for listings in review) queues the read and the app's own workers run it: the
- * row turns Active. The sandbox's inspection then holds both SKUs at their prices. Then the seller changes a SKU's
+ * row turns Active. The sandbox's inspection then holds the family: its parent (no price) and both SKUs at their
+ * prices. The publish form asks for a barcode or an existing ASIN as one choice. Then the seller changes a SKU's
  * price in Seller Central, outside Storelink (the sandbox's seller-edit route): the watch's read (run at once, not at
  * its six-hourly turn) has the row say "Changed on Amazon" with both prices, and "Send the catalogue's" puts the
  * catalogue's price back on the account; a second change is taken into the catalogue by "Take Amazon's". Screenshots:
@@ -172,6 +173,18 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     const choices = await material.locator('option').allTextContents();
     for (const choice of ['Ceramic', 'Glass', 'Stoneware', 'Wood']) assert.ok(choices.includes(choice), `${choice} in ${choices}`);
     await material.selectOption({ label: 'Stoneware' });
+    // A barcode or an existing ASIN: one choice, only the chosen one's field shown.
+    const asinField = dialog.getByLabel(/ASIN to offer on/);
+    const barcodeField = dialog.getByLabel(/Barcode \(UPC, EAN or GTIN\)/);
+    const byBarcode = dialog.getByRole('radio', { name: /by each variant’s barcode/ });
+    assert.equal(await byBarcode.isChecked(), true);
+    assert.deepEqual([await barcodeField.count(), await asinField.count()], [1, 0]);
+    await dialog.getByRole('radio', { name: /An offer on an existing Amazon product/ }).check();
+    await asinField.waitFor();
+    assert.equal(await barcodeField.count(), 0);
+    await byBarcode.check();
+    await barcodeField.waitFor();
+    assert.equal(await asinField.count(), 0);
 
     await dialog.getByRole('button', { name: 'Validate' }).click();
     await dialog
@@ -204,6 +217,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     assert.deepEqual(
       (await held()).map((s) => [s.id, s.state]),
       [
+        ['AMZ-MUG-W-PARENT', 'in_review'],
         ['AMZ-MUG-W', 'in_review'],
         ['AMZ-MUG-B', 'in_review'],
       ],
@@ -234,11 +248,12 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     session.noConsoleErrors();
   });
 
-  test("the sandbox account holds both SKUs, active, at the product's prices", async () => {
+  test("the sandbox account holds the family: its parent without a price, both SKUs active at the product's prices", async () => {
     const skus = await held();
     assert.deepEqual(
       skus.map((s) => [s.id, s.title, s.state, s.skus[0]]),
       [
+        ['AMZ-MUG-W-PARENT', TITLE, 'active', { sku: 'AMZ-MUG-W-PARENT', price: null, quantity: 0 }],
         ['AMZ-MUG-W', `${TITLE} — White`, 'active', { sku: 'AMZ-MUG-W', price: '18.00', quantity: 4 }],
         ['AMZ-MUG-B', `${TITLE} — Blue`, 'active', { sku: 'AMZ-MUG-B', price: '19.50', quantity: 2 }],
       ],
@@ -262,6 +277,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     assert.deepEqual(
       (await held()).map((s) => [s.id, s.skus[0]!.price]),
       [
+        ['AMZ-MUG-W-PARENT', null],
         ['AMZ-MUG-W', '18.00'],
         ['AMZ-MUG-B', '19.50'],
       ],
@@ -300,6 +316,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     assert.deepEqual(
       (await held()).map((s) => [s.id, s.skus[0]!.price]),
       [
+        ['AMZ-MUG-W-PARENT', null],
         ['AMZ-MUG-W', '18.00'],
         ['AMZ-MUG-B', '22.50'],
       ],

@@ -117,7 +117,7 @@ export interface HeldListing {
   id: number | string;
   title: string;
   image_ids?: number[];
-  skus: { sku: string; price: string | number; quantity: number }[];
+  skus: { sku: string; price: string | number | null; quantity: number }[];
 }
 
 /** What the sandbox platform `slug` holds for the account: its inspection answer. */
@@ -127,6 +127,6 @@ export async function heldListings(t: TestApp, slug: string, account: string): P
   return (await response.json()) as HeldListing[];
 }
 
-/** Each sku's price in the listings, as a number. */
+/** Each sku's price in the listings, as a number (an Amazon family's parent has none of its own: DESIGN §15). */
 export const heldPrices = (items: readonly HeldListing[]) =>
-  Object.fromEntries(items.flatMap((item) => item.skus.map((sku) => [sku.sku, Number(sku.price)])));
+  Object.fromEntries(items.flatMap((item) => item.skus.filter((sku) => sku.price !== null).map((sku) => [sku.sku, Number(sku.price)])));

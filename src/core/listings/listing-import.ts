@@ -75,6 +75,7 @@ function productInputOf(listing: ExistingListing, platform: string): ProductInpu
       option_values: variant.optionValues,
       price: variant.price,
       quantity: variant.quantity,
+      ...(variant.barcode ? { barcode: variant.barcode } : {}),
     })),
     images: product.images.map((image) => ({ url: image.url, alt: image.alt })),
     package: product.package ?? null,

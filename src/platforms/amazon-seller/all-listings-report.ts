@@ -9,7 +9,7 @@ import { PlatformError } from '../contracts/errors.js';
 import type { ExistingListing, ExistingPage, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import type { ListingReads } from './listing-reads.js';
 import type { AmazonMarketplace } from './listing-requests.js';
-import { CreatedReport, Report, ReportDocument, reader } from './listing-responses.js';
+import { CreatedReport, isParentItem, parentOfItem, Report, ReportDocument, reader } from './listing-responses.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import { type AmazonListingsDeps, marketplaceFor, type SpApi } from './sp-api.js';
 
@@ -46,7 +46,7 @@ function reportRows(bytes: Buffer, compression: string | undefined, contentType:
 export function createAllListingsReport(
   { send }: SpApi,
   items: Pick<ListingsItemsApi, 'readItem'>,
-  reads: Pick<ListingReads, 'existingOf'>,
+  reads: Pick<ListingReads, 'existingOf' | 'existingFamilyOf'>,
   deps: Pick<AmazonListingsDeps, 'http'>,
 ) {
   /** The report asked for. */
@@ -87,15 +87,25 @@ export function createAllListingsReport(
     return reportRows(answer.body as Buffer, document.compressionAlgorithm, answer.headers?.get('content-type'));
   }
 
-  /** A page of the report's rows from row `from`, each SKU read whole. */
+  /**
+   * A page of the report's rows from row `from`, each SKU read whole. A variation family is one listing (DESIGN §15):
+   * its parent's row reads the parent and its children; a child's row is left to its parent's (ASSUMPTION: the report
+   * lists parents, as the sandbox's does); a child whose parent the report lacks is read as a SKU of its own.
+   */
   async function readPage(call: ListingsCall, marketplace: AmazonMarketplace, documentId: string, from: number): Promise<ExistingPage> {
     const rows = await readDocument(call, marketplace, documentId);
+    const reported = new Set(rows.map((row) => row['seller-sku']));
     const listings: ExistingListing[] = [];
     for (const row of rows.slice(from, from + REPORT_PAGE_SIZE)) {
       const sku = row['seller-sku'];
       if (!sku) continue;
       const item = await items.readItem(call, marketplace, sku);
-      if (item) listings.push(await reads.existingOf(call, marketplace, item));
+      const parent = item && parentOfItem(item);
+      if (!item || (parent && reported.has(parent))) continue;
+      const found = isParentItem(item)
+        ? await reads.existingFamilyOf(call, marketplace, item)
+        : await reads.existingOf(call, marketplace, item);
+      if (found) listings.push(found);
     }
     const next = from + REPORT_PAGE_SIZE;
     return { listings, next: next < rows.length ? JSON.stringify({ d: documentId, o: next }) : null };

@@ -14,6 +14,7 @@ import {
   isFilled,
   marketplaceLabel,
   marketplaceOf,
+  THEME,
 } from './listing-requests.js';
 import { ProductTypes, reader } from './listing-responses.js';
 import type { AmazonProductTypes } from './product-types.js';
@@ -69,12 +70,32 @@ const ownAttributes = (): CategoryAttribute[] => [
  * barcode, the bullet points and the ASIN to offer on. An attribute of a structure of its own (dimensions, say) is not
  * offered (see docs/listings.md).
  */
-function offeredAttributes(schema: { shapes: Record<string, AttributeShape>; properties: Set<string> }): CategoryAttribute[] {
+function offeredAttributes(schema: {
+  shapes: Record<string, AttributeShape>;
+  properties: Set<string>;
+  themes: string[];
+}): CategoryAttribute[] {
   const offered = Object.entries(schema.shapes)
     .filter(([name]) => !isFilled(name) && name !== BRAND && name !== CONDITION && name !== BULLETS && name !== ASIN)
     .map(([name, shape]) => attributeOf(name, shape));
-  return [...offered, ...ownAttributes().filter((attribute) => schema.properties.has(attribute.name) || attribute.name === BULLETS)];
+  return [
+    ...offered,
+    ...ownAttributes().filter((attribute) => schema.properties.has(attribute.name) || attribute.name === BULLETS),
+    ...(schema.themes.length > 0 ? [themeAttribute(schema.themes)] : []),
+  ];
 }
+
+/**
+ * The product type's variation themes, which a product with options lists as a family under: the theme that varies on
+ * exactly its options is chosen when the listing names none (the check, listing-rules.ts, reads the choices from here).
+ */
+const themeAttribute = (themes: readonly string[]): CategoryAttribute => ({
+  name: THEME,
+  label: 'Variation theme (a product with options; chosen from its options when left empty)',
+  required: false,
+  type: 'select',
+  values: themes.map((theme) => ({ value: theme, label: theme })),
+});
 
 /** The reads of one adapter a publish form makes. */
 export function createCategories({ send }: SpApi, productTypes: AmazonProductTypes) {

@@ -12,14 +12,44 @@ import {
   BULLETS,
   CONDITION,
   deliveredPrints,
+  IDENTIFIER,
+  identifierOf,
   isFilled,
   isImageAttribute,
+  parentPrint,
   productPageOf,
   type SkuContext,
+  THEME,
 } from './listing-requests.js';
-import { type AmazonItem, issuesOf, skuState, stockOf } from './listing-responses.js';
+import { type AmazonItem, issuesOf, listingStatus, skuState, stockOf } from './listing-responses.js';
+import { themeAttributes } from './listing-themes.js';
 
 type Value = Record<string, unknown>;
+
+/** The item's image URLs, the main one first. */
+function imagesOf(attributes: Readonly<Record<string, unknown>>): string[] {
+  return Object.keys(attributes)
+    .filter(isImageAttribute)
+    .sort((a, b) =>
+      a === 'main_product_image_locator' ? -1 : b === 'main_product_image_locator' ? 1 : a.localeCompare(b, 'en', { numeric: true }),
+    )
+    .flatMap((name) => {
+      const location = valuesOf(attributes, name)[0]?.media_location;
+      return typeof location === 'string' ? [location] : [];
+    });
+}
+
+/** Images Amazon shows, as a draft's: keyed by their URLs, never uploaded. */
+const draftImages = (urls: readonly string[]) =>
+  urls.map(
+    (url): DraftImage => ({
+      key: url,
+      url,
+      alt: null,
+      stored: false,
+      bytes: () => Promise.reject(new Error('an image Amazon shows is not uploaded')),
+    }),
+  );
 const valuesOf = (attributes: Readonly<Record<string, unknown>>, name: string): Value[] =>
   Array.isArray(attributes[name]) ? (attributes[name] as unknown[]).filter((v): v is Value => typeof v === 'object' && v !== null) : [];
 const textOf = (attributes: Readonly<Record<string, unknown>>, name: string) => {
@@ -75,15 +105,7 @@ export function existingListing(
   const summary = item.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? item.summaries?.[0];
   const categoryId = summary?.productType ?? 'PRODUCT';
   const state = skuState(item, marketplace.id, now);
-  const images = Object.keys(attributes)
-    .filter(isImageAttribute)
-    .sort((a, b) =>
-      a === 'main_product_image_locator' ? -1 : b === 'main_product_image_locator' ? 1 : a.localeCompare(b, 'en', { numeric: true }),
-    )
-    .flatMap((name) => {
-      const location = valuesOf(attributes, name)[0]?.media_location;
-      return typeof location === 'string' ? [location] : [];
-    });
+  const images = imagesOf(attributes);
   const offer = valuesOf(attributes, 'purchasable_offer')[0];
   const currency =
     item.offers?.find((each) => each.marketplaceId === marketplace.id)?.price.currencyCode ??
@@ -106,15 +128,7 @@ export function existingListing(
     categoryId,
     attributes: listing,
     variants: [{ ...variant, barcode: null }],
-    images: images.map(
-      (url): DraftImage => ({
-        key: url,
-        url,
-        alt: null,
-        stored: false,
-        bytes: () => Promise.reject(new Error('an image Amazon shows is not uploaded')),
-      }),
-    ),
+    images: draftImages(images),
     package: null,
   };
   // A SKU without stock is off (Amazon has no other "inactive", listings.md §3.5): switching it on restores its stock.
@@ -133,6 +147,90 @@ export function existingListing(
       images: {},
       delivered: deliveredPrints(held, { ...context, off }),
       variantIds: summary?.asin ? { [item.sku]: summary.asin } : {},
+    },
+  };
+}
+
+/** An option's name from the attribute a theme varies on: `color` is Color, `item_package_quantity` Item package quantity. */
+const optionName = (attribute: string) => `${attribute.charAt(0).toUpperCase()}${attribute.slice(1).replaceAll('_', ' ')}`;
+
+/**
+ * A variation family as an import reads it (DESIGN §15): one catalogue product, not a product per SKU. The parent gives
+ * the title, description, images and the listing's attributes (asked once for the family; the theme kept as the
+ * listing's `variation_theme`); each child is a variant, its option values the attributes the theme varies on, its
+ * barcode its own; the listing's state is the children's. What it records as delivered is what the delivery's builder
+ * would send for the product made from it, the parent's part too, so it sends nothing until the catalogue changes.
+ * Null for a parent without a theme or children: a parent alone is nothing a buyer buys.
+ */
+export function existingFamily(
+  parent: AmazonItem,
+  children: readonly AmazonItem[],
+  context: Omit<SkuContext, 'off' | 'family'>,
+  now: Date,
+): ExistingListing | null {
+  const theme = (valuesOf(parent.attributes ?? {}, THEME)[0]?.name as string | undefined) ?? null;
+  if (!theme || children.length === 0) return null;
+  const { marketplace } = context;
+  const varied = themeAttributes(theme);
+  const singles = children.map((child) => existingListing(child, context, now));
+  const variants = children.map((child, i) => {
+    const single = singles[i]!.product.variants[0]!;
+    const optionValues = Object.fromEntries(
+      varied.map((attribute) => [optionName(attribute), textOf(child.attributes ?? {}, attribute) ?? '']),
+    );
+    const code = valuesOf(child.attributes ?? {}, IDENTIFIER)[0]?.value;
+    const barcode = identifierOf(typeof code === 'string' ? code : null)?.value ?? null;
+    return { sku: child.sku, optionValues, price: single.price, quantity: single.quantity, barcode };
+  });
+  const options = varied.map((attribute) => {
+    const name = optionName(attribute);
+    return { name, values: [...new Set(variants.map((variant) => variant.optionValues[name]!))] };
+  });
+  const attributes = parent.attributes ?? {};
+  const summary = parent.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? parent.summaries?.[0];
+  const categoryId = summary?.productType ?? 'PRODUCT';
+  const shared = listingAttributes(attributes, marketplace, context.shapes, context.condition);
+  const condition = singles[0]!.attributes[CONDITION];
+  const listing = { ...shared, [THEME]: theme, ...(condition ? { [CONDITION]: condition } : {}) };
+  const images = imagesOf(attributes);
+  const product = {
+    title: textOf(attributes, 'item_name') ?? summary?.itemName ?? parent.sku,
+    description: textOf(attributes, 'product_description') ?? '',
+    tags: [],
+    currency: singles[0]!.product.currency,
+    options,
+    variants,
+    images: images.map((url) => ({ url, alt: null })),
+  };
+  const held: ListingDraft = { ...product, brand: null, categoryId, attributes: listing, images: draftImages(images), package: null };
+  const states = singles.map((single) => single.state);
+  const off = states.every((state) => state.status === 'inactive');
+  const family = { parentSku: parent.sku, theme, varied: Object.fromEntries(options.map((option, i) => [option.name, varied[i]!])) };
+  const skuContext = { ...context, off, family };
+  const delivered = {
+    ...deliveredPrints(held, skuContext),
+    parent: parent.sku,
+    family: parentPrint(held, family, skuContext),
+    child: children[0]!.sku,
+  };
+  const state = {
+    ...singles[0]!.state,
+    status: listingStatus(states.map((each) => each.status)),
+    issues: states.flatMap((each) => each.issues),
+  };
+  return {
+    externalId: parent.sku,
+    state,
+    categoryId,
+    attributes: listing,
+    product,
+    progress: {
+      externalId: parent.sku,
+      externalUrl: state.externalUrl,
+      createStartedAt: null,
+      images: {},
+      delivered,
+      variantIds: Object.assign({}, ...singles.map((single) => single.progress.variantIds)),
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
- * A listing switched off and on by its stock (Amazon has no inactive state, listings.md §3.5), and removed: each of its
- * SKUs deleted.
+ * A listing switched off and on by its stock (Amazon has no inactive state, listings.md §3.5; a family's parent has
+ * none to switch), and removed: each of its SKUs deleted, a family's parent after its children.
  */
 import { PlatformError } from '../contracts/errors.js';
 import type { ListingsAdapter } from '../contracts/listings.js';
 import type { ListingReads } from './listing-reads.js';
-import { heldSkus, stockPatch } from './listing-requests.js';
+import { heldParent, heldSkus, stockPatch } from './listing-requests.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import { marketplaceFor } from './sp-api.js';
 
@@ -38,6 +38,9 @@ export function createListingActivation(items: ListingsItemsApi, reads: Pick<Lis
       for (const sku of heldSkus(progress.delivered, progress.externalId)) {
         await items.deleteSku(call, marketplace, sku);
       }
+      // A family's parent last, once it has no children (deleting it first would break the family up under them).
+      const parent = heldParent(progress.delivered);
+      if (parent) await items.deleteSku(call, marketplace, parent);
     },
   } satisfies Pick<ListingsAdapter, 'setActive' | 'remove'>;
 }

@@ -1,7 +1,9 @@
 /**
  * A listing delivered as SKUs (listings.md §3.3–3.4), one per catalogue variant: a SKU put whole when its product part
  * changes (idempotent: a SKU put twice is one listing), its price and stock patched without a new submission, and a SKU
- * whose variant the product no longer has deleted. Each part's fingerprint in `progress.delivered` says what was sent.
+ * whose variant the product no longer has deleted. A product with options is a variation family (DESIGN §15): its
+ * parent SKU put first (a child names a parent Amazon holds), then each variant as a child. Each part's fingerprint in
+ * `progress.delivered` says what was sent.
  */
 import type { ListingIssue } from '../../domain/index.js';
 import { ListingRefused } from '../contracts/errors.js';
@@ -11,13 +13,16 @@ import {
   forgetSku,
   heldSkus,
   offerPatch,
+  parentBody,
+  parentPrint,
   putBody,
   requirementsOf,
   type SkuContext,
   skuPrints,
 } from './listing-requests.js';
 import { issuesOf, refusedSubmission } from './listing-responses.js';
-import { contextOf, localIssues, skuPrefix } from './listing-validation.js';
+import type { Family } from './listing-themes.js';
+import { contextOf, familyOf, localIssues, skuPrefix } from './listing-validation.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import type { AmazonProductTypes, Schema } from './product-types.js';
 import { type AmazonListingsDeps, marketplaceFor } from './sp-api.js';
@@ -52,6 +57,29 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
     return warnings;
   }
 
+  /**
+   * Puts the family's parent when what it says changed (its title, description, images, attributes or theme), before
+   * any child: Amazon takes a child only under a parent it holds. The listing's id is the parent's SKU.
+   */
+  async function sendParent(delivery: Delivery, family: Family): Promise<ListingIssue[]> {
+    const { call, marketplace, draft, progress, context } = delivery;
+    const wanted = parentPrint(draft, family, context);
+    if (progress.delivered.family === wanted && progress.delivered.parent === family.parentSku) return [];
+    const local = localIssues(draft, delivery.schema, context);
+    if (local.length > 0) throw new ListingRefused(local);
+    const prefix = `${family.parentSku}: `;
+    const submission = await items.putSku(call, marketplace, family.parentSku, parentBody(draft, family, context), false);
+    const refused = refusedSubmission(submission, prefix);
+    if (refused) throw refused;
+    progress.delivered.parent = family.parentSku;
+    progress.delivered.family = wanted;
+    progress.delivered.child ??= draft.variants[0]!.sku;
+    progress.createStartedAt ??= deps.clock.now().toISOString();
+    progress.externalId ??= family.parentSku;
+    await delivery.save(progress);
+    return issuesOf(submission.issues, prefix);
+  }
+
   /** Puts each SKU whose product part changed, patches each whose price or stock alone did; the warnings of the puts. */
   async function sendChangedSkus(delivery: Delivery): Promise<ListingIssue[]> {
     const { call, marketplace, draft, progress, context } = delivery;
@@ -84,7 +112,9 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
       forgetSku(progress.delivered, sku);
       delete progress.variantIds[sku];
     }
-    if (progress.externalId && !current.has(progress.externalId)) progress.externalId = draft.variants[0]!.sku;
+    const id = progress.externalId;
+    if (id && id !== progress.delivered.parent && !current.has(id)) progress.externalId = draft.variants[0]!.sku;
+    if (progress.delivered.child && !current.has(progress.delivered.child)) progress.delivered.child = draft.variants[0]!.sku;
   }
 
   return {
@@ -92,11 +122,13 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
       const marketplace = marketplaceFor(call, progress);
       const creating = !progress.externalId;
       const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
-      const context = contextOf(call, marketplace, schema, progress.delivered.off === '1');
+      const family = familyOf(draft, schema, progress.delivered);
+      const context = contextOf(call, marketplace, schema, progress.delivered.off === '1', family);
       progress.delivered.marketplace = marketplace.id;
       progress.delivered.type = draft.categoryId;
       const delivery: Delivery = { call, marketplace, draft, progress, schema, context, save };
-      const warnings = await sendChangedSkus(delivery);
+      const warnings = family ? await sendParent(delivery, family) : [];
+      warnings.push(...(await sendChangedSkus(delivery)));
       await deleteGoneSkus(delivery);
       // A new listing is Amazon's to process before buyers see it (listings.md §3.4: ACCEPTED is not live).
       return creating && progress.externalId

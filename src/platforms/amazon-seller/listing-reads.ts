@@ -3,9 +3,9 @@
  * reads it, and what Amazon holds recorded as delivered where a seller changed it in Seller Central.
  */
 import type { ExistingListing, ListingProgress, ListingsAdapter, ListingsCall, PlatformListing } from '../contracts/listings.js';
-import { existingListing } from './existing.js';
+import { existingFamily, existingListing } from './existing.js';
 import { type AmazonMarketplace, ASIN, productPageOf } from './listing-requests.js';
-import { type AmazonItem, issuesOf, listingStatus, skuState } from './listing-responses.js';
+import { type AmazonItem, childrenOfItem, issuesOf, listingStatus, skuState } from './listing-responses.js';
 import { contextOf, skuPrefix } from './listing-validation.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import type { AmazonProductTypes } from './product-types.js';
@@ -72,15 +72,30 @@ export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
 
 /** The reads of one adapter. */
 export function createListingReads(productTypes: AmazonProductTypes, items: ListingsItemsApi, deps: Pick<AmazonListingsDeps, 'clock'>) {
-  /** A SKU as an import reads it, with what its product type's schema says of its attributes. */
-  async function existingOf(call: ListingsCall, marketplace: AmazonMarketplace, item: AmazonItem): Promise<ExistingListing> {
+  /** What the item's product type's schema says of its attributes, as an import builds a listing with. */
+  async function importContext(call: ListingsCall, marketplace: AmazonMarketplace, item: AmazonItem) {
     const summary = item.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? item.summaries?.[0];
     const type = summary?.productType ?? 'PRODUCT';
     const offerOnly = ASIN in (item.attributes ?? {}) && !('item_name' in (item.attributes ?? {}));
     const definition = await productTypes.definitionOf(call, marketplace, type, offerOnly ? 'LISTING_OFFER_ONLY' : 'LISTING');
     const schema = definition ? await productTypes.schemaOf(call, definition) : null;
-    const { off: _, ...context } = contextOf(call, marketplace, schema ?? { shapes: {}, properties: new Set<string>() }, false);
-    return existingListing(item, context, deps.clock.now());
+    const { off: _, family: __, ...context } = contextOf(call, marketplace, schema ?? { shapes: {}, properties: new Set<string>() }, false);
+    return context;
+  }
+
+  /** A SKU as an import reads it, with what its product type's schema says of its attributes. */
+  async function existingOf(call: ListingsCall, marketplace: AmazonMarketplace, item: AmazonItem): Promise<ExistingListing> {
+    return existingListing(item, await importContext(call, marketplace, item), deps.clock.now());
+  }
+
+  /** A family's parent and the children its relationships name, read as one product; null for a parent without any. */
+  async function existingFamilyOf(call: ListingsCall, marketplace: AmazonMarketplace, parent: AmazonItem) {
+    const children: AmazonItem[] = [];
+    for (const sku of childrenOfItem(parent, marketplace.id)) {
+      const child = await items.readItem(call, marketplace, sku);
+      if (child) children.push(child);
+    }
+    return existingFamily(parent, children, await importContext(call, marketplace, parent), deps.clock.now());
   }
 
   /** The listing as Amazon holds it now; null when it has none of its SKUs. */
@@ -101,7 +116,7 @@ export function createListingReads(productTypes: AmazonProductTypes, items: List
     return oneListing(listings as [ExistingListing, ...ExistingListing[]], state, progress);
   }
 
-  return { existingOf, read, readExisting };
+  return { existingOf, existingFamilyOf, read, readExisting };
 }
 
 export type ListingReads = ReturnType<typeof createListingReads>;

@@ -2,12 +2,14 @@
  * Amazon's Listings Items API requests (listings.md §3.3–3.6), built without I/O: the marketplaces (their region, site,
  * currency and language), and a listing draft as Amazon's SKUs: each catalogue variant is one SKU, whose attributes
  * Storelink fills from the product (title, description, brand, barcode, images, price, stock) and the listing's own
- * attributes (the product type's, in Amazon's value shape `[{value, marketplace_id, language_tag?}]`); the PUT that
+ * attributes (the product type's, in Amazon's value shape `[{value, marketplace_id, language_tag?}]`); a product with
+ * options is a variation family (DESIGN §15): a parent SKU without offer and a child SKU per variant; the PUT that
  * creates or replaces a SKU, the PATCH of its offer and stock, and the fingerprints of what a delivery sent.
  */
 import type { AmazonRegion } from '../../domain/index.js';
 import type { DraftVariant, ListingDraft } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
+import type { Family } from './listing-themes.js';
 
 /** A marketplace as the listings need it: its region's host, its site, its currency and its default language. */
 export interface AmazonMarketplace {
@@ -84,6 +86,11 @@ export interface AttributeShape {
   required: boolean;
 }
 
+/** A variation family's attributes (amzn/selling-partner-api-models issue 5166: Amazon's own example of a child). */
+export const PARENTAGE = 'parentage_level';
+export const RELATIONSHIP = 'child_parent_sku_relationship';
+export const THEME = 'variation_theme';
+
 /** The attributes Storelink writes from the catalogue product itself: never offered as a listing's attributes. */
 export const FILLED = new Set([
   'item_name',
@@ -91,6 +98,8 @@ export const FILLED = new Set([
   'purchasable_offer',
   'fulfillment_availability',
   'main_product_image_locator',
+  PARENTAGE,
+  RELATIONSHIP,
 ]);
 export const isImageAttribute = (name: string) =>
   name === 'main_product_image_locator' || /^other_product_image_locator_[0-9]+$/.test(name);
@@ -106,13 +115,15 @@ export const CONDITION = 'condition_type';
 export const IDENTIFIER = 'externally_assigned_product_identifier';
 export const ASIN = 'merchant_suggested_asin';
 export const BULLETS = 'bullet_point';
-export const OVERRIDES = new Set([BRAND, CONDITION, IDENTIFIER, ASIN, BULLETS]);
+export const OVERRIDES = new Set([BRAND, CONDITION, IDENTIFIER, ASIN, BULLETS, THEME]);
 
 /** The offer attributes, patched apart from the rest (a price or stock change is no new submission of the product). */
 const OFFER = ['purchasable_offer', 'fulfillment_availability'] as const;
 
 /** Everything a SKU's attributes are built from besides the draft. */
 export interface SkuContext {
+  /** The family the SKU is a child of; null for a SKU of its own. */
+  family?: Family | null;
   marketplace: AmazonMarketplace;
   /** The site's `condition_type`. */
   condition: string;
@@ -134,6 +145,9 @@ export function offeredAsin(draft: Pick<ListingDraft, 'attributes'>): string | n
 }
 
 export const requirementsOf = (draft: Pick<ListingDraft, 'attributes'>) => (offeredAsin(draft) ? 'LISTING_OFFER_ONLY' : 'LISTING');
+
+/** Whether the listing is a variation family on Amazon: a product with options, unless it offers on an existing ASIN. */
+export const isFamily = (draft: Pick<ListingDraft, 'attributes' | 'options'>) => draft.options.length > 0 && !offeredAsin(draft);
 
 /** A variant's item name: the title, and for a product of several variants its option values ("Stoneware mug — Blue"). */
 export function itemNameOf(draft: ListingDraft, variant: DraftVariant): string {
@@ -165,56 +179,98 @@ function scalarOf(shape: AttributeShape | undefined, value: unknown): unknown {
   }
 }
 
+/** Text values of an attribute in Amazon's shape, with the schema's language tag (else the marketplace's). */
+function valuesFor(context: Omit<SkuContext, 'off'>, name: string, list: unknown[]): Record<string, unknown>[] {
+  const tag = name in context.shapes ? context.shapes[name]!.languageTag : context.marketplace.language;
+  return list.map((value) => ({
+    value: scalarOf(context.shapes[name], value),
+    ...(tag ? { language_tag: tag } : {}),
+    marketplace_id: context.marketplace.id,
+  }));
+}
+
+/** What a product of its own says of itself, a family's parent too: name, brand, description, bullets, attributes, images. */
+function productFacts(draft: ListingDraft, itemName: string, context: Omit<SkuContext, 'off'>): Record<string, unknown[]> {
+  const marketplaceId = context.marketplace.id;
+  const values = (name: string, list: unknown[]) => valuesFor(context, name, list);
+  const attributes: Record<string, unknown[]> = { item_name: values('item_name', [itemName]) };
+  const brand = draft.attributes[BRAND];
+  if (isRaw(brand)) attributes[BRAND] = brand;
+  else if (given(brand) || draft.brand) attributes[BRAND] = values(BRAND, [given(brand) ? brand : draft.brand]);
+  if (draft.description.trim() !== '') attributes.product_description = values('product_description', [draft.description]);
+  const bullets = draft.attributes[BULLETS];
+  if (isRaw(bullets)) attributes[BULLETS] = bullets;
+  else if (given(bullets))
+    attributes[BULLETS] = values(
+      BULLETS,
+      textOf(bullets)
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    );
+  for (const [name, value] of Object.entries(draft.attributes)) {
+    if (OVERRIDES.has(name) || isFilled(name) || !given(value)) continue;
+    attributes[name] = isRaw(value) ? value : values(name, [value]);
+  }
+  draft.images.forEach((image, i) => {
+    const name = i === 0 ? 'main_product_image_locator' : `other_product_image_locator_${i}`;
+    // Amazon's schemas name the other images up to a number of their own: one it has no place for is not sent.
+    if (i === 0 || context.properties.has(name)) attributes[name] = [{ media_location: image.url, marketplace_id: marketplaceId }];
+  });
+  return attributes;
+}
+
+/** A child's family attributes: its parentage, its parent, the theme, and the option values of the attributes it varies on. */
+function childAttributes(variant: DraftVariant, family: Family, context: Omit<SkuContext, 'off'>): Record<string, unknown[]> {
+  const marketplaceId = context.marketplace.id;
+  const attributes: Record<string, unknown[]> = {
+    [PARENTAGE]: [{ value: 'child', marketplace_id: marketplaceId }],
+    [RELATIONSHIP]: [{ child_relationship_type: 'variation', parent_sku: family.parentSku, marketplace_id: marketplaceId }],
+    [THEME]: [{ name: family.theme }],
+  };
+  for (const [option, attribute] of Object.entries(family.varied)) {
+    const value = variant.optionValues[option];
+    if (value) attributes[attribute] = valuesFor(context, attribute, [value]);
+  }
+  return attributes;
+}
+
 /** The SKU's attributes, the offer included: what a PUT sends (`quantity`: as listed, 0 while the listing is off). */
 export function skuAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext): Record<string, unknown[]> {
   const marketplaceId = context.marketplace.id;
-  const languageOf = (name: string) => (name in context.shapes ? context.shapes[name]!.languageTag : context.marketplace.language);
-  const values = (name: string, list: unknown[]): Record<string, unknown>[] => {
-    const tag = languageOf(name);
-    return list.map((value) => ({
-      value: scalarOf(context.shapes[name], value),
-      ...(tag ? { language_tag: tag } : {}),
-      marketplace_id: marketplaceId,
-    }));
-  };
-  const attributes: Record<string, unknown[]> = {};
   const asin = offeredAsin(draft);
   const condition = textOf(draft.attributes[CONDITION]) || context.condition;
+  let attributes: Record<string, unknown[]> = {};
   if (asin) attributes[ASIN] = [{ value: asin, marketplace_id: marketplaceId }];
   else {
-    attributes.item_name = values('item_name', [itemNameOf(draft, variant)]);
-    const brand = draft.attributes[BRAND];
-    if (isRaw(brand)) attributes[BRAND] = brand;
-    else if (given(brand) || draft.brand) attributes[BRAND] = values(BRAND, [given(brand) ? brand : draft.brand]);
+    attributes = productFacts(draft, itemNameOf(draft, variant), context);
     const identifier = draft.attributes[IDENTIFIER];
     const barcode =
       identifierOf(variant.barcode) ?? (draft.variants.length === 1 && !isRaw(identifier) ? identifierOf(textOf(identifier)) : null);
     if (barcode) attributes[IDENTIFIER] = [{ ...barcode, marketplace_id: marketplaceId }];
     else if (draft.variants.length === 1 && isRaw(identifier)) attributes[IDENTIFIER] = identifier;
-    if (draft.description.trim() !== '') attributes.product_description = values('product_description', [draft.description]);
-    const bullets = draft.attributes[BULLETS];
-    if (isRaw(bullets)) attributes[BULLETS] = bullets;
-    else if (given(bullets))
-      attributes[BULLETS] = values(
-        BULLETS,
-        textOf(bullets)
-          .split('\n')
-          .map((line) => line.trim())
-          .filter(Boolean),
-      );
-    for (const [name, value] of Object.entries(draft.attributes)) {
-      if (OVERRIDES.has(name) || isFilled(name) || !given(value)) continue;
-      attributes[name] = isRaw(value) ? value : values(name, [value]);
-    }
-    draft.images.forEach((image, i) => {
-      const name = i === 0 ? 'main_product_image_locator' : `other_product_image_locator_${i}`;
-      // Amazon's schemas name the other images up to a number of their own: one it has no place for is not sent.
-      if (i === 0 || context.properties.has(name)) attributes[name] = [{ media_location: image.url, marketplace_id: marketplaceId }];
-    });
+    if (context.family) Object.assign(attributes, childAttributes(variant, context.family, context));
   }
   attributes[CONDITION] = [{ value: condition, marketplace_id: marketplaceId }];
   return { ...attributes, ...offerAttributes(draft, variant, context) };
 }
+
+/**
+ * A family's parent: the product's facts under its title, `parentage_level: parent` and the theme; no barcode, no
+ * condition, no offer and no stock (a parent is no product a buyer buys).
+ */
+export function parentBody(draft: ListingDraft, family: Family, context: SkuContext) {
+  const attributes = {
+    ...productFacts(draft, draft.title, context),
+    [PARENTAGE]: [{ value: 'parent', marketplace_id: context.marketplace.id }],
+    [THEME]: [{ name: family.theme }],
+  };
+  return { productType: draft.categoryId, requirements: 'LISTING', attributes };
+}
+
+/** The print of a parent as sent (put again when it changes). */
+export const parentPrint = (draft: ListingDraft, family: Family, context: SkuContext) =>
+  fingerprint(canonical(parentBody(draft, family, context)));
 
 /** The SKU's price and stock: `purchasable_offer` in the marketplace and `fulfillment_availability` of the seller's own channel. */
 export function offerAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
@@ -292,14 +348,19 @@ export function deliveredPrints(draft: ListingDraft, context: SkuContext): Recor
   return prints;
 }
 
-/** The SKUs a listing's progress says Amazon holds, its first SKU (`externalId`) first. */
+/** The SKUs a listing's progress says Amazon holds (a family's children), its first SKU (`externalId`) first. */
 export function heldSkus(delivered: Readonly<Record<string, string>>, first: string | null): string[] {
   const skus = Object.keys(delivered)
     .filter((key) => key.startsWith('item.'))
     .map((key) => key.slice('item.'.length))
     .sort();
-  return first && skus.includes(first) ? [first, ...skus.filter((sku) => sku !== first)] : skus;
+  // A family's id is its parent's SKU: its first child (the first variant when it was made) leads instead.
+  const lead = first && skus.includes(first) ? first : delivered.child;
+  return lead && skus.includes(lead) ? [lead, ...skus.filter((sku) => sku !== lead)] : skus;
 }
+
+/** The parent SKU a listing's progress says Amazon holds for its family, or null for a listing without one. */
+export const heldParent = (delivered: Readonly<Record<string, string>>) => delivered.parent ?? null;
 
 /** Forgets a SKU's prints (it was deleted from Amazon). */
 export function forgetSku(delivered: Record<string, string>, sku: string) {

@@ -153,7 +153,17 @@ export function shapesOf(schema: Static<typeof ProductTypeSchema>) {
       required: required.has(name),
     };
   }
-  return { shapes, titles, properties: new Set(Object.keys(schema.properties)), required };
+  return { shapes, titles, properties: new Set(Object.keys(schema.properties)), required, themes: themesOf(schema.properties) };
+}
+
+/**
+ * The variation themes a product type offers: its schema's `variation_theme` `name` enum (the shape Amazon's schemas
+ * give it, amzn/selling-partner-api-models issue 5166's `variation_theme: [{name}]`); none when it has no variations.
+ */
+function themesOf(properties: Record<string, unknown>): string[] {
+  const theme = properties.variation_theme as { items?: { properties?: { name?: { enum?: unknown[] } } } } | undefined;
+  const names = theme?.items?.properties?.name?.enum;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === 'string') : [];
 }
 
 const Summary = Type.Object({
@@ -184,11 +194,46 @@ export const Item = Type.Object({
   fulfillmentAvailability: Type.Optional(
     Type.Array(Type.Object({ fulfillmentChannelCode: Type.String(), quantity: Type.Optional(Type.Integer()) })),
   ),
+  // The Listings Items model's ItemRelationshipsByMarketplace: a family's parent names its children here.
+  relationships: Type.Optional(
+    Type.Array(
+      Type.Object({
+        marketplaceId: Type.String(),
+        relationships: Type.Array(
+          Type.Object({
+            type: Type.String(),
+            childSkus: Type.Optional(Type.Array(Type.String())),
+            parentSkus: Type.Optional(Type.Array(Type.String())),
+          }),
+        ),
+      }),
+    ),
+  ),
 });
 export type AmazonItem = Static<typeof Item>;
 
-/** The data getListingsItem is asked for: enough to tell the SKU's state and, for an import, its product. */
-export const ITEM_DATA = 'summaries,attributes,issues,offers,fulfillmentAvailability';
+/** The data getListingsItem is asked for: enough to tell the SKU's state and, for an import, its product and family. */
+export const ITEM_DATA = 'summaries,attributes,issues,offers,fulfillmentAvailability,relationships';
+
+/** A family's parent SKU as getListingsItem answers it (its `parentage_level` is parent). */
+export const isParentItem = (item: AmazonItem) => levelOf(item) === 'parent';
+
+/** The parent SKU a family's child names (`child_parent_sku_relationship`), or null. */
+export function parentOfItem(item: AmazonItem): string | null {
+  if (levelOf(item) !== 'child') return null;
+  const relationship = (item.attributes?.child_parent_sku_relationship as { parent_sku?: unknown }[] | undefined)?.[0];
+  return typeof relationship?.parent_sku === 'string' ? relationship.parent_sku : null;
+}
+
+/** The children a parent's relationships name in the marketplace, in Amazon's order. */
+export const childrenOfItem = (item: AmazonItem, marketplaceId: string) =>
+  (item.relationships ?? [])
+    .filter((each) => each.marketplaceId === marketplaceId)
+    .flatMap((each) =>
+      each.relationships.filter((relation) => relation.type === 'VARIATION').flatMap((relation) => relation.childSkus ?? []),
+    );
+
+const levelOf = (item: AmazonItem) => (item.attributes?.parentage_level as { value?: unknown }[] | undefined)?.[0]?.value;
 
 /** The SKU's stock in the seller's own channel (0 when Amazon says none). */
 export const stockOf = (item: AmazonItem) =>

@@ -5,9 +5,10 @@
  * validates them, each problem an issue on the field the seller changes to fix it.
  */
 import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
-import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
+import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../contracts/listings.js';
-import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isImageAttribute, offeredAsin } from './listing-requests.js';
+import { ASIN, BRAND, BULLETS, CONDITION, IDENTIFIER, isFamily, isImageAttribute, offeredAsin, THEME } from './listing-requests.js';
+import { PARENT_SUFFIX, themeFor } from './listing-themes.js';
 
 /** Item names: the schemas' `item_name` maxLength (200 in the sandbox's; UNCONFIRMED for every real product type). */
 const TITLE_MAX = 200;
@@ -39,6 +40,12 @@ export function checkAmazonDraft(draft: ListingDraft): ListingIssue[] {
   draft.variants.forEach((variant, i) => {
     if (variant.sku.length > SKU_MAX)
       issue(`product.variants.${i}.sku`, 'amazon_sku_length', `Amazon takes seller SKUs of at most ${SKU_MAX} characters.`);
+    if (variant.sku.toUpperCase().endsWith(PARENT_SUFFIX))
+      issue(
+        `product.variants.${i}.sku`,
+        'amazon_sku_reserved',
+        `Storelink names the parent SKUs of Amazon variation families "<sku>${PARENT_SUFFIX}": give this variant another SKU.`,
+      );
   });
   if (draft.variants.length > 1 && draft.attributes[IDENTIFIER] !== undefined)
     issue(
@@ -47,6 +54,34 @@ export function checkAmazonDraft(draft: ListingDraft): ListingIssue[] {
       'A product of several variants is identified by each variant’s barcode: set them on the variants instead.',
     );
   return issues;
+}
+
+/** The theme a given string names, or undefined. */
+const chosenTheme = (draft: Pick<ListingDraft, 'attributes'>) => {
+  const chosen = draft.attributes[THEME];
+  return typeof chosen === 'string' && chosen.trim() !== '' ? chosen.trim() : undefined;
+};
+
+/** The family's theme for the draft among the product type's themes, or null when its options fit none. */
+export const familyTheme = (draft: Pick<ListingDraft, 'attributes' | 'options'>, themes: readonly string[]) =>
+  themeFor(draft.options, themes, chosenTheme(draft));
+
+/**
+ * A product with options lists as a variation family (DESIGN §15): its options must fit one of the product type's
+ * themes (the category's `variation_theme` choices), else the product type is the wrong one: an issue on `category_id`
+ * naming the options and the themes it offers.
+ */
+export function checkFamily(draft: ListingDraft, attributes: readonly CategoryAttribute[]): ListingIssue[] {
+  if (!isFamily(draft)) return [];
+  const themes = attributes.find((attribute) => attribute.name === THEME)?.values.map((value) => value.value) ?? [];
+  if (familyTheme(draft, themes)) return [];
+  const options = draft.options.map((option) => option.name).join(', ');
+  const chosen = chosenTheme(draft);
+  const message =
+    themes.length === 0
+      ? `Amazon's product type ${draft.categoryId} has no variation themes, so a product with options (${options}) cannot be listed in it as a family: choose another product type.`
+      : `Amazon's product type ${draft.categoryId} has no variation theme ${chosen ? `${chosen} ` : ''}for the options ${options}: its themes are ${themes.join(', ')}. Choose another product type, or name the options after a theme's attributes.`;
+  return [storelinkIssue(chosen ? `attributes.${THEME}` : 'category_id', 'amazon_variation_theme', message)];
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Amazon's listings capability (SP-API, listings.md §3): the site's marketplaces and conditions as its settings, product
  * types as categories with the attributes their JSON Schemas describe, each SKU validated locally against that schema
- * and by VALIDATION_PREVIEW, and a product's life as SKUs (one per catalogue variant): put whole when its product
+ * and by VALIDATION_PREVIEW, and a product's life as SKUs (one per catalogue variant; a product with options a variation
+ * family under a parent SKU put first): put whole when its product
  * part changes (idempotent: a SKU put twice is one listing), its price and stock patched without a new submission,
  * switched off and on by its stock (Amazon has no inactive state, listings.md §3.5), deleted, read with its summaries
  * and issues, and imported from the All Listings report (searchListingsItems pages through 1,000 SKUs at most). Every

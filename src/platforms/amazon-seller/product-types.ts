@@ -23,6 +23,8 @@ export interface Schema {
   shapes: Record<string, AttributeShape>;
   titles: Record<string, string>;
   properties: Set<string>;
+  /** The variation themes the product type offers (its `variation_theme` enum), in its order. */
+  themes: string[];
 }
 
 /** The JSON Schema Amazon answered, compiled; one it cannot be read or compiled is a passing failure of Amazon's. */

@@ -139,7 +139,14 @@ export interface ExistingListing {
     readonly tags: readonly string[];
     readonly currency: string;
     readonly options: readonly ProductOption[];
-    readonly variants: readonly { sku: string | null; optionValues: Record<string, string>; price: string; quantity: number }[];
+    readonly variants: readonly {
+      sku: string | null;
+      optionValues: Record<string, string>;
+      price: string;
+      quantity: number;
+      /** The variant's barcode, where the platform holds one per variant (an Amazon family's child). */
+      barcode?: string | null;
+    }[];
     readonly images: readonly { url: string; alt: string | null }[];
     /** The package the platform holds (TikTok Shop's weight and size); absent where the platform has none to read. */
     readonly package?: ProductPackage | null;

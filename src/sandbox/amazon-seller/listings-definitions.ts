@@ -55,6 +55,16 @@ function propertyGroupsOf(type: ProductType) {
       'other_product_image_locator_2',
       'other_product_image_locator_3',
     ]),
+    // The group Amazon's definitions name "Variations" (amzn/selling-partner-api-models issue 1526).
+    ...(type.themes.length > 0
+      ? {
+          variations: group('Variations', 'Variations that product will use', [
+            'parentage_level',
+            'child_parent_sku_relationship',
+            'variation_theme',
+          ]),
+        }
+      : {}),
   };
 }
 

@@ -4,6 +4,8 @@
  * marketplace, Amazon's status and issues).
  */
 import { type ListingsStore, mainImageOf, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
+import { parentSkuOf, themeOf } from './listings-submissions.js';
+import { themeAttributes } from './product-types.js';
 
 export const INCLUDED_DATA = [
   'summaries',
@@ -81,10 +83,37 @@ const SECTIONS: Record<IncludedData, (store: ListingsStore, listings: readonly S
       ),
   // Vendors' cost prices: a seller account has none.
   procurement: () => [],
-  relationships: (_store, listings) => listings.map((listing) => ({ marketplaceId: listing.marketplaceId, relationships: [] })),
+  relationships: (store, listings) =>
+    listings.map((listing) => ({ marketplaceId: listing.marketplaceId, relationships: relationshipsOf(store, listing) })),
   productTypes: (_store, listings) =>
     listings.map((listing) => ({ marketplaceId: listing.marketplaceId, productType: listing.productType })),
 };
+
+/**
+ * A SKU's variation relationships as the Listings Items model's ItemRelationship: a child's parent SKU, a parent's
+ * children in the marketplace, each with the family's theme and the attributes it varies on.
+ */
+function relationshipsOf(store: ListingsStore, listing: StoredListing) {
+  const level = textOf(listing.attributes, 'parentage_level');
+  const theme = themeOf(listing.attributes);
+  const variationTheme = theme ? { variationTheme: { attributes: themeAttributes(theme), theme } } : {};
+  if (level === 'child' && parentSkuOf(listing.attributes))
+    return [{ type: 'VARIATION', parentSkus: [parentSkuOf(listing.attributes)!], ...variationTheme }];
+  if (level !== 'parent') return [];
+  const children = childrenOf(store, listing).map((child) => child.sku);
+  return [{ type: 'VARIATION', childSkus: children, ...variationTheme }];
+}
+
+/** A parent's children: the seller's SKUs in its marketplace that name it as their parent. */
+export const childrenOf = (store: ListingsStore, parent: StoredListing) =>
+  store
+    .ofAccount(parent.account)
+    .filter(
+      (each) =>
+        each.marketplaceId === parent.marketplaceId &&
+        textOf(each.attributes, 'parentage_level') === 'child' &&
+        parentSkuOf(each.attributes) === parent.sku,
+    );
 
 /** An Item of getListingsItem or searchListingsItems: one SKU's listings in the marketplaces asked for. */
 export function presentItem(store: ListingsStore, listings: readonly StoredListing[], included: readonly IncludedData[]) {
@@ -93,23 +122,32 @@ export function presentItem(store: ListingsStore, listings: readonly StoredListi
   return item;
 }
 
-/** Storelink's plain word for what buyers see: `in_review` before the first processing, then the verdict's. */
+/**
+ * Storelink's plain word for what buyers see: `in_review` before the first processing, then the verdict's; a family's
+ * parent, which is never buyable, is active once discoverable (its children are what buyers buy).
+ */
 function stateOf(store: ListingsStore, listing: StoredListing): string {
   const verdict = store.verdictOf(listing);
   if (verdict.issues.some((issue) => issue.enforcements?.actions.some((each) => each.action === 'LISTING_SUPPRESSED'))) return 'rejected';
   if (verdict.status.includes('BUYABLE')) return 'active';
-  if (verdict.status.includes('DISCOVERABLE')) return 'inactive';
+  if (verdict.status.includes('DISCOVERABLE')) return textOf(listing.attributes, 'parentage_level') === 'parent' ? 'active' : 'inactive';
   return store.inReview(listing) ? 'in_review' : 'inactive';
 }
 
-/** A listing as the inspection shows it: one entry per SKU and marketplace. */
+/**
+ * A listing as the inspection shows it: one entry per SKU and marketplace; a family's child names its `parent_sku`, its
+ * parent its `variation_theme` (DESIGN §15), with no price of its own.
+ */
 export function presentInspected(store: ListingsStore, listing: StoredListing) {
   const price = priceOf(listing);
   const verdict = store.verdictOf(listing);
+  const level = textOf(listing.attributes, 'parentage_level');
   return {
     id: listing.sku,
     title: itemNameOf(store, listing),
     state: stateOf(store, listing),
+    ...(level === 'child' ? { parent_sku: parentSkuOf(listing.attributes) ?? null } : {}),
+    ...(level === 'parent' ? { variation_theme: themeOf(listing.attributes) ?? null } : {}),
     skus: [{ sku: listing.sku, price: price ? decimalOf(price.amount, price.currency) : null, quantity: quantityOf(listing) }],
     marketplace_id: listing.marketplaceId,
     asin: listing.asin,

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Caller, listOf, type SpApiGuard } from './listings-guard.js';
 import { INCLUDED_DATA, type IncludedData, presentItem } from './listings-present.js';
 import type { ListingsStore, StoredListing } from './listings-store.js';
+import { parentSkuOf } from './listings-submissions.js';
 import { ITEM_PATH } from './listings-writes.js';
 
 const SEARCH_PATH = '/listings/2021-08-01/items/:sellerId';
@@ -70,8 +71,9 @@ export function registerListingsReads(app: FastifyInstance, guard: SpApiGuard, s
 interface Search {
   identifiers?: string[];
   identifiersType?: (typeof IDENTIFIER_TYPES)[number];
-  /** The sandbox has no variations or packages: a search by either finds nothing. */
-  related: boolean;
+  /** The children of this parent SKU alone (the sandbox has no package hierarchies: a search by one finds nothing). */
+  variationParentSku?: string;
+  packages: boolean;
   dates: { field: 'createdAt' | 'updatedAt'; after: boolean; at: number }[];
   withIssueSeverity?: string[];
   withStatus?: string[];
@@ -122,7 +124,8 @@ function readSearch(query: Record<string, string>): Search | string {
     return `'pageSize' must be a whole number from 1 to ${PAGE_SIZE_MAX}.`;
   return {
     ...(identifiers ? { identifiers, identifiersType: type } : {}),
-    related: related.length > 0,
+    ...(query.variationParentSku !== undefined ? { variationParentSku: query.variationParentSku } : {}),
+    packages: query.packageHierarchySku !== undefined,
     dates,
     ...(severity ? { withIssueSeverity: severity as string[] } : {}),
     ...(withStatus ? { withStatus: withStatus as string[] } : {}),
@@ -152,7 +155,9 @@ function identifiersOf(listing: StoredListing, type: NonNullable<Search['identif
 }
 
 function matches(store: ListingsStore, listings: readonly StoredListing[], search: Search): boolean {
-  if (search.related) return false;
+  if (search.packages) return false;
+  if (search.variationParentSku !== undefined && !listings.some((listing) => parentSkuOf(listing.attributes) === search.variationParentSku))
+    return false;
   const { identifiers, identifiersType } = search;
   if (
     identifiers &&

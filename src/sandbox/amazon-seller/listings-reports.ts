@@ -8,7 +8,7 @@
  * ASSUMPTIONS: the report is DONE as soon as it is made (Amazon's take minutes); the document is UTF-8 and not
  * compressed (no `compressionAlgorithm`); `open-date` is written `YYYY-MM-DD HH:MM:SS UTC` (Amazon writes the
  * marketplace's local time and zone); `item-description` and `image-url` are filled (Amazon often leaves them empty);
- * only this report type is served.
+ * a variation family's parent is a row of its own, without a price; only this report type is served.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';

@@ -7,7 +7,7 @@
  */
 import type { SandboxMarketplace } from '../amazon-marketplaces.js';
 import type { Attributes, ListingsStore, StoredListing } from './listings-store.js';
-import { asinFor, textOf } from './listings-store.js';
+import { asinFor, firstValue, textOf } from './listings-store.js';
 import { type Issue, validateAttributes } from './listings-validation.js';
 import { schemaOf } from './product-type-schemas.js';
 import type { ProductType, Requirements } from './product-types.js';
@@ -72,16 +72,68 @@ function asinOf(store: ListingsStore, account: number, sku: string, attributes: 
   return store.catalogueItem(suggested) ? { asin: suggested } : { asin: suggested, issue: unknownAsinIssue(suggested) };
 }
 
+/**
+ * ASSUMPTION: the code and wording for a child whose family does not hold together (Amazon documents none; integrators
+ * report children refused or left out of their family when the parent SKU is missing or its theme differs).
+ */
+const relationshipIssue = (attribute: string, message: string): Issue => ({
+  code: 'INVALID_RELATIONSHIP',
+  message,
+  severity: 'ERROR',
+  attributeNames: [attribute],
+  categories: ['INVALID_ATTRIBUTE'],
+});
+
+/** The theme a SKU's `variation_theme` names. */
+export const themeOf = (attributes: Attributes) => {
+  const name = firstValue(attributes, 'variation_theme')?.name;
+  return typeof name === 'string' ? name : undefined;
+};
+
+/** The parent SKU a child names. */
+export const parentSkuOf = (attributes: Attributes) => {
+  const sku = firstValue(attributes, 'child_parent_sku_relationship')?.parent_sku;
+  return typeof sku === 'string' ? sku : undefined;
+};
+
+/**
+ * A child's family: its parent SKU must be the seller's parent in the marketplace (put first, as Amazon asks parents
+ * to be), with the child's theme; a SKU is never its own parent. ASSUMPTION: a VALIDATION_PREVIEW checks a child against
+ * a parent Amazon holds, and takes one whose parent is not there yet (previewed in the same run, never stored).
+ */
+function familyIssues(
+  store: ListingsStore,
+  target: { account: number; sku: string; marketplace: SandboxMarketplace; preview?: boolean },
+  attributes: Attributes,
+) {
+  if (textOf(attributes, 'parentage_level') !== 'child') return [];
+  const parentSku = parentSkuOf(attributes) ?? '';
+  const parent = parentSku === target.sku ? undefined : store.get(target.account, target.marketplace.id, parentSku);
+  if (!parent && target.preview && parentSku !== target.sku) return [];
+  if (!parent || textOf(parent.attributes, 'parentage_level') !== 'parent')
+    return [
+      relationshipIssue(
+        'child_parent_sku_relationship',
+        `The parent SKU '${parentSku}' is not a variation parent of this seller in marketplace ${target.marketplace.id}.`,
+      ),
+    ];
+  const theme = themeOf(attributes);
+  if (theme !== themeOf(parent.attributes))
+    return [relationshipIssue('variation_theme', `The variation theme '${theme}' is not the theme of the parent SKU '${parentSku}'.`)];
+  return [];
+}
+
 /** A PUT: the whole attributes, under the requirements' schema, ENFORCED. */
 export function checkPut(
   store: ListingsStore,
-  target: { account: number; sku: string; marketplace: SandboxMarketplace },
+  target: { account: number; sku: string; marketplace: SandboxMarketplace; preview?: boolean },
   type: ProductType,
   requirements: Requirements,
   raw: Attributes,
 ): Checked {
   const attributes = withDefaults(type, target.marketplace, raw);
-  const issues = validateAttributes(type, target.marketplace, requirements, 'ENFORCED', attributes);
+  const schemaIssues = validateAttributes(type, target.marketplace, requirements, 'ENFORCED', attributes);
+  const issues = schemaIssues.length > 0 ? schemaIssues : familyIssues(store, target, attributes);
   const { asin, issue } = asinOf(store, target.account, target.sku, attributes);
   return { issues: issues.length > 0 ? issues : issue ? [issue] : [], attributes, asin };
 }

@@ -91,7 +91,7 @@ export function registerListingsWrites(app: FastifyInstance, guard: SpApiGuard, 
     const { account } = write.caller;
     const checked = checkPut(
       store,
-      { account, sku: write.sku, marketplace: write.marketplace },
+      { account, sku: write.sku, marketplace: write.marketplace, preview: write.preview },
       type,
       requirements,
       raw as Record<string, unknown>,

@@ -11,7 +11,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxMarketplace } from '../amazon-marketplaces.js';
-import { type Enforcement, type ExtraAttribute, languageTagsOf, type ProductType, type Requirements } from './product-types.js';
+import {
+  type Enforcement,
+  type ExtraAttribute,
+  languageTagsOf,
+  type ProductType,
+  type Requirements,
+  themeAttributes,
+} from './product-types.js';
 
 type Schema = Record<string, unknown>;
 
@@ -241,20 +248,65 @@ function propertiesOf(type: ProductType, marketplace: SandboxMarketplace): Recor
     other_product_image_locator_1: image('Other Image Location 1'),
     other_product_image_locator_2: image('Other Image Location 2'),
     other_product_image_locator_3: image('Other Image Location 3'),
+    ...(type.themes.length > 0 ? variationProperties(type, marketplaceId) : {}),
+  };
+}
+
+/**
+ * The attributes of a variation family (the product type definition's "Variations" group, amzn/selling-partner-api-models
+ * issues 1526 and 5166): `parentage_level` parent or child, a child's `child_parent_sku_relationship` naming its parent
+ * SKU, and `variation_theme` (its `name` from the type's themes, with no marketplace: Amazon's answer in issue 5166).
+ */
+function variationProperties(type: ProductType, marketplaceId: Schema): Record<string, Schema> {
+  return {
+    parentage_level: attribute('Parentage Level', 'Specify whether the SKU is a parent or a child', ['marketplace_id'], {
+      required: ['value'],
+      properties: {
+        value: { title: 'Parentage Level', type: 'string', enum: ['parent', 'child'], enumNames: ['Parent', 'Child'] },
+        marketplace_id: marketplaceId,
+      },
+    }),
+    child_parent_sku_relationship: attribute(
+      'Child Parent SKU Relationship',
+      'The parent SKU of a child and how they relate',
+      ['marketplace_id'],
+      {
+        required: ['child_relationship_type', 'parent_sku'],
+        properties: {
+          child_relationship_type: { title: 'Child Relationship Type', type: 'string', enum: ['variation'], enumNames: ['Variation'] },
+          parent_sku: { title: 'Parent SKU', type: 'string', minLength: 1, maxLength: 40 },
+          marketplace_id: marketplaceId,
+        },
+      },
+    ),
+    variation_theme: attribute('Variation Theme', 'The attributes the family varies on', [], {
+      required: ['name'],
+      properties: { name: { title: 'Variation Theme Name', type: 'string', enum: [...type.themes], enumNames: [...type.themes] } },
+    }),
   };
 }
 
 const PRODUCT_FACTS = ['item_name', 'brand', 'product_description', 'main_product_image_locator'];
 const SALES_TERMS = ['condition_type', 'purchasable_offer', 'fulfillment_availability'];
 
-/** The attributes a requirements set requires outright (the identifier-or-ASIN rule aside). */
+/** The attributes the type's themes vary on (a family's children carry them, its parent need not). */
+const variedOf = (type: ProductType) => new Set(type.themes.flatMap(themeAttributes));
+
+/** The attributes a requirements set requires of every SKU, a family's parent too (the rules below aside). */
 export function requiredOf(type: ProductType, requirements: Requirements): string[] {
   const extra = Object.entries(type.extra)
-    .filter(([, attribute]) => attribute.required)
+    .filter(([name, attribute]) => attribute.required && !variedOf(type).has(name))
     .map(([name]) => name);
   if (requirements === 'LISTING_OFFER_ONLY') return ['merchant_suggested_asin', ...SALES_TERMS];
-  if (requirements === 'LISTING_PRODUCT_ONLY') return [...PRODUCT_FACTS, ...extra];
-  return [...PRODUCT_FACTS, ...extra, ...SALES_TERMS];
+  return [...PRODUCT_FACTS, ...extra];
+}
+
+/** What a SKU that is not a family's parent requires besides: the varied attributes the type requires, and the sales terms. */
+function requiredUnlessParent(type: ProductType, requirements: Requirements): string[] {
+  const varied = Object.entries(type.extra)
+    .filter(([name, attribute]) => attribute.required && variedOf(type).has(name))
+    .map(([name]) => name);
+  return requirements === 'LISTING' ? [...varied, ...SALES_TERMS] : varied;
 }
 
 /**
@@ -268,8 +320,15 @@ const EXEMPT = {
     supplier_declared_has_product_identifier_exemption: { contains: { required: ['value'], properties: { value: { const: true } } } },
   },
 };
+/** A value of `parentage_level` (Amazon's schemas test it with `contains`, as in the conditions of a real one). */
+const parentage = (level: 'parent' | 'child') => ({
+  required: ['parentage_level'],
+  properties: { parentage_level: { contains: { required: ['value'], properties: { value: { enum: [level] } } } } },
+});
+const PARENT = parentage('parent');
 const requiredWithout = (absent: string, needed: string) => ({
-  if: { not: { anyOf: [{ required: [absent] }, EXEMPT] } },
+  // A family's parent is no product a buyer buys: it carries no identifier (nor offer).
+  if: { not: { anyOf: [{ required: [absent] }, EXEMPT, PARENT] } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
   then: { required: [needed] },
 });
@@ -278,18 +337,47 @@ const IDENTIFIER_OR_ASIN = [
   requiredWithout('externally_assigned_product_identifier', 'merchant_suggested_asin'),
 ];
 
+/**
+ * A family's rules, as Amazon's schemas hold them in `allOf`: a parent names its theme; a child names its parent and
+ * theme, and carries each attribute its theme varies on (a real schema's `if variation_theme is one of … and the SKU is
+ * not a parent then required: [color]`); only a SKU that is not a parent needs the sales terms.
+ */
+function familyRules(type: ProductType, requirements: Requirements): Schema[] {
+  const rules: Schema[] = [];
+  const unlessParent = requiredUnlessParent(type, requirements);
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
+  if (unlessParent.length > 0) rules.push({ if: { not: PARENT }, then: { required: unlessParent } });
+  if (type.themes.length === 0) return rules;
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
+  rules.push({ if: PARENT, then: { required: ['variation_theme'] } });
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
+  rules.push({ if: parentage('child'), then: { required: ['child_parent_sku_relationship', 'variation_theme'] } });
+  for (const varied of variedOf(type)) {
+    const themes = type.themes.filter((theme) => themeAttributes(theme).includes(varied));
+    const named = {
+      required: ['variation_theme'],
+      properties: { variation_theme: { contains: { properties: { name: { enum: themes } } } } },
+    };
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
+    rules.push({ if: { allOf: [named, { not: PARENT }] }, then: { required: [varied] } });
+  }
+  return rules;
+}
+
 export const META_SCHEMA_ID = 'https://schemas.amazon.com/selling-partners/definitions/product-types/meta-schema/v1';
 
 function buildSchema(type: ProductType, marketplace: SandboxMarketplace, requirements: Requirements, enforcement: Enforcement): Schema {
   const enforced = enforcement === 'ENFORCED';
   const needsIdentity = enforced && requirements !== 'LISTING_OFFER_ONLY';
+  const rules = enforced && requirements !== 'LISTING_OFFER_ONLY' ? familyRules(type, requirements) : [];
+  const allOf = [...(needsIdentity ? IDENTIFIER_OR_ASIN : []), ...rules];
   return {
     $schema: 'https://json-schema.org/draft/2019-09/schema',
     $id: `https://schemas.amazon.com/selling-partners/definitions/product-types/schema/v1/${type.name}`,
     $comment: `Amazon product type definition for ${type.name} (sandbox), ${marketplace.id}, ${requirements}, ${enforcement}`,
     type: 'object',
     ...(enforced ? { required: requiredOf(type, requirements) } : {}),
-    ...(needsIdentity ? { allOf: IDENTIFIER_OR_ASIN } : {}),
+    ...(allOf.length > 0 ? { allOf } : {}),
     properties: propertiesOf(type, marketplace),
   };
 }

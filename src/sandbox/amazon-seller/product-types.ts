@@ -29,6 +29,11 @@ export interface ProductType {
   /** Lower-case words a `keywords` or `itemName` search matches. */
   words: readonly string[];
   extra: Readonly<Record<string, ExtraAttribute>>;
+  /**
+   * The variation themes the type offers (its schema's `variation_theme` enum), each the attributes a family varies on
+   * by name (`SIZE_NAME/COLOR_NAME` varies `size` and `color`); none for a type that has no variations.
+   */
+  themes: readonly string[];
 }
 
 // ASSUMPTION: Amazon's material attributes are free text with suggestions; closed lists here give a form an enum.
@@ -40,6 +45,7 @@ const material = (values: readonly string[] = MATERIALS): ExtraAttribute => ({
   values,
   required: false,
 });
+const size: ExtraAttribute = { title: 'Size', description: 'Provide the size of the product', maxLength: 50, required: false };
 const color = (required: boolean): ExtraAttribute => ({
   title: 'Color',
   description: "Provide the product's color as it appears to customers",
@@ -49,18 +55,20 @@ const color = (required: boolean): ExtraAttribute => ({
 
 export const PRODUCT_TYPES: readonly ProductType[] = [
   // The generic type: Amazon's guide allows offer-only listings and partial updates with it for any product.
-  { name: 'PRODUCT', displayName: 'Product', words: ['product', 'item', 'gift'], extra: {} },
+  { name: 'PRODUCT', displayName: 'Product', words: ['product', 'item', 'gift'], extra: {}, themes: [] },
   {
     name: 'HOME',
     displayName: 'Home',
     words: ['home', 'decor', 'candle', 'vase', 'pillow', 'cushion', 'blanket', 'frame', 'lamp'],
     extra: { material: material(), color: color(false) },
+    themes: ['COLOR'],
   },
   {
     name: 'KITCHEN',
     displayName: 'Kitchen',
     words: ['kitchen', 'mug', 'cup', 'bowl', 'plate', 'cookware', 'kettle', 'teapot', 'jar', 'cutting', 'board'],
-    extra: { material: material(), color: color(false) },
+    extra: { material: material(), color: color(false), size },
+    themes: ['COLOR', 'SIZE', 'SIZE/COLOR'],
   },
   {
     name: 'SHIRT',
@@ -85,12 +93,19 @@ export const PRODUCT_TYPES: readonly ProductType[] = [
         required: false,
       },
     },
+    // Amazon's apparel types name their themes after the `_name` attributes (listings-items model: SIZE_NAME/COLOR_NAME).
+    themes: ['SIZE_NAME', 'COLOR_NAME', 'SIZE_NAME/COLOR_NAME'],
   },
   {
     name: 'LUGGAGE',
     displayName: 'Luggage',
     words: ['luggage', 'suitcase', 'carry-on', 'bag', 'tote', 'backpack', 'duffel', 'travel'],
-    extra: { material: material(['Aluminium', 'Canvas', 'Cotton', 'Leather', 'Nylon', 'Polycarbonate', 'Polyester']), color: color(false) },
+    extra: {
+      material: material(['Aluminium', 'Canvas', 'Cotton', 'Leather', 'Nylon', 'Polycarbonate', 'Polyester']),
+      color: color(false),
+      size,
+    },
+    themes: ['COLOR', 'SIZE/COLOR'],
   },
 ];
 
@@ -100,6 +115,12 @@ export function productTypeOf(name: unknown): ProductType | undefined {
 
 /** One version for the whole set, shaped like Amazon's ("UHqSqmb4FNUk="): it changes only when the definitions do. */
 export const PRODUCT_TYPE_VERSION = `U${createHash('md5').update(JSON.stringify(PRODUCT_TYPES)).digest('base64').slice(0, 11)}=`;
+
+/** The attribute a theme's part names: `COLOR_NAME` and `COLOR` name `color` (the listings-items model's ItemVariationTheme). */
+export const themeAttribute = (part: string) => part.toLowerCase().replace(/_name$/, '');
+
+/** The attributes a theme varies on, in its order. */
+export const themeAttributes = (theme: string) => theme.split('/').map(themeAttribute);
 
 /** Words of a search text, lower case. */
 const wordsOf = (text: string) =>

@@ -26,6 +26,9 @@ interface Held {
   requirements: string;
   status: string[];
   issues: { code: string; message: string }[];
+  /** A family's child names its parent; a parent its theme (DESIGN §15). */
+  parent_sku?: string | null;
+  variation_theme?: string | null;
 }
 
 for (const kind of databaseKinds()) {
@@ -43,11 +46,14 @@ for (const kind of databaseKinds()) {
     });
 
     type Seller = Awaited<ReturnType<typeof amazonSeller>>;
-    const held = async (account: string): Promise<Held[]> => {
+    /** Every SKU the account holds, a family's parent too. */
+    const inspected = async (account: string): Promise<Held[]> => {
       const response = await fetch(`${base}/sandbox/amazon-seller/accounts/${account}/listings`);
       assert.equal(response.status, 200);
       return response.json() as Promise<Held[]>;
     };
+    /** The SKUs a buyer buys: every one but a family's parent. */
+    const held = async (account: string): Promise<Held[]> => (await inspected(account)).filter((each) => !each.variation_theme);
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
     const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
     const mug = (me: Seller, sku: string, options: { title?: string; brand?: string | null } = {}) =>
@@ -114,7 +120,18 @@ for (const kind of databaseKinds()) {
         assert.ok(names.includes(own), `${own} offered: ${names}`);
       const shirt = (await call(t, 'GET', `/sites/${me.site}/categories/SHIRT/attributes`, me.as)).json().data;
       const size = shirt.find((a: { name: string }) => a.name === 'size');
-      assert.deepEqual([size.type, size.required, size.values[0]], ['select', true, { value: 'X-Small', label: 'X-Small' }]);
+      // Size is what SHIRT's themes vary on: the schema requires it of every SKU but a family's parent (a rule of its
+      // `allOf`, as Amazon's hold them), so the form does not mark it required; the schema check still asks for it.
+      assert.deepEqual([size.type, size.required, size.values[0]], ['select', false, { value: 'X-Small', label: 'X-Small' }]);
+      // The themes a product with options lists under: the product type's, as a choice; PRODUCT has none.
+      const kitchen = (await call(t, 'GET', `/sites/${me.site}/categories/KITCHEN/attributes`, me.as)).json().data;
+      const theme = kitchen.find((a: { name: string }) => a.name === 'variation_theme');
+      assert.deepEqual(
+        [theme.type, theme.required, theme.values.map((v: { value: string }) => v.value)],
+        ['select', false, ['COLOR', 'SIZE', 'SIZE/COLOR']],
+      );
+      const generic = (await call(t, 'GET', `/sites/${me.site}/categories/PRODUCT/attributes`, me.as)).json().data;
+      assert.ok(!generic.some((a: { name: string }) => a.name === 'variation_theme'));
       assert.equal((await call(t, 'GET', `/sites/${me.site}/categories/NOPE/attributes`, me.as)).statusCode, 404);
 
       const productId = await mug(me, 'A0');
@@ -148,8 +165,8 @@ for (const kind of databaseKinds()) {
       const preview = await validate({ material: 'Stoneware' });
       assert.equal(preview.statusCode, 200, preview.body);
       assert.deepEqual(preview.json().data, { valid: true, issues: [] });
-      assert.equal(calls('putListingsItem'), puts + 2, 'one VALIDATION_PREVIEW per SKU');
-      assert.deepEqual(await held(me.account), []);
+      assert.equal(calls('putListingsItem'), puts + 3, "one VALIDATION_PREVIEW per SKU, the family's parent's too");
+      assert.deepEqual(await inspected(me.account), []);
 
       // Amazon's own word on an ASIN its catalogue lacks: an offer refused in VALIDATION_PREVIEW.
       const unknownAsin = await validate({ merchant_suggested_asin: 'B0NOSUCH00' });
@@ -183,7 +200,7 @@ for (const kind of databaseKinds()) {
           ],
         ],
       );
-      assert.deepEqual(await held(me.account), []);
+      assert.deepEqual(await inspected(me.account), []);
     });
 
     test("ten validations at once of a product type not read before share one read of Amazon's definition", async () => {
@@ -206,14 +223,15 @@ for (const kind of databaseKinds()) {
       assert.equal(calls('getDefinitionsProductType') - definitions, 1);
     });
 
-    test('publish: each variant a SKU, ACCEPTED and in review, then active once Amazon made it buyable', async () => {
+    test('publish: a family, its parent and a child SKU per variant, ACCEPTED and in review, then active once buyable', async () => {
       const me = await amazonSeller(t, '703');
       const { id } = await publish(me, 'A2');
       await runDueJobs(t, LISTING_QUEUE);
       const inReview = await listing(me, id);
       assert.equal(inReview.status, 'in_review', JSON.stringify(inReview));
       assert.equal(inReview.platform_status, 'ACCEPTED');
-      assert.equal(inReview.external_id, 'A2-W');
+      // A product with options is a variation family: the listing is its parent SKU (DESIGN §15).
+      assert.equal(inReview.external_id, 'A2-W-PARENT');
       // The listing is in the site's marketplace (DESIGN §10: Amazon's; null on the other platforms).
       assert.equal(inReview.marketplace_id, 'ATVPDKIKX0DER');
       assert.deepEqual(
@@ -229,6 +247,16 @@ for (const kind of databaseKinds()) {
         [
           ['A2-W', 'Stoneware mug A2 — White', 'in_review', { sku: 'A2-W', price: '18.00', quantity: 4 }],
           ['A2-B', 'Stoneware mug A2 — Blue', 'in_review', { sku: 'A2-B', price: '19.50', quantity: 2 }],
+        ],
+      );
+      // The family as Amazon holds it: the parent (no price of its own) under the theme its Color option fits, each
+      // variant a child of it.
+      assert.deepEqual(
+        (await inspected(me.account)).map((s) => [s.id, s.title, s.variation_theme ?? null, s.parent_sku ?? null, s.skus[0]!.price]),
+        [
+          ['A2-W-PARENT', 'Stoneware mug A2', 'COLOR', null, null],
+          ['A2-W', 'Stoneware mug A2 — White', null, 'A2-W-PARENT', '18.00'],
+          ['A2-B', 'Stoneware mug A2 — Blue', null, 'A2-W-PARENT', '19.50'],
         ],
       );
       // Still processing: the watch's read keeps it in review.
@@ -275,10 +303,10 @@ for (const kind of databaseKinds()) {
 
       assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { title: 'Speckled mug' } })).statusCode, 200);
       await runDueJobs(t, LISTING_QUEUE);
-      assert.equal(calls('putListingsItem'), puts + 2);
+      assert.equal(calls('putListingsItem'), puts + 3, 'the parent and both children');
       assert.deepEqual(
-        (await held(me.account)).map((s) => s.title),
-        ['Speckled mug — White', 'Speckled mug — Blue'],
+        (await inspected(me.account)).map((s) => s.title),
+        ['Speckled mug', 'Speckled mug — White', 'Speckled mug — Blue'],
       );
     });
 
@@ -319,7 +347,7 @@ for (const kind of databaseKinds()) {
       assert.equal((await call(t, 'DELETE', `/listings/${id}`, me.as)).statusCode, 202);
       await runDueJobs(t, LISTING_QUEUE);
       assert.equal((await listing(me, id)).status, 'deleted');
-      assert.deepEqual(await held(me.account), []);
+      assert.deepEqual(await inspected(me.account), [], "the children, then the family's parent");
     });
 
     test("a prohibited item name is suppressed: rejected with Amazon's issue", async () => {
@@ -409,7 +437,11 @@ for (const kind of databaseKinds()) {
       await runDueJobs(t, LISTING_QUEUE);
       t.deps.sandbox.faults.set('amazon-seller', 'listing', null);
       assert.equal((await listing(me, id)).status, 'pending');
-      assert.equal((await held(me.account)).length, 1, 'Amazon took the first SKU');
+      assert.deepEqual(
+        (await inspected(me.account)).map((s) => s.id),
+        ['A7-W-PARENT'],
+        "Amazon took the first SKU: the family's parent",
+      );
       t.clock.advance(60_000);
       await runDueJobs(t, LISTING_QUEUE);
       const listed = await listing(me, id);

@@ -149,20 +149,14 @@ describe('Amazon Product Type Definitions API', () => {
     const schemaText = await (await fetch(body.schema.link.resource)).text();
     assert.equal(createHash('md5').update(schemaText).digest('base64'), body.schema.checksum);
     const schema = JSON.parse(schemaText);
-    assert.deepEqual(schema.required, [
-      'item_name',
-      'brand',
-      'product_description',
-      'main_product_image_locator',
-      'condition_type',
-      'purchasable_offer',
-      'fulfillment_availability',
-    ]);
+    // The sales terms are required of every SKU but a family's parent: an `allOf` rule, as Amazon's schemas hold them.
+    assert.deepEqual(schema.required, ['item_name', 'brand', 'product_description', 'main_product_image_locator']);
     assert.deepEqual(schema.properties.item_name.selectors, ['marketplace_id', 'language_tag']);
     assert.ok(schema.properties.material.items.properties.value.enum.includes('Stoneware'));
     const validate = new Ajv2019({ strict: false }).compile(schema);
     assert.equal(validate(mug()), true, JSON.stringify(validate.errors));
     assert.equal(validate(mug({ externally_assigned_product_identifier: undefined })), false, 'a barcode or an ASIN is required');
+    assert.equal(validate(mug({ purchasable_offer: undefined })), false, 'a SKU that is no parent needs its offer');
     const meta = await fetch(body.metaSchema.link.resource);
     assert.equal(
       createHash('md5')
@@ -182,7 +176,12 @@ describe('Amazon Product Type Definitions API', () => {
     };
     const shirt = await schemaOf('SHIRT', 'LISTING');
     assert.deepEqual(shirt.properties.size.items.properties.value.enum, ['X-Small', 'Small', 'Medium', 'Large', 'X-Large', 'XX-Large']);
-    assert.ok(shirt.required.includes('size') && shirt.required.includes('color'));
+    // Size and colour are what SHIRT's themes vary on: required of every SKU but a family's parent.
+    assert.ok(
+      shirt.allOf.some((rule: { if?: unknown; then?: { required?: string[] } }) =>
+        ['size', 'color'].every((name) => rule.then?.required?.includes(name)),
+      ),
+    );
     const offerOnly = await schemaOf('PRODUCT', 'LISTING_OFFER_ONLY');
     assert.deepEqual(offerOnly.required, ['merchant_suggested_asin', 'condition_type', 'purchasable_offer', 'fulfillment_availability']);
     const missing = await sp(seller, 'GET', '/definitions/2020-09-01/productTypes/TOASTER', { query: { marketplaceIds: US } });
@@ -619,5 +618,133 @@ describe('Amazon listings already on the account', () => {
     assert.match(mugRow.asin1!, /^B0[0-9A-Z]{8}$/);
     t.clock.advance(5 * 60_000 + 1);
     assert.equal((await fetch(document.body.url)).status, 403, 'the document URL lasts 5 minutes');
+  });
+});
+
+describe('Amazon variation families (DESIGN §15)', () => {
+  /** A family's parent: the product's facts, `parentage_level: parent` and the theme; no barcode, no offer. */
+  const parent = (theme = 'COLOR') => {
+    const {
+      externally_assigned_product_identifier: _,
+      purchasable_offer: __,
+      fulfillment_availability: ___,
+      condition_type: ____,
+      ...facts
+    } = mug();
+    return { ...facts, parentage_level: [{ value: 'parent', marketplace_id: US }], variation_theme: [{ name: theme }] };
+  };
+  /** A child of `parentSku` varying on its colour (Amazon's own example of a child: issue 5166). */
+  const child = (parentSku: string, color: string, overrides: Record<string, unknown> = {}) =>
+    mug({
+      parentage_level: [{ value: 'child', marketplace_id: US }],
+      child_parent_sku_relationship: [{ child_relationship_type: 'variation', parent_sku: parentSku, marketplace_id: US }],
+      variation_theme: [{ name: 'COLOR' }],
+      color: text(color),
+      ...overrides,
+    });
+
+  test("a product type's schema names its variation themes, and a definition groups the family's attributes", async () => {
+    const seller = await connect(440);
+    const definition = await sp(seller, 'GET', '/definitions/2020-09-01/productTypes/KITCHEN', {
+      query: { marketplaceIds: US, requirements: 'LISTING' },
+    });
+    assert.deepEqual(definition.body.propertyGroups.variations.propertyNames, [
+      'parentage_level',
+      'child_parent_sku_relationship',
+      'variation_theme',
+    ]);
+    const schema = (await (await fetch(definition.body.schema.link.resource)).json()) as Record<string, any>;
+    assert.deepEqual(schema.properties.variation_theme.items.properties.name.enum, ['COLOR', 'SIZE', 'SIZE/COLOR']);
+    const product = await sp(seller, 'GET', '/definitions/2020-09-01/productTypes/PRODUCT', { query: { marketplaceIds: US } });
+    const generic = (await (await fetch(product.body.schema.link.resource)).json()) as Record<string, any>;
+    assert.equal(generic.properties.variation_theme, undefined, 'PRODUCT has no variations');
+  });
+
+  test('a parent put first takes its children; the inspection and getListingsItem show the family', async () => {
+    const seller = await connect(441);
+    const made = await put(seller, 'MUG-PARENT', parent());
+    assert.equal(made.body.status, 'ACCEPTED', JSON.stringify(made.body));
+    for (const [sku, color] of [
+      ['MUG-W', 'White'],
+      ['MUG-B', 'Blue'],
+    ] as const)
+      assert.equal((await put(seller, sku, child('MUG-PARENT', color))).body.status, 'ACCEPTED');
+    t.clock.advance(SANDBOX_REVIEW_MS);
+    const held = await inspect(441);
+    assert.deepEqual(
+      held.map((each) => [each.id, each.state, each.parent_sku ?? null, each.variation_theme ?? null, each.skus[0].price]),
+      [
+        // A parent is never buyable: once discoverable it is as live as a parent gets.
+        ['MUG-PARENT', 'active', null, 'COLOR', null],
+        ['MUG-W', 'active', 'MUG-PARENT', null, '24.00'],
+        ['MUG-B', 'active', 'MUG-PARENT', null, '24.00'],
+      ],
+    );
+    const relationships = 'summaries,relationships';
+    const top = await get(seller, 'MUG-PARENT', relationships);
+    assert.deepEqual(top.body.summaries[0].status, ['DISCOVERABLE'], 'a parent has no offer: it is never buyable');
+    assert.deepEqual(top.body.relationships, [
+      {
+        marketplaceId: US,
+        relationships: [{ type: 'VARIATION', childSkus: ['MUG-W', 'MUG-B'], variationTheme: { attributes: ['color'], theme: 'COLOR' } }],
+      },
+    ]);
+    const white = await get(seller, 'MUG-W', relationships);
+    assert.deepEqual(white.body.relationships[0].relationships, [
+      { type: 'VARIATION', parentSkus: ['MUG-PARENT'], variationTheme: { attributes: ['color'], theme: 'COLOR' } },
+    ]);
+    const search = await sp(seller, 'GET', `/listings/2021-08-01/items/${seller.sellerId}`, {
+      query: { marketplaceIds: US, variationParentSku: 'MUG-PARENT', sortBy: 'sku', sortOrder: 'ASC' },
+    });
+    assert.deepEqual(
+      search.body.items.map((each: { sku: string }) => each.sku),
+      ['MUG-B', 'MUG-W'],
+    );
+  });
+
+  test('a child whose parent SKU Amazon does not hold is INVALID, and nothing is stored', async () => {
+    const seller = await connect(442);
+    const answer = await put(seller, 'MUG-W', child('NO-SUCH-PARENT', 'White'));
+    assert.equal(answer.body.status, 'INVALID');
+    assert.deepEqual(answer.body.issues[0].attributeNames, ['child_parent_sku_relationship']);
+    assert.match(answer.body.issues[0].message, /NO-SUCH-PARENT/);
+    assert.equal((await get(seller, 'MUG-W')).status, 404);
+    // A standalone SKU is no parent either.
+    assert.equal((await put(seller, 'MUG-1', mug())).body.status, 'ACCEPTED');
+    assert.equal((await put(seller, 'MUG-W', child('MUG-1', 'White'))).body.status, 'INVALID');
+  });
+
+  test("a child with another theme than its parent's, or without the attribute its theme varies on, is INVALID", async () => {
+    const seller = await connect(443);
+    assert.equal((await put(seller, 'MUG-PARENT', parent('COLOR'))).body.status, 'ACCEPTED');
+    const sized = await put(seller, 'MUG-S', child('MUG-PARENT', 'White', { variation_theme: [{ name: 'SIZE' }], size: text('S') }));
+    assert.equal(sized.body.status, 'INVALID');
+    assert.deepEqual(sized.body.issues[0].attributeNames, ['variation_theme']);
+    const colourless = await put(seller, 'MUG-W', child('MUG-PARENT', 'White', { color: undefined }));
+    assert.equal(colourless.body.status, 'INVALID');
+    assert.deepEqual(
+      colourless.body.issues.map((issue: { code: string; attributeNames: string[] }) => [issue.code, issue.attributeNames[0]]),
+      [['90220', 'color']],
+    );
+    const unknownTheme = await put(seller, 'MUG-X', child('MUG-PARENT', 'White', { variation_theme: [{ name: 'FLAVOR' }] }));
+    assert.equal(unknownTheme.body.status, 'INVALID', 'a theme the product type does not offer');
+    assert.deepEqual(unknownTheme.body.issues[0].attributeNames, ['variation_theme']);
+  });
+
+  test('a parent without its theme is INVALID; a SKU that is no parent still needs its offer and a barcode or an ASIN', async () => {
+    const seller = await connect(444);
+    const themeless = await put(seller, 'MUG-PARENT', { ...parent(), variation_theme: undefined });
+    assert.equal(themeless.body.status, 'INVALID');
+    assert.deepEqual(themeless.body.issues[0].attributeNames, ['variation_theme']);
+    const { parentage_level: _, variation_theme: __, ...plain } = parent();
+    const offerless = await put(seller, 'MUG-1', plain);
+    assert.equal(offerless.body.status, 'INVALID');
+    assert.deepEqual(offerless.body.issues.map((issue: { attributeNames: string[] }) => issue.attributeNames[0]).sort(), [
+      'condition_type',
+      'externally_assigned_product_identifier',
+      'fulfillment_availability',
+      'merchant_suggested_asin',
+      'purchasable_offer',
+    ]);
   });
 });

@@ -4,7 +4,8 @@
  * platform's suggestions when it lists some, number, yes/no; the required ones marked), then validate or publish each
  * picked product (one POST per product). Validating shows the platform's warnings (TikTok Shop's listing check) without
  * holding the publish back. What the platform does next is said before publishing: on Etsy the fee, USD 0.20 for each
- * published listing; on TikTok Shop the review every listing goes through.
+ * published listing; on TikTok Shop the review every listing goes through. On Amazon the barcode and the ASIN of an
+ * existing product to offer on are one choice (a radio), only the chosen one's field shown and sent.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
@@ -13,6 +14,13 @@ import { type Attribute, type Category, type Issue, IssueList } from './listing-
 
 const SEARCH_DELAY_MS = 300;
 const ETSY_FEE_CENTS = 20;
+/**
+ * Amazon knows a product by a barcode (a new product) or by an existing ASIN the offer is on (which asks for no
+ * barcode): one choice of the two, never both (docs/listings.md "How Storelink lists on Amazon").
+ */
+const BARCODE = 'externally_assigned_product_identifier';
+const ASIN = 'merchant_suggested_asin';
+type Identity = 'barcode' | 'asin';
 
 type AttributeValue = string | string[] | boolean;
 type Outcome =
@@ -90,6 +98,7 @@ function PublishForm({
   const [picked, setPicked] = useState<Map<number, string>>(() => new Map());
   const [category, setCategory] = useState<Category | null>(null);
   const [values, setValues] = useState<Record<string, AttributeValue>>({});
+  const [identity, setIdentity] = useState<Identity>('barcode');
   const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(() => new Map());
   const [busy, setBusy] = useState<'validate' | 'publish' | null>(null);
   const header = inWorkspace(workspaceId);
@@ -106,6 +115,10 @@ function PublishForm({
     `attributes-${siteId}-${category?.id ?? 'none'}`,
   );
   const known = attributes.state === 'ready' ? attributes.data : [];
+  // The category offers an offer on an existing ASIN (Amazon): the barcode and the ASIN are one choice.
+  const offersAsin = known.some((attribute) => attribute.name === ASIN);
+  const unchosen = offersAsin ? (identity === 'asin' ? BARCODE : ASIN) : null;
+  const shown = known.filter((attribute) => attribute.name !== unchosen);
 
   /**
    * The attributes as the API takes them: a blank value is left out, a number as a number, and a text that is one of
@@ -113,7 +126,7 @@ function PublishForm({
    */
   function attributesBody(): Record<string, unknown> {
     const body: Record<string, unknown> = {};
-    for (const attribute of known) {
+    for (const attribute of shown) {
       const raw = values[attribute.name];
       const value = typeof raw === 'string' ? raw.trim() : raw;
       if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) continue;
@@ -176,15 +189,21 @@ function PublishForm({
         </button>
       </div>
       <ProductPicker workspaceId={workspaceId} picked={picked} setPicked={setPicked} />
-      <CategoryPicker siteId={siteId} workspaceId={workspaceId} category={category} onPick={(c) => (setCategory(c), setValues({}))} />
+      <CategoryPicker
+        siteId={siteId}
+        workspaceId={workspaceId}
+        category={category}
+        onPick={(c) => (setCategory(c), setValues({}), setIdentity('barcode'))}
+      />
       {category && (
         <fieldset className="publish-step">
           <legend>3. What a listing in {category.name} says</legend>
           {attributes.state === 'loading' && <Loading what="the category's attributes" />}
           {attributes.state === 'error' && <ErrorMessage error={attributes.error} title="Could not load the attributes" />}
           {attributes.state === 'ready' && known.length === 0 && <p className="empty">This category asks for nothing more.</p>}
+          {offersAsin && <IdentityChoice identity={identity} onChange={setIdentity} />}
           <div className="form-grid">
-            {known.map((attribute) => (
+            {shown.map((attribute) => (
               <AttributeField
                 key={attribute.name}
                 attribute={attribute}
@@ -211,9 +230,9 @@ function PublishForm({
       )}
       {platform === 'amazon-seller' && count > 0 && (
         <p className="alert alert-info review-note" role="note">
-          Each variant is its own SKU on Amazon, identified by its barcode (or offered on an existing ASIN). Amazon processes a new listing
-          before it is buyable: it shows “In review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s
-          validation preview; nothing is listed.
+          Each variant is its own SKU on Amazon; a product with options is a variation family, its variants under a parent SKU with the
+          product type’s theme that fits the options (Size, Color…). Amazon processes a new listing before it is buyable: it shows “In
+          review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s validation preview; nothing is listed.
         </p>
       )}
       <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} />
@@ -448,6 +467,23 @@ function CategoryPicker({
           ))}
         </ul>
       )}
+    </fieldset>
+  );
+}
+
+/** How Amazon knows the product: a new product by its barcodes, or an offer on an existing ASIN; the form shows that field alone. */
+function IdentityChoice({ identity, onChange }: { identity: Identity; onChange: (identity: Identity) => void }) {
+  return (
+    <fieldset className="field attribute-choices">
+      <legend className="label">How Amazon knows the product</legend>
+      <label className="checkbox">
+        <input type="radio" name="publish-identity" value="barcode" checked={identity === 'barcode'} onChange={() => onChange('barcode')} />{' '}
+        A product of its own, by each variant’s barcode
+      </label>
+      <label className="checkbox">
+        <input type="radio" name="publish-identity" value="asin" checked={identity === 'asin'} onChange={() => onChange('asin')} /> An offer
+        on an existing Amazon product, by its ASIN (no barcode)
+      </label>
     </fieldset>
   );
 }
