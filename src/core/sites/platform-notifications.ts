@@ -43,7 +43,8 @@ export function createPlatformNotifications(deps: {
   return {
     /**
      * A platform's notification: 401 for one its app did not sign or sent too long ago, 400 for a body that is not a
-     * notification (or, where the platform's body must say them, lacks its id or time), 409 for one already received.
+     * notification (or, where the platform's body must say them, lacks its id or time). One already received is
+     * acknowledged and not acted on again: a 200 ends the platform's retries of a notification whose first answer was lost.
      */
     async receive(platform: SitePlatform, headers: NotificationHeaders, rawBody: string): Promise<string> {
       const name = PLATFORM_NAMES[platform];
@@ -56,7 +57,7 @@ export function createPlatformNotifications(deps: {
       const delivery = adapter.delivery(rawBody);
       if (!delivery)
         throw new AppError('bad_request', { message: `The ${name} notification has no id or time: it cannot be told from a replay.` });
-      await admit(platform, delivery);
+      if (!(await admit(platform, delivery))) return 'acknowledged: already received';
       try {
         return await act(platform, notification, delivery.sentAt);
       } catch (error) {
@@ -67,8 +68,8 @@ export function createPlatformNotifications(deps: {
     },
   };
 
-  /** Refuses a notification sent too long ago (or ahead of this clock: 401), or one already received (409). */
-  async function admit(platform: SitePlatform, delivery: NotificationDelivery): Promise<void> {
+  /** Refuses a notification sent too long ago (or ahead of this clock: 401); false for one already received. */
+  async function admit(platform: SitePlatform, delivery: NotificationDelivery): Promise<boolean> {
     const now = deps.clock.now();
     const minutes = NOTIFICATION_TOLERANCE_MS / 60_000;
     if (Math.abs(now.getTime() - delivery.sentAt.getTime()) > NOTIFICATION_TOLERANCE_MS)
@@ -76,8 +77,7 @@ export function createPlatformNotifications(deps: {
         message: `The notification's timestamp is more than ${minutes} minutes from now: a replay is refused.`,
       });
     const forgetBefore = new Date(now.getTime() - 2 * NOTIFICATION_TOLERANCE_MS);
-    if (!(await claimNotification(deps.db, platform, delivery.id, now, forgetBefore)))
-      throw new AppError('conflict', { message: `The notification ${delivery.id} was already received.` });
+    return claimNotification(deps.db, platform, delivery.id, now, forgetBefore);
   }
 
   /** Acts on a notification taken; `sentAt`, where the platform said it, keeps a deauthorization off a newer grant. */
