@@ -112,10 +112,11 @@ describe('giving memory back when idle', () => {
     assert.ok(after.old <= grown.old / 2, `old generation given back: ${after.old / MB} MB`);
   });
 
-  test('without --expose-gc the trimmer does nothing and both stay grown', async () => {
+  test('without --expose-gc the trimmer does nothing and the young generation stays grown', async () => {
     const { grown, after } = await run([], 3_000); // 3 s: without the flag no wait would change it
     assert.ok(grown.young >= 32 * MB, `the burst grew the young generation to ${grown.young / MB} MB`);
     assert.equal(after.young, grown.young);
-    assert.ok(after.old >= grown.old * 0.9, `old generation still ${after.old / MB} MB`);
+    // The old generation is not asserted: Node 24's V8 gives an idle process's old garbage back on its own (its memory
+    // reducer), with or without the trimmer; only a collection the trimmer asks for shrinks the young generation.
   });
 });
