@@ -10,7 +10,7 @@
  * Plain JavaScript: node 20 loads a reporter without the loader `--import tsx` registers, so it cannot be TypeScript.
  */
 // @ts-check
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 /** @typedef {{ file: string, ms: number, passed: boolean }} FileTime `file` is the path from the working directory. */
 
@@ -73,8 +73,9 @@ export default async function* areaTimesReporter(source) {
   for await (const event of source) {
     if (event.type !== 'test:complete' && event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { name, file, nesting, details } = event.data;
-    // The file's own test is the one named after the file; the tests inside it carry its path too.
-    if (file === undefined || nesting !== 0 || name !== file) continue;
+    // The file's own test is the one named after the file (its absolute path on Node 20, the path from the working
+    // directory on Node 24); the tests inside it carry its path too.
+    if (file === undefined || nesting !== 0 || resolve(name) !== file) continue;
     const path = relative(process.cwd(), file);
     const passed = event.type === 'test:complete' ? event.data.details.passed : event.type === 'test:pass';
     times.set(path, { file: path, ms: Math.max(details.duration_ms, times.get(path)?.ms ?? 0), passed });
