@@ -1,12 +1,12 @@
 /**
  * After a kill -9, the work the dead instance held resumes within seconds, not at its expiry (issue 38; DESIGN §10's
- * price on every platform within 10 s). W holds six price changes in flight (the Etsy sandbox answers them late) when it
- * is killed; restarted on the same database, or left to another instance already running (PostgreSQL), the service
- * must have every listing at its new price, synced, within 15 s, each published once. On PGlite the restarted process
- * runs the orphans as it starts (its data directory admits one process); on PostgreSQL they are told by their lapsed
- * heartbeats (docs/background-jobs.md, "After a crash"). Before issue 38 they waited for their expiry: three platform
- * deadlines, 90 s at the default deadline (30 s here).
- */
+ * price on every platform within 10 s). W is killed midway through a burst (six listings' prices changed three times
+ * and six products published) while it holds eight jobs in flight (the Etsy sandbox answers inventory writes late);
+ * restarted on the same database, it must have every listing active at its last price, synced, within 15 s, each
+ * published once. On PostgreSQL another instance already running must resume what a killed one held within 15 s of the
+ * kill. On PGlite the restarted process runs the orphans as it starts (its data directory admits one process); on
+ * PostgreSQL they are told by their lapsed heartbeats (docs/background-jobs.md, "After a crash"). Before issue 38 they
+ * waited for their expiry: three platform deadlines, 90 s at the default deadline (30 s here). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,19 +15,25 @@ import { json, productWithImage, startWorld } from '../helpers/kill-world.js';
 import { outputsOf, type ServerProcess } from '../helpers/server-process.js';
 import { within } from '../helpers/test-app.js';
 
-const PRODUCTS = 6;
-/** Issue 38: every accepted job done within this of the restart, or of the kill where another instance runs. */
+/** Products listed before the burst; their prices change in it. */
+const LISTED = 6;
+/** Issue 38: every accepted job done within this of the restart, or resumed within it of the kill where another instance runs. */
 const RESUMED_WITHIN_MS = 15_000;
 
 type World = Awaited<ReturnType<typeof startWorld>>;
-/** Whether every held change arrived: every price on Etsy and every listing synced, as the instance `api` says. */
+/** Whether every change of the burst arrived: every listing on Etsy at its last price and synced, as the instance `api` says. */
 type Arrived = (api: ServerProcess) => Promise<boolean>;
 
 /**
- * Six products listed and synced on the world's Etsy shop, then every price changed while the sandbox answers Etsy's
- * inventory writes `heldMs` late, so W holds the six jobs in flight; `whileHeld` runs then.
+ * Six products listed and synced on the world's Etsy shop; then, while the sandbox answers Etsy's inventory writes
+ * `heldMs` late, a burst: their prices changed three times, and `publishes` more products published. W dies holding
+ * the jobs it took (eight at a time), the rest still queued; `whileHeld` runs before the kill.
  */
-async function holdPriceChanges(world: World, heldMs: number, whileHeld: () => Promise<void> = async () => {}): Promise<Arrived> {
+async function holdBurst(
+  world: World,
+  shape: { heldMs: number; publishes: number },
+  whileHeld: () => Promise<void> = async () => {},
+): Promise<Arrived> {
   const { servers, auth, site, shop, sandbox } = world;
   const fault = async (body: Record<string, unknown>) => {
     const headers = { 'content-type': 'application/json' };
@@ -35,37 +41,42 @@ async function holdPriceChanges(world: World, heldMs: number, whileHeld: () => P
     const answer = await fetch(`${sandbox}/faults`, { method: 'POST', headers, body: payload });
     assert.equal(answer.status, 204, await answer.text());
   };
-  const products: number[] = [];
-  for (let i = 0; i < PRODUCTS; i++) {
-    const body = { title: `Resume mug ${i}`, currency: 'USD', variants: [{ sku: `RESUME-${i}`, price: '12.00', quantity: 3 }] };
+  const publish = async (i: number, price: string) => {
+    const body = { title: `Resume mug ${i}`, currency: 'USD', variants: [{ sku: `RESUME-${i}`, price, quantity: 3 }] };
     const product = await productWithImage(servers.W!, auth, body);
-    products.push(product);
     const listing = { product_id: product, category_id: '1011', attributes: { 200: '1' } };
     assert.equal((await json(servers.W!, 'POST', `/sites/${site}/listings`, auth, listing)).status, 202);
-  }
+    return product;
+  };
+  const listed: number[] = [];
+  for (let i = 0; i < LISTED; i++) listed.push(await publish(i, '12.00'));
   const listings = async (api: ServerProcess) =>
     (await json(api, 'GET', `/sites/${site}/listings?per_page=100`, auth)).json.data as { sync_status: string; status: string }[];
   await within(60_000, async () => {
     const rows = await listings(servers.W!);
-    return rows.length === PRODUCTS && rows.every((row) => row.status === 'active' && row.sync_status === 'synced');
+    return rows.length === LISTED && rows.every((row) => row.status === 'active' && row.sync_status === 'synced');
   });
 
-  await fault({ fault: 'slow', delay_ms: heldMs });
-  for (const [i, product] of products.entries()) {
-    const body = { variants: [{ sku: `RESUME-${i}`, price: '14.00', quantity: 3 }] };
-    assert.equal((await json(servers.W!, 'PATCH', `/products/${product}`, auth, body)).status, 200);
-  }
+  await fault({ fault: 'slow', delay_ms: shape.heldMs });
+  for (const price of ['13.00', '14.00', '15.00'])
+    for (const [i, product] of listed.entries()) {
+      const body = { variants: [{ sku: `RESUME-${i}`, price, quantity: 3 }] };
+      assert.equal((await json(servers.W!, 'PATCH', `/products/${product}`, auth, body)).status, 200);
+    }
+  for (let i = LISTED; i < LISTED + shape.publishes; i++) await publish(i, '15.00');
   await sleep(1_000);
   await whileHeld();
   // The calls in flight stay late; the ones made after the kill are answered at once.
   await fault({ fault: 'none' });
+  const all = LISTED + shape.publishes;
   return async (api: ServerProcess) => {
     const held = await shop();
     const rows = await listings(api);
     return (
-      held.length === PRODUCTS &&
-      held.every((listing) => listing.skus.every((sku) => (sku as { price?: string }).price === '14.00')) &&
-      rows.every((row) => row.sync_status === 'synced')
+      held.length === all &&
+      held.every((listing) => listing.state === 'active' && listing.skus.every((sku) => (sku as { price?: string }).price === '15.00')) &&
+      rows.length === all &&
+      rows.every((row) => row.status === 'active' && row.sync_status === 'synced')
     );
   };
 }
@@ -125,7 +136,7 @@ for (const kind of databaseKinds()) {
       },
       () =>
         resumes(kind, 'the restart', 'done', async (world) => {
-          const arrived = await holdPriceChanges(world, 4_000);
+          const arrived = await holdBurst(world, { heldMs: 4_000, publishes: 6 });
           await world.kill();
           const writesAtKill = await inventoryWrites(world);
           await world.restart();
@@ -141,9 +152,10 @@ for (const kind of databaseKinds()) {
         },
         () =>
           resumes(kind, 'the kill, by the other instance', 'resumed', async (world) => {
-            // The other instance starts while W holds every job, so the six are W's alone when it dies.
+            // The other instance starts while W holds every job, so the six listings' work is W's alone when it dies.
             let other: ServerProcess | undefined;
-            const arrived = await holdPriceChanges(world, 30_000, async () => {
+            // No new publishes: what W holds is all there is, so a write after the kill is the other instance resuming it.
+            const arrived = await holdBurst(world, { heldMs: 30_000, publishes: 0 }, async () => {
               other = await world.another();
             });
             await world.kill();
