@@ -18,6 +18,7 @@
  * `-- --orders-only`: (i) alone, on a PostgreSQL database of its own: the oversell window from a sale on each platform
  * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
  * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
+ * `-- --starts-only`: (j) alone, a first and a second start on the embedded database, five rounds (short: two).
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -46,6 +47,7 @@ import {
 } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
 import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
+import { startLines, startTimes } from './starts.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
 
 const argv = process.argv.slice(2);
@@ -64,6 +66,7 @@ const { values: flags } = parseArgs({
     'listings-only': { type: 'boolean', default: false },
     'orders-only': { type: 'boolean', default: false },
     'catalogue-only': { type: 'boolean', default: false },
+    'starts-only': { type: 'boolean', default: false },
     platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
@@ -379,6 +382,11 @@ async function main(): Promise<void> {
     mkdirSync(dir, { recursive: true });
     const saved = { date: new Date().toISOString(), command: `npm run bench -- ${argv.join(' ')}`, loadAtStart, orders, checks };
     writeFileSync(new URL('orders.json', dir), `${JSON.stringify(saved, null, 2)}\n`);
+    return;
+  }
+  if (flags['starts-only']) {
+    // (j) alone: starts on the embedded database, each in a data directory of its own.
+    console.log(`\n${startLines(await startTimes((env) => storelink('PGlite', env), short ? 2 : 5)).join('\n')}`);
     return;
   }
   const { postgres, small, grown } = await openDatabases();

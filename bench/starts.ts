@@ -1,0 +1,51 @@
+/**
+ * (j) Starts on the embedded database: the time from spawning `npm start`'s server on a new data directory to its
+ * first `/health` 200 (a first start: the build's PGlite image loaded, src/db/pglite-image.ts), then on the same
+ * directory again (a second start), round after round. Before issue 37 a first start ran initdb, the migrations and
+ * pg-boss's install: 13.4 s on an idle machine.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerProcess } from './server-process.js';
+
+export interface StartTimes {
+  readonly first: number[];
+  readonly second: number[];
+}
+
+/** `start(env)` starts a server (resolved at its first /health 200); each round starts one on a new directory, then again. */
+export async function startTimes(start: (env: Record<string, string>) => Promise<ServerProcess>, rounds: number): Promise<StartTimes> {
+  const times: StartTimes = { first: [], second: [] };
+  const timed = async (list: number[], env: Record<string, string>) => {
+    const started = performance.now();
+    const server = await start(env);
+    list.push((performance.now() - started) / 1000);
+    await server.stop();
+  };
+  for (let round = 0; round < rounds; round++) {
+    const dir = mkdtempSync(join(tmpdir(), 'storelink-starts-'));
+    try {
+      await timed(times.first, { DATA_DIR: dir });
+      await timed(times.second, { DATA_DIR: dir });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return times;
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+export function startLines(times: StartTimes): string[] {
+  const row = (name: string, values: readonly number[]) =>
+    `| ${name} | ${median(values).toFixed(1)} s | ${values.map((v) => v.toFixed(1)).join(', ')} |`;
+  return [
+    '(j) starts on the embedded database, to the first /health 200',
+    '| start | median | each round |',
+    '|---|---:|---|',
+    row('first, from the build image', times.first),
+    row('second, same data directory', times.second),
+    `first start: ${median(times.first).toFixed(1)} s (target: under 3 s on an idle machine; 13.4 s before the image)`,
+  ];
+}
