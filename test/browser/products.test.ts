@@ -334,7 +334,8 @@ describe('the Products pages in a browser', () => {
   test('selected products are edited at once: every price 10 % up, previewed first, then saved as one change', async () => {
     const before = await stored();
     await page.getByRole('checkbox', { name: 'Select Linen shirt' }).check();
-    await page.getByRole('button', { name: 'Edit prices and stock (1)…' }).click();
+    // The button counts variants: the shirt's box picks all four of them.
+    await page.getByRole('button', { name: 'Edit prices and stock (4)…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit prices and stock' });
     await dialog.getByLabel('How the price changes').selectOption('percent');
     await dialog.getByLabel('Percent (negative lowers)').fill('10');

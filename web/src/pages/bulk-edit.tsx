@@ -1,5 +1,5 @@
 /**
- * The products page's bulk edit: the selected products' prices and stock set or shifted at once. It asks the API for
+ * The products page's bulk edit: the selected variants' prices and stock set or shifted at once. It asks the API for
  * a dry run first (POST /products/bulk-edit?dry_run=true), shows what changes in the catalogue and on each channel as
  * listed there, and writes only when the seller confirms.
  */
@@ -7,7 +7,7 @@ import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import type { paths } from '../api/schema';
 import { ErrorMessage, platformName } from '../ui';
-import type { Product } from './product-draft';
+import { type Picked, selectionSummary } from './product-selection';
 
 type Answer = paths['/api/v1/products/bulk-edit']['post']['responses'][200]['content']['application/json']['data'];
 type PriceHow = 'keep' | 'set' | 'percent';
@@ -17,28 +17,26 @@ type StockHow = 'keep' | 'set' | 'add';
 const cents = (price: string) => Math.round(Number(price) * 100);
 const priceText = (c: number) => (Math.max(1, c) / 100).toFixed(2);
 
-/** Each variant of the products with its new values; a variant the edit leaves as it is, left out. */
-export function editsOf(products: readonly Product[], price: { how: PriceHow; value: string }, stock: { how: StockHow; value: string }) {
-  return products.flatMap((product) =>
-    product.variants.flatMap((variant) => {
-      const edit: { sku: string; price?: string; quantity?: number } = { sku: variant.sku };
-      if (price.how === 'set') edit.price = price.value.trim();
-      if (price.how === 'percent') edit.price = priceText(Math.round((cents(variant.price) * (100 + Number(price.value))) / 100));
-      if (stock.how === 'set') edit.quantity = Number(stock.value);
-      if (stock.how === 'add') edit.quantity = Math.max(0, variant.quantity + Number(stock.value));
-      const changed =
-        (edit.price !== undefined && edit.price !== variant.price) || (edit.quantity !== undefined && edit.quantity !== variant.quantity);
-      return changed ? [edit] : [];
-    }),
-  );
+/** Each picked variant with its new values; a variant the edit leaves as it is, left out. */
+export function editsOf(picked: readonly Picked[], price: { how: PriceHow; value: string }, stock: { how: StockHow; value: string }) {
+  return picked.flatMap(({ variant }) => {
+    const edit: { sku: string; price?: string; quantity?: number } = { sku: variant.sku };
+    if (price.how === 'set') edit.price = price.value.trim();
+    if (price.how === 'percent') edit.price = priceText(Math.round((cents(variant.price) * (100 + Number(price.value))) / 100));
+    if (stock.how === 'set') edit.quantity = Number(stock.value);
+    if (stock.how === 'add') edit.quantity = Math.max(0, variant.quantity + Number(stock.value));
+    const changed =
+      (edit.price !== undefined && edit.price !== variant.price) || (edit.quantity !== undefined && edit.quantity !== variant.quantity);
+    return changed ? [edit] : [];
+  });
 }
 
 export function BulkEditButton({
-  products,
+  picked,
   workspaceId,
   onDone,
 }: {
-  products: readonly Product[];
+  picked: readonly Picked[];
   workspaceId: string;
   onDone: (message: string) => void;
 }) {
@@ -48,19 +46,19 @@ export function BulkEditButton({
     <>
       <button
         type="button"
-        disabled={products.length === 0}
+        disabled={picked.length === 0}
         onClick={() => {
           setOpen((n) => n + 1);
           dialog.current?.showModal();
         }}
       >
-        Edit prices and stock{products.length > 0 ? ` (${products.length})` : ''}…
+        Edit prices and stock{picked.length > 0 ? ` (${picked.length})` : ''}…
       </button>
       <dialog ref={dialog} className="dialog" aria-labelledby="bulk-title" onClose={() => setOpen(0)}>
         {open > 0 && (
           <BulkEditForm
             key={open}
-            products={products}
+            picked={picked}
             workspaceId={workspaceId}
             onDone={(message) => {
               dialog.current?.close();
@@ -75,12 +73,12 @@ export function BulkEditButton({
 }
 
 function BulkEditForm({
-  products,
+  picked,
   workspaceId,
   onDone,
   onClose,
 }: {
-  products: readonly Product[];
+  picked: readonly Picked[];
   workspaceId: string;
   onDone: (message: string) => void;
   onClose: () => void;
@@ -91,8 +89,8 @@ function BulkEditForm({
   const [errors, setErrors] = useState<string[]>([]);
   const [failure, setFailure] = useState<Error | null>(null);
   const [busy, setBusy] = useState(false);
-  const edits = editsOf(products, price, stock);
-  const titleOf = (id: number) => products.find((p) => p.id === id)?.title ?? `Product ${id}`;
+  const edits = editsOf(picked, price, stock);
+  const titleOf = (id: number) => picked.find((p) => p.product.id === id)?.product.title ?? `Product ${id}`;
 
   async function send(dryRun: boolean) {
     setBusy(true);
@@ -131,8 +129,7 @@ function BulkEditForm({
     <form onSubmit={submit} noValidate>
       <h2 id="bulk-title">Edit prices and stock</h2>
       <p className="muted small">
-        {products.length} {products.length === 1 ? 'product' : 'products'} selected. You see what changes, here and on each channel, before
-        anything is saved.
+        {selectionSummary(picked)} selected. You see what changes, here and on each channel, before anything is saved.
       </p>
       <fieldset className="field">
         <legend>Price</legend>
@@ -142,7 +139,7 @@ function BulkEditForm({
           onChange={(e) => change(() => setPrice({ ...price, how: e.target.value as PriceHow }))}
         >
           <option value="keep">Leave as it is</option>
-          <option value="set">Set every variant to</option>
+          <option value="set">Set each selected variant to</option>
           <option value="percent">Raise or lower by %</option>
         </select>
         {price.how !== 'keep' && (
@@ -162,7 +159,7 @@ function BulkEditForm({
           onChange={(e) => change(() => setStock({ ...stock, how: e.target.value as StockHow }))}
         >
           <option value="keep">Leave as it is</option>
-          <option value="set">Set every variant to</option>
+          <option value="set">Set each selected variant to</option>
           <option value="add">Add or remove</option>
         </select>
         {stock.how !== 'keep' && (

@@ -6,7 +6,9 @@ import { ErrorMessage, Frame, Loading, lastWorkspace, Notice, useRequest } from 
 import { BulkEditButton } from './bulk-edit';
 import { ExportButton, ImportButton, type ImportOutcome, ImportResult } from './product-csv';
 import type { Product } from './product-draft';
-import { formatPrice, productsUrl, productUrl, Thumb, useFlash, usePage } from './product-parts';
+import { productsUrl, productUrl, useFlash, usePage } from './product-parts';
+import { type Selection, selectionSummary } from './product-selection';
+import { ProductTable } from './product-table';
 
 const PER_PAGE = 25;
 const SEARCH_DELAY_MS = 300;
@@ -19,15 +21,6 @@ function listUrl(workspaceId: string, q: string, page: number) {
   return `${productsUrl(workspaceId)}${search ? `?${search}` : ''}`;
 }
 
-/** "$19.99", or "$19.99 – $24.00" when the variants' prices differ. */
-function priceRange(product: Product): string {
-  const prices = product.variants.map((v) => v.price).sort((a, b) => Number(a) - Number(b));
-  const low = prices[0] ?? product.price;
-  const high = prices[prices.length - 1] ?? product.price;
-  const format = (price: string) => formatPrice(price, product.currency);
-  return low === high ? format(low) : `${format(low)} – ${format(high)}`;
-}
-
 /** "3 products match “red”, showing 26–50." */
 function resultLine(total: number, q: string, page: number, pages: number): string {
   if (total === 0) return `No products match “${q}”.`;
@@ -38,8 +31,6 @@ function resultLine(total: number, q: string, page: number, pages: number): stri
   return pages > 1 ? `${count}, showing ${(page - 1) * PER_PAGE + 1}–${Math.min(page * PER_PAGE, total)}.` : `${count}.`;
 }
 
-const stockOf = (product: Product) => product.variants.reduce((sum, v) => sum + v.quantity, 0);
-
 export function ProductList({ workspaceId, search }: { workspaceId: string; search: URLSearchParams }) {
   usePage('Products');
   const q = (search.get('q') ?? '').trim();
@@ -47,8 +38,9 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
   const [text, setText] = useState(q);
   const [message, setMessage] = useFlash();
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
-  // The products picked for a bulk edit, by id, with their rows as last shown (the page may move on meanwhile).
-  const [selected, setSelected] = useState<Map<number, Product>>(() => new Map());
+  // The variants picked for a bulk edit, with their products as last shown (the page may move on meanwhile).
+  const [selected, setSelected] = useState<Selection>(() => new Map());
+  const picked = [...selected.values()];
 
   // The address follows the search box once the typing pauses, so a search is a link and Back undoes it.
   useEffect(() => {
@@ -138,7 +130,7 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
             <>
               <div className="button-row">
                 <BulkEditButton
-                  products={[...selected.values()]}
+                  picked={picked}
                   workspaceId={workspaceId}
                   onDone={(done) => {
                     setSelected(new Map());
@@ -147,9 +139,12 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
                   }}
                 />
                 {selected.size > 0 && (
-                  <button type="button" className="link-button" onClick={() => setSelected(new Map())}>
-                    Clear the selection
-                  </button>
+                  <span className="selection-line">
+                    <span className="muted small">{selectionSummary(picked)} selected.</span>
+                    <button type="button" className="link-button" onClick={() => setSelected(new Map())}>
+                      Clear the selection
+                    </button>
+                  </span>
                 )}
               </div>
               <ProductTable workspaceId={workspaceId} rows={data.rows} selected={selected} onSelect={setSelected} />
@@ -159,98 +154,6 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
         </section>
       )}
     </Frame>
-  );
-}
-
-function ProductTable({
-  workspaceId,
-  rows,
-  selected,
-  onSelect,
-}: {
-  workspaceId: string;
-  rows: Product[];
-  selected: ReadonlyMap<number, Product>;
-  onSelect: (next: Map<number, Product>) => void;
-}) {
-  const all = rows.every((row) => selected.has(row.id));
-  const toggle = (picked: readonly Product[], on: boolean) => {
-    const next = new Map(selected);
-    for (const product of picked) {
-      if (on) next.set(product.id, product);
-      else next.delete(product.id);
-    }
-    onSelect(next);
-  };
-  return (
-    <div className="table-wrap">
-      <table className="stack products-table">
-        <thead>
-          <tr>
-            <th scope="col">
-              <input
-                type="checkbox"
-                aria-label="Select every product on this page"
-                checked={all}
-                onChange={(e) => toggle(rows, e.target.checked)}
-              />
-            </th>
-            <th scope="col">
-              <span className="visually-hidden">Image</span>
-            </th>
-            <th scope="col">Title</th>
-            <th scope="col">SKU</th>
-            <th scope="col" className="num">
-              Price
-            </th>
-            <th scope="col" className="num">
-              Stock
-            </th>
-            <th scope="col" className="num">
-              Variants
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((product) => {
-            const stock = stockOf(product);
-            return (
-              <tr key={product.id}>
-                <td data-label="Select">
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${product.title}`}
-                    checked={selected.has(product.id)}
-                    onChange={(e) => toggle([product], e.target.checked)}
-                  />
-                </td>
-                <td className="thumb-cell">
-                  <Thumb url={product.images[0]?.url} />
-                </td>
-                <td data-label="Title">
-                  <Link href={productUrl(workspaceId, product.id)}>{product.title}</Link>
-                </td>
-                <td data-label="SKU">
-                  <span>
-                    <code>{product.sku}</code>
-                    {product.variants.length > 1 && <span className="muted small"> +{product.variants.length - 1} more</span>}
-                  </span>
-                </td>
-                <td data-label="Price" className="num">
-                  {priceRange(product)}
-                </td>
-                <td data-label="Stock" className="num">
-                  {stock === 0 ? <span className="badge badge-warn">Out of stock</span> : stock}
-                </td>
-                <td data-label="Variants" className="num">
-                  {product.variants.length}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
