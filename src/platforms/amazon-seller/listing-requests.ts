@@ -293,19 +293,29 @@ export function putBody(draft: ListingDraft, variant: DraftVariant, context: Sku
   return { productType: draft.categoryId, requirements: requirementsOf(draft), attributes: skuAttributes(draft, variant, context) };
 }
 
-/** patchListingsItem's body replacing the offer and the stock, one call (listings.md §3.5: no new review of the product). */
+/**
+ * How each offer attribute is patched. The price replaces the offer; the stock is merged into the seller's channel, so
+ * what the seller set there beside the quantity (the handling time, `lead_time_to_ship_max_days`) stays: a `replace`
+ * wipes it (amzn/selling-partner-api-models issue 4406; `merge` changes the fields it names, listings.md §3.5 [A11]).
+ */
+const OFFER_OPS = { purchasable_offer: 'replace', fulfillment_availability: 'merge' } as const satisfies Record<
+  (typeof OFFER)[number],
+  string
+>;
+
+/** patchListingsItem's body changing the offer and the stock, one call (listings.md §3.5: no new review of the product). */
 export function offerPatch(productType: string, draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
   const offer = offerAttributes(draft, variant, context);
   return {
     productType,
-    patches: OFFER.map((name) => ({ op: 'replace', path: `/attributes/${name}`, value: offer[name] })),
+    patches: OFFER.map((name) => ({ op: OFFER_OPS[name], path: `/attributes/${name}`, value: offer[name] })),
   };
 }
 
-/** patchListingsItem's body replacing the stock alone (switching a listing off and on). */
+/** patchListingsItem's body changing the stock alone (switching a listing off and on), the handling time kept. */
 export const stockPatch = (productType: string, quantity: number) => ({
   productType,
-  patches: [{ op: 'replace', path: '/attributes/fulfillment_availability', value: stockAttribute(quantity) }],
+  patches: [{ op: OFFER_OPS.fulfillment_availability, path: '/attributes/fulfillment_availability', value: stockAttribute(quantity) }],
 });
 
 /** A value with every object's keys in order: a print of what the database gave back (jsonb orders keys its own way) is the same. */

@@ -3,7 +3,7 @@
  * per marketplace), and as the sandbox's inspection shows them (DESIGN §10's `{id, title, state, skus}` plus the
  * marketplace, Amazon's status and issues).
  */
-import { type ListingsStore, mainImageOf, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
+import { handlingTimeOf, type ListingsStore, mainImageOf, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
 import { parentSkuOf, themeOf } from './listings-submissions.js';
 import { themeAttributes } from './product-types.js';
 
@@ -149,6 +149,7 @@ export function presentInspected(store: ListingsStore, listing: StoredListing) {
     ...(level === 'child' ? { parent_sku: parentSkuOf(listing.attributes) ?? null } : {}),
     ...(level === 'parent' ? { variation_theme: themeOf(listing.attributes) ?? null } : {}),
     skus: [{ sku: listing.sku, price: price ? decimalOf(price.amount, price.currency) : null, quantity: quantityOf(listing) }],
+    handling_time: handlingTimeOf(listing),
     marketplace_id: listing.marketplaceId,
     asin: listing.asin,
     product_type: listing.productType,

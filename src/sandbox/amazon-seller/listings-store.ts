@@ -106,6 +106,15 @@ export function quantityOf(listing: StoredListing): number {
   return typeof quantity === 'number' ? quantity : 0;
 }
 
+/** The handling time of the seller's own channel (`lead_time_to_ship_max_days`), or null where none is set. */
+export function handlingTimeOf(listing: StoredListing): number | null {
+  const entries = Array.isArray(listing.attributes.fulfillment_availability)
+    ? (listing.attributes.fulfillment_availability as Record<string, unknown>[])
+    : [];
+  const days = entries.find((each) => each.fulfillment_channel_code === 'DEFAULT')?.lead_time_to_ship_max_days;
+  return typeof days === 'number' ? days : null;
+}
+
 /** A stable fake ASIN for a seller's SKU: `B0` and eight characters, the same in every marketplace. */
 export function asinFor(account: number, sku: string): string {
   const digest = createHash('sha256').update(`${account}:${sku}`).digest();

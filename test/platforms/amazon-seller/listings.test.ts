@@ -22,6 +22,8 @@ interface Held {
   title: string;
   state: string;
   skus: { sku: string; price: string | null; quantity: number }[];
+  /** The handling time of the seller's own channel (`lead_time_to_ship_max_days`). */
+  handling_time: number | null;
   asin: string;
   requirements: string;
   status: string[];
@@ -308,6 +310,31 @@ for (const kind of databaseKinds()) {
         (await inspected(me.account)).map((s) => s.title),
         ['Speckled mug', 'Speckled mug — White', 'Speckled mug — Blue'],
       );
+    });
+
+    test('the handling time the seller set on Amazon survives a price and stock change, and deactivate and activate', async () => {
+      const me = await amazonSeller(t, '712');
+      const { id, productId } = await published(me, 'A11');
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A11-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ handling_time: 4 }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '21.00';
+      variants[0].quantity = 9;
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const [white] = await held(me.account);
+      assert.deepEqual([white!.skus[0]!.price, white!.skus[0]!.quantity, white!.handling_time], ['21.00', 9, 4]);
+
+      for (const action of ['deactivate', 'activate']) {
+        assert.equal((await call(t, 'POST', `/listings/${id}/${action}`, me.as)).statusCode, 202);
+        await runDueJobs(t, LISTING_QUEUE);
+      }
+      const [back] = await held(me.account);
+      assert.deepEqual([back!.skus[0]!.quantity, back!.handling_time], [9, 4], 'the stock back, the handling time kept');
     });
 
     test('deactivate is stock 0 on every SKU (inactive); activate puts the stock back (in review, then active); delete', async () => {
