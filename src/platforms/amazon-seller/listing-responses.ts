@@ -10,32 +10,23 @@ import { isPassingFailure } from '../../lib/outbound-http.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
 import type { AttributeShape } from './listing-requests.js';
-
-const SpApiErrors = Type.Object({
-  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) }), { minItems: 1 }),
-});
+import { isGrantRefused, spApiErrorOf } from './responses.js';
 
 export const platformIssue = (code: string, message: string, field: string | null, severity: ListingIssue['severity'] = 'error') =>
   ({ severity, code, message, field, source: 'platform' }) satisfies ListingIssue;
 
-/** What SP-API said on an error answer: its first error's code and words. */
-function errorOf(status: number, body: unknown) {
-  const error = parseBody(SpApiErrors, body)?.errors[0];
-  return { code: error?.code ?? `HTTP ${status}`, message: error?.message ?? '' };
-}
-
 /**
- * An error answer: 429 and 5xx are passing (the engine retries after `Retry-After`); a 401, or a 403 about the access
- * token, is the seller's grant; any other 403 ("Access to requested resource is denied.") is Storelink's app lacking a
- * role (the operator's, as connect.ts reads the Sellers API); a 400 on a call about one listing refuses the listing in
- * Amazon's words; any other answer is the app's.
+ * An error answer: 429 and 5xx are passing (the engine retries after `Retry-After`); a refused grant (a 401, or a 403
+ * whose message or details are about the access token: isGrantRefused) is the seller's; any other 403 ("Access to
+ * requested resource is denied." without details) is Storelink's app lacking a role (the operator's, as connect.ts
+ * reads the Sellers API); a 400 on a call about one listing refuses the listing in Amazon's words; any other answer is
+ * the app's.
  */
 export function failure(status: number, body: unknown, aboutListing: boolean): Error {
-  const { code, message } = errorOf(status, body);
-  const said = `${code}${message ? `: ${message}` : ''}`;
+  const error = spApiErrorOf(status, body);
+  const { code, message, said } = error;
   if (isPassingFailure(status)) return new PlatformError('unavailable', `Amazon could not complete the request (${said})`);
-  if (status === 401 || (status === 403 && /access token/i.test(message)))
-    return new PlatformError('rejected', `Amazon refused the authorization (${said})`);
+  if (isGrantRefused(status, error)) return new PlatformError('rejected', `Amazon refused the authorization (${said})`);
   if (status === 400 && aboutListing)
     return new ListingRefused([platformIssue(code, message || `Amazon refused the request (${code}).`, null)]);
   return new PlatformError('misconfigured', `Amazon refused Storelink's request (HTTP ${status}, ${said})`);

@@ -337,6 +337,20 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([back!.skus[0]!.quantity, back!.handling_time], [9, 4], 'the stock back, the handling time kept');
     });
 
+    test("a grant the seller revoked, which Amazon says in the 403's details, turns the site reauthorization_required", async () => {
+      const me = await amazonSeller(t, '713');
+      const { id, productId } = await published(me, 'A12');
+      const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: 'amazon-seller', account: 713 } });
+      assert.equal(revoked.statusCode, 204);
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '22.00';
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const site = (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data;
+      assert.equal(site.status, 'reauthorization_required', JSON.stringify(site));
+      assert.equal((await listing(me, id)).sync_status, 'syncing', 'the change waits for the seller to reconnect');
+    });
+
     test('deactivate is stock 0 on every SKU (inactive); activate puts the stock back (in review, then active); delete', async () => {
       const me = await amazonSeller(t, '705');
       const { id, productId } = await published(me, 'A4');
