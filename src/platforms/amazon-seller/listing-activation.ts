@@ -5,7 +5,7 @@
 import { PlatformError } from '../contracts/errors.js';
 import type { ListingsAdapter } from '../contracts/listings.js';
 import type { ListingReads } from './listing-reads.js';
-import { heldParent, heldSkus, stockPatch } from './listing-requests.js';
+import { fbaOf, heldParent, heldSkus, stockPatch } from './listing-requests.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import { marketplaceFor } from './sp-api.js';
 
@@ -21,7 +21,10 @@ export function createListingActivation(items: ListingsItemsApi, reads: Pick<Lis
     async setActive(call, progress, active) {
       const marketplace = marketplaceFor(call, progress);
       const type = progress.delivered.type ?? 'PRODUCT';
+      const fba = fbaOf(progress.delivered);
       for (const sku of heldSkus(progress.delivered, progress.externalId)) {
+        // An FBA SKU's stock is Amazon's count: Storelink neither zeroes nor restores it.
+        if (fba[sku]) continue;
         const quantity = active ? Number(progress.delivered[`quantity.${sku}`] ?? 0) : 0;
         await items.patchSku(call, marketplace, sku, stockPatch(type, quantity));
       }

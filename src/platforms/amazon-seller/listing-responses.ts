@@ -226,9 +226,30 @@ export const childrenOfItem = (item: AmazonItem, marketplaceId: string) =>
 
 const levelOf = (item: AmazonItem) => (item.attributes?.parentage_level as { value?: unknown }[] | undefined)?.[0]?.value;
 
-/** The SKU's stock in the seller's own channel (0 when Amazon says none). */
-export const stockOf = (item: AmazonItem) =>
-  item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === 'DEFAULT')?.quantity ?? 0;
+/**
+ * Amazon's channel for a SKU Amazon fulfils (FBA: `AMAZON_NA`, `AMAZON_EU`, …; selling-partner-api-models#4406 per the
+ * fidelity review), or null for one the seller fulfils (`DEFAULT`, or no availability read).
+ */
+export function fbaChannelOf(item: AmazonItem): string | null {
+  const entries = item.fulfillmentAvailability ?? [];
+  if (entries.length === 0 || entries.some((entry) => entry.fulfillmentChannelCode === 'DEFAULT')) return null;
+  return entries[0]!.fulfillmentChannelCode;
+}
+
+/** The SKU's stock: the seller's own channel's, or for an FBA SKU Amazon's count (0 when Amazon says none). */
+export function stockOf(item: AmazonItem): number {
+  const channel = fbaChannelOf(item) ?? 'DEFAULT';
+  return item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === channel)?.quantity ?? 0;
+}
+
+/** Records in a listing's progress which of its SKUs Amazon fulfils (`fba.<sku>`: the channel), as a read found them. */
+export function recordChannels(delivered: Record<string, string>, items: readonly AmazonItem[]) {
+  for (const item of items) {
+    const channel = fbaChannelOf(item);
+    if (channel) delivered[`fba.${item.sku}`] = channel;
+    else if (item.fulfillmentAvailability?.length) delete delivered[`fba.${item.sku}`];
+  }
+}
 
 /**
  * How long after Amazon last took a change of the SKU a listing with stock that is not yet buyable reads as Amazon

@@ -8,7 +8,8 @@ import { accountOf } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { presentInspected } from './listings-present.js';
 import { amazonLimits, setAmazonSellerRateLimit, USAGE_PLANS } from './listings-rate-limits.js';
-import type { Attributes, ListingsStore, StoredListing } from './listings-store.js';
+import { type Attributes, type ListingsStore, quantityOf, type StoredListing } from './listings-store.js';
+import { FBA_CHANNELS } from './product-type-schemas.js';
 import { marketplaceOf } from './product-types.js';
 
 /** A 16x16 PNG of four blue and orange squares: every image the sandbox hosts. */
@@ -35,6 +36,7 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
       price?: unknown;
       quantity?: unknown;
       handling_time?: unknown;
+      fulfillment_channel?: unknown;
     };
     const found = store
       .ofAccount(account)
@@ -57,6 +59,8 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
       !(Number.isInteger(body.handling_time) && (body.handling_time as number) >= 0 && (body.handling_time as number) <= 30)
     )
       return reply.code(400).send({ error: 'handling_time must be a whole number of days from 0 to 30' });
+    if (body.fulfillment_channel !== undefined && !['DEFAULT', ...FBA_CHANNELS].includes(body.fulfillment_channel as string))
+      return reply.code(400).send({ error: `fulfillment_channel must be one of DEFAULT, ${FBA_CHANNELS.join(', ')}` });
     const listing = found[0]!;
     const edited = store.accept({ ...listing, attributes: editedAttributes(listing, body as SellerEdit) }, { settled: true });
     return presentInspected(store, edited);
@@ -79,7 +83,7 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
   });
 }
 
-type SellerEdit = { title?: string; price?: string; quantity?: number; handling_time?: number };
+type SellerEdit = { title?: string; price?: string; quantity?: number; handling_time?: number; fulfillment_channel?: string };
 
 /**
  * The seller's edit in Seller Central, outside Storelink: the item name, the price of the offer to all buyers, the
@@ -107,8 +111,16 @@ function editedAttributes(listing: StoredListing, edit: SellerEdit): Attributes 
     offers[index] = { ...offer, our_price: [{ schedule: [{ value_with_tax: Number(edit.price) }] }] };
     attributes.purchasable_offer = offers;
   }
-  if (edit.quantity !== undefined || edit.handling_time !== undefined) {
-    const entries = values('fulfillment_availability').filter((each) => each.fulfillment_channel_code !== 'DEFAULT');
+  if (edit.fulfillment_channel !== undefined && edit.fulfillment_channel !== 'DEFAULT') {
+    // Sent to FBA: Amazon's channel alone, its count the quantity given (else the stock the seller had).
+    const quantity = edit.quantity ?? quantityOf(listing);
+    attributes.fulfillment_availability = [{ fulfillment_channel_code: edit.fulfillment_channel, quantity }];
+  } else if (edit.quantity !== undefined || edit.handling_time !== undefined || edit.fulfillment_channel === 'DEFAULT') {
+    // Back to the seller's own channel from FBA: Amazon's entry goes.
+    const entries =
+      edit.fulfillment_channel === 'DEFAULT'
+        ? []
+        : values('fulfillment_availability').filter((each) => each.fulfillment_channel_code !== 'DEFAULT');
     const current = values('fulfillment_availability').find((each) => each.fulfillment_channel_code === 'DEFAULT');
     attributes.fulfillment_availability = [
       ...entries,
