@@ -219,7 +219,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     timeoutMs: config.outboundTimeoutMs,
   });
   // Every platform job runs on it: the site's guard, its token, the failure's class and the one retry policy.
-  const runner = createPlatformJobRunner({ db, clock, refresh: tokenRefresh });
+  const runner = createPlatformJobRunner({ db, clock, refresh: tokenRefresh, health });
 
   // Listings: the platforms' listings capability, and every platform write of a listing as a job (DESIGN §10, §11).
   const listingsAdapters = createListingsAdapters(config, { http, clock }, SANDBOX_CLIENTS);
@@ -273,7 +273,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
-  const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh });
+  const siteListings = createSiteListingsService({ db, clock, adapters: listingsAdapters, refresh: tokenRefresh, health });
   const products = createProductsService({ db, clock, outbox, appUrl: config.appUrl, listings: listingWork });
   const listingImport = createListingImport({
     db,

@@ -11,6 +11,7 @@ import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { ListingsCall } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
 import { refusedReason } from '../platform-work/runner.js';
+import type { PlatformHealth } from '../sites/platform-health.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import { type ListingSettings, settingsFields, settingsOf } from './settings.js';
 
@@ -22,6 +23,8 @@ export function createSiteListingsService(deps: {
   clock: Clock;
   adapters: ListingsAdapters;
   refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  /** Told when a platform refuses Storelink's own app or request (logged loudly, shown on GET /health). */
+  health: Pick<PlatformHealth, 'misconfigured'>;
 }) {
   const { db, clock } = deps;
 
@@ -35,7 +38,9 @@ export function createSiteListingsService(deps: {
   /**
    * Runs `read` against the site's platform with a valid token. A site that is not connected, or whose grant the
    * platform refuses (which turns it `reauthorization_required`), is a 422 on `site_id` saying so; a platform that
-   * cannot answer now is a 503 with `Retry-After`.
+   * refuses Storelink's own app or request (a wrong secret, a bad signature: `misconfigured`) is the operator's, logged
+   * and shown on GET /health, and a 500 telling the seller it is not theirs (never "try again shortly"); a platform
+   * that cannot answer now is a 503 with `Retry-After`.
    */
   async function onPlatform<T>(
     workspaceId: number,
@@ -67,6 +72,13 @@ export function createSiteListingsService(deps: {
       if (error.reason === 'rejected') {
         await deps.refresh.refused(site.id, 'seller', refusedReason(site, 'seller', error));
         throw invalidField('site_id', `${PLATFORM_NAMES[site.platform]} refused access: connect the site again. (${error.message})`);
+      }
+      if (error.reason === 'misconfigured') {
+        deps.health.misconfigured(site.platform, error.message);
+        throw new AppError('internal', {
+          message: `${PLATFORM_NAMES[site.platform]} refused Storelink's own request. This is not your shop's doing: the operator has been told.`,
+          cause: error,
+        });
       }
       throw new AppError('unavailable', {
         message: `${PLATFORM_NAMES[site.platform]} could not answer now; try again shortly.`,

@@ -16,6 +16,7 @@ import * as sitesRepo from '../../db/sites.repo.js';
 import { type GrantKind, TRACK_TERMS, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { ListingRefused, PlatformError } from '../../platforms/contracts/errors.js';
+import type { PlatformHealth } from '../sites/platform-health.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import { ATTEMPTS_MAX, retryAt } from './retry.js';
 
@@ -78,6 +79,8 @@ export function createPlatformJobRunner(deps: {
   db: Db;
   clock: Clock;
   refresh: Pick<TokenRefresh, 'accessTokenFor' | 'refused'>;
+  /** Told when a platform refuses Storelink's own app or request: the operator's, logged loudly and shown on GET /health. */
+  health?: Pick<PlatformHealth, 'misconfigured'>;
 }): PlatformJobRunner {
   const { db, clock } = deps;
 
@@ -96,6 +99,8 @@ export function createPlatformJobRunner(deps: {
         : `held: the ${job.grant === 'advertising' ? 'advertising ' : ''}grant was refused`;
     }
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof PlatformError && error.reason === 'misconfigured')
+      deps.health?.misconfigured(trackOfGrant(site.platform, job.grant), message);
     const at = job.retry && retryAt(clock.now(), error, attempt);
     if (!job.retry || !at) return job.givenUp(subject, message, site);
     await job.retry(subject, at, attempt + 1);

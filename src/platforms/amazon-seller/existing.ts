@@ -21,7 +21,7 @@ import {
   type SkuContext,
   THEME,
 } from './listing-requests.js';
-import { type AmazonItem, issuesOf, listingStatus, skuState, stockOf } from './listing-responses.js';
+import { type AmazonItem, issuesOf, listingStatus, recordChannels, skuState, stockOf } from './listing-responses.js';
 import { themeAttributes } from './listing-themes.js';
 
 type Value = Record<string, unknown>;
@@ -145,7 +145,8 @@ export function existingListing(
       externalUrl,
       createStartedAt: null,
       images: {},
-      delivered: deliveredPrints(held, { ...context, off }),
+      // An FBA SKU is imported as such: recorded with its channel, its stock Amazon's count and never written.
+      delivered: { ...deliveredPrints(held, { ...context, off }), ...fbaRecorded([item]) },
       variantIds: summary?.asin ? { [item.sku]: summary.asin } : {},
     },
   };
@@ -212,6 +213,7 @@ export function existingFamily(
     parent: parent.sku,
     family: parentPrint(held, family, skuContext),
     child: children[0]!.sku,
+    ...fbaRecorded(children),
   };
   const state = {
     ...singles[0]!.state,
@@ -233,4 +235,11 @@ export function existingFamily(
       variantIds: Object.assign({}, ...singles.map((single) => single.progress.variantIds)),
     },
   };
+}
+
+/** The `fba.<sku>` records of the items Amazon fulfils. */
+function fbaRecorded(items: readonly AmazonItem[]): Record<string, string> {
+  const recorded: Record<string, string> = {};
+  recordChannels(recorded, items);
+  return recorded;
 }

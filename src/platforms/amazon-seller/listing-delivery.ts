@@ -10,6 +10,7 @@ import { ListingRefused } from '../contracts/errors.js';
 import type { DraftVariant, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import {
   type AmazonMarketplace,
+  fbaOf,
   forgetSku,
   heldSkus,
   offerPatch,
@@ -26,6 +27,10 @@ import { contextOf, familyOf, localIssues, skuPrefix } from './listing-validatio
 import type { ListingsItemsApi } from './listings-items-api.js';
 import type { AmazonProductTypes, Schema } from './product-types.js';
 import { type AmazonListingsDeps, marketplaceFor } from './sp-api.js';
+
+/** Whether a SKU's price, or its stock where Storelink writes it (not an FBA SKU's: Amazon counts it), changed. */
+const changedOffer = (delivered: Record<string, string>, wanted: Record<string, string>, sku: string, fba: boolean) =>
+  (fba ? ['offer'] : ['offer', 'quantity']).some((part) => delivered[`${part}.${sku}`] !== wanted[`${part}.${sku}`]);
 
 /** One delivery of a listing: what each of its steps reads and updates. */
 interface Delivery {
@@ -94,7 +99,7 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
         if (local.length > 0) throw new ListingRefused(local);
         checked = true;
         warnings.push(...(await putWhole(delivery, variant, wanted)));
-      } else if (['offer', 'quantity'].some((part) => progress.delivered[`${part}.${sku}`] !== wanted[`${part}.${sku}`])) {
+      } else if (changedOffer(progress.delivered, wanted, sku, Boolean(context.fba?.[sku]))) {
         await items.patchSku(call, marketplace, sku, offerPatch(draft.categoryId, draft, variant, context));
         progress.delivered[`offer.${sku}`] = wanted[`offer.${sku}`]!;
         progress.delivered[`quantity.${sku}`] = wanted[`quantity.${sku}`]!;
@@ -123,7 +128,7 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
       const creating = !progress.externalId;
       const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
       const family = familyOf(draft, schema, progress.delivered);
-      const context = contextOf(call, marketplace, schema, progress.delivered.off === '1', family);
+      const context = { ...contextOf(call, marketplace, schema, progress.delivered.off === '1', family), fba: fbaOf(progress.delivered) };
       progress.delivered.marketplace = marketplace.id;
       progress.delivered.type = draft.categoryId;
       const delivery: Delivery = { call, marketplace, draft, progress, schema, context, save };

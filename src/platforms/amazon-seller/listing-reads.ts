@@ -5,7 +5,7 @@
 import type { ExistingListing, ListingProgress, ListingsAdapter, ListingsCall, PlatformListing } from '../contracts/listings.js';
 import { existingFamily, existingListing } from './existing.js';
 import { type AmazonMarketplace, ASIN, productPageOf } from './listing-requests.js';
-import { type AmazonItem, childrenOfItem, issuesOf, listingStatus, skuState } from './listing-responses.js';
+import { type AmazonItem, childrenOfItem, issuesOf, listingStatus, recordChannels, skuState } from './listing-responses.js';
 import { contextOf, skuPrefix } from './listing-validation.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
 import type { AmazonProductTypes } from './product-types.js';
@@ -17,6 +17,7 @@ import { type AmazonListingsDeps, marketplaceFor } from './sp-api.js';
  */
 function stateOf(items: readonly AmazonItem[], marketplace: AmazonMarketplace, progress: ListingProgress, now: Date): PlatformListing {
   const states = items.map((item) => skuState(item, marketplace.id, now));
+  recordChannels(progress.delivered, items);
   const issues = items.flatMap((item) => issuesOf(item.issues, skuPrefix(items.length, item.sku)));
   let asin: string | undefined;
   for (const item of items) {
@@ -67,6 +68,9 @@ export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
     }
     delivered[key] = value;
   }
+  // Which SKUs Amazon fulfils (FBA), as Amazon says now: a SKU the seller sent to FBA, or took back, in Seller Central.
+  for (const key of Object.keys(delivered)) if (key.startsWith('fba.') && !(key in existing.progress.delivered)) delete delivered[key];
+  for (const [key, value] of Object.entries(existing.progress.delivered)) if (key.startsWith('fba.')) delivered[key] = value;
   return { ...progress, delivered, variantIds: { ...progress.variantIds, ...existing.progress.variantIds } };
 };
 

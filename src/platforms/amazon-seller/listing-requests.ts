@@ -133,6 +133,8 @@ export interface SkuContext {
   properties: ReadonlySet<string>;
   /** The listing is switched off (stock 0 on Amazon). */
   off: boolean;
+  /** The SKUs Amazon fulfils (FBA), with their channel: their stock is Amazon's count, never written. */
+  fba?: Readonly<Record<string, string>>;
 }
 
 const given = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -282,9 +284,20 @@ export function offerAttributes(draft: ListingDraft, variant: DraftVariant, cont
         our_price: [{ schedule: [{ value_with_tax: Number(variant.price) }] }],
       },
     ],
-    fulfillment_availability: stockAttribute(context.off ? 0 : variant.quantity),
+    fulfillment_availability: context.fba?.[variant.sku]
+      ? // Amazon's channel alone, so a PUT keeps the SKU on FBA: its quantity is Amazon's count, not Storelink's.
+        [{ fulfillment_channel_code: context.fba[variant.sku] }]
+      : stockAttribute(context.off ? 0 : variant.quantity),
   };
 }
+
+/** The SKUs of a listing's progress that Amazon fulfils, with their channel (`fba.<sku>`, recorded by reads and imports). */
+export const fbaOf = (delivered: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(delivered)
+      .filter(([key]) => key.startsWith('fba.'))
+      .map(([key, channel]) => [key.slice('fba.'.length), channel]),
+  );
 
 export const stockAttribute = (quantity: number) => [{ fulfillment_channel_code: 'DEFAULT', quantity }];
 
@@ -293,19 +306,31 @@ export function putBody(draft: ListingDraft, variant: DraftVariant, context: Sku
   return { productType: draft.categoryId, requirements: requirementsOf(draft), attributes: skuAttributes(draft, variant, context) };
 }
 
-/** patchListingsItem's body replacing the offer and the stock, one call (listings.md §3.5: no new review of the product). */
+/**
+ * How each offer attribute is patched. The price replaces the offer; the stock is merged into the seller's channel, so
+ * what the seller set there beside the quantity (the handling time, `lead_time_to_ship_max_days`) stays: a `replace`
+ * wipes it (amzn/selling-partner-api-models issue 4406; `merge` changes the fields it names, listings.md §3.5 [A11]).
+ */
+const OFFER_OPS = { purchasable_offer: 'replace', fulfillment_availability: 'merge' } as const satisfies Record<
+  (typeof OFFER)[number],
+  string
+>;
+
+/** patchListingsItem's body changing the offer and the stock, one call (listings.md §3.5: no new review of the product). */
 export function offerPatch(productType: string, draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
   const offer = offerAttributes(draft, variant, context);
+  // An FBA SKU's stock is Amazon's: its price alone is patched.
+  const names = context.fba?.[variant.sku] ? (['purchasable_offer'] as const) : OFFER;
   return {
     productType,
-    patches: OFFER.map((name) => ({ op: 'replace', path: `/attributes/${name}`, value: offer[name] })),
+    patches: names.map((name) => ({ op: OFFER_OPS[name], path: `/attributes/${name}`, value: offer[name] })),
   };
 }
 
-/** patchListingsItem's body replacing the stock alone (switching a listing off and on). */
+/** patchListingsItem's body changing the stock alone (switching a listing off and on), the handling time kept. */
 export const stockPatch = (productType: string, quantity: number) => ({
   productType,
-  patches: [{ op: 'replace', path: '/attributes/fulfillment_availability', value: stockAttribute(quantity) }],
+  patches: [{ op: OFFER_OPS.fulfillment_availability, path: '/attributes/fulfillment_availability', value: stockAttribute(quantity) }],
 });
 
 /** A value with every object's keys in order: a print of what the database gave back (jsonb orders keys its own way) is the same. */
@@ -364,7 +389,7 @@ export const heldParent = (delivered: Readonly<Record<string, string>>) => deliv
 
 /** Forgets a SKU's prints (it was deleted from Amazon). */
 export function forgetSku(delivered: Record<string, string>, sku: string) {
-  for (const part of ['item', 'text', 'offer', 'quantity']) delete delivered[`${part}.${sku}`];
+  for (const part of ['item', 'text', 'offer', 'quantity', 'fba']) delete delivered[`${part}.${sku}`];
 }
 
 /** A Listings Items path: `/listings/2021-08-01/items/{sellerId}/{sku}` (the SKU URL-encoded). */

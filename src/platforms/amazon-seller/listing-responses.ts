@@ -10,32 +10,23 @@ import { isPassingFailure } from '../../lib/outbound-http.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
 import type { AttributeShape } from './listing-requests.js';
-
-const SpApiErrors = Type.Object({
-  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) }), { minItems: 1 }),
-});
+import { isGrantRefused, spApiErrorOf } from './responses.js';
 
 export const platformIssue = (code: string, message: string, field: string | null, severity: ListingIssue['severity'] = 'error') =>
   ({ severity, code, message, field, source: 'platform' }) satisfies ListingIssue;
 
-/** What SP-API said on an error answer: its first error's code and words. */
-function errorOf(status: number, body: unknown) {
-  const error = parseBody(SpApiErrors, body)?.errors[0];
-  return { code: error?.code ?? `HTTP ${status}`, message: error?.message ?? '' };
-}
-
 /**
- * An error answer: 429 and 5xx are passing (the engine retries after `Retry-After`); a 401, or a 403 about the access
- * token, is the seller's grant; any other 403 ("Access to requested resource is denied.") is Storelink's app lacking a
- * role (the operator's, as connect.ts reads the Sellers API); a 400 on a call about one listing refuses the listing in
- * Amazon's words; any other answer is the app's.
+ * An error answer: 429 and 5xx are passing (the engine retries after `Retry-After`); a refused grant (a 401, or a 403
+ * whose message or details are about the access token: isGrantRefused) is the seller's; any other 403 ("Access to
+ * requested resource is denied." without details) is Storelink's app lacking a role (the operator's, as connect.ts
+ * reads the Sellers API); a 400 on a call about one listing refuses the listing in Amazon's words; any other answer is
+ * the app's.
  */
 export function failure(status: number, body: unknown, aboutListing: boolean): Error {
-  const { code, message } = errorOf(status, body);
-  const said = `${code}${message ? `: ${message}` : ''}`;
+  const error = spApiErrorOf(status, body);
+  const { code, message, said } = error;
   if (isPassingFailure(status)) return new PlatformError('unavailable', `Amazon could not complete the request (${said})`);
-  if (status === 401 || (status === 403 && /access token/i.test(message)))
-    return new PlatformError('rejected', `Amazon refused the authorization (${said})`);
+  if (isGrantRefused(status, error)) return new PlatformError('rejected', `Amazon refused the authorization (${said})`);
   if (status === 400 && aboutListing)
     return new ListingRefused([platformIssue(code, message || `Amazon refused the request (${code}).`, null)]);
   return new PlatformError('misconfigured', `Amazon refused Storelink's request (HTTP ${status}, ${said})`);
@@ -235,9 +226,30 @@ export const childrenOfItem = (item: AmazonItem, marketplaceId: string) =>
 
 const levelOf = (item: AmazonItem) => (item.attributes?.parentage_level as { value?: unknown }[] | undefined)?.[0]?.value;
 
-/** The SKU's stock in the seller's own channel (0 when Amazon says none). */
-export const stockOf = (item: AmazonItem) =>
-  item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === 'DEFAULT')?.quantity ?? 0;
+/**
+ * Amazon's channel for a SKU Amazon fulfils (FBA: `AMAZON_NA`, `AMAZON_EU`, …; selling-partner-api-models#4406 per the
+ * fidelity review), or null for one the seller fulfils (`DEFAULT`, or no availability read).
+ */
+export function fbaChannelOf(item: AmazonItem): string | null {
+  const entries = item.fulfillmentAvailability ?? [];
+  if (entries.length === 0 || entries.some((entry) => entry.fulfillmentChannelCode === 'DEFAULT')) return null;
+  return entries[0]!.fulfillmentChannelCode;
+}
+
+/** The SKU's stock: the seller's own channel's, or for an FBA SKU Amazon's count (0 when Amazon says none). */
+export function stockOf(item: AmazonItem): number {
+  const channel = fbaChannelOf(item) ?? 'DEFAULT';
+  return item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === channel)?.quantity ?? 0;
+}
+
+/** Records in a listing's progress which of its SKUs Amazon fulfils (`fba.<sku>`: the channel), as a read found them. */
+export function recordChannels(delivered: Record<string, string>, items: readonly AmazonItem[]) {
+  for (const item of items) {
+    const channel = fbaChannelOf(item);
+    if (channel) delivered[`fba.${item.sku}`] = channel;
+    else if (item.fulfillmentAvailability?.length) delete delivered[`fba.${item.sku}`];
+  }
+}
 
 /**
  * How long after Amazon last took a change of the SKU a listing with stock that is not yet buyable reads as Amazon

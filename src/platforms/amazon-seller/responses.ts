@@ -31,8 +31,28 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 
 /** SP-API's error answer: `{errors: [{code, message, details}]}`. */
 const SpApiErrors = Type.Object({
-  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()) }), { minItems: 1 }),
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.Optional(Type.String()), details: Type.Optional(Type.String()) }), {
+    minItems: 1,
+  }),
 });
+
+/** What SP-API said on an error answer: its first error's code, message and details (`Unauthorized: … (…)`). */
+export function spApiErrorOf(status: number, body: unknown) {
+  const error = parseBody(SpApiErrors, body)?.errors[0];
+  const code = error?.code ?? `HTTP ${status}`;
+  const message = error?.message ?? '';
+  const details = error?.details ?? '';
+  return { code, message, details, said: `${code}${message ? `: ${message}` : ''}${details ? ` (${details})` : ''}` };
+}
+
+/**
+ * Whether Amazon refused the seller's grant: a 401, or a 403 about the access token. SP-API says a revoked or expired
+ * token as 403 `Unauthorized` "Access to requested resource is denied." with the token's fault in `details`
+ * ("The access token you provided is revoked, malformed or invalid.", amzn/selling-partner-api-models issue 2333); the
+ * same message without details is Storelink's app lacking the role (issues 713, 943): the operator's.
+ */
+export const isGrantRefused = (status: number, error: { message: string; details: string }) =>
+  status === 401 || (status === 403 && /access token/i.test(`${error.message} ${error.details}`));
 
 /** `getMarketplaceParticipations`' answer; only the marketplace id, the participation and the store name are read. */
 const Participations = Type.Object({
@@ -46,17 +66,15 @@ const Participations = Type.Object({
 });
 
 /**
- * The grant's store: the marketplaces it participates in and its store name. A 401 or a 403 about the access token
- * is the seller's grant; any other 403 (`Unauthorized`: "Access to requested resource is denied.") is the app lacking
- * access, the operator's; 5xx and 429 are passing. A grant with no marketplace at all cannot sell: refused.
+ * The grant's store: the marketplaces it participates in and its store name. A refused grant (isGrantRefused) is the
+ * seller's; any other 403 is the app lacking access, the operator's; 5xx and 429 are passing. A grant with no marketplace at all cannot sell: refused.
  */
 export function parseMarketplaceParticipations(status: number, body: unknown): { storeName: string; marketplaceIds: string[] } {
   if (isPassingFailure(status)) throw new PlatformError('unavailable', 'Amazon could not complete the seller lookup');
   if (status >= 400) {
-    const error = parseBody(SpApiErrors, body)?.errors[0];
-    const said = error ? `${error.code}${error.message ? `: ${error.message}` : ''}` : `HTTP ${status}`;
-    if (status === 401 || (status === 403 && /access token/i.test(error?.message ?? '')))
-      throw new PlatformError('rejected', `Amazon refused the authorization (${said})`);
+    const error = spApiErrorOf(status, body);
+    const said = error.said;
+    if (isGrantRefused(status, error)) throw new PlatformError('rejected', `Amazon refused the authorization (${said})`);
     throw new PlatformError('misconfigured', `Amazon refused Storelink's app the seller lookup (HTTP ${status}, ${said})`);
   }
   const answer = parseBody(Participations, body);

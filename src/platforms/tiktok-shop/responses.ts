@@ -52,15 +52,23 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
 
 /**
  * Whose problem a result code is (platforms.md §2.5; common errors: https://partner.tiktokshop.com/docv2/page/678e3a45786253031531b942).
- * The grant is gone only for the 36004xxx auth-record family the token calls answer in practice (36004001 "rt has
+ * The grant is gone for the 36004xxx auth-record family the token calls answer in practice (36004001 "rt has
  * expired", 36004005 "can not find related auth record": EcomPHP/tiktokshop-php#15) and 105002 (expired access token)
- * on API calls. Passing: 36009002 rate limited, 36009003 internal error, 36009007 request timeout. Everything else,
- * 36009004 (invalid app key or credentials) and 106001 (invalid sign) first, is the app's configuration or request.
+ * on API calls; 105005 is a call outside the scopes the seller granted (platforms.md §2.3: a package the seller
+ * unticked at consent), which only the seller can fix, by connecting again and granting it. Passing: 36009002 rate
+ * limited, 36009003 internal error, 36009007 request timeout. Everything else, 36009004 (invalid app key or
+ * credentials) and 106001 (invalid sign: Storelink signed the request wrong, or with the wrong secret) first, is the
+ * app's configuration or request: the operator's, never the seller's to retry.
  */
 export function failureOf(code: number, message: string, refused: string): PlatformError {
   if (code === 36_009_002) return new PlatformError('unavailable', 'TikTok Shop is rate limiting requests');
   if (code === 36_009_003 || code === 36_009_007) return new PlatformError('unavailable', 'TikTok Shop could not complete the request');
   if ((code >= 36_004_000 && code < 36_005_000) || code === 105_002) return new PlatformError('rejected', refused);
+  if (code === 105_005)
+    return new PlatformError(
+      'rejected',
+      `The shop did not grant Storelink a permission this needs (TikTok Shop code 105005${message ? `: ${message}` : ''}). Connect the shop again and grant every permission Storelink asks for.`,
+    );
   return new PlatformError('misconfigured', `TikTok Shop refused Storelink's app (code ${code}${message ? `, ${message}` : ''})`);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SandboxMarketplace } from '../amazon-marketplaces.js';
-import type { SpApiGuard } from './listings-guard.js';
+import { DENIED, type SpApiGuard } from './listings-guard.js';
 import { checksumOf, META_SCHEMA_TEXT, schemaFileName, schemaOf } from './product-type-schemas.js';
 import {
   ENFORCEMENTS,
@@ -110,8 +110,7 @@ export function registerDefinitions(app: FastifyInstance, guard: SpApiGuard, sch
       return guard.fail(reply, 400, 'InvalidInput', "'parentageLevel' must be NONE, CHILD or PARENT.");
     if (!['LATEST', 'RELEASE_CANDIDATE', PRODUCT_TYPE_VERSION].includes(version))
       return guard.fail(reply, 400, 'InvalidInput', `Invalid 'productTypeVersion': ${version}.`);
-    if (query.sellerId !== undefined && query.sellerId !== caller.sellerId)
-      return guard.fail(reply, 403, 'Unauthorized', 'Access to requested resource is denied.');
+    if (query.sellerId !== undefined && query.sellerId !== caller.sellerId) return guard.fail(reply, 403, 'Unauthorized', DENIED);
     const type = productTypeOf((request.params as { productType: string }).productType);
     // ASSUMPTION: an unknown product type is a 404 NOT_FOUND (the model lists a 404; its sandbox example is a 400).
     if (!type)

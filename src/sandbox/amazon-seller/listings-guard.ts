@@ -21,14 +21,28 @@ const TRACK = 'amazon-seller';
 /** SP-API's error answer. */
 export const spApiErrors = (code: string, message: string, details = '') => ({ errors: [{ code, message, details }] });
 
+/**
+ * SP-API's refusal of an access token: 403 `Unauthorized` "Access to requested resource is denied." with the token's
+ * fault in `details` (amzn/selling-partner-api-models issues 2333 and 230: a revoked one); the same message with empty
+ * details is an app without the role (issues 713, 943). ASSUMPTION: an expired token's details read "The access token
+ * you provided has expired." (no primary source quotes it).
+ */
+export const DENIED = 'Access to requested resource is denied.';
+export const tokenRefusal = (expired: boolean) =>
+  spApiErrors(
+    'Unauthorized',
+    DENIED,
+    expired ? 'The access token you provided has expired.' : 'The access token you provided is revoked, malformed or invalid.',
+  );
+
 const QUOTA_EXCEEDED = spApiErrors('QuotaExceeded', 'You exceeded your quota for the requested resource.');
 const INTERNAL_FAILURE = spApiErrors('InternalFailure', 'We encountered an internal error. Please try again.');
 
 /** The error classes a test can ask for, in SP-API's words (as on the Sellers API, simulator.ts). */
 const FAULT_ANSWERS: FaultAnswers = {
   error: INTERNAL_FAILURE,
-  refused: { status: 403, body: spApiErrors('Unauthorized', 'The access token you provided is revoked, malformed or invalid.') },
-  misconfigured: { status: 403, body: spApiErrors('Unauthorized', 'Access to requested resource is denied.') },
+  refused: { status: 403, body: tokenRefusal(false) },
+  misconfigured: { status: 403, body: spApiErrors('Unauthorized', DENIED) },
   passing: { status: 503, body: spApiErrors('ServiceUnavailable', 'Service temporarily unavailable.') },
   throttled: { status: 429, body: QUOTA_EXCEEDED },
 };
@@ -81,10 +95,11 @@ export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, reg
     countCall(context, TRACK, access.operation);
     void reply.header('x-amzn-RequestId', randomUUID());
     if (await context.faults.apply(TRACK, access.fault, reply, FAULT_ANSWERS)) return null;
-    const grant = lwa.readAccessToken(String(request.headers['x-amz-access-token'] ?? ''));
+    const token = String(request.headers['x-amz-access-token'] ?? '');
+    const grant = lwa.readAccessToken(token);
     // ASSUMPTION: an access token of a grant the seller revoked is refused at once, as a malformed one is.
     if (!grant || grant.region !== region || isRevoked(context, TRACK, grant.account)) {
-      void fail(reply, 403, 'Unauthorized', 'The access token you provided is revoked, malformed or invalid.');
+      void reply.code(403).send(tokenRefusal(lwa.isExpiredAccessToken(token)));
       return null;
     }
     const sellerId = sandboxSellerId(grant.account);
@@ -93,7 +108,7 @@ export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, reg
     if (!verdict.allowed)
       return (void reply.code(429).send(access.throttled ? spApiErrors('QuotaExceeded', access.throttled) : QUOTA_EXCEEDED), null);
     if (access.sellerId !== undefined && access.sellerId !== sellerId) {
-      void fail(reply, 403, 'Unauthorized', 'Access to requested resource is denied.');
+      void fail(reply, 403, 'Unauthorized', DENIED);
       return null;
     }
     return { account: grant.account, sellerId, marketplaces: SANDBOX_MARKETPLACES[region], query: queryOf(request.query) };

@@ -3,7 +3,16 @@
  * per marketplace), and as the sandbox's inspection shows them (DESIGN §10's `{id, title, state, skus}` plus the
  * marketplace, Amazon's status and issues).
  */
-import { type ListingsStore, mainImageOf, priceOf, quantityOf, type StoredListing, textOf } from './listings-store.js';
+import {
+  channelOf,
+  handlingTimeOf,
+  type ListingsStore,
+  mainImageOf,
+  priceOf,
+  quantityOf,
+  type StoredListing,
+  textOf,
+} from './listings-store.js';
 import { parentSkuOf, themeOf } from './listings-submissions.js';
 import { themeAttributes } from './product-types.js';
 
@@ -79,7 +88,9 @@ const SECTIONS: Record<IncludedData, (store: ListingsStore, listings: readonly S
     listings
       .slice(0, 1)
       .flatMap((listing) =>
-        listing.requirements === 'LISTING_PRODUCT_ONLY' ? [] : [{ fulfillmentChannelCode: 'DEFAULT', quantity: quantityOf(listing) }],
+        listing.requirements === 'LISTING_PRODUCT_ONLY'
+          ? []
+          : [{ fulfillmentChannelCode: channelOf(listing), quantity: quantityOf(listing) }],
       ),
   // Vendors' cost prices: a seller account has none.
   procurement: () => [],
@@ -149,6 +160,8 @@ export function presentInspected(store: ListingsStore, listing: StoredListing) {
     ...(level === 'child' ? { parent_sku: parentSkuOf(listing.attributes) ?? null } : {}),
     ...(level === 'parent' ? { variation_theme: themeOf(listing.attributes) ?? null } : {}),
     skus: [{ sku: listing.sku, price: price ? decimalOf(price.amount, price.currency) : null, quantity: quantityOf(listing) }],
+    handling_time: handlingTimeOf(listing),
+    fulfillment_channel: channelOf(listing),
     marketplace_id: listing.marketplaceId,
     asin: listing.asin,
     product_type: listing.productType,

@@ -8,7 +8,8 @@ import { accountOf } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
 import { presentInspected } from './listings-present.js';
 import { amazonLimits, setAmazonSellerRateLimit, USAGE_PLANS } from './listings-rate-limits.js';
-import type { Attributes, ListingsStore, StoredListing } from './listings-store.js';
+import { type Attributes, type ListingsStore, quantityOf, type StoredListing } from './listings-store.js';
+import { FBA_CHANNELS } from './product-type-schemas.js';
 import { marketplaceOf } from './product-types.js';
 
 /** A 16x16 PNG of four blue and orange squares: every image the sandbox hosts. */
@@ -29,7 +30,14 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
     const params = request.params as { account: string; sku: string };
     const account = accountOf(reply, params.account);
     if (account === null) return reply;
-    const body = (request.body ?? {}) as { marketplace_id?: unknown; title?: unknown; price?: unknown; quantity?: unknown };
+    const body = (request.body ?? {}) as {
+      marketplace_id?: unknown;
+      title?: unknown;
+      price?: unknown;
+      quantity?: unknown;
+      handling_time?: unknown;
+      fulfillment_channel?: unknown;
+    };
     const found = store
       .ofAccount(account)
       .filter(
@@ -46,11 +54,15 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
       return reply.code(400).send({ error: 'price must be decimal text, as "12.50"' });
     if (body.quantity !== undefined && !(Number.isInteger(body.quantity) && (body.quantity as number) >= 0))
       return reply.code(400).send({ error: 'quantity must be a whole number of 0 or more' });
+    if (
+      body.handling_time !== undefined &&
+      !(Number.isInteger(body.handling_time) && (body.handling_time as number) >= 0 && (body.handling_time as number) <= 30)
+    )
+      return reply.code(400).send({ error: 'handling_time must be a whole number of days from 0 to 30' });
+    if (body.fulfillment_channel !== undefined && !['DEFAULT', ...FBA_CHANNELS].includes(body.fulfillment_channel as string))
+      return reply.code(400).send({ error: `fulfillment_channel must be one of DEFAULT, ${FBA_CHANNELS.join(', ')}` });
     const listing = found[0]!;
-    const edited = store.accept(
-      { ...listing, attributes: editedAttributes(listing, body as { title?: string; price?: string; quantity?: number }) },
-      { settled: true },
-    );
+    const edited = store.accept({ ...listing, attributes: editedAttributes(listing, body as SellerEdit) }, { settled: true });
     return presentInspected(store, edited);
   });
 
@@ -71,11 +83,14 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
   });
 }
 
+type SellerEdit = { title?: string; price?: string; quantity?: number; handling_time?: number; fulfillment_channel?: string };
+
 /**
  * The seller's edit in Seller Central, outside Storelink: the item name, the price of the offer to all buyers, the
- * quantity the seller fulfils. It takes effect at once (no processing time).
+ * quantity the seller fulfils and its handling time (`lead_time_to_ship_max_days`, days before it ships). It takes
+ * effect at once (no processing time).
  */
-function editedAttributes(listing: StoredListing, edit: { title?: string; price?: string; quantity?: number }): Attributes {
+function editedAttributes(listing: StoredListing, edit: SellerEdit): Attributes {
   const attributes = structuredClone(listing.attributes);
   const values = (name: string) => (Array.isArray(attributes[name]) ? (attributes[name] as Record<string, unknown>[]) : []);
   if (edit.title !== undefined) {
@@ -96,10 +111,27 @@ function editedAttributes(listing: StoredListing, edit: { title?: string; price?
     offers[index] = { ...offer, our_price: [{ schedule: [{ value_with_tax: Number(edit.price) }] }] };
     attributes.purchasable_offer = offers;
   }
-  if (edit.quantity !== undefined) {
-    const entries = values('fulfillment_availability').filter((each) => each.fulfillment_channel_code !== 'DEFAULT');
+  if (edit.fulfillment_channel !== undefined && edit.fulfillment_channel !== 'DEFAULT') {
+    // Sent to FBA: Amazon's channel alone, its count the quantity given (else the stock the seller had).
+    const quantity = edit.quantity ?? quantityOf(listing);
+    attributes.fulfillment_availability = [{ fulfillment_channel_code: edit.fulfillment_channel, quantity }];
+  } else if (edit.quantity !== undefined || edit.handling_time !== undefined || edit.fulfillment_channel === 'DEFAULT') {
+    // Back to the seller's own channel from FBA: Amazon's entry goes.
+    const entries =
+      edit.fulfillment_channel === 'DEFAULT'
+        ? []
+        : values('fulfillment_availability').filter((each) => each.fulfillment_channel_code !== 'DEFAULT');
     const current = values('fulfillment_availability').find((each) => each.fulfillment_channel_code === 'DEFAULT');
-    attributes.fulfillment_availability = [...entries, { ...current, fulfillment_channel_code: 'DEFAULT', quantity: edit.quantity }];
+    attributes.fulfillment_availability = [
+      ...entries,
+      {
+        quantity: 0,
+        ...current,
+        fulfillment_channel_code: 'DEFAULT',
+        ...(edit.quantity === undefined ? {} : { quantity: edit.quantity }),
+        ...(edit.handling_time === undefined ? {} : { lead_time_to_ship_max_days: edit.handling_time }),
+      },
+    ];
   }
   return attributes;
 }

@@ -97,13 +97,39 @@ export function priceOf(listing: StoredListing): { amount: number; currency: str
   return typeof price === 'number' && typeof offer?.currency === 'string' ? { amount: price, currency: offer.currency } : null;
 }
 
-/** The quantity the seller fulfils (channel DEFAULT); 0 without one. */
+const availabilityOf = (listing: StoredListing) =>
+  Array.isArray(listing.attributes.fulfillment_availability)
+    ? (listing.attributes.fulfillment_availability as Record<string, unknown>[])
+    : [];
+
+/**
+ * Who fulfils the SKU: `DEFAULT` (the seller), or Amazon's channel of its region (`AMAZON_NA` …) for a SKU the seller
+ * sent to FBA in Seller Central (and has no `DEFAULT` entry).
+ */
+export function channelOf(listing: StoredListing): string {
+  const entries = availabilityOf(listing);
+  if (entries.some((each) => each.fulfillment_channel_code === 'DEFAULT')) return 'DEFAULT';
+  const amazon = entries.find((each) => typeof each.fulfillment_channel_code === 'string' && each.fulfillment_channel_code !== 'DEFAULT');
+  return (amazon?.fulfillment_channel_code as string | undefined) ?? 'DEFAULT';
+}
+
+/**
+ * The quantity for sale: the seller's (channel DEFAULT), or for an FBA SKU Amazon's count (the sandbox keeps it as the
+ * channel entry's `quantity`, ASSUMPTION: a stand-in for Amazon's warehouse count); 0 without either.
+ */
 export function quantityOf(listing: StoredListing): number {
+  const channel = channelOf(listing);
+  const quantity = availabilityOf(listing).find((each) => each.fulfillment_channel_code === channel)?.quantity;
+  return typeof quantity === 'number' ? quantity : 0;
+}
+
+/** The handling time of the seller's own channel (`lead_time_to_ship_max_days`), or null where none is set. */
+export function handlingTimeOf(listing: StoredListing): number | null {
   const entries = Array.isArray(listing.attributes.fulfillment_availability)
     ? (listing.attributes.fulfillment_availability as Record<string, unknown>[])
     : [];
-  const quantity = entries.find((each) => each.fulfillment_channel_code === 'DEFAULT')?.quantity;
-  return typeof quantity === 'number' ? quantity : 0;
+  const days = entries.find((each) => each.fulfillment_channel_code === 'DEFAULT')?.lead_time_to_ship_max_days;
+  return typeof days === 'number' ? days : null;
 }
 
 /** A stable fake ASIN for a seller's SKU: `B0` and eight characters, the same in every marketplace. */

@@ -7,7 +7,7 @@
  */
 import type { SandboxMarketplace } from '../amazon-marketplaces.js';
 import type { Attributes, ListingsStore, StoredListing } from './listings-store.js';
-import { asinFor, firstValue, textOf } from './listings-store.js';
+import { asinFor, channelOf, firstValue, quantityOf, textOf } from './listings-store.js';
 import { type Issue, validateAttributes } from './listings-validation.js';
 import { schemaOf } from './product-type-schemas.js';
 import type { ProductType, Requirements } from './product-types.js';
@@ -57,6 +57,38 @@ export const unknownAsinIssue = (asin: string): Issue => ({
   attributeNames: ['merchant_suggested_asin'],
   categories: ['INVALID_ATTRIBUTE'],
 });
+
+/**
+ * ASSUMPTION: Amazon's code and words for a quantity of the seller's own channel written to a SKU Amazon fulfils (the
+ * sandbox refuses it rather than turning the SKU into one the seller ships, which is what integrators report Amazon
+ * does): an FBA SKU's stock is Amazon's count, changed by shipments to its warehouses, not by the Listings Items API.
+ */
+const fbaIssue = (channel: string): Issue => ({
+  code: '99022',
+  message: `This SKU is fulfilled by Amazon (${channel}): Amazon counts its quantity. A quantity for the DEFAULT fulfillment channel cannot be set on it; change its fulfillment channel in Seller Central first.`,
+  severity: 'ERROR',
+  attributeNames: ['fulfillment_availability'],
+  categories: ['INVALID_ATTRIBUTE'],
+});
+
+/** The issue of a submission that would put a `DEFAULT` quantity on a SKU the seller holds as FBA; else null. */
+function fbaWriteIssue(existing: StoredListing | undefined, attributes: Attributes): Issue | null {
+  if (!existing || channelOf(existing) === 'DEFAULT') return null;
+  const entries = Array.isArray(attributes.fulfillment_availability)
+    ? (attributes.fulfillment_availability as Record<string, unknown>[])
+    : [];
+  return entries.some((each) => each.fulfillment_channel_code === 'DEFAULT') ? fbaIssue(channelOf(existing)) : null;
+}
+
+/** A PUT that keeps an FBA SKU on Amazon's channel (no quantity given) keeps Amazon's count. */
+function keepAmazonCount(existing: StoredListing, attributes: Attributes) {
+  const channel = channelOf(existing);
+  if (channel === 'DEFAULT' || !Array.isArray(attributes.fulfillment_availability)) return;
+  const entries = attributes.fulfillment_availability as Record<string, unknown>[];
+  attributes.fulfillment_availability = entries.map((each) =>
+    each.fulfillment_channel_code === channel && each.quantity === undefined ? { ...each, quantity: quantityOf(existing) } : each,
+  );
+}
 
 export interface Checked {
   issues: Issue[];
@@ -133,7 +165,10 @@ export function checkPut(
 ): Checked {
   const attributes = withDefaults(type, target.marketplace, raw);
   const schemaIssues = validateAttributes(type, target.marketplace, requirements, 'ENFORCED', attributes);
-  const issues = schemaIssues.length > 0 ? schemaIssues : familyIssues(store, target, attributes);
+  const existing = store.get(target.account, target.marketplace.id, target.sku);
+  const fba = fbaWriteIssue(existing, attributes);
+  if (existing && !fba) keepAmazonCount(existing, attributes);
+  const issues = schemaIssues.length > 0 ? schemaIssues : fba ? [fba] : familyIssues(store, target, attributes);
   const { asin, issue } = asinOf(store, target.account, target.sku, attributes);
   return { issues: issues.length > 0 ? issues : issue ? [issue] : [], attributes, asin };
 }
@@ -151,7 +186,9 @@ export function checkPatch(
   patched: Attributes,
 ): Checked {
   const attributes = withDefaults(type, marketplace, patched);
-  const issues = validateAttributes(type, marketplace, listing.requirements, 'NOT_ENFORCED', attributes);
+  const schemaIssues = validateAttributes(type, marketplace, listing.requirements, 'NOT_ENFORCED', attributes);
+  const fba = fbaWriteIssue(listing, attributes);
+  const issues = schemaIssues.length > 0 ? schemaIssues : fba ? [fba] : [];
   const suggested = textOf(attributes, 'merchant_suggested_asin');
   const unknown = suggested !== undefined && suggested !== listing.asin && !store.catalogueItem(suggested);
   const asin = suggested !== undefined && !unknown ? suggested : listing.asin;

@@ -16,6 +16,9 @@ import { productTypeOf, REQUIREMENTS, type Requirements } from './product-types.
 
 export const ITEM_PATH = '/listings/2021-08-01/items/:sellerId/:sku';
 const WRITE_INCLUDED = ['identifiers', 'issues'] as const;
+
+/** The offer's attributes: a patch of these alone changes what a SKU sells for and how many, not the product. */
+const OFFER_ATTRIBUTES = new Set(['purchasable_offer', 'fulfillment_availability']);
 type WriteIncluded = (typeof WRITE_INCLUDED)[number];
 type Params = { sellerId: string; sku: string };
 
@@ -125,7 +128,11 @@ export function registerListingsWrites(app: FastifyInstance, guard: SpApiGuard, 
     const checked = checkPatch(store, listing, type, write.marketplace, patched);
     if (checked.issues.length > 0) return reply.send(submission(write, 'INVALID', checked.issues));
     if (write.preview) return reply.send(submission(write, 'VALID', [], checked.asin));
-    store.accept({ ...listing, attributes: checked.attributes, asin: checked.asin });
+    // ASSUMPTION: a change of the offer alone (price, stock) on a SKU Amazon has processed is no new review of the
+    // product; the sandbox applies it at once, so a listing switched back on by its stock is buyable again at once (its
+    // ads resume within DESIGN §13's 30 s), not after SANDBOX_REVIEW_SECONDS. A SKU still in review stays in it.
+    const offerOnly = patches.every((patch) => OFFER_ATTRIBUTES.has(patch.attribute)) && !store.inReview(listing);
+    store.accept({ ...listing, attributes: checked.attributes, asin: checked.asin }, { settled: offerOnly });
     return guard.answer(reply, 'listing', submission(write, 'ACCEPTED', [], checked.asin));
   });
 

@@ -50,6 +50,9 @@ const hiddenEnum = (title: string, values: string[], names: string[]) => ({
 });
 
 /** An attribute: an array of value objects, each keyed by its selectors. */
+/** Amazon's fulfilment channels (FBA), one a region: a SKU on one of them is stocked and counted by Amazon. */
+export const FBA_CHANNELS = ['AMAZON_NA', 'AMAZON_EU', 'AMAZON_FE'] as const;
+
 function attribute(title: string, description: string, selectors: string[], item: Schema, maxItems = 1): Schema {
   return {
     title,
@@ -228,14 +231,23 @@ function propertiesOf(type: ProductType, marketplace: SandboxMarketplace): Recor
       'The quantity available for sale and who fulfils it',
       ['fulfillment_channel_code'],
       {
-        required: ['fulfillment_channel_code', 'quantity'],
+        required: ['fulfillment_channel_code'],
+        // The seller's own channel states its quantity; Amazon's (FBA) is counted by Amazon, so none is required there.
+        if: { properties: { fulfillment_channel_code: { const: 'DEFAULT' } } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's own if/then keywords, never awaited.
+        then: { required: ['quantity'] },
         properties: {
-          // ASSUMPTION: only the seller's own fulfilment (DEFAULT); Amazon's (AMAZON_NA, AMAZON_EU, ...) is not simulated.
+          // The seller's own fulfilment, and Amazon's of each region (FBA: Amazon holds and counts the stock).
           fulfillment_channel_code: {
             title: 'Fulfillment Channel Code',
             type: 'string',
-            enum: ['DEFAULT'],
-            enumNames: ['Fulfilled by the seller'],
+            enum: ['DEFAULT', ...FBA_CHANNELS],
+            enumNames: [
+              'Fulfilled by the seller',
+              'Fulfilled by Amazon (North America)',
+              'Fulfilled by Amazon (Europe)',
+              'Fulfilled by Amazon (Far East)',
+            ],
           },
           quantity: { title: 'Quantity', type: 'integer', minimum: 0, maximum: 99_999 },
           lead_time_to_ship_max_days: { title: 'Handling Time', type: 'integer', minimum: 0, maximum: 30 },

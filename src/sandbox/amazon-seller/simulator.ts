@@ -15,6 +15,7 @@ import { consented, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../c
 import type { FaultAnswers } from '../faults.js';
 import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { registerAmazonListingsApi } from './listings-api.js';
+import { DENIED, tokenRefusal } from './listings-guard.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './listings-stock.js';
 import { registerAmazonOrdersApi, registerAmazonOrdersSandbox } from './orders.js';
 
@@ -49,8 +50,8 @@ const LISTINGS_CHOICES: readonly string[] = ['', ...STOCK_CHOICES];
 /** The error classes a test can ask for on the Sellers API (src/sandbox/faults.ts), in SP-API's error shape. */
 const IDENTITY_FAULT_ANSWERS: FaultAnswers = {
   error: spApiError('InternalFailure', 'We encountered an internal error. Please try again.'),
-  refused: { status: 403, body: spApiError('Unauthorized', 'The access token you provided is revoked, malformed or invalid.') },
-  misconfigured: { status: 403, body: spApiError('Unauthorized', 'Access to requested resource is denied.') },
+  refused: { status: 403, body: tokenRefusal(false) },
+  misconfigured: { status: 403, body: spApiError('Unauthorized', DENIED) },
   passing: { status: 503, body: spApiError('ServiceUnavailable', 'Service temporarily unavailable.') },
   throttled: { status: 429, body: spApiError('QuotaExceeded', 'You exceeded your quota for the requested resource.') },
 };
@@ -131,9 +132,9 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
   app.get('/sellers/v1/marketplaceParticipations', async (request, reply) => {
     countCall(context, 'amazon-seller', 'identity');
     if (await context.faults.apply('amazon-seller', 'identity', reply, IDENTITY_FAULT_ANSWERS)) return reply;
-    const grant = lwa.readAccessToken(String(request.headers['x-amz-access-token'] ?? ''));
-    if (!grant || grant.region !== region)
-      return reply.code(403).send(spApiError('Unauthorized', 'The access token you provided is revoked, malformed or invalid.'));
+    const token = String(request.headers['x-amz-access-token'] ?? '');
+    const grant = lwa.readAccessToken(token);
+    if (!grant || grant.region !== region) return reply.code(403).send(tokenRefusal(lwa.isExpiredAccessToken(token)));
     return reply.send({
       payload: SANDBOX_MARKETPLACES[region].map((marketplace) => ({
         marketplace: {

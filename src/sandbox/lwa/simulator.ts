@@ -142,6 +142,12 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
       return claims ? grantOf(claims) : null;
     },
 
+    /** True for an access token this track issued whose hour has passed (genuine, but read as of the epoch only). */
+    isExpiredAccessToken(token: string): boolean {
+      if (!token.startsWith(ACCESS_PREFIX) || this.readAccessToken(token)) return false;
+      return tokens.read(kind('access'), token.slice(ACCESS_PREFIX.length), new Date(0)) !== null;
+    },
+
     /**
      * `POST /auth/o2/token`: form-encoded, client credentials in the body or in HTTP Basic (platforms.md §3.3). `region`
      * is the region whose token URL this is; null where one token URL serves every region (SP-API's).

@@ -30,6 +30,9 @@ export const ERRORS = {
   invalidSign: [106_001, 'Invalid credentials. The `sign` query parameter is invalid.'],
   invalidAccessToken: [36_009_004, 'Invalid credentials. The `x-tts-access-token` header is invalid.'],
   expiredAccessToken: [105_002, 'Expired credentials. The `access_token` or `x-tts-access-token` header has expired.'],
+  // A call outside the scopes the seller granted (platforms.md §2.3, §2.5: "Calls outside these scopes fail with code
+  // 105005"). ASSUMPTION: the wording.
+  scopeNotGranted: [105_005, 'Access denied. The seller has not granted the scope this API requires.'],
   timestampNegative: [36_009_004, 'Invalid timestamp. The value of the `timestamp` query parameter must not be lesser than 0.'],
   timestampTooOld: [
     36_009_004,

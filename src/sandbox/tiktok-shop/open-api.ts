@@ -23,6 +23,8 @@ export interface Grant {
   shops: number;
   /** The EU market of a seller local to one (one shop there), or null: tokens without the choice carry none. */
   market: LocalMarket | null;
+  /** The scopes the seller refused at consent (their calls answer 105005); tokens without the choice carry none. */
+  refused: readonly string[];
 }
 
 const marketOf = (value: unknown): LocalMarket | null => LOCAL_MARKETS.find((market) => market === value) ?? null;
@@ -32,10 +34,16 @@ export const grantOf = (claims: Record<string, unknown>): Grant => ({
   account: Number(claims.a),
   shops: Number(claims.s ?? 1),
   market: marketOf(claims.m),
+  refused: Array.isArray(claims.r) ? claims.r.filter((scope): scope is string => typeof scope === 'string') : [],
 });
 
 /** A grant's claims, as tokens carry them (`m` only for a seller local to an EU market). */
-export const claimsOf = (grant: Grant) => ({ a: grant.account, s: grant.shops, ...(grant.market ? { m: grant.market } : {}) });
+export const claimsOf = (grant: Grant) => ({
+  a: grant.account,
+  s: grant.shops,
+  ...(grant.market ? { m: grant.market } : {}),
+  ...(grant.refused.length > 0 ? { r: grant.refused } : {}),
+});
 
 /** The envelope builders of one simulator, with request ids read from its clock. */
 export function createReplies(clock: Clock) {

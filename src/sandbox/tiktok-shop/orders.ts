@@ -114,7 +114,7 @@ export function registerTikTokShopOrders(app: FastifyInstance, context: SandboxC
     const guard = createProductGuard(context, products);
 
     scope.post('/order/202309/orders/search', async (request, reply) => {
-      const admitted = await guard.admit(request, reply, { operation: 'search_orders' });
+      const admitted = await guard.admit(request, reply, { operation: 'search_orders', scope: 'seller.order.info' });
       if (!admitted) return reply;
       const { query, body, shop } = admitted;
       const size = Number(query.page_size);
@@ -152,7 +152,7 @@ export function registerTikTokShopOrders(app: FastifyInstance, context: SandboxC
     });
 
     scope.get('/order/202507/orders', async (request, reply) => {
-      const admitted = await guard.admit(request, reply, { operation: 'get_order_detail' });
+      const admitted = await guard.admit(request, reply, { operation: 'get_order_detail', scope: 'seller.order.info' });
       if (!admitted) return reply;
       const ids = (admitted.query.ids ?? '').split(',').filter((id) => id !== '');
       if (ids.length === 0 || ids.length > ORDER_IDS_MAX)

@@ -132,7 +132,7 @@ function diagnosesOf(body: Record<string, unknown>) {
 
 function registerProducts(app: FastifyInstance, guard: ProductGuard, store: ProductStore) {
   app.post('/product/202309/products/listing_check', async (request, reply) => {
-    const admitted = await guard.admit(request, reply, { operation: 'check_listing' });
+    const admitted = await guard.admit(request, reply, { operation: 'check_listing', fault: 'listing' });
     if (!admitted) return reply;
     const { problems } = checkProduct(admitted.body, shopFacts(admitted.shop, { ...store, nextSkuId: () => '0' }));
     const diagnoses = diagnosesOf(admitted.body);

@@ -21,6 +21,8 @@ const CLIENT = SANDBOX_CLIENTS.tiktokShop;
 const TRACK = 'tiktok-shop';
 /** Where the simulator is mounted: stripped from the URL to get the signed API path. */
 const MOUNT = '/sandbox/tiktok-shop';
+/** The scope package of the product APIs (Product Basic), which every call here needs unless its Access says another. */
+export const PRODUCT_SCOPE = 'seller.product.basic';
 
 export interface Access {
   /** The API's name, counted as `tiktok-shop:<operation>` and the key of its rate budget. */
@@ -28,6 +30,8 @@ export interface Access {
   fault?: FaultyEndpoint;
   /** A multipart upload: its body is not signed and its content type is multipart/form-data. */
   multipart?: boolean;
+  /** The scope the API needs (TikTok's scope packages, listings.md §2.1); `seller.product.basic` unless said. */
+  scope?: string;
 }
 
 export interface Admitted {
@@ -52,7 +56,8 @@ export function createProductGuard(context: SandboxContext, store: ProductStore)
   const faultAnswers: FaultAnswers = {
     error: replies.answer(ERRORS.internal).body,
     refused: replies.answer(ERRORS.expiredAccessToken),
-    misconfigured: replies.answer(ERRORS.invalidAppKey),
+    // What an app that signs its product calls wrong is answered (the app's key itself already passed the token calls).
+    misconfigured: replies.answer(ERRORS.invalidSign),
     passing: replies.answer(ERRORS.requestTimeout),
     throttled: replies.answer(ERRORS.rateLimited, 429),
   };
@@ -82,9 +87,10 @@ export function createProductGuard(context: SandboxContext, store: ProductStore)
   };
 
   /** The shop the call may act on, or the error that refuses it. */
-  const shopOf = (request: FastifyRequest, query: Record<string, string>): SandboxShop | TikTokError => {
+  const shopOf = (request: FastifyRequest, query: Record<string, string>, access: Access): SandboxShop | TikTokError => {
     const grant = grantOf(request);
     if (!('account' in grant)) return grant;
+    if (grant.refused.includes(access.scope ?? PRODUCT_SCOPE)) return ERRORS.scopeNotGranted;
     const shop = sandboxShops(grant.account, grant.shops, grant.market).find((each) => each.cipher === query.shop_cipher);
     return shop ?? PRODUCT_ERRORS.shopCipher;
   };
@@ -110,7 +116,7 @@ export function createProductGuard(context: SandboxContext, store: ProductStore)
     const query = firstValues(request.query);
     const refused = credentialError(request, query, access);
     if (refused) return (void replies.fail(reply, refused), null);
-    const shop = shopOf(request, query);
+    const shop = shopOf(request, query, access);
     if (!('cipher' in shop)) return (void replies.fail(reply, shop), null);
     if (!store.spend(shop.id, access.operation)) return (throttle(reply), null);
     const body = bodyOf(request);
@@ -130,6 +136,7 @@ export function createProductGuard(context: SandboxContext, store: ProductStore)
     if (refused) return (void replies.fail(reply, refused), null);
     const grant = grantOf(request);
     if (!('account' in grant)) return (void replies.fail(reply, grant), null);
+    if (grant.refused.includes(access.scope ?? PRODUCT_SCOPE)) return (void replies.fail(reply, ERRORS.scopeNotGranted), null);
     if (!store.spend(`seller-${grant.account}`, access.operation)) return (throttle(reply), null);
     const body = bodyOf(request);
     if (!body) return (void replies.fail(reply, PRODUCT_ERRORS.requestFormat), null);

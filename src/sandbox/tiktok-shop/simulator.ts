@@ -91,6 +91,20 @@ const STOCK_OPTION: ConsentOption = {
 };
 const STOCK_FIELD_VALUES: readonly string[] = ['', ...STOCK_CHOICES];
 
+/**
+ * The sandbox's choice of a scope the seller refuses at consent (TikTok lets a seller untick a package): its calls then
+ * answer 105005. Optional; absent (or empty) grants every scope.
+ */
+const REFUSE_OPTION: ConsentOption = {
+  name: 'refuse',
+  label: 'A permission the sandbox seller refuses',
+  values: [
+    ['', 'None: every permission is granted'],
+    ['seller.product.basic', 'Product Basic (product calls answer 105005)'],
+  ],
+};
+const REFUSABLE: readonly string[] = ['', 'seller.product.basic'];
+
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl(TRACK);
@@ -124,7 +138,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         access: SCOPES.map(([key, name]) => `${name} (${key})`),
         action: `/sandbox/${TRACK}/authorize`,
         params: query,
-        options: [SHOPS_OPTION, MARKET_OPTION, STOCK_OPTION],
+        options: [SHOPS_OPTION, MARKET_OPTION, STOCK_OPTION, REFUSE_OPTION],
       }),
     );
   });
@@ -136,6 +150,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const shops = shopCountOf(form.shops);
     const market = marketOf(form.market);
     const stock = form.shop ?? '';
+    const refuse = form.refuse ?? '';
     // A seller local to an EU market has the one shop there.
     const lone = market === '' || shops === 1;
     if (
@@ -144,7 +159,8 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       shops === null ||
       market === null ||
       !lone ||
-      !STOCK_FIELD_VALUES.includes(stock)
+      !STOCK_FIELD_VALUES.includes(stock) ||
+      !REFUSABLE.includes(refuse)
     ) {
       return reply
         .code(400)
@@ -152,7 +168,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         .send(
           renderSandboxError(
             'TikTok Shop',
-            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, and shop one of ${STOCK_CHOICES.join(', ')} or left out.`,
+            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, shop one of ${STOCK_CHOICES.join(', ')} or left out, and refuse seller.product.basic or left out.`,
           ),
         );
     }
@@ -162,7 +178,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (choice.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
-      const grant: Grant = { account: choice.account, shops, market: market || null };
+      const grant: Grant = { account: choice.account, shops, market: market || null, refused: refuse ? [refuse] : [] };
       if (choice.decision === 'allow') consented(context, TRACK, choice.account);
       if (choice.decision === 'allow' && stock !== '') products.stock(grant, stock as StockChoice);
       const code = tokens.issue(
@@ -191,7 +207,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       seller_name: `Sandbox TikTok Seller ${grant.account}`,
       seller_base_region: grant.market ?? 'GB',
       user_type: 0,
-      granted_scopes: SCOPES.map(([key]) => key),
+      granted_scopes: SCOPES.map(([key]) => key).filter((key) => !grant.refused.includes(key)),
     });
   };
   const inspectToken = (kind: string, raw: string | undefined) => inspectTokenOf(tokens, clock, kind, raw);

@@ -136,15 +136,12 @@ test("the seller's consent goes to the region's Seller Central at /apps/authoriz
 
 test("marketplace participations: a refused token is the seller's, a refused app the operator's, none participating a refusal", () => {
   assert.deepEqual(parseMarketplaceParticipations(200, PARTICIPATIONS), { storeName: 'Maomao UK', marketplaceIds: ['A1F83G8C2ARO7P'] });
-  const errors = (code: string, message: string) => ({ errors: [{ code, message, details: '' }] });
-  assert.throws(
-    () => parseMarketplaceParticipations(403, errors('Unauthorized', 'The access token you provided is revoked, malformed or invalid.')),
-    rejects('rejected'),
-  );
-  assert.throws(
-    () => parseMarketplaceParticipations(403, errors('Unauthorized', 'Access to requested resource is denied.')),
-    rejects('misconfigured'),
-  );
+  const errors = (code: string, message: string, details = '') => ({ errors: [{ code, message, details }] });
+  // Amazon's words (amzn/selling-partner-api-models issue 2333): the token's fault is in details, not in message.
+  const denied = 'Access to requested resource is denied.';
+  for (const details of ['The access token you provided is revoked, malformed or invalid.', 'The access token you provided has expired.'])
+    assert.throws(() => parseMarketplaceParticipations(403, errors('Unauthorized', denied, details)), rejects('rejected'), details);
+  assert.throws(() => parseMarketplaceParticipations(403, errors('Unauthorized', denied)), rejects('misconfigured'));
   assert.throws(() => parseMarketplaceParticipations(429, errors('QuotaExceeded', 'x')), rejects('unavailable'));
   assert.throws(() => parseMarketplaceParticipations(200, { payload: [] }), rejects('rejected'));
   assert.throws(() => parseMarketplaceParticipations(200, { payload: 'x' }), rejects('unavailable'));

@@ -22,6 +22,10 @@ interface Held {
   title: string;
   state: string;
   skus: { sku: string; price: string | null; quantity: number }[];
+  /** The handling time of the seller's own channel (`lead_time_to_ship_max_days`). */
+  handling_time: number | null;
+  /** Who fulfils the SKU: `DEFAULT` (the seller) or Amazon's channel (FBA). */
+  fulfillment_channel: string;
   asin: string;
   requirements: string;
   status: string[];
@@ -310,7 +314,107 @@ for (const kind of databaseKinds()) {
       );
     });
 
-    test('deactivate is stock 0 on every SKU (inactive); activate puts the stock back (in review, then active); delete', async () => {
+    test('the handling time the seller set on Amazon survives a price and stock change, and deactivate and activate', async () => {
+      const me = await amazonSeller(t, '712');
+      const { id, productId } = await published(me, 'A11');
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A11-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ handling_time: 4 }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '21.00';
+      variants[0].quantity = 9;
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const [white] = await held(me.account);
+      assert.deepEqual([white!.skus[0]!.price, white!.skus[0]!.quantity, white!.handling_time], ['21.00', 9, 4]);
+
+      for (const action of ['deactivate', 'activate']) {
+        assert.equal((await call(t, 'POST', `/listings/${id}/${action}`, me.as)).statusCode, 202);
+        await runDueJobs(t, LISTING_QUEUE);
+      }
+      const [back] = await held(me.account);
+      assert.deepEqual([back!.skus[0]!.quantity, back!.handling_time], [9, 4], 'the stock back, the handling time kept');
+    });
+
+    test('a SKU Amazon fulfils (FBA) is read as such: its price still changes, its stock is never written', async () => {
+      const me = await amazonSeller(t, '714');
+      const { id, productId } = await published(me, 'A13');
+      // The seller sends the white mug to Amazon's warehouses in Seller Central: Amazon counts 40 of it.
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A13-W`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fulfillment_channel: 'AMAZON_NA', quantity: 40 }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      await t.deps.listingWatch.read({ listingId: id });
+
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '23.00';
+      variants[0].quantity = 3;
+      variants[1].quantity = 8;
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const after = await listing(me, id);
+      assert.deepEqual([after.status, after.sync_status], ['active', 'synced'], JSON.stringify(after.issues));
+      const [white, blue] = await held(me.account);
+      assert.deepEqual(
+        [white!.fulfillment_channel, white!.skus[0]!.price, white!.skus[0]!.quantity],
+        ['AMAZON_NA', '23.00', 40],
+        "the price changed, Amazon's count kept",
+      );
+      assert.deepEqual([blue!.fulfillment_channel, blue!.skus[0]!.quantity], ['DEFAULT', 8]);
+
+      // Switching the listing off and on leaves Amazon's count alone: only the seller's own SKU goes to 0 and back.
+      assert.equal((await call(t, 'POST', `/listings/${id}/deactivate`, me.as)).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.deepEqual(
+        (await held(me.account)).map((s) => s.skus[0]!.quantity),
+        [40, 0],
+      );
+    });
+
+    test("an FBA SKU is imported as such: Amazon's count as its stock, and a stock change after it sends the price alone", async () => {
+      const me = await amazonSeller(t, '715', { listings: 'stocked' });
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/MUG-SPECKLE`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ fulfillment_channel: 'AMAZON_NA', quantity: 25 }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      await runDueJobs(t, IMPORT_QUEUE);
+      const listings = (await call(t, 'GET', `/sites/${me.site}/listings?per_page=100`, me.as)).json().data;
+      const mug = listings.find((l: { external_id: string }) => l.external_id === 'MUG-SPECKLE');
+      assert.equal(mug.status, 'active');
+      const product = (await call(t, 'GET', `/products/${mug.product_id}`, me.as)).json().data;
+      assert.equal(product.variants[0].quantity, 25, "Amazon's count");
+      product.variants[0].quantity = 2;
+      product.variants[0].price = '31.00';
+      assert.equal((await call(t, 'PATCH', `/products/${product.id}`, { ...me.as, body: { variants: product.variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal((await listing(me, mug.id)).sync_status, 'synced');
+      const now = (await held(me.account)).find((s) => s.id === 'MUG-SPECKLE')!;
+      assert.deepEqual([now.fulfillment_channel, now.skus[0]!.price, now.skus[0]!.quantity], ['AMAZON_NA', '31.00', 25]);
+    });
+
+    test("a grant the seller revoked, which Amazon says in the 403's details, turns the site reauthorization_required", async () => {
+      const me = await amazonSeller(t, '713');
+      const { id, productId } = await published(me, 'A12');
+      const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: 'amazon-seller', account: 713 } });
+      assert.equal(revoked.statusCode, 204);
+      const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+      variants[0].price = '22.00';
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      const site = (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data;
+      assert.equal(site.status, 'reauthorization_required', JSON.stringify(site));
+      assert.equal((await listing(me, id)).sync_status, 'syncing', 'the change waits for the seller to reconnect');
+    });
+
+    test('deactivate is stock 0 on every SKU (inactive); activate puts the stock back, active at once (no new review); delete', async () => {
       const me = await amazonSeller(t, '705');
       const { id, productId } = await published(me, 'A4');
       assert.equal((await call(t, 'POST', `/listings/${id}/deactivate`, me.as)).statusCode, 202);
@@ -335,14 +439,15 @@ for (const kind of databaseKinds()) {
 
       assert.equal((await call(t, 'POST', `/listings/${id}/activate`, me.as)).statusCode, 202);
       await runDueJobs(t, LISTING_QUEUE);
-      assert.equal((await listing(me, id)).status, 'in_review');
+      // A stock change is no new submission of the product: buyable again, read back at once, not sent to review.
       assert.deepEqual(
-        (await held(me.account)).map((s) => s.skus[0]!.quantity),
-        [9, 2],
+        (await held(me.account)).map((s) => [s.skus[0]!.quantity, s.state]),
+        [
+          [9, 'active'],
+          [2, 'active'],
+        ],
       );
-      t.clock.advance(SANDBOX_REVIEW_MS);
-      await watched();
-      assert.equal((await listing(me, id)).status, 'active');
+      assert.deepEqual([(await listing(me, id)).status, (await listing(me, id)).platform_status], ['active', 'BUYABLE,DISCOVERABLE']);
 
       assert.equal((await call(t, 'DELETE', `/listings/${id}`, me.as)).statusCode, 202);
       await runDueJobs(t, LISTING_QUEUE);

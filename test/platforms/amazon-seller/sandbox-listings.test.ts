@@ -444,6 +444,24 @@ describe('Amazon Listings Items API', () => {
     assert.equal(twice.status, 400, 'putListingsItem takes one marketplace');
   });
 
+  test("a revoked or expired access token is 403 'Access to requested resource is denied.' with the reason in details", async () => {
+    const seller = await connect(425);
+    const denied = (details: string) => ({
+      errors: [{ code: 'Unauthorized', message: 'Access to requested resource is denied.', details }],
+    });
+    const revoked = await t.app.inject({ method: 'POST', url: '/sandbox/revoke', payload: { track: 'amazon-seller', account: 425 } });
+    assert.equal(revoked.statusCode, 204);
+    const refused = await get(seller, 'MUG-1');
+    assert.deepEqual([refused.status, refused.body], [403, denied('The access token you provided is revoked, malformed or invalid.')]);
+
+    const later = await connect(426);
+    t.clock.advance(2 * 3600_000);
+    const expired = await get(later, 'MUG-1');
+    assert.deepEqual([expired.status, expired.body], [403, denied('The access token you provided has expired.')]);
+    const participations = await sp(later, 'GET', '/sellers/v1/marketplaceParticipations');
+    assert.deepEqual([participations.status, participations.body], [403, denied('The access token you provided has expired.')]);
+  });
+
   test('a spent usage plan answers 429 QuotaExceeded with x-amzn-RateLimit-Limit, and refills with time', async () => {
     const seller = await connect(421);
     setAmazonSellerRateLimit(t.deps.sandbox, 1);

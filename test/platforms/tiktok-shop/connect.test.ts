@@ -155,6 +155,13 @@ describe('TikTok Shop token calls', () => {
     }
   });
 
+  test("105005 (a scope the seller refused at consent) is the seller's: connect again granting it", () => {
+    assert.throws(
+      () => parseShopsResponse(200, { code: 105005, message: 'Access denied.', request_id: 'r' }),
+      (error: unknown) => error instanceof PlatformError && error.reason === 'rejected' && /grant every permission/.test(error.message),
+    );
+  });
+
   test('36009003 (internal error) and 36009007 (request timeout) are passing', () => {
     for (const code of [36009003, 36009007])
       assert.throws(() => parseTokenResponse(200, { code, message: 'x', request_id: 'r' }), unavailable, String(code));

@@ -11,10 +11,11 @@ import { sql } from 'drizzle-orm';
 import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
+import { connectTikTokShopSite } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
-import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
+import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 interface ShopProduct {
   id: string;
@@ -141,6 +142,37 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(refused.statusCode, 422, refused.body);
       assert.match(JSON.stringify(refused.json()), /settings\.warehouse_id/);
+    });
+
+    test('a permission the seller refused at consent (105005) asks the seller to connect the shop again granting it', async () => {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const site = await connectTikTokShopSite(t, user, '412', { refuse: 'seller.product.basic' });
+      const options = await call(t, 'GET', `/sites/${site}/listing-options`, as);
+      assert.equal(options.statusCode, 422, options.body);
+      assert.match(options.json().errors.site_id[0], /105005.*Connect the shop again and grant every permission/);
+      const after = (await call(t, 'GET', `/sites/${site}`, as)).json().data;
+      assert.equal(after.status, 'reauthorization_required');
+    });
+
+    test("a bad signature (106001) is Storelink's own: logged on /health, the seller told it is not theirs, never 'try again shortly'", async () => {
+      const me = await tiktokSeller(t, '413');
+      const productId = await product(me, 'T9');
+      const body = { product_id: productId, category_id: '600011', attributes: { 100392: '1001533' }, mode: 'validate' };
+      t.deps.sandbox.faults.set('tiktok-shop', 'listing', 'misconfigured');
+      try {
+        const validated = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+        assert.equal(validated.statusCode, 500, validated.body);
+        assert.doesNotMatch(validated.json().message, /try again/i);
+        assert.match(validated.json().message, /not your shop's doing: the operator has been told/);
+        const health = (await t.app.inject({ method: 'GET', url: '/api/v1/health' })).json().data;
+        const problem = health.platforms.find((p: { platform: string }) => p.platform === 'tiktok-shop');
+        assert.match(problem?.message ?? '', /106001/);
+        assert.equal((await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data.status, 'connected');
+      } finally {
+        t.deps.sandbox.faults.set('tiktok-shop', 'listing', null);
+        t.deps.platformHealth.succeeded('tiktok-shop');
+      }
     });
 
     test("validate runs TikTok's listing check and stores nothing; Storelink's own checks refuse what TikTok would", async () => {
