@@ -187,7 +187,12 @@ export const products = pgTable(
     search: text('search').notNull().default(''),
     ...timestamps,
   },
-  (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id), uniqueIndex('products_handle_key').on(t.workspaceId, t.handle)],
+  (t) => [
+    index('products_workspace_id_idx').on(t.workspaceId, t.id),
+    uniqueIndex('products_handle_key').on(t.workspaceId, t.handle),
+    // pg_trgm's trigrams of `search` (migration 0022): a `LIKE '%abc%'` reads the products holding abc's trigrams only.
+    index('products_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
+  ],
 );
 
 /** A sellable variant of a product; its sku is unique among the workspace's variants. Money is numeric, never a float. */
