@@ -220,6 +220,25 @@ export const productVariants = pgTable(
   ],
 );
 
+/**
+ * How many of the workspace's products a search matched when it last counted them (`q` lowercased as searched; `''`
+ * for the whole catalogue), kept while the answer holds: adding, removing a product or changing its `search` deletes
+ * the workspace's rows in the same transaction (migration 0023's triggers), so `meta.total` stays exact without a count
+ * of every match on every page. At most SEARCH_TOTALS_KEPT rows a workspace (products.repo.ts).
+ */
+export const productSearchTotals = pgTable(
+  'product_search_totals',
+  {
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    q: text('q').notNull(),
+    total: integer('total').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.q] })],
+);
+
 /** An image of a product: a caller's public URL, or Storelink's own for uploaded bytes (`mediaSha256`). */
 export const productImages = pgTable(
   'product_images',
