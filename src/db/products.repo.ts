@@ -112,14 +112,20 @@ async function readKeptTotal(db: Db, workspaceId: number, key: string): Promise<
 }
 
 /**
- * Counts the workspace's products matching `where` and keeps the total under `key`. The lock waits for every
- * transaction that has changed the workspace's products to end (their triggers hold it shared), and holds off the
- * next until this one ends, so the count sees every change whose trigger deleted the kept totals, and a change that
- * commits after it deletes this total: no total outlives a change (migration 0023).
+ * Counts the workspace's products matching `where` and keeps the total under `key` when it may. The lock is held shared
+ * by every transaction that has changed the workspace's products (their triggers take it) until it ends; taken here
+ * exclusively, it proves none is in flight, so the count sees every change that deleted kept totals, and holds off the
+ * next change until this transaction ends, so that change deletes this total: no kept total outlives a change
+ * (migration 0023). While a change is in flight the matches are counted and not kept, rather than waiting for it (an
+ * import can hold it for seconds).
  */
 async function countMatches(db: Db, workspaceId: number, key: string, where: SQL): Promise<number> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEARCH_TOTALS_LOCK}, ${workspaceId}::int)`);
+    const locked = await tx.execute(sql`select pg_try_advisory_xact_lock(${SEARCH_TOTALS_LOCK}, ${workspaceId}::int) as held`);
+    if (!rowsOf<{ held: boolean }>(locked)[0]!.held) {
+      const counted = await tx.execute(sql`select count(*)::int as total from ${products} where ${where}`);
+      return Number(rowsOf<{ total: number }>(counted)[0]!.total);
+    }
     const counted = await tx.execute(sql`
       insert into ${productSearchTotals} (workspace_id, q, total)
       select ${workspaceId}::int, ${key}::text, count(*)::int from ${products} where ${where}

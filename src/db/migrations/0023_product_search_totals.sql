@@ -9,8 +9,9 @@ CREATE TABLE "product_search_totals" (
 ALTER TABLE "product_search_totals" ADD CONSTRAINT "product_search_totals_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- A total kept in product_search_totals holds until a product of its workspace is added, removed or changes its
 -- search text: each such statement deletes the workspace's totals, holding the search totals' advisory lock
--- (0x5ea2c407, workspace) shared until its transaction ends. A count takes the lock exclusively (products.repo.ts,
--- countMatches), so it waits for such transactions to end and they wait for it: no total survives a change.
+-- (0x5ea2c407, workspace) shared until its transaction ends. A count keeps its total only when it gets the lock
+-- exclusively (products.repo.ts, countMatches): no such transaction is in flight, and the next waits for the count's
+-- to end, then deletes its total. No total survives a change.
 -- Hand-written: Drizzle's schema has no triggers.
 CREATE FUNCTION storelink_forget_search_totals(workspace_ids int[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
