@@ -390,12 +390,6 @@ async function main(): Promise<void> {
     return;
   }
   const { postgres, small, grown } = await openDatabases();
-  if (flags['catalogue-only']) {
-    // (g)'s imports alone, on each database: made, previewed and merged.
-    for (const database of small) await prepare(database, true);
-    console.log(`\n${importLines(imports).join('\n')}`);
-    return;
-  }
   if (flags['listings-only']) {
     // (h) alone, on PostgreSQL as in the whole bench: the platforms' publish and price-change figures of one run.
     const postgresSmall = small[0]!;
@@ -405,18 +399,8 @@ async function main(): Promise<void> {
     return;
   }
   for (const database of small) await prepare(database, true);
-  // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
-  for (const database of grown) {
-    await prepare(database, false);
-    const seeding = Date.now();
-    await seedGrowth(database.target, growthUsers);
-    console.log(
-      `e ${database.kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
-    );
-  }
   // Every database starts empty, so the bench user has the same ids, and the same answer, on each (checkBody).
   const [postgresSmall, pgliteSmall] = small as [BenchDatabase, BenchDatabase];
-  const [postgresGrown, pgliteGrown] = grown as [BenchDatabase, BenchDatabase];
   const on = (key: string, database: BenchDatabase): Contender => ({
     key,
     start: () => storelink(database.kind, database.env),
@@ -444,6 +428,31 @@ async function main(): Promise<void> {
     check: checkCatalogue,
     shape: searchShape,
   });
+  if (flags['catalogue-only']) {
+    // (g) alone: the imports on each database (made, previewed and merged), then the search loaded on each beside the
+    // bare server sending PostgreSQL's page, in the same rotating rounds as the whole bench.
+    await runRounds([
+      { ...bare('a-products', catalogueAnswers.PostgreSQL!, CATALOGUE_PATH), shape: searchShape },
+      catalogue('g-postgres', postgresSmall),
+      catalogue('g-pglite', pgliteSmall),
+    ]);
+    console.log(`\n${importLines(imports).join('\n')}`);
+    for (const [key, list] of Object.entries(measurements)) {
+      const m = medianOf(list);
+      console.log(`${key.padEnd(12)} median ${Math.round(m.rps)} req/s, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/request`);
+    }
+    return;
+  }
+  // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
+  for (const database of grown) {
+    await prepare(database, false);
+    const seeding = Date.now();
+    await seedGrowth(database.target, growthUsers);
+    console.log(
+      `e ${database.kind}: seeded ${(growthUsers * PATS_PER_USER).toLocaleString('en-US')} PATs in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+    );
+  }
+  const [postgresGrown, pgliteGrown] = grown as [BenchDatabase, BenchDatabase];
   await runRounds([
     bare('a', { body: reference!.body, headers: null }),
     on('b-postgres', postgresSmall),

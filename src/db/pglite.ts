@@ -3,7 +3,8 @@ import { execFile } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
@@ -16,6 +17,11 @@ import { createStorageHealth } from './storage-health.js';
 // PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
 export const PGLITE_SHARED_BUFFERS = '16MB';
 const PGLITE_SETTING = `shared_buffers = ${PGLITE_SHARED_BUFFERS}`;
+/**
+ * The contrib modules the migrations create (pg_trgm: migration 0022, the product search's index). PGlite loads an
+ * extension's files only when given it here, so every PGlite opened on Storelink's schema must be given these.
+ */
+const EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
 
 /** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
 export async function openPglite(
@@ -28,7 +34,9 @@ export async function openPglite(
   let client: PGlite;
   try {
     if (dataDir && image) throw new Error('an image is for an in-memory database only');
-    client = dataDir ? await openDataDir(dataDir, migrationsFolder) : new PGlite(image ? { loadDataDir: image } : {});
+    client = dataDir
+      ? await openDataDir(dataDir, migrationsFolder)
+      : new PGlite({ extensions: EXTENSIONS, ...(image ? { loadDataDir: image } : {}) });
     await client.waitReady;
   } catch (error) {
     lock?.release();
@@ -92,11 +100,11 @@ async function openDataDir(dataDir: string, migrationsFolder: string): Promise<P
     const image = await madePgliteImage(migrationsFolder);
     if (image) {
       mkdirSync(dataDir, { recursive: true });
-      return new PGlite(dataDir, { loadDataDir: image });
+      return new PGlite(dataDir, { extensions: EXTENSIONS, loadDataDir: image });
     }
   }
   await preparePgliteDataDir(dataDir);
-  return new PGlite(dataDir);
+  return new PGlite(dataDir, { extensions: EXTENSIONS });
 }
 
 /**

@@ -1,8 +1,8 @@
-/** Products with their variants and images, always scoped to a workspace. Transactions are the service's. */
-import { and, asc, count, eq, getTableColumns, inArray, like, notInArray, type SQL, sql } from 'drizzle-orm';
+/** Products with their variants and images, always scoped to a workspace. Transactions are the service's (but for countMatches). */
+import { and, asc, eq, getTableColumns, inArray, like, notInArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
-import { productImages, products, productVariants } from './schema.js';
+import { productImages, productSearchTotals, products, productVariants } from './schema.js';
 
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
@@ -47,8 +47,10 @@ function matching(workspaceId: number, q: string | undefined): SQL {
 
 /**
  * A page of the workspace's products (of those matching `q`) with their variants and images in one statement, and how
- * many match in all: counted apart only when the page does not tell (it is full, or empty past the end). A window's
- * `count(*) over ()` would ride along, but it copies every match aside first: twice the count's time on PGlite.
+ * many match in all. The page tells the total when it is not full (and not empty past the end); otherwise the same
+ * statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when there
+ * is none are the matches counted, once, for the pages after. A window's `count(*) over ()` would count every match on
+ * every page, and copies every match aside first: twice the count's time on PGlite.
  */
 export async function listProducts(
   db: Db,
@@ -56,11 +58,83 @@ export async function listProducts(
   page: { limit: number; offset: number },
   q?: string,
 ): Promise<{ rows: ProductRecord[]; total: number }> {
-  const where = matching(workspaceId, q);
-  const rows = await db.select(WHOLE).from(products).where(where).orderBy(asc(products.id)).limit(page.limit).offset(page.offset);
+  const key = q?.toLowerCase() ?? '';
+  const statements = pageStatements(db);
+  const rows = await (q ? statements.search : statements.all).execute({ workspaceId, key, pattern: likePattern(key), ...page });
   const told = rows.length < page.limit && (rows.length > 0 || page.offset === 0);
-  const total = told ? page.offset + rows.length : ((await db.select({ total: count() }).from(products).where(where))[0]?.total ?? 0);
-  return { rows: rows.map(recordOf), total };
+  // An empty page past the end has no row to carry the kept total: read apart, as the count was before.
+  const known = rows.length > 0 ? rows[0]!.knownTotal : await readKeptTotal(db, workspaceId, key);
+  const total = told ? page.offset + rows.length : (known ?? (await countMatches(db, workspaceId, key, matching(workspaceId, q))));
+  return { rows: rows.map(({ knownTotal: _, ...row }) => recordOf(row)), total };
+}
+
+/**
+ * The page's statement with and without `q`, built once per database rather than on every request (Drizzle's building
+ * of this select was most of a search's CPU time in the service). Unnamed on PostgreSQL: each execution is planned for
+ * its own `q`, as a statement built anew was (a named one may settle on one generic plan for every `q`, which cannot
+ * tell a rare `q`, best found by the trigram index, from a common one, best read in id order).
+ */
+function pageStatements(db: Db) {
+  let statements = PAGE_STATEMENTS.get(db);
+  if (!statements) {
+    const inWorkspace = eq(products.workspaceId, sql.placeholder('workspaceId'));
+    const search = and(inWorkspace, like(products.search, sql.placeholder('pattern')))!;
+    statements = { all: preparePage(db, inWorkspace), search: preparePage(db, search) };
+    PAGE_STATEMENTS.set(db, statements);
+  }
+  return statements;
+}
+
+const preparePage = (db: Db, where: SQL) =>
+  db
+    .select({ ...WHOLE, knownTotal: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')) })
+    .from(products)
+    .where(where)
+    .orderBy(asc(products.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .prepare('');
+const PAGE_STATEMENTS = new WeakMap<Db, Record<'all' | 'search', ReturnType<typeof preparePage>>>();
+
+/** The advisory lock (two-key form, this class and the workspace) between counting a search and changing products. */
+const SEARCH_TOTALS_LOCK = 0x5ea2_c407;
+/** Searches whose totals a workspace keeps: the most recently counted. */
+const SEARCH_TOTALS_KEPT = 100;
+
+/** The total kept for the workspace's search `key`, as a column of the page's statement (an InitPlan, read once). */
+const keptTotal = (workspaceId: number | Placeholder, key: string | Placeholder) =>
+  sql<number | null>`(select ${productSearchTotals.total} from ${productSearchTotals}
+    where ${productSearchTotals.workspaceId} = ${workspaceId} and ${productSearchTotals.q} = ${key})`;
+
+async function readKeptTotal(db: Db, workspaceId: number, key: string): Promise<number | null> {
+  const [row] = await db.select({ total: keptTotal(workspaceId, key) }).from(sql`(select 1) as one`);
+  return row?.total ?? null;
+}
+
+/**
+ * Counts the workspace's products matching `where` and keeps the total under `key` when it may. The lock is held shared
+ * by every transaction that has changed the workspace's products (their triggers take it) until it ends; taken here
+ * exclusively, it proves none is in flight, so the count sees every change that deleted kept totals, and holds off the
+ * next change until this transaction ends, so that change deletes this total: no kept total outlives a change
+ * (migration 0023). While a change is in flight the matches are counted and not kept, rather than waiting for it (an
+ * import can hold it for seconds).
+ */
+async function countMatches(db: Db, workspaceId: number, key: string, where: SQL): Promise<number> {
+  return db.transaction(async (tx) => {
+    const locked = await tx.execute(sql`select pg_try_advisory_xact_lock(${SEARCH_TOTALS_LOCK}, ${workspaceId}::int) as held`);
+    if (!rowsOf<{ held: boolean }>(locked)[0]!.held) {
+      const counted = await tx.execute(sql`select count(*)::int as total from ${products} where ${where}`);
+      return Number(rowsOf<{ total: number }>(counted)[0]!.total);
+    }
+    const counted = await tx.execute(sql`
+      insert into ${productSearchTotals} (workspace_id, q, total)
+      select ${workspaceId}::int, ${key}::text, count(*)::int from ${products} where ${where}
+      on conflict (workspace_id, q) do update set total = excluded.total, counted_at = now()
+      returning total`);
+    await tx.execute(sql`delete from ${productSearchTotals} where workspace_id = ${workspaceId} and q in (
+      select q from ${productSearchTotals} where workspace_id = ${workspaceId} order by counted_at desc offset ${SEARCH_TOTALS_KEPT})`);
+    return Number(rowsOf<{ total: number }>(counted)[0]!.total);
+  });
 }
 
 /** A variant and an image as `json_build_object` gives them: money as text (never a JSON number), times as ISO text. */

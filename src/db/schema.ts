@@ -187,7 +187,12 @@ export const products = pgTable(
     search: text('search').notNull().default(''),
     ...timestamps,
   },
-  (t) => [index('products_workspace_id_idx').on(t.workspaceId, t.id), uniqueIndex('products_handle_key').on(t.workspaceId, t.handle)],
+  (t) => [
+    index('products_workspace_id_idx').on(t.workspaceId, t.id),
+    uniqueIndex('products_handle_key').on(t.workspaceId, t.handle),
+    // pg_trgm's trigrams of `search` (migration 0022): a `LIKE '%abc%'` reads the products holding abc's trigrams only.
+    index('products_search_trgm_idx').using('gin', t.search.op('gin_trgm_ops')),
+  ],
 );
 
 /** A sellable variant of a product; its sku is unique among the workspace's variants. Money is numeric, never a float. */
@@ -213,6 +218,25 @@ export const productVariants = pgTable(
     unique('product_variants_workspace_sku_key').on(t.workspaceId, t.sku),
     index('product_variants_product_idx').on(t.productId, t.position),
   ],
+);
+
+/**
+ * How many of the workspace's products a search matched when it last counted them (`q` lowercased as searched; `''`
+ * for the whole catalogue), kept while the answer holds: adding, removing a product or changing its `search` deletes
+ * the workspace's rows in the same transaction (migration 0023's triggers), so `meta.total` stays exact without a count
+ * of every match on every page. At most SEARCH_TOTALS_KEPT rows a workspace (products.repo.ts).
+ */
+export const productSearchTotals = pgTable(
+  'product_search_totals',
+  {
+    workspaceId: integer('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    q: text('q').notNull(),
+    total: integer('total').notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.q] })],
 );
 
 /** An image of a product: a caller's public URL, or Storelink's own for uploaded bytes (`mediaSha256`). */
