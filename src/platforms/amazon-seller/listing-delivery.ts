@@ -5,7 +5,7 @@
  * parent SKU put first (a child names a parent Amazon holds), then each variant as a child. Each part's fingerprint in
  * `progress.delivered` says what was sent.
  */
-import type { ListingIssue } from '../../domain/index.js';
+import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import { ListingRefused } from '../contracts/errors.js';
 import type { DraftVariant, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import {
@@ -72,6 +72,7 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
     if (progress.delivered.family === wanted && progress.delivered.parent === family.parentSku) return [];
     const local = localIssues(draft, delivery.schema, context);
     if (local.length > 0) throw new ListingRefused(local);
+    await claimParent(delivery, family);
     const prefix = `${family.parentSku}: `;
     const submission = await items.putSku(call, marketplace, family.parentSku, parentBody(draft, family, context), false);
     const refused = refusedSubmission(submission, prefix);
@@ -83,6 +84,27 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
     progress.externalId ??= family.parentSku;
     await delivery.save(progress);
     return issuesOf(submission.issues, prefix);
+  }
+
+  /**
+   * Before a family's parent is first put: Amazon must not hold a SKU of its name already, for a put over it would
+   * replace a listing of the seller's own (a SKU they named `<sku>-PARENT`, or the parent of another product whose first
+   * variant had this SKU). The claim is saved before the put, so a put that landed before a crash is put again, not
+   * taken for the seller's; a parent the listing holds already (put before, or imported) is its own.
+   */
+  async function claimParent(delivery: Delivery, family: Family): Promise<void> {
+    const { call, marketplace, progress } = delivery;
+    if (progress.delivered.parent === family.parentSku || progress.delivered.parentClaimed === family.parentSku) return;
+    if (await items.readItem(call, marketplace, family.parentSku))
+      throw new ListingRefused([
+        storelinkIssue(
+          'product.variants.0.sku',
+          'amazon_parent_sku_taken',
+          `Amazon already has a listing of yours with the SKU ${family.parentSku}, which Storelink would make this family's parent SKU: give this product's first variant another SKU, or remove that listing on Amazon.`,
+        ),
+      ]);
+    progress.delivered.parentClaimed = family.parentSku;
+    await delivery.save(progress);
   }
 
   /** Puts each SKU whose product part changed, patches each whose price or stock alone did; the warnings of the puts. */

@@ -286,6 +286,32 @@ for (const kind of databaseKinds()) {
       assert.equal(blue.skus[0]!.price, '22.00');
     });
 
+    test("a family's parent SKU that Amazon holds already is not put over: the listing fails with the issue, Amazon's SKU untouched", async () => {
+      // Another workspace on the same Amazon account listed a family whose first variant has the same SKU: Amazon holds
+      // F9-W-PARENT as that family's parent.
+      const other = await amazonSeller(t, '759');
+      const theirs = await product(other, 'F9');
+      assert.equal((await publish(other, theirs, 'KITCHEN', { material: 'Stoneware' })).statusCode, 202);
+      await runDueJobs(t, LISTING_QUEUE);
+      const before = JSON.stringify(stored(other, 'F9-W-PARENT'));
+      assert.ok(stored(other, 'F9-W-PARENT'), 'the other family is on Amazon');
+
+      const me = await amazonSeller(t, '759');
+      const mine = await product(me, 'F9', { title: 'Another mug F9' });
+      const puts = calls('putListingsItem');
+      const published = await publish(me, mine, 'KITCHEN', { material: 'Stoneware', bullet_point: 'Another glaze' });
+      assert.equal(published.statusCode, 202, published.body);
+      await runDueJobs(t, LISTING_QUEUE);
+      const refused = await listing(me, published.json().data.id);
+      assert.equal(refused.sync_status, 'failed', JSON.stringify(refused));
+      assert.deepEqual(
+        refused.issues.map((i: { code: string; field: string }) => [i.code, i.field]),
+        [['amazon_parent_sku_taken', 'product.variants.0.sku']],
+      );
+      assert.equal(calls('putListingsItem'), puts, 'nothing put over the SKU Amazon holds');
+      assert.equal(JSON.stringify(stored(other, 'F9-W-PARENT')), before);
+    });
+
     test('a variant SKU ending in -PARENT is refused on Amazon: Storelink names family parents so', async () => {
       const me = await amazonSeller(t, '757');
       const clash = await product(me, 'F7', {
