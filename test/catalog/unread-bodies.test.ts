@@ -44,6 +44,21 @@ function firstAnswer(received: string) {
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(json ?? '') };
 }
 
+/**
+ * The connection's first answer is `status` with `body`, says it closes the connection, and the server closes it
+ * within 2 s of it; then the test's end of the socket is closed too.
+ */
+async function refusedAndClosed(opened: Awaited<ReturnType<typeof openSocket>>, status: number, body: unknown) {
+  const { socket, state } = opened;
+  const answer = firstAnswer(state.received);
+  assert.equal(answer.status, status, state.received.slice(0, 300));
+  assert.deepEqual(answer.body, body);
+  assert.equal(answer.headers.connection, 'close');
+  await until(() => state.closedAt !== null, 2_000);
+  assert.ok(state.closedAt !== null, `the server closed the connection within 2 s of its ${status}`);
+  socket.destroy();
+}
+
 for (const kind of databaseKinds()) {
   describe(`bodies refused before their end, over a real connection [${kind}]`, () => {
     let t: TestApp;
@@ -71,13 +86,7 @@ for (const kind of databaseKinds()) {
       for (let sent = 0; sent < 51 * 16 && state.answeredAt === null && !socket.destroyed; sent++)
         if (!socket.write(chunk)) await new Promise((resolve) => socket.once('drain', resolve).once('close', resolve));
       await until(() => state.answeredAt !== null, 10_000);
-      const answer = firstAnswer(state.received);
-      assert.equal(answer.status, 413, state.received.slice(0, 300));
-      assert.deepEqual(answer.body, errorBody(413, 'Payload too large'));
-      assert.equal(answer.headers.connection, 'close');
-      await until(() => state.closedAt !== null, 2_000);
-      assert.ok(state.closedAt !== null, 'the server closed the connection within 2 s of its 413');
-      socket.destroy();
+      await refusedAndClosed({ socket, state }, 413, errorBody(413, 'Payload too large'));
     });
 
     test('a declared Content-Length past 50 MB is answered 413 before the body is sent, and the connection is closed', async () => {
@@ -85,13 +94,7 @@ for (const kind of databaseKinds()) {
       socket.write(head(`Content-Length: ${51 * 1024 * 1024}\r\n`));
       socket.write('handle,title,currency,sku,price,quantity\n');
       await until(() => state.answeredAt !== null, 5_000);
-      const answer = firstAnswer(state.received);
-      assert.equal(answer.status, 413, state.received.slice(0, 300));
-      assert.deepEqual(answer.body, errorBody(413, 'Payload too large'));
-      assert.equal(answer.headers.connection, 'close');
-      await until(() => state.closedAt !== null, 2_000);
-      assert.ok(state.closedAt !== null, 'the server closed the connection within 2 s of its 413');
-      socket.destroy();
+      await refusedAndClosed({ socket, state }, 413, errorBody(413, 'Payload too large'));
     });
 
     test('an upload refused at a part it cannot take is answered 422 at once, and the connection is closed', async () => {
@@ -104,16 +107,10 @@ for (const kind of databaseKinds()) {
       socket.write(part);
       socket.write(Buffer.alloc(100_000));
       await until(() => state.answeredAt !== null, 5_000);
-      const answer = firstAnswer(state.received);
-      assert.equal(answer.status, 422, state.received.slice(0, 300));
-      assert.deepEqual(answer.body, {
+      await refusedAndClosed({ socket, state }, 422, {
         ...errorBody(422, 'The given data was invalid.'),
         errors: { file: ['Send the image in a part named file.'] },
       });
-      assert.equal(answer.headers.connection, 'close');
-      await until(() => state.closedAt !== null, 2_000);
-      assert.ok(state.closedAt !== null, 'the server closed the connection within 2 s of its 422');
-      socket.destroy();
     });
   });
 }
