@@ -238,8 +238,9 @@ export function createJobs(options: JobsOptions): Jobs {
     for (const [name, held] of orphans) {
       await boss.fail(name, held, { message: 'its process died' });
       const { retryDelay = 0 } = definition(name).options;
-      // pg-boss's back-off: at most retryDelay × 2^(retries + 1) seconds.
-      for (const { retryCount } of held) wakeAt(name, new Date(Date.now() + retryDelay * 2 ** Math.min(16, retryCount + 1) * 1000));
+      // pg-boss's back-off: at most retryDelay × 2^(retries + 1) seconds; one wake for the jobs of each retry count.
+      for (const retryCount of new Set(held.map((job) => job.retryCount)))
+        wakeAt(name, new Date(Date.now() + retryDelay * 2 ** Math.min(16, retryCount + 1) * 1000));
     }
   };
 
