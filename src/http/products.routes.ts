@@ -587,11 +587,8 @@ const UPLOAD_BODY = Type.Object({
 
 const IMPORT_BODY = Type.String({ description: 'The CSV file (UTF-8; a byte order mark is skipped)', examples: [CSV_EXAMPLE] });
 
-/**
- * A 413 that closes the connection once it is sent, as Fastify's own body parsers answer theirs: the rest of the body
- * is never read, so on a kept-alive connection the client's next request would wait behind it until a 408.
- */
-const tooLarge = () => new AppError('payload_too_large', { headers: { connection: 'close' } });
+/** A 413 that closes the connection once it is sent (CLOSE), as Fastify's own body parsers answer theirs. */
+const tooLarge = () => new AppError('payload_too_large', { headers: CLOSE });
 
 /** The body's bytes as they arrive, refused with 413 past `max`; the request is left open, so the answer still reaches the client. */
 async function* capped(body: Readable, max: number): AsyncGenerator<Buffer> {
