@@ -306,6 +306,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     ...tokenRefresh.queues,
     delivery,
     listingWork.queue,
+    listingWork.feedQueue,
     listingImport.queue,
     ...listingWatch.queues,
     advertisingWork.queue,

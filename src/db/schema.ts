@@ -538,6 +538,31 @@ export const listings = pgTable(
 );
 
 /**
+ * A listing's change of offers (price, stock) waiting to go, with other listings' of its site, in one bulk feed
+ * (Amazon's JSON_LISTINGS_FEED, docs/listings.md "Bulk changes as a feed"). `claim` names the feed job that took it;
+ * `feed_id` is the platform's id of the feed once submitted. The listing's own work waits while a feed holds it.
+ */
+export const listingFeedItems = pgTable(
+  'listing_feed_items',
+  {
+    listingId: integer('listing_id')
+      .primaryKey()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id')
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    /** The product version the change brings the listing to. */
+    targetVersion: integer('target_version').notNull(),
+    /** The adapter's change: its feed messages, and what the listing records once the platform took them. */
+    change: jsonb('change').$type<Record<string, unknown>>().notNull(),
+    claim: text('claim'),
+    feedId: text('feed_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('listing_feed_items_site_idx').on(t.siteId, t.claim)],
+);
+
+/**
  * Imports of a site's existing listings (DESIGN §10): where the reading stands (`cursor`, the platform's own) and what
  * it did so far, counted in the transaction that did it, so a page read again after a crash is counted once.
  */

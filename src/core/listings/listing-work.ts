@@ -29,6 +29,7 @@ import { afterAttempts, type PlatformJobRunner } from '../platform-work/runner.j
 import type { Outbox } from '../webhooks/outbox.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import { listingsCall, progressOf } from './listings-call.js';
+import { createOfferFeeds, type FeedJob } from './offer-feeds.js';
 import { presentListing } from './present.js';
 import { settingsOf, sitePricing } from './settings.js';
 
@@ -58,10 +59,14 @@ export interface ListingJob {
   listingId: number;
   /** Passing failures met so far: the job is sent again after a back-off, until the listing is given up as `error`. */
   attempt?: number;
+  /** The work calls the platform itself, never through a bulk feed (a feed that carried its change failed). */
+  direct?: boolean;
 }
 
 export interface ListingWork {
   readonly queue: QueueDefinition<ListingJob>;
+  /** The bulk feeds' queue (offer-feeds.ts). */
+  readonly feedQueue: QueueDefinition<FeedJob>;
   /** Queues the listing's work in the caller's transaction (a second send while one waits is the same job). */
   send(tx: Db, listing: { id: number; siteId: number }, at?: Date, attempt?: number): Promise<void>;
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
@@ -96,15 +101,15 @@ export function createListingWork(deps: {
   const { db, clock, jobs, pacerOf, runner } = deps;
 
   /** A listing's job: one waiting per listing, grouped by its site. */
-  const jobOf = (listing: { id: number; siteId: number }, at?: Date, attempt?: number) => ({
-    data: { listingId: listing.id, ...(attempt ? { attempt } : {}) } satisfies ListingJob,
+  const jobOf = (listing: { id: number; siteId: number }, at?: Date, attempt?: number, direct?: boolean) => ({
+    data: { listingId: listing.id, ...(attempt ? { attempt } : {}), ...(direct ? { direct } : {}) } satisfies ListingJob,
     singletonKey: String(listing.id),
     group: String(listing.siteId),
     ...(at ? { startAfter: at } : {}),
   });
 
-  const send: ListingWork['send'] = async (tx, listing, at, attempt) => {
-    const { data, ...options } = jobOf(listing, at, attempt);
+  const send = async (tx: Db, listing: { id: number; siteId: number }, at?: Date, attempt?: number, direct?: boolean) => {
+    const { data, ...options } = jobOf(listing, at, attempt, direct);
     await jobs.send(LISTING_QUEUE, data, { tx, ...options });
   };
 
@@ -153,7 +158,7 @@ export function createListingWork(deps: {
   };
 
   /** Brings the platform to what the listing wants, from what its progress says the platform holds. */
-  async function deliver({ listing, product, progress }: Subject, site: SiteRow, accessToken: string): Promise<string> {
+  async function deliver({ listing, product, progress }: Subject, site: SiteRow, accessToken: string, job: ListingJob): Promise<string> {
     const adapter = deps.adapters[site.platform]!;
     const call = listingsCall(
       site,
@@ -170,6 +175,11 @@ export function createListingWork(deps: {
     const { pricing, issue } = sitePricing(site, product, settingsOf(site.platform, site.listingSettings), listing.overrides);
     if (issue) throw new ListingRefused([issue]);
     const draft = draftOf(product, listing, pricing, deps.imageBytes);
+    // Many listings of the site changing at once: an offer change goes in the site's next bulk feed (offer-feeds.ts).
+    const routed = await feeds.route(listing, site, call, draft, progress, job.direct === true, (at) =>
+      send(db, listing, at, job.attempt, job.direct),
+    );
+    if (routed) return routed;
     const before = JSON.stringify(progress);
     const created = await adapter.deliver(call, draft, progress, (next) => save(listing, next));
     // A change delivered to a listing that stands where the seller wants it is not read back: a price change is one
@@ -225,6 +235,15 @@ export function createListingWork(deps: {
     );
   };
 
+  const feeds = createOfferFeeds({
+    ...deps,
+    recorder: {
+      settled: (listing, fields, version) => record(listing.id, fields, null, version),
+      refused: (listing, issues) => failure(listing, issues, 'rejected'),
+      direct: (listing) => send(db, listing, undefined, undefined, true),
+    },
+  });
+
   const handler = runner.handlerOf<ListingJob, Subject>({
     grant: 'seller',
     // A platform whose listings this server no longer serves holds the work, as a site not connected does.
@@ -268,7 +287,8 @@ export function createListingWork(deps: {
       handler,
       worker: 'listings',
     },
-    send,
+    feedQueue: feeds.queue,
+    send: (tx, listing, at, attempt) => send(tx, listing, at, attempt),
     async productsChanged(tx, productIds) {
       await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now()));
     },

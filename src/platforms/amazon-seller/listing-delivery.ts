@@ -7,7 +7,7 @@
  */
 import { type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import { ListingRefused } from '../contracts/errors.js';
-import type { DraftVariant, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import type { DraftVariant, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall, OfferChange } from '../contracts/listings.js';
 import {
   type AmazonMarketplace,
   fbaOf,
@@ -144,13 +144,46 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
     if (progress.delivered.child && !current.has(progress.delivered.child)) progress.delivered.child = draft.variants[0]!.sku;
   }
 
+  /** What a delivery of the draft works from: the marketplace, the product type's schema, the family and the SKUs' context. */
+  async function prepare(call: ListingsCall, draft: ListingDraft, progress: ListingProgress) {
+    const marketplace = marketplaceFor(call, progress);
+    const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
+    const family = familyOf(draft, schema, progress.delivered);
+    const context = { ...contextOf(call, marketplace, schema, progress.delivered.off === '1', family), fba: fbaOf(progress.delivered) };
+    return { marketplace, schema, family, context };
+  }
+
+  /**
+   * The delivery as a bulk feed's part (listing-feeds.ts): the offer patches of a listing Amazon holds whose SKUs,
+   * family and product type are as delivered, each a feed message; null when the delivery would put, delete or create.
+   */
+  async function offerChange(call: ListingsCall, draft: ListingDraft, progress: ListingProgress): Promise<OfferChange | null> {
+    if (!progress.externalId || progress.delivered.type !== draft.categoryId) return null;
+    const { marketplace, family, context } = await prepare(call, draft, progress);
+    if (progress.delivered.marketplace !== marketplace.id) return null;
+    if (family && (progress.delivered.family !== parentPrint(draft, family, context) || progress.delivered.parent !== family.parentSku))
+      return null;
+    const current = new Set(draft.variants.map((variant) => variant.sku));
+    if (heldSkus(progress.delivered, null).some((sku) => !current.has(sku))) return null;
+    const messages: Record<string, unknown>[] = [];
+    const delivered: Record<string, string> = {};
+    for (const variant of draft.variants) {
+      const wanted = skuPrints(draft, variant, context);
+      const { sku } = variant;
+      if (progress.delivered[`item.${sku}`] !== wanted[`item.${sku}`]) return null;
+      if (!changedOffer(progress.delivered, wanted, sku, Boolean(context.fba?.[sku]))) continue;
+      messages.push({ sku, operationType: 'PATCH', ...offerPatch(draft.categoryId, draft, variant, context) });
+      delivered[`offer.${sku}`] = wanted[`offer.${sku}`]!;
+      delivered[`quantity.${sku}`] = wanted[`quantity.${sku}`]!;
+    }
+    return messages.length > 0 ? { marketplaceId: marketplace.id, messages, delivered } : null;
+  }
+
   return {
+    offerChange,
     async deliver(call, draft, progress, save) {
-      const marketplace = marketplaceFor(call, progress);
       const creating = !progress.externalId;
-      const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
-      const family = familyOf(draft, schema, progress.delivered);
-      const context = { ...contextOf(call, marketplace, schema, progress.delivered.off === '1', family), fba: fbaOf(progress.delivered) };
+      const { marketplace, schema, family, context } = await prepare(call, draft, progress);
       progress.delivered.marketplace = marketplace.id;
       progress.delivered.type = draft.categoryId;
       const delivery: Delivery = { call, marketplace, draft, progress, schema, context, save };
@@ -162,5 +195,5 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
         ? { status: 'in_review' as const, platformStatus: 'ACCEPTED', externalUrl: null, issues: warnings }
         : null;
     },
-  } satisfies Pick<ListingsAdapter, 'deliver'>;
+  } satisfies Pick<ListingsAdapter, 'deliver'> & { offerChange: unknown };
 }

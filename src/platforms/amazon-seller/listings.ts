@@ -16,6 +16,7 @@ import { createCategories } from './categories.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { createListingActivation } from './listing-activation.js';
 import { createListingDelivery } from './listing-delivery.js';
+import { createListingFeeds } from './listing-feeds.js';
 import { createListingReads, reconcile } from './listing-reads.js';
 import { createListingValidation } from './listing-validation.js';
 import { createListingsItemsApi } from './listings-items-api.js';
@@ -48,5 +49,6 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     readExisting: reads.readExisting,
     reconcile,
     existing: report.existing,
+    feeds: createListingFeeds(sp, deps, delivery.offerChange),
   } satisfies ListingsAdapter;
 }

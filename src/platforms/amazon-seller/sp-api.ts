@@ -34,6 +34,11 @@ const PLANS = {
   createReport: [0.0167, 15],
   getReport: [2, 15],
   getReportDocument: [0.0167, 15],
+  // Feeds 2021-06-30 (listings.md §3.10): a feed gathers many listings' changes, so one every two minutes serves.
+  createFeedDocument: [0.5, 15],
+  createFeed: [0.0083, 15],
+  getFeed: [2, 15],
+  getFeedDocument: [0.0222, 10],
   // Orders 2026-01-01 (orders.md §3): the search's rate is met by polling every three minutes (orders.ts).
   searchOrders: [0.0056, 20],
   getOrder: [0.5, 30],

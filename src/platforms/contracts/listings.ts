@@ -165,6 +165,35 @@ export interface ExistingPage {
 }
 
 /**
+ * A listing's change of offers alone (prices, stock), as one listing's part of a bulk feed: the platform's messages
+ * (opaque to the engine), and what its progress records as delivered once the platform took them.
+ */
+export interface OfferChange {
+  readonly marketplaceId: string;
+  readonly messages: readonly Record<string, unknown>[];
+  readonly delivered: Readonly<Record<string, string>>;
+}
+
+/** A bulk feed's outcome: still being processed (null), or each message's refusals by its index in the feed (none: taken). */
+export type FeedOutcome =
+  | null
+  | { readonly failed: false; readonly refusals: ReadonlyMap<number, ListingIssue[]> }
+  | { readonly failed: true; readonly reason: string };
+
+/**
+ * Bulk changes (Amazon's JSON_LISTINGS_FEED, listings.md §3.10): many listings' offer changes sent as one feed, where
+ * the platform paces a listing's own calls (five a second) far under what a change of a whole catalogue needs.
+ */
+export interface BulkFeeds {
+  /** What delivering `draft` would send, when that is only offer patches of SKUs the platform holds; else null. */
+  offerChange(call: ListingsCall, draft: ListingDraft, progress: ListingProgress): Promise<OfferChange | null>;
+  /** Submits one feed of the messages (in one marketplace); the platform's id of the feed. */
+  submit(call: ListingsCall, marketplaceId: string, messages: readonly Record<string, unknown>[]): Promise<string>;
+  /** The feed's outcome, once the platform processed it. */
+  outcome(call: ListingsCall, marketplaceId: string, feedId: string): Promise<FeedOutcome>;
+}
+
+/**
  * The listings capability (DESIGN §10): what the engine asks of a platform. Every method may throw PlatformError
  * (`rejected`: the grant is gone, the site must be reconnected; `unavailable`: try again, after `retryAfterMs`), or
  * ListingRefused for an answer that refuses the listing itself (its issues, in the platform's words).
@@ -228,4 +257,6 @@ export interface ListingsAdapter {
    * outside Storelink is recorded as the platform has it, so the next delivery sends the catalogue's again, and only there.
    */
   reconcile(progress: ListingProgress, existing: ExistingListing): ListingProgress;
+  /** Bulk changes as one feed, where the platform has them. */
+  readonly feeds?: BulkFeeds;
 }

@@ -11,6 +11,7 @@ import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import type { SandboxContext } from '../context.js';
 import type { LwaSimulator } from '../lwa/simulator.js';
 import { registerDefinitions, registerSchemaHosting } from './listings-definitions.js';
+import { registerFeedDocuments, registerFeeds } from './listings-feeds.js';
 import { createSpApiGuard, spApiErrors } from './listings-guard.js';
 import { registerListingsReads } from './listings-reads.js';
 import { registerReportDocuments, registerReports } from './listings-reports.js';
@@ -29,10 +30,12 @@ export function registerAmazonListingsApi(app: FastifyInstance, context: Sandbox
     registerListingsWrites(spApi, guard, store);
     registerListingsReads(spApi, guard, store);
     registerReports(spApi, context, guard, store, region);
+    registerFeeds(spApi, context, guard, store, region);
   });
   if (region === 'NA') {
     registerSchemaHosting(app);
     registerReportDocuments(app, context, store);
+    registerFeedDocuments(app, context, store);
     registerSandboxRoutes(app, context, store);
   }
   return {

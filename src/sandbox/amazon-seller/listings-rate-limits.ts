@@ -17,10 +17,14 @@ export type SpApiOperation =
   | 'createReport'
   | 'getReport'
   | 'getReportDocument'
+  | 'createFeedDocument'
+  | 'createFeed'
+  | 'getFeed'
+  | 'getFeedDocument'
   | 'searchOrders'
   | 'getOrder';
 
-/** The default plans: the Listings Items and Product Type Definitions models, Reports 2021-06-30's and Orders 2026-01-01's. */
+/** The default plans: the Listings Items and Product Type Definitions models, Reports and Feeds 2021-06-30's and Orders 2026-01-01's. */
 export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst: number }>> = {
   getListingsItem: { rate: 5, burst: 10 },
   putListingsItem: { rate: 5, burst: 10 },
@@ -32,6 +36,10 @@ export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst:
   createReport: { rate: 0.0167, burst: 15 },
   getReport: { rate: 2, burst: 15 },
   getReportDocument: { rate: 0.0167, burst: 15 },
+  createFeedDocument: { rate: 0.5, burst: 15 },
+  createFeed: { rate: 0.0083, burst: 15 },
+  getFeed: { rate: 2, burst: 15 },
+  getFeedDocument: { rate: 0.0222, burst: 10 },
   searchOrders: { rate: 0.0056, burst: 20 },
   getOrder: { rate: 0.5, burst: 30 },
 };

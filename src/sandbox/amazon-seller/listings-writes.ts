@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxMarketplace } from '../amazon-marketplaces.js';
 import { type Caller, listOf, type SpApiGuard } from './listings-guard.js';
-import { applyPatches, readPatches } from './listings-patches.js';
+import { applyPatches, type Patch, readPatches } from './listings-patches.js';
 import type { ListingsStore } from './listings-store.js';
 import { checkPatch, checkPut, selectorsOf } from './listings-submissions.js';
 import type { Issue } from './listings-validation.js';
@@ -32,6 +32,29 @@ const notFoundIssue = (sku: string, marketplaceId: string): Issue => ({
   severity: 'ERROR',
   categories: [],
 });
+
+/**
+ * A SKU's patches applied as patchListingsItem applies them (and a JSON_LISTINGS_FEED's PATCH message): its issues
+ * (nothing stored), or stored unless `preview`. The SKU's ASIN either way.
+ */
+export function patchSku(
+  store: ListingsStore,
+  at: { account: number; marketplace: SandboxMarketplace; sku: string; preview: boolean },
+  patches: readonly Patch[],
+): { issues: Issue[]; asin?: string } {
+  const listing = store.get(at.account, at.marketplace.id, at.sku);
+  if (!listing) return { issues: [notFoundIssue(at.sku, at.marketplace.id)] };
+  const type = productTypeOf(listing.productType)!;
+  const patched = applyPatches(listing.attributes, patches, selectorsOf(type, at.marketplace));
+  const checked = checkPatch(store, listing, type, at.marketplace, patched);
+  if (checked.issues.length > 0 || at.preview) return checked;
+  // ASSUMPTION: a change of the offer alone (price, stock) on a SKU Amazon has processed is no new review of the
+  // product; the sandbox applies it at once, so a listing switched back on by its stock is buyable again at once (its
+  // ads resume within DESIGN §13's 30 s), not after SANDBOX_REVIEW_SECONDS. A SKU still in review stays in it.
+  const offerOnly = patches.every((patch) => OFFER_ATTRIBUTES.has(patch.attribute)) && !store.inReview(listing);
+  store.accept({ ...listing, attributes: checked.attributes, asin: checked.asin }, { settled: offerOnly });
+  return checked;
+}
 
 interface WriteContext {
   caller: Caller;
@@ -121,19 +144,11 @@ export function registerListingsWrites(app: FastifyInstance, guard: SpApiGuard, 
       return guard.fail(reply, 400, 'InvalidInput', `Invalid 'productType': ${String(body.productType)} is not a product type.`);
     const patches = readPatches(body.patches);
     if (typeof patches === 'string') return guard.fail(reply, 400, 'InvalidInput', patches);
-    const listing = store.get(write.caller.account, write.marketplace.id, write.sku);
-    if (!listing) return reply.send(submission(write, 'INVALID', [notFoundIssue(write.sku, write.marketplace.id)]));
-    const type = productTypeOf(listing.productType)!;
-    const patched = applyPatches(listing.attributes, patches, selectorsOf(type, write.marketplace));
-    const checked = checkPatch(store, listing, type, write.marketplace, patched);
-    if (checked.issues.length > 0) return reply.send(submission(write, 'INVALID', checked.issues));
-    if (write.preview) return reply.send(submission(write, 'VALID', [], checked.asin));
-    // ASSUMPTION: a change of the offer alone (price, stock) on a SKU Amazon has processed is no new review of the
-    // product; the sandbox applies it at once, so a listing switched back on by its stock is buyable again at once (its
-    // ads resume within DESIGN §13's 30 s), not after SANDBOX_REVIEW_SECONDS. A SKU still in review stays in it.
-    const offerOnly = patches.every((patch) => OFFER_ATTRIBUTES.has(patch.attribute)) && !store.inReview(listing);
-    store.accept({ ...listing, attributes: checked.attributes, asin: checked.asin }, { settled: offerOnly });
-    return guard.answer(reply, 'listing', submission(write, 'ACCEPTED', [], checked.asin));
+    const { account } = write.caller;
+    const patched = patchSku(store, { account, marketplace: write.marketplace, sku: write.sku, preview: write.preview }, patches);
+    if (patched.issues.length > 0) return reply.send(submission(write, 'INVALID', patched.issues));
+    if (write.preview) return reply.send(submission(write, 'VALID', [], patched.asin));
+    return guard.answer(reply, 'listing', submission(write, 'ACCEPTED', [], patched.asin));
   });
 
   app.delete(ITEM_PATH, async (request, reply) => {
