@@ -179,6 +179,10 @@ const ListingSchema = Named('Listing', {
       price: Type.String(),
       quantity: Type.Integer(),
       external_id: Type.Union([Type.String(), Type.Null()]),
+      fulfilled_by: OneOf(['seller', 'platform'] as const, {
+        description:
+          "Who ships the variant: the seller, or the platform from its own warehouses (Amazon's FBA), which counts its stock: Storelink never writes that stock",
+      }),
     }),
     { description: "As listed: after the site's price adjustment and stock buffer" },
   ),

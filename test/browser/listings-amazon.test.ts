@@ -87,7 +87,7 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
   const row = () => page.getByRole('row').filter({ hasText: TITLE });
 
   /** The seller's edit of one SKU in Amazon's Seller Central, outside Storelink (the sandbox's own route). */
-  async function editOnAmazon(sku: string, edit: { price?: string; quantity?: number }) {
+  async function editOnAmazon(sku: string, edit: { price?: string; quantity?: number; fulfillment_channel?: string }) {
     const response = await fetch(`${baseUrl}/sandbox/amazon-seller/accounts/${ACCOUNT}/listings/${sku}`, {
       method: 'PATCH',
       headers: { 'content-type': 'application/json' },
@@ -324,5 +324,24 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await session.shot('listings-amazon-taken');
     await session.noAxeViolations('listings-amazon-taken');
     session.noConsoleErrors();
+  });
+
+  test("a SKU the seller hands to Amazon's fulfilment shows on the listing's page as fulfilled by Amazon, its stock Amazon's", async () => {
+    const [listing] = await listings();
+    await editOnAmazon('AMZ-MUG-W', { fulfillment_channel: 'AMAZON_NA', quantity: 40 });
+    await session.t.deps.listingWatch.read({ listingId: listing!.id });
+    await page.goto(`${baseUrl}/site/${siteId}/listings/${listing!.id}`);
+    const table = page.getByRole('table', { name: 'What the listing offers on Amazon' });
+    await table.getByRole('columnheader', { name: 'Fulfilled by' }).waitFor();
+    const cells = async (sku: string) => (await table.getByRole('row').filter({ hasText: sku }).locator('td').allTextContents()).at(-1);
+    assert.match((await cells('AMZ-MUG-W'))!, /^Amazon \(FBA: Amazon counts this stock; Storelink never changes it\)$/);
+    assert.equal(await cells('AMZ-MUG-B'), 'You');
+    // Its quantity is Amazon's count, not the catalogue's.
+    const white = await table.getByRole('row').filter({ hasText: 'AMZ-MUG-W' }).locator('td').allTextContents();
+    assert.equal(white[1], '40');
+    await session.shot('listings-amazon-fulfilled-by-amazon');
+    await session.noAxeViolations('listings-amazon-fulfilled-by-amazon');
+    // The page's advertising section asks for the listing's advertising, never set up: a 404 Chromium logs.
+    session.noConsoleErrors([/Failed to load resource: the server responded with a status of 404/]);
   });
 });

@@ -1,8 +1,10 @@
 /** A listing as the API, its webhook events and the dashboard show it (DESIGN §10). */
 import type { ListingRow } from '../../db/listings.repo.js';
+import { fulfilledByPlatform } from '../../platforms/contracts/listings.js';
 
 export function presentListing(row: ListingRow) {
   const first = row.variants[0];
+  const delivered = (row.progress as { delivered?: Record<string, unknown> }).delivered;
   return {
     id: row.id,
     site_id: row.siteId,
@@ -18,7 +20,10 @@ export function presentListing(row: ListingRow) {
     category_id: row.categoryId,
     attributes: row.attributes,
     marketplace_id: row.marketplaceId,
-    variants: row.variants,
+    variants: row.variants.map((variant) => ({
+      ...variant,
+      fulfilled_by: fulfilledByPlatform(delivered, variant.sku) ? ('platform' as const) : ('seller' as const),
+    })),
     price: first?.price ?? null,
     quantity: first?.quantity ?? null,
     currency: row.currency,

@@ -7,7 +7,7 @@
  * creates or replaces a SKU, the PATCH of its offer and stock, and the fingerprints of what a delivery sent.
  */
 import type { AmazonRegion } from '../../domain/index.js';
-import type { DraftVariant, ListingDraft } from '../contracts/listings.js';
+import { type DraftVariant, type ListingDraft, PLATFORM_FULFILLED } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
 import type { Family } from './listing-themes.js';
 
@@ -295,8 +295,8 @@ export function offerAttributes(draft: ListingDraft, variant: DraftVariant, cont
 export const fbaOf = (delivered: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(
     Object.entries(delivered)
-      .filter(([key]) => key.startsWith('fba.'))
-      .map(([key, channel]) => [key.slice('fba.'.length), channel]),
+      .filter(([key]) => key.startsWith(PLATFORM_FULFILLED))
+      .map(([key, channel]) => [key.slice(PLATFORM_FULFILLED.length), channel]),
   );
 
 export const stockAttribute = (quantity: number) => [{ fulfillment_channel_code: 'DEFAULT', quantity }];

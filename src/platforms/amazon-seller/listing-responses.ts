@@ -8,6 +8,7 @@ import Type, { type Static } from 'typebox';
 import type { ListingIssue, ListingStatus } from '../../domain/index.js';
 import { isPassingFailure } from '../../lib/outbound-http.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
+import { PLATFORM_FULFILLED } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
 import type { AttributeShape } from './listing-requests.js';
 import { isGrantRefused, spApiErrorOf } from './responses.js';
@@ -246,8 +247,8 @@ export function stockOf(item: AmazonItem): number {
 export function recordChannels(delivered: Record<string, string>, items: readonly AmazonItem[]) {
   for (const item of items) {
     const channel = fbaChannelOf(item);
-    if (channel) delivered[`fba.${item.sku}`] = channel;
-    else if (item.fulfillmentAvailability?.length) delete delivered[`fba.${item.sku}`];
+    if (channel) delivered[`${PLATFORM_FULFILLED}${item.sku}`] = channel;
+    else if (item.fulfillmentAvailability?.length) delete delivered[`${PLATFORM_FULFILLED}${item.sku}`];
   }
 }
 

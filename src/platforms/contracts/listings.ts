@@ -95,6 +95,16 @@ export interface ListingDraft {
 }
 
 /**
+ * `progress.delivered[PLATFORM_FULFILLED + sku]`: the platform fulfils the SKU from its own warehouses (Amazon's FBA),
+ * the value its channel. The platform counts such a SKU's stock: Storelink never writes it, and shows who fulfils it.
+ */
+export const PLATFORM_FULFILLED = 'fba.';
+
+/** Whether the platform fulfils the SKU (PLATFORM_FULFILLED), as the listing's progress last recorded it. */
+export const fulfilledByPlatform = (delivered: Readonly<Record<string, unknown>> | undefined, sku: string) =>
+  typeof delivered?.[`${PLATFORM_FULFILLED}${sku}`] === 'string';
+
+/**
  * What a listing's work has done on the platform, saved after every step, so a job run again after a crash resumes
  * instead of repeating: the platform's id as soon as it answers, each image uploaded, and a fingerprint of each part
  * delivered (so a price change sends the inventory alone, and an unchanged image is never uploaded twice).

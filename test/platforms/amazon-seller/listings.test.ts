@@ -350,6 +350,14 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(edit.status, 200, await edit.text());
       await t.deps.listingWatch.read({ listingId: id });
+      // The API says who ships each variant: Amazon the white one now, the seller the blue one.
+      assert.deepEqual(
+        (await listing(me, id)).variants.map((v: { sku: string; fulfilled_by: string }) => [v.sku, v.fulfilled_by]),
+        [
+          ['A13-W', 'platform'],
+          ['A13-B', 'seller'],
+        ],
+      );
 
       const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
       variants[0].price = '23.00';

@@ -501,6 +501,8 @@ export interface components {
           price: string;
           quantity: number;
           external_id: string | null;
+          /** @description Who ships the variant: the seller, or the platform from its own warehouses (Amazon's FBA), which counts its stock: Storelink never writes that stock */
+          fulfilled_by: "seller" | "platform";
         })[];
       price: string | null;
       quantity: number | null;

@@ -88,6 +88,11 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
   }
   const { workspaceId, role, site, title, product } = ready;
   const platform = listingPlatformName(listing);
+  // A variant the platform ships from its own warehouses (Amazon's FBA) says so: its stock is the platform's count.
+  const fulfilledByPlatform = listing.variants.some((v) => v.fulfilled_by === 'platform');
+  /** The stock the platform counts for a variant it fulfils, as the last read found it (a difference from the catalogue). */
+  const platformCount = (sku: string, listed: number) =>
+    listing.differences.find((d) => d.field === `variants.${sku}.quantity`)?.platform ?? listed;
   const note = statusNote(listing.status, platform);
   return (
     <Frame workspaceId={workspaceId} role={role}>
@@ -151,6 +156,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
                   <th scope="col" className="num">
                     Quantity
                   </th>
+                  {fulfilledByPlatform && <th scope="col">Fulfilled by</th>}
                 </tr>
               </thead>
               <tbody>
@@ -160,7 +166,21 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
                       <code>{v.sku}</code>
                     </th>
                     <td className="num">{formatPrice(v.price, listing.currency)}</td>
-                    <td className="num">{v.quantity}</td>
+                    <td className="num">{v.fulfilled_by === 'platform' ? platformCount(v.sku, v.quantity) : v.quantity}</td>
+                    {fulfilledByPlatform && (
+                      <td>
+                        {v.fulfilled_by === 'platform' ? (
+                          <>
+                            {platform}{' '}
+                            <span className="muted small">
+                              ({platform === 'Amazon' ? 'FBA' : 'its warehouses'}: {platform} counts this stock; Storelink never changes it)
+                            </span>
+                          </>
+                        ) : (
+                          'You'
+                        )}
+                      </td>
+                    )}
                   </tr>
                 ))}
               </tbody>
