@@ -238,6 +238,10 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await row().getByText('Active', { exact: true }).waitFor({ timeout: DELIVERED_MS });
     await row().getByText('Synced', { exact: true }).waitFor();
     await row().getByText('$18.00').waitFor();
+    // The row reads in words: the variants' price range and their stock in all, Amazon's statuses spelled out.
+    assert.equal(await row().locator('td[data-label="Price"]').textContent(), '$18.00–$19.50 (2 variants)');
+    assert.equal(await row().locator('td[data-label="Quantity"]').textContent(), '6 in all');
+    await row().getByText('Buyable, discoverable', { exact: true }).waitFor();
     const [listing] = await listings();
     assert.equal(listing?.status, 'active');
     assert.equal(listing?.platform_status, 'BUYABLE,DISCOVERABLE');
@@ -333,6 +337,8 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await page.goto(`${baseUrl}/site/${siteId}/listings/${listing!.id}`);
     const table = page.getByRole('table', { name: 'What the listing offers on Amazon' });
     await table.getByRole('columnheader', { name: 'Fulfilled by' }).waitFor();
+    // The marketplace by its name, not its id.
+    await page.getByText('Amazon.com (US)', { exact: true }).waitFor();
     const cells = async (sku: string) => (await table.getByRole('row').filter({ hasText: sku }).locator('td').allTextContents()).at(-1);
     assert.match((await cells('AMZ-MUG-W'))!, /^Amazon \(FBA: Amazon counts this stock; Storelink never changes it\)$/);
     assert.equal(await cells('AMZ-MUG-B'), 'You');

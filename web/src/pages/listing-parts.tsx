@@ -19,6 +19,42 @@ export const LISTINGS_PLATFORMS: readonly string[] = ['etsy', 'tiktok-shop', 'am
 export const listingPlatformName = (listing: Pick<Listing, 'platform_id'>) =>
   PLATFORMS.find((p) => p.id === listing.platform_id)?.name ?? 'the platform';
 
+/** Platform codes a seller meets, in words; one not here reads as its words in sentence case. */
+const PLATFORM_WORDS: Readonly<Record<string, string>> = {
+  ACTIVATE: 'Live',
+  SELLER_DEACTIVATED: 'Deactivated by you',
+  PLATFORM_DEACTIVATED: 'Deactivated by TikTok Shop',
+  FREEZE: 'Frozen by TikTok Shop',
+  ACCEPTED: 'Accepted, being processed',
+};
+
+/**
+ * The platform's own word for a listing's state in a seller's words: `BUYABLE,DISCOVERABLE` reads "Buyable,
+ * discoverable", `SELLER_DEACTIVATED` "Deactivated by you", Etsy's `active` "Active".
+ */
+export function platformStatusWords(code: string): string {
+  const words = code
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => PLATFORM_WORDS[part] ?? part.toLowerCase().replaceAll('_', ' '))
+    .join(', ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The listing's prices in words: one price, or the range its variants span ("$18.00–$19.50"). */
+export function priceRange(listing: Pick<Listing, 'variants' | 'price'>, format: (price: string) => string): string | null {
+  const prices = listing.variants.map((v) => Number(v.price)).filter((n) => Number.isFinite(n));
+  if (prices.length === 0) return listing.price === null ? null : format(listing.price);
+  const low = listing.variants.find((v) => Number(v.price) === Math.min(...prices))!.price;
+  const high = listing.variants.find((v) => Number(v.price) === Math.max(...prices))!.price;
+  return low === high || Number(low) === Number(high) ? format(low) : `${format(low)}–${format(high)}`;
+}
+
+/** The listing's stock across its variants; null before it has any. */
+export const totalStock = (listing: Pick<Listing, 'variants' | 'quantity'>): number | null =>
+  listing.variants.length === 0 ? listing.quantity : listing.variants.reduce((sum, v) => sum + v.quantity, 0);
+
 export const siteListingsUrl = (siteId: number | string) => `/site/${siteId}/listings`;
 
 /** The listing's own page (its details, and on Amazon its advertising); `advertise` opens the advertising form there. */

@@ -17,6 +17,7 @@ import {
   type Listing,
   ListingStatusBadge,
   listingPlatformName,
+  platformStatusWords,
   SyncBadge,
   siteListingsUrl,
   statusNote,
@@ -37,7 +38,18 @@ async function loadListingPage(siteId: string, listingId: string) {
     .GET('/api/v1/products/{product_id}', { params: { path: { product_id: listing.product_id }, header: inWorkspace(workspaceId) } })
     .then((result) => unwrap(result).data)
     .catch(() => null);
-  return { workspaceId, role, site, listing, product, title: product?.title ?? `Product ${listing.product_id}` };
+  // Amazon's marketplace by the name a seller knows ("Amazon.com (US)"): the site's choices, read from what connecting
+  // stored (no call to Amazon).
+  const marketplace = listing.marketplace_id
+    ? await api
+        .GET('/api/v1/sites/{site_id}/listing-options', { params: { path: { site_id: site.id }, header: inWorkspace(workspaceId) } })
+        .then((result) => {
+          const choices = (unwrap(result).data as Record<string, { value: string; label: string }[] | undefined>).marketplace_id;
+          return choices?.find((choice) => choice.value === listing.marketplace_id)?.label ?? null;
+        })
+        .catch(() => null)
+    : null;
+  return { workspaceId, role, site, listing, product, marketplace, title: product?.title ?? `Product ${listing.product_id}` };
 }
 
 /** The listing as last read: first from the page's load, then from each poll or action. */
@@ -86,7 +98,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
       </Frame>
     );
   }
-  const { workspaceId, role, site, title, product } = ready;
+  const { workspaceId, role, site, title, product, marketplace } = ready;
   const platform = listingPlatformName(listing);
   // A variant the platform ships from its own warehouses (Amazon's FBA) says so: its stock is the platform's count.
   const fulfilledByPlatform = listing.variants.some((v) => v.fulfilled_by === 'platform');
@@ -122,7 +134,11 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
           </dd>
           <dt>On {platform}</dt>
           <dd>
-            {listing.platform_status ? <code>{listing.platform_status}</code> : <span className="muted">Not yet</span>}
+            {listing.platform_status ? (
+              <span title={listing.platform_status}>{platformStatusWords(listing.platform_status)}</span>
+            ) : (
+              <span className="muted">Not yet</span>
+            )}
             {listing.external_url && (
               <>
                 {' · '}
@@ -135,9 +151,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
           {listing.marketplace_id && (
             <>
               <dt>Marketplace</dt>
-              <dd>
-                <code>{listing.marketplace_id}</code>
-              </dd>
+              <dd>{marketplace ?? <code>{listing.marketplace_id}</code>}</dd>
             </>
           )}
           <dt>Listing id</dt>

@@ -20,8 +20,11 @@ import {
   ListingStatusBadge,
   listingPlatformName,
   listingUrl,
+  platformStatusWords,
+  priceRange,
   SyncBadge,
   statusNote,
+  totalStock,
 } from './listing-parts';
 import { formatPrice, productUrl, Thumb } from './product-parts';
 
@@ -249,15 +252,20 @@ function ListingRow({
         <SyncBadge sync={listing.sync_status} />
       </td>
       <td data-label="Price" className="num">
-        {listing.price === null ? '—' : formatPrice(listing.price, listing.currency)}
+        {priceRange(listing, (price) => formatPrice(price, listing.currency)) ?? '—'}
         {listing.variants.length > 1 && <span className="muted small"> ({listing.variants.length} variants)</span>}
       </td>
       <td data-label="Quantity" className="num">
-        {listing.quantity ?? '—'}
+        {totalStock(listing) ?? '—'}
+        {listing.variants.length > 1 && <span className="muted small"> in all</span>}
       </td>
       <td data-label={`On ${platform}`}>
         <span>
-          {listing.platform_status ? <code>{listing.platform_status}</code> : <span className="muted">Not yet</span>}
+          {listing.platform_status ? (
+            <span title={listing.platform_status}>{platformStatusWords(listing.platform_status)}</span>
+          ) : (
+            <span className="muted">Not yet</span>
+          )}
           {listing.external_url && (
             <>
               {' · '}
