@@ -164,6 +164,8 @@ describe('webhooks and the audit log in a browser', () => {
     // Newest first: the last product made heads the log.
     await rows.first().getByText('Created a product').waitFor();
     await rows.first().getByText(user.name).waitFor();
+    // The product by its name, not its id.
+    await rows.first().getByRole('cell', { name: 'Product “Tote 52”', exact: true }).waitFor();
     await session.shot('hooks-audit-log');
     await session.noAxeViolations('the audit log');
 

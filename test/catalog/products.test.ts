@@ -508,6 +508,28 @@ for (const kind of databaseKinds()) {
         ['product.updated', created.id, me.user.id],
         ['product.created', created.id, me.user.id],
       ]);
+      // A change names the product and says what changed.
+      const changed = data.find((e: { action: string }) => e.action === 'product.updated');
+      assert.deepEqual(changed.details, { title: 'Renamed mug', 'renamed from': 'Stoneware mug' });
+    });
+
+    test("a change's audit entry says what changed, from → to, each variant by its sku; an import's says it was an import", async () => {
+      const me = await owner();
+      const created = (await me.post(mug('AUD-2'))).json().data;
+      await me.patch(created.id, {
+        title: 'Blue mug',
+        variants: [{ ...created.variants[0], price: '13.50', quantity: 2 }],
+      });
+      const { data } = (await me.get('/audit-events?action=product.updated')).json();
+      assert.deepEqual(data[0].details, {
+        title: 'Blue mug',
+        'renamed from': 'Stoneware mug',
+        'AUD-2 price': '12.00 → 13.50',
+        'AUD-2 stock': '4 → 2',
+      });
+      // Nothing changed: no entry.
+      await me.patch(created.id, { title: 'Blue mug' });
+      assert.equal((await me.get('/audit-events?action=product.updated')).json().data.length, 1);
     });
   });
 }

@@ -65,7 +65,8 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
         subjectType: 'product',
         subjectId: id,
         ipAddress: actor.ipAddress,
-        details: { title },
+        // A change an import made says so: the log tells an import from an edit.
+        details: { title, via: 'CSV import' },
       })),
       now,
     );

@@ -24,6 +24,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { Outbox } from '../webhooks/outbox.js';
 import { imageRefusalMessage, inspectImage, mediaPath } from './images.js';
 import { presentProduct } from './present.js';
+import { productChanges } from './product-changes.js';
 import {
   changedFields,
   changeFields,
@@ -92,7 +93,13 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     if (Object.keys(errors).length > 0) throw refusal(errors);
   }
 
-  async function record(tx: Db, action: 'product.created' | 'product.updated' | 'product.deleted', product: ProductRecord, actor: Actor) {
+  async function record(
+    tx: Db,
+    action: 'product.created' | 'product.updated' | 'product.deleted',
+    product: ProductRecord,
+    actor: Actor,
+    before?: ProductRecord,
+  ) {
     const now = clock.now();
     await auditRepo.recordAudit(
       tx,
@@ -103,7 +110,8 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
         subjectType: 'product',
         subjectId: product.id,
         ipAddress: actor.ipAddress,
-        details: { title: product.title },
+        // The product by its name, and a change's fields from → to.
+        details: { title: product.title, ...(before ? productChanges(before, product) : {}) },
       },
       now,
     );
@@ -191,7 +199,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
     if (variantsChanged) await productsRepo.replaceVariants(tx, current, variants, now);
     if (imagesChanged) await productsRepo.replaceImages(tx, id, images, now);
     const product = await mustFind(tx, workspaceId, id);
-    await record(tx, 'product.updated', product, actor);
+    await record(tx, 'product.updated', product, actor, current);
     await deps.listings.productsChanged(tx, [id]);
     return product;
   }

@@ -95,11 +95,22 @@ function logUrl(workspaceId: string, action: AuditAction | null, page: number) {
   return `/workspace/${workspaceId}/audit-log${search ? `?${search}` : ''}`;
 }
 
-/** "from: member, to: admin": an event's details, as the API keeps them. */
+/** Details that name the subject (shown under "On") or say how the change came (shown with the action). */
+const NAMING = new Set(['title', 'name', 'via']);
+
+/** "from: member, to: admin", "MUG-W price: 18.00 → 23.00": an event's details, as the API keeps them. */
 const detailsOf = (event: AuditEvent) =>
   Object.entries(event.details)
+    .filter(([key]) => !NAMING.has(key))
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${value ?? '—'}`)
-    .join(', ');
+    .join('; ');
+
+/** What the event is about, by its name where the log kept one: Product “Stoneware mug”. */
+const subjectOf = (event: AuditEvent) => {
+  const label = SUBJECT_LABEL[event.subject.type] ?? event.subject.type;
+  const name = event.details.title ?? event.details.name;
+  return typeof name === 'string' && name !== '' ? `${label} “${name}”` : `${label} ${event.subject.id}`;
+};
 
 export function AuditLog({ workspace, search }: { workspace: Workspace; search: URLSearchParams }) {
   const workspaceId = String(workspace.id);
@@ -177,11 +188,10 @@ export function AuditLog({ workspace, search }: { workspace: Workspace; search: 
                     </td>
                     <td data-label="What">
                       {ACTION_LABEL[event.action] ?? event.action}
-                      {Object.keys(event.details).length > 0 && <div className="small muted">{detailsOf(event)}</div>}
+                      {typeof event.details.via === 'string' && <span className="muted"> (by a {event.details.via})</span>}
+                      {detailsOf(event) !== '' && <div className="small muted">{detailsOf(event)}</div>}
                     </td>
-                    <td data-label="On">
-                      {SUBJECT_LABEL[event.subject.type] ?? event.subject.type} {event.subject.id}
-                    </td>
+                    <td data-label="On">{subjectOf(event)}</td>
                     <td data-label="From">{event.ip_address ?? '—'}</td>
                   </tr>
                 ))}
