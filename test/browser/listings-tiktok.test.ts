@@ -208,7 +208,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     await row()
       .getByText(/TikTok Shop reviews the listing before buyers see it/)
       .waitFor();
-    await row().getByText('PENDING', { exact: true }).waitFor();
+    await row().getByText('Pending review', { exact: true }).waitFor();
     await page.getByRole('status').filter({ hasText: 'Updating while TikTok Shop reviews listings…' }).waitFor();
     assert.equal(await page.getByRole('columnheader', { name: 'On TikTok Shop' }).count(), 1);
     const [listing] = await listings();

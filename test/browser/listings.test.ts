@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const TITLE = 'Stoneware mug';
@@ -83,6 +83,37 @@ describe('the site listings page in a browser', () => {
     await page.getByText('No listings yet.').waitFor();
     await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
     session.noConsoleErrors();
+  });
+
+  test("before the site's settings are set, Validate names each one in words, moves the focus to the results, and links no API path", async () => {
+    await page.getByRole('button', { name: 'Publish products…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish products' });
+    await dialog.getByLabel('Search the catalogue').fill('mug');
+    await dialog.getByRole('checkbox', { name: TITLE }).check();
+    await dialog.getByLabel('Search categories').fill('tote');
+    await dialog.getByRole('radio', { name: 'Bags & Purses › Totes › Canvas Totes' }).check();
+    await dialog.getByLabel(/Primary color/).selectOption({ label: 'Blue' });
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    const results = dialog.getByRole('heading', { name: 'Results' });
+    await results.waitFor();
+    const until = Date.now() + 5_000;
+    while (!(await isFocused(results))) {
+      assert.ok(Date.now() < until, 'the results have the focus');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const issues = dialog.locator('.issue');
+    await issues.first().waitFor();
+    const said = await issues.allTextContents();
+    assert.ok(
+      said.some((text) => text.startsWith('Shipping profile (site settings): Not set yet: every listing on this site needs it.')),
+      said.join(' | '),
+    );
+    for (const text of said) assert.doesNotMatch(text, /\/sites\/|\{site_id\}|_id\b|variants \d/, 'no API path or field key');
+    await session.shot('listings-publish-settings-missing');
+    await session.noAxeViolations('listings-publish-settings-missing');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    session.noConsoleErrors([REFUSED]);
   });
 
   test("the listing settings are set from the shop's own choices and saved whole", async () => {
@@ -171,7 +202,9 @@ describe('the site listings page in a browser', () => {
     await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
     // The price raised by the site's 10 %, the stock less its buffer of 1.
     await row().getByText('$19.80').waitFor();
-    assert.equal((await row().getByRole('cell').nth(4).textContent())?.trim(), '3');
+    // The stock of both variants in all (White 4 and Blue 2, each less the buffer), the prices as a range.
+    assert.equal((await row().getByRole('cell').nth(4).textContent())?.trim(), '4 in all');
+    assert.match((await row().getByRole('cell').nth(3).textContent()) ?? '', /^\$19\.80–\$21\.45 \(2 variants\)$/);
     const link = row().getByRole('link', { name: /View/ });
     assert.match((await link.getAttribute('href')) ?? '', /^https:\/\/www\.etsy\.com\/listing\/\d+/);
     const [listing] = await listings();

@@ -78,7 +78,8 @@ export function checkSettings(missing: readonly string[]): ListingIssue[] {
     storelinkIssue(
       `settings.${name}`,
       'setting_required',
-      `The site's ${name.replaceAll('_', ' ')} must be set first (PUT /sites/{site_id}/listing-settings).`,
+      // In a seller's words: the field names the setting (`settings.<name>`), the dashboard its label.
+      'Not set yet: every listing on this site needs it.',
     ),
   );
 }

@@ -49,7 +49,7 @@ export function checkEtsyDraft(draft: ListingDraft): ListingIssue[] {
     issues.push(storelinkIssue('product.images', 'etsy_image_required', 'Etsy needs at least one image to publish a listing.'));
   draft.images.forEach((image, i) => {
     if (!image.stored) {
-      const message = 'Etsy takes image files, not links: upload this image to the product (POST /products/{product_id}/images).';
+      const message = 'Etsy takes image files, not links: upload this image as a file to the product (its Images).';
       issues.push(storelinkIssue(`product.images.${i}`, 'etsy_image_file', message));
     }
   });

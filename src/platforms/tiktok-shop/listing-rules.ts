@@ -73,7 +73,7 @@ export function checkTikTokDraft(draft: ListingDraft): ListingIssue[] {
       issue(
         `product.images.${i}`,
         'tiktok_image_file',
-        'TikTok Shop only shows images it hosts: upload this image to the product (POST /products/{product_id}/images) so Storelink can send it.',
+        'TikTok Shop only shows images it hosts: upload this image as a file to the product (its Images) so Storelink can send it.',
       );
   });
   if (draft.variants.length > SKUS_MAX)

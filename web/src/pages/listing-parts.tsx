@@ -1,5 +1,6 @@
 /** Pieces the listings pages share: the listing's type, its statuses in words, its badges, and the fields' names. */
 import type { paths } from '../api/schema';
+import { Link } from '../router';
 import { PLATFORMS } from '../ui';
 
 export type Listing = paths['/api/v1/sites/{site_id}/listings']['get']['responses'][200]['content']['application/json']['data'][number];
@@ -26,13 +27,17 @@ const PLATFORM_WORDS: Readonly<Record<string, string>> = {
   PLATFORM_DEACTIVATED: 'Deactivated by TikTok Shop',
   FREEZE: 'Frozen by TikTok Shop',
   ACCEPTED: 'Accepted, being processed',
+  PENDING: 'Pending review',
+  FAILED: 'Failed review',
 };
 
 /**
  * The platform's own word for a listing's state in a seller's words: `BUYABLE,DISCOVERABLE` reads "Buyable,
- * discoverable", `SELLER_DEACTIVATED` "Deactivated by you", Etsy's `active` "Active".
+ * discoverable", `SELLER_DEACTIVATED` "Deactivated by you"; Etsy's `active`, a word already, as it is.
  */
 export function platformStatusWords(code: string): string {
+  // A platform that says its state in words (Etsy's `active`) is shown as it says it.
+  if (!/[A-Z]/.test(code)) return code;
   const words = code
     .split(',')
     .map((part) => part.trim())
@@ -132,13 +137,40 @@ export const SETTING_LABEL: Record<string, string> = {
   exchange_rates: 'Exchange rates',
 };
 
+/** A product's variant as an issue names it: its sku and option values. */
+export interface NamedVariant {
+  sku: string;
+  option_values?: Record<string, string> | null;
+}
+
+const words = (key: string) => key.replace(/_/g, ' ');
+
+/** "product.variants.0.barcode" → "Variant MUG-W (White): barcode"; "product.images.1" → "Image 2 of the product". */
+function describeProductField(path: readonly string[], variants: readonly NamedVariant[] | undefined): string {
+  const [part = '', index, ...rest] = path;
+  const n = Number(index);
+  const tail = rest.length > 0 ? ` ${rest.map(words).join(' ')}` : '';
+  if (part === 'variants' && Number.isInteger(n)) {
+    const variant = variants?.[n];
+    const values = variant?.option_values ? Object.values(variant.option_values).join(', ') : '';
+    const name = variant ? `Variant ${variant.sku}${values ? ` (${values})` : ''}` : `Variant ${n + 1}`;
+    return `${name}${tail}`;
+  }
+  if (part === 'images' && Number.isInteger(n)) return `Image ${n + 1} of the product${tail}`;
+  if (part === 'options' && Number.isInteger(n)) return `Option ${n + 1} of the product${tail}`;
+  return `Product ${[part, index, ...rest]
+    .filter((each) => each !== undefined)
+    .map(words)
+    .join(' ')}`.trim();
+}
+
 /** "attributes.200" → "Primary color", "settings.who_made" → "Who made it (site settings)", "product.images" → "Product images". */
-export function describeField(field: string | null, attributes: readonly Attribute[] = []): string {
+export function describeField(field: string | null, attributes: readonly Attribute[] = [], variants?: readonly NamedVariant[]): string {
   if (!field) return 'Listing';
   const [head, name = '', ...rest] = field.split('.');
-  if (head === 'attributes') return attributes.find((a) => a.name === name)?.label ?? `Attribute ${name}`;
-  if (head === 'settings') return `${SETTING_LABEL[name] ?? name} (site settings)`;
-  if (head === 'product') return `Product ${[name, ...rest].join(' ')}`.trim();
+  if (head === 'attributes') return attributes.find((a) => a.name === name)?.label ?? `Attribute ${words(name)}`;
+  if (head === 'settings') return `${SETTING_LABEL[name] ?? words(name)} (site settings)`;
+  if (head === 'product') return describeProductField([name, ...rest], variants);
   if (field === 'category_id') return 'Category';
   if (field === 'product_id') return 'Product';
   if (field === 'site_id') return 'Site';
@@ -150,7 +182,7 @@ export function describeField(field: string | null, attributes: readonly Attribu
 /** What the seller can do about an issue, when Storelink knows. */
 export function remedyOf(issue: Issue, platform = 'the platform'): string | null {
   const field = issue.field ?? '';
-  if (field.startsWith('settings.')) return 'Set it in the listing settings above, then publish again.';
+  if (field.startsWith('settings.')) return 'Set it in the site’s listing settings, then publish again.';
   if (field.startsWith('product.')) return 'Change the product in the catalogue; the listing follows it.';
   if (field.startsWith('attributes.') || field === 'category_id') return 'Change the category or its attributes.';
   // A platform's warning is its advice already (TikTok Shop's listing check: "Use a title of at least 25 characters.").
@@ -159,28 +191,51 @@ export function remedyOf(issue: Issue, platform = 'the platform'): string | null
   return null;
 }
 
-/** The issues, each on its field; `platform` names whose words a platform's issue is ("TikTok Shop's words"). */
+/** Where an issue is fixed, when the page knows: the site's listing settings, the product in the catalogue. */
+export interface FixLinks {
+  settings?: string;
+  product?: string;
+}
+
+/** The page an issue is fixed on, and its link's words; null where the page gave none. */
+function fixLinkOf(issue: Issue, fixAt: FixLinks | undefined): { href: string; label: string } | null {
+  const field = issue.field ?? '';
+  if (field.startsWith('settings.') && fixAt?.settings) return { href: fixAt.settings, label: 'Open the listing settings' };
+  if (field.startsWith('product.') && fixAt?.product) return { href: fixAt.product, label: 'Open the product' };
+  return null;
+}
+
+/**
+ * The issues, each on its field in words (a variant by its sku and options when `variants` are given); `platform` names
+ * whose words a platform's issue is ("TikTok Shop's words"); `fixAt` links each to where it is fixed.
+ */
 export function IssueList({
   issues,
   attributes,
   platform,
+  variants,
+  fixAt,
 }: {
   issues: readonly Issue[];
   attributes?: readonly Attribute[];
   platform?: string;
+  variants?: readonly NamedVariant[];
+  fixAt?: FixLinks;
 }) {
   if (issues.length === 0) return null;
   return (
     <ul className="issues">
       {issues.map((issue, i) => {
         const remedy = remedyOf(issue, platform);
+        const fix = fixLinkOf(issue, fixAt);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: issues have no id and are shown as given
           <li key={i} className={`issue issue-${issue.severity}`}>
             {issue.severity === 'warning' && <span className="issue-severity">Warning: </span>}
-            <span className="issue-field">{describeField(issue.field, attributes)}:</span> {issue.message}
+            <span className="issue-field">{describeField(issue.field, attributes, variants)}:</span> {issue.message}
             {issue.source === 'platform' && <span className="muted small"> ({platform ? `${platform}’s` : "the platform's"} words)</span>}
             {remedy && <span className="muted small"> {remedy}</span>}
+            {fix && <> {fix.href.startsWith('#') ? <a href={fix.href}>{fix.label}</a> : <Link href={fix.href}>{fix.label}</Link>}</>}
           </li>
         );
       })}

@@ -201,7 +201,12 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
             </table>
           </div>
         )}
-        <IssueList issues={listing.issues} platform={platform} />
+        <IssueList
+          issues={listing.issues}
+          platform={platform}
+          variants={product?.variants}
+          fixAt={{ settings: `${siteListingsUrl(site.id)}#settings-heading`, product: productUrl(workspaceId, listing.product_id) }}
+        />
         <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
       </section>
       {product && listing.status !== 'deleted' && (

@@ -274,7 +274,11 @@ function ListingRow({
               </a>
             </>
           )}
-          <IssueList issues={listing.issues} platform={platform} />
+          <IssueList
+            issues={listing.issues}
+            platform={platform}
+            fixAt={{ settings: '#settings-heading', product: productUrl(workspaceId, listing.product_id) }}
+          />
           {listing.differences.length > 0 && listing.status !== 'deleted' && (
             <PlatformChanges listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
           )}

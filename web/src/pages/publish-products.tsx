@@ -170,6 +170,8 @@ function PublishForm({
       setOutcomes(new Map(results));
     }
     setBusy(null);
+    // The results may be below the fold: focus moves to them, so the seller (and a screen reader) lands on what was found.
+    requestAnimationFrame(() => document.getElementById('outcomes-heading')?.focus());
     if (mode === 'publish' && [...results.values()].some((o) => o.kind === 'published')) onPublished();
   }
 
@@ -275,7 +277,9 @@ function Outcomes({
   if (outcomes.size === 0) return null;
   return (
     <section className="outcomes" aria-labelledby="outcomes-heading" aria-live="polite">
-      <h3 id="outcomes-heading">Results</h3>
+      <h3 id="outcomes-heading" tabIndex={-1}>
+        Results
+      </h3>
       <ul>
         {[...outcomes].map(([id, outcome]) => (
           <li key={id} className={`outcome outcome-${outcome.kind}`}>
