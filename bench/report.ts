@@ -206,11 +206,15 @@ export function listingsLines(all: readonly ListingsResult[]): string[] {
         `| ${platformName(l.platform)}: first POST to all on the platform | ${l.limit} | ${fmt(l.listings, 0)} | ${fmt(l.callsPerListing, 2)} | ${fmt(l.floorSeconds, 1)} s | ${fmt(l.publishSeconds, 1)} s | ${fmt(l.ofFloor, 2)} |`,
     ),
     '',
-    '| listings (h): every price changed, from each change to the platform holding it | listings | median | p99 | max |',
-    '|---|---:|---:|---:|---:|',
+    '| listings (h): every price changed (20 changes in flight), from each change to the platform holding it | listings | median | p99 | max | platform calls |',
+    '|---|---:|---:|---:|---:|---|',
     ...all.map(
       (l) =>
-        `| ${platformName(l.platform)} | ${fmt(l.listings, 0)} | ${fmt(l.priceMedianMs / 1000, 2)} s | ${fmt(l.priceP99Ms / 1000, 2)} s | ${fmt(l.priceMaxMs / 1000, 2)} s |`,
+        `| ${platformName(l.platform)} | ${fmt(l.listings, 0)} | ${fmt(l.priceMedianMs / 1000, 2)} s | ${fmt(l.priceP99Ms / 1000, 2)} s | ${fmt(l.priceMaxMs / 1000, 2)} s | ${Object.entries(
+          l.priceCalls,
+        )
+          .map(([operation, n]) => `${operation.replace(/^[^:]+:/, '')} ${fmt(n, 0)}`)
+          .join(', ')} |`,
     ),
     '',
   ];

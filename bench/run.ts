@@ -266,7 +266,7 @@ async function listingsRun(database: BenchDatabase): Promise<{ listings: Listing
         console.log(
           `h ${database.kind} ${platformName(platform)}: published ${result.listings} in ${result.publishSeconds.toFixed(1)} s ` +
             `(its POSTs ${result.postSeconds.toFixed(1)} s; floor ${result.floorSeconds.toFixed(1)} s, ` +
-            `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms`,
+            `${result.callsPerListing.toFixed(2)} calls a listing); price change median ${result.priceMedianMs.toFixed(0)} ms, p99 ${result.priceP99Ms.toFixed(0)} ms, calls ${JSON.stringify(result.priceCalls)}`,
         );
         results.push(result);
       } catch (error) {
