@@ -16,8 +16,8 @@ import { createProductGuard, type ProductGuard } from './product-guard.js';
 import { registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
 import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
-import { createProductStore, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
-import { everyShopOf } from './shops.js';
+import { createProductStore, type PreApprovedReason, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
+import { everyShopOf, sandboxShops } from './shops.js';
 import { type StockChoice, stockShops } from './stock.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -56,6 +56,10 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
   return {
     store,
     stock: (grant: Grant, choice: StockChoice) => stockShops(context, store, grant, choice),
+    /** The prerequisite the grant's shops lack from now on (null: none). */
+    lack: (grant: Grant, reason: PreApprovedReason | null) => {
+      for (const shop of sandboxShops(grant.account, grant.shops, grant.market)) store.lack(shop.id, reason);
+    },
   };
 }
 
@@ -210,6 +214,15 @@ function registerInspection(app: FastifyInstance, store: ProductStore) {
     const account = (request.params as { account: string }).account;
     if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+  });
+  // The seller completed what the account's shops lacked (their KYC, a category's permission): the pre-approved
+  // products go on sale, as TikTok releases them, and later audits pass. The answer is what the shops hold.
+  app.post('/accounts/:account/prerequisites/complete', async (request, reply) => {
+    const account = (request.params as { account: string }).account;
+    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    for (const shop of everyShopOf(Number(account))) store.complete(shop.id);
     return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
   });
 }
