@@ -9,7 +9,18 @@ import { ListingRefused } from '../contracts/errors.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import type { TikTokCategories } from './categories.js';
 import { contentBody, deliveredPrints, inventoryBody, MAIN_IMAGES_MAX, pricesBody, skusBody } from './listing-requests.js';
-import { Created, Edited, platformIssue, reader, type TikTokAttribute, UploadedImage, WRONG_STATUS } from './listing-responses.js';
+import {
+  ALL_WAREHOUSES,
+  Created,
+  Edited,
+  locationsOf,
+  platformIssue,
+  productOrGone,
+  reader,
+  type TikTokAttribute,
+  UploadedImage,
+  WRONG_STATUS,
+} from './listing-responses.js';
 import type { TikTokListingValidation } from './listing-validation.js';
 import { type OpenApi, PRODUCT_API, type TikTokListingsDeps, warehouseOf } from './open-api.js';
 
@@ -82,12 +93,34 @@ export function createListingDelivery(
     if (edited.skus) progress.variantIds = { ...progress.variantIds, ...skuIdsOf(edited.skus) };
   }
 
-  /** Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). */
-  async function update(call: ListingsCall, progress: ListingProgress, kind: 'prices' | 'inventory', body: unknown, whole: () => unknown) {
+  const refusedWith = (error: unknown, code: number) =>
+    error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(code));
+
+  /**
+   * Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). A
+   * stock update TikTok refuses for a warehouse left out (12019028: the seller stocked a SKU in another warehouse in
+   * Seller Center) learns the SKUs' warehouses from Get Product, keeps them in the progress, and is sent again naming each.
+   */
+  async function update(
+    call: ListingsCall,
+    progress: ListingProgress,
+    kind: 'prices' | 'inventory',
+    body: () => unknown,
+    whole: () => unknown,
+  ) {
+    const path = `${PRODUCT_API}/products/${progress.externalId}/${kind}/update`;
     try {
-      await send(call, 'POST', `${PRODUCT_API}/products/${progress.externalId}/${kind}/update`, reader(Edited), { json: body });
+      try {
+        await send(call, 'POST', path, reader(Edited), { json: body() });
+      } catch (error) {
+        if (!(kind === 'inventory' && refusedWith(error, ALL_WAREHOUSES))) throw error;
+        const product = await send(call, 'GET', `${PRODUCT_API}/products/${encodeURIComponent(progress.externalId!)}`, productOrGone);
+        if (!product) throw error;
+        progress.locations = locationsOf(product);
+        await send(call, 'POST', path, reader(Edited), { json: body() });
+      }
     } catch (error) {
-      if (!(error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(WRONG_STATUS)))) throw error;
+      if (!refusedWith(error, WRONG_STATUS)) throw error;
       await edit(call, progress, { skus: whole() });
     }
   }
@@ -97,7 +130,7 @@ export function createListingDelivery(
     const uris = await uploadImages(call, draft, progress);
     const warehouse = warehouseOf(call);
     const wanted = deliveredPrints(draft, uris, attributes, warehouse);
-    const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
+    const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false, progress.locations);
     if (progress.delivered.fields !== wanted.fields) {
       await validation.refuseUncertified(call, draft, attributes);
       await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
@@ -105,11 +138,11 @@ export function createListingDelivery(
       return;
     }
     if (progress.delivered.prices !== wanted.prices) {
-      await update(call, progress, 'prices', pricesBody(draft, progress.variantIds), whole);
+      await update(call, progress, 'prices', () => pricesBody(draft, progress.variantIds), whole);
       progress.delivered.prices = wanted.prices;
     }
     if (progress.delivered.inventory !== wanted.inventory) {
-      await update(call, progress, 'inventory', inventoryBody(draft, warehouse, progress.variantIds), whole);
+      await update(call, progress, 'inventory', () => inventoryBody(draft, warehouse, progress.variantIds, progress.locations), whole);
       progress.delivered.inventory = wanted.inventory;
     }
   }

@@ -22,6 +22,8 @@ const isProductCode = (code: number) => code >= 12_000_000 && code < 13_000_000 
 const isParameterRefusal = (code: number, message: string) => code === 36_009_004 && /^invalid parameter/i.test(message);
 /** ASSUMPTION: the code of a product id that names no product (the sandbox's; TikTok documents none for Get Product). */
 export const PRODUCT_MISSING = 12_052_700;
+/** A stock update that leaves out a warehouse of a multi-warehouse SKU (listings.md §2.7: 12019028). */
+export const ALL_WAREHOUSES = 12_019_028;
 /** A batch item in a status the call cannot act on (listings.md §2.7: 12052901). */
 export const WRONG_STATUS = 12_052_901;
 
@@ -53,6 +55,12 @@ export const reader =
   <T extends ReturnType<typeof Type.Object>>(schema: T) =>
   (status: number, body: unknown) =>
     productData(schema, status, body);
+
+/** Seller sku to the warehouses TikTok keeps each SKU's stock in, as Get Product shows them. */
+export const locationsOf = (product: TikTokProduct): Record<string, string[]> =>
+  Object.fromEntries(
+    product.skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.inventory.map((entry) => entry.warehouse_id)]] : [])),
+  );
 
 /** Get Product when the product is gone: null rather than a refusal. */
 export function productOrGone(status: number, body: unknown): TikTokProduct | null {

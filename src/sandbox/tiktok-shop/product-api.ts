@@ -233,6 +233,23 @@ const PRICE = /^[0-9]{1,9}(\.[0-9]{1,2})?$/;
 interface SkuEdit {
   price?: string;
   quantity?: number;
+  inventory?: { warehouse_id: string; quantity: number }[];
+}
+
+/** The problem with a seller's stock by warehouse (`[{warehouse_id, quantity}]`, each a warehouse of the shop once), or null. */
+function inventoryEditProblem(inventory: unknown, warehouses: readonly string[]): string | null {
+  if (inventory === undefined) return null;
+  if (!Array.isArray(inventory) || inventory.length === 0) return 'inventory must be a list of {warehouse_id, quantity}';
+  const seen = new Set<string>();
+  for (const entry of inventory as { warehouse_id?: unknown; quantity?: unknown }[]) {
+    const id = entry?.warehouse_id;
+    if (typeof id !== 'string' || !warehouses.includes(id) || seen.has(id))
+      return `inventory names each of the shop's warehouses (${warehouses.join(', ')}) at most once`;
+    seen.add(id);
+    const problem = editProblem({ quantity: entry.quantity });
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** The problem with a seller's price or quantity, or null. */
@@ -260,8 +277,10 @@ const restocked = (sku: Sku, quantity: number) =>
  * Price and stock change the live product at once, as TikTok's own price and stock changes do (no audit); ASSUMPTION: a
  * title edited in Seller Center goes back to TikTok's audit there, and here it is applied at once, with no audit, to keep
  * the seller's edit simple. A price is kept with two decimals, as Seller Center shows it ("20" is "20.00"); a quantity
- * is the SKU's stock in its first warehouse, none left in the others. A version under audit takes the edit too. The
- * answer is the product as the inspection shows it.
+ * is the SKU's stock in its first warehouse, none left in the others. A SKU's `inventory: [{warehouse_id, quantity}]`
+ * stocks it in those of the shop's warehouses (Get Warehouse List), so a SKU kept in several warehouses can be tried (a
+ * stock update must then name each, 12019028). A version under audit takes the edit too. The answer is the product as
+ * the inspection shows it.
  */
 function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
   app.patch('/accounts/:account/listings/:productId', async (request, reply) => {
@@ -289,15 +308,24 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
     if (body.skus !== undefined && !Array.isArray(body.skus)) return reply.code(400).send({ error: 'skus must be a list' });
     const edits = new Map<string, SkuEdit>();
     for (const sku of product.version.skus) edits.set(sku.seller_sku, { ...(all as SkuEdit) });
-    for (const edit of (body.skus ?? []) as { sku?: unknown; price?: unknown; quantity?: unknown }[]) {
+    const warehouses = warehousesOf(shop.id, shop.region).map((warehouse) => warehouse.id);
+    for (const edit of (body.skus ?? []) as { sku?: unknown; price?: unknown; quantity?: unknown; inventory?: unknown }[]) {
       const known = typeof edit?.sku === 'string' ? edits.get(edit.sku) : undefined;
       if (!known) return reply.code(400).send({ error: `No SKU with the seller sku ${String(edit?.sku)}` });
-      const skuProblem = editProblem(edit);
+      const skuProblem = editProblem(edit) ?? inventoryEditProblem(edit.inventory, warehouses);
       if (skuProblem) return reply.code(400).send({ error: skuProblem });
+      if (edit.quantity !== undefined && edit.inventory !== undefined)
+        return reply.code(400).send({ error: 'give a SKU its quantity or its inventory by warehouse, not both' });
       Object.assign(
         known,
         edit.price === undefined ? {} : { price: edit.price },
         edit.quantity === undefined ? {} : { quantity: edit.quantity },
+        edit.inventory === undefined
+          ? {}
+          : {
+              quantity: undefined,
+              inventory: (edit.inventory as SkuEdit['inventory'])!.map(({ warehouse_id, quantity }) => ({ warehouse_id, quantity })),
+            },
       );
     }
     for (const sku of product.version.skus) {
@@ -311,6 +339,7 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
         const edit = edits.get(sku.seller_sku);
         if (edit?.price !== undefined) sku.price = { amount: Number(edit.price).toFixed(2), currency: sku.price.currency };
         if (edit?.quantity !== undefined) sku.inventory = restocked(sku, edit.quantity);
+        if (edit?.inventory !== undefined) sku.inventory = edit.inventory.map((entry) => ({ ...entry }));
       }
     }
     store.touch(product);

@@ -99,6 +99,8 @@ export function presentInspected(product: StoredProduct) {
       sku: sku.seller_sku,
       price: sku.price.amount,
       quantity: sku.inventory.reduce((sum, entry) => sum + entry.quantity, 0),
+      // A SKU kept in several warehouses shows its stock in each.
+      ...(sku.inventory.length > 1 ? { inventory: sku.inventory } : {}),
     })),
     // A product that passed its audit but waits for the shop's prerequisite says so (its audit and why).
     ...(product.audit === 'PRE_APPROVED' ? { audit: product.audit, pre_approved_reasons: product.preApprovedReasons } : {}),

@@ -13,6 +13,7 @@ import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
+import { sandboxShopsOf, signedCall, uploadImage } from '../../helpers/tiktok-sandbox.js';
 
 interface ShopProduct {
   id: string;
@@ -126,6 +127,119 @@ for (const kind of databaseKinds()) {
       });
       assert.equal(held.status, 'in_review');
       assert.match(held.issues[0].message, /Qualification Center/);
+    });
+
+    test('a SKU the seller stocked in two warehouses takes its stock with both named: the whole pool in the site warehouse, 0 in the other', async () => {
+      const me = await tiktokSeller(t, '473');
+      const [main, second] = (await call(t, 'GET', `/sites/${me.site}/listing-options`, me.as))
+        .json()
+        .data.warehouse_id.map((w: { value: string }) => w.value);
+      const { id, productId } = await publish(me, 'D1');
+      await runDueJobs(t, LISTING_QUEUE);
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      const live = await eventually(async () => {
+        await runDueJobs(t, READ_QUEUE);
+        const read = await listing(me, id);
+        assert.equal(read.status, 'active');
+        return read;
+      });
+      // In Seller Center, the seller moves two of the white mugs to the second warehouse: a multi-warehouse SKU.
+      const moved = await fetch(`${base}/sandbox/tiktok-shop/accounts/${me.account}/listings/${live.external_id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          skus: [
+            {
+              sku: 'D1-W',
+              inventory: [
+                { warehouse_id: main, quantity: 2 },
+                { warehouse_id: second, quantity: 2 },
+              ],
+            },
+          ],
+        }),
+      });
+      assert.equal(moved.status, 200, await moved.text());
+
+      // The catalogue's stock changes: the update names both warehouses, so TikTok takes it.
+      const stockOf = async (quantities: Record<string, number>) => {
+        const variants = (await call(t, 'GET', `/products/${productId}`, me.as)).json().data.variants;
+        for (const variant of variants) if (quantities[variant.sku] !== undefined) variant.quantity = quantities[variant.sku];
+        assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { variants } })).statusCode, 200);
+        await runDueJobs(t, LISTING_QUEUE);
+      };
+      const updates = calls('update_inventory');
+      await stockOf({ 'D1-W': 9 });
+      const synced = await listing(me, id);
+      assert.equal(synced.sync_status, 'synced', JSON.stringify(synced));
+      assert.deepEqual(synced.issues, []);
+      const [held] = await shop(me.account);
+      assert.deepEqual(held!.skus[0], {
+        sku: 'D1-W',
+        price: '18.00',
+        quantity: 9,
+        inventory: [
+          { warehouse_id: main, quantity: 9 },
+          { warehouse_id: second, quantity: 0 },
+        ],
+      });
+      // The first update was refused (12019028) and sent again with both; the warehouses are kept, so the next is one call.
+      assert.equal(calls('update_inventory'), updates + 2);
+      await stockOf({ 'D1-W': 5 });
+      assert.equal(calls('update_inventory'), updates + 3);
+      const [again] = await shop(me.account);
+      assert.deepEqual(again!.skus[0]!.inventory, [
+        { warehouse_id: main, quantity: 5 },
+        { warehouse_id: second, quantity: 0 },
+      ]);
+      assert.equal((await listing(me, id)).sync_status, 'synced');
+    });
+
+    test('the sandbox refuses a stock update that leaves out a warehouse of a multi-warehouse SKU (12019028), and takes one naming each', async () => {
+      const [seller] = await sandboxShopsOf(t, 474);
+      const who = { token: seller!.token, cipher: seller!.cipher };
+      const uri = await uploadImage(t, seller!);
+      const [main, second] = [`${seller!.id}001`, `${seller!.id}002`];
+      const created = await signedCall(t, who, 'POST', '/product/202309/products', {
+        title: 'Stoneware mug in two warehouses',
+        description: '<p>A mug.</p>',
+        category_id: '600011',
+        main_images: [{ uri }],
+        product_attributes: [{ id: '100392', values: [{ id: '1001533' }] }],
+        package_weight: { value: '0.4', unit: 'KILOGRAM' },
+        package_dimensions: { length: '12', width: '10', height: '10', unit: 'CENTIMETER' },
+        skus: [
+          {
+            seller_sku: 'W2',
+            price: { amount: '18.00', currency: 'GBP' },
+            inventory: [
+              { warehouse_id: main, quantity: 3 },
+              { warehouse_id: second, quantity: 4 },
+            ],
+          },
+        ],
+      });
+      assert.equal(created.body.code, 0, JSON.stringify(created.body));
+      const productId = created.body.data.product_id as string;
+      const skuId = (created.body.data.skus as { id: string }[])[0]!.id;
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      const path = `/product/202309/products/${productId}/inventory/update`;
+      const one = await signedCall(t, who, 'POST', path, { skus: [{ id: skuId, inventory: [{ warehouse_id: main, quantity: 7 }] }] });
+      assert.equal(one.body.code, 12019028, JSON.stringify(one.body));
+      const both = await signedCall(t, who, 'POST', path, {
+        skus: [
+          {
+            id: skuId,
+            inventory: [
+              { warehouse_id: main, quantity: 7 },
+              { warehouse_id: second, quantity: 0 },
+            ],
+          },
+        ],
+      });
+      assert.equal(both.body.code, 0, JSON.stringify(both.body));
+      const [held] = await shop('474');
+      assert.equal(held!.skus[0]!.quantity, 7);
     });
   });
 }
