@@ -22,6 +22,12 @@ const isProductCode = (code: number) => code >= 12_000_000 && code < 13_000_000 
 const isParameterRefusal = (code: number, message: string) => code === 36_009_004 && /^invalid parameter/i.test(message);
 /** ASSUMPTION: the code of a product id that names no product (the sandbox's; TikTok documents none for Get Product). */
 export const PRODUCT_MISSING = 12_052_700;
+/**
+ * A create refused because the shop's daily allowance of new products is spent (listings.md §2.5 "listing limit
+ * exceeded", §2.2: 100 a day on probation, 1,000 after). UNCONFIRMED that this is the code of the daily limit rather than
+ * of a total one: TikTok names it only "listing limit exceeded"; integrators read it as the day's allowance.
+ */
+export const DAILY_UPLOADS_SPENT = 12_052_093;
 /** A stock update that leaves out a warehouse of a multi-warehouse SKU (listings.md §2.7: 12019028). */
 export const ALL_WAREHOUSES = 12_019_028;
 /** A batch item in a status the call cannot act on (listings.md §2.7: 12052901). */

@@ -157,9 +157,13 @@ function registerProducts(app: FastifyInstance, guard: ProductGuard, store: Prod
       return guard.fail(reply, E.fieldInvalid('idempotency_key', `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`));
     const remembered = typeof key === 'string' ? store.remembered(shop.id, key) : undefined;
     if (remembered) return guard.succeed(reply, remembered, 'listings');
+    // The day's allowance of new products (listings.md §2.2): a create past it is refused and counts nothing.
+    const uploads = store.uploadsOf(shop.id);
+    if (uploads.count >= uploads.limit) return guard.fail(reply, E.dailyUploadsSpent(String(uploads.limit)));
     const checked = checkProduct(body, shopFacts(shop, store));
     if (checked.problems.length > 0) return guard.fail(reply, checked.problems[0]!);
     const product = store.add(shop.id, checked.version, body.save_mode === 'AS_DRAFT');
+    store.countUpload(shop.id);
     const answer = {
       product_id: product.id,
       skus: product.version.skus.map(({ id, seller_sku, sales_attributes, external_sku_id }) => ({
@@ -215,6 +219,13 @@ function registerInspection(app: FastifyInstance, store: ProductStore) {
     if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
     return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+  });
+  // Each shop's creates today against its daily allowance (the day's count TikTok keeps).
+  app.get('/accounts/:account/uploads', async (request, reply) => {
+    const account = (request.params as { account: string }).account;
+    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    return everyShopOf(Number(account)).map((shop) => ({ shop_id: shop.id, ...store.uploadsOf(shop.id) }));
   });
   // The seller completed what the account's shops lacked (their KYC, a category's permission): the pre-approved
   // products go on sale, as TikTok releases them, and later audits pass. The answer is what the shops hold.

@@ -22,6 +22,13 @@ export const PRODUCT_ERRORS = {
   currencyUnavailable: [12_052_084, 'The currency is not available in this market.'],
   packageWeightInvalid: [12_019_011, 'The package weight is invalid.'],
   packageSizeInvalid: [12_019_012, 'The package size is invalid.'],
+  // UNCONFIRMED: TikTok's Create Product page lists 12052093 as "listing limit exceeded" without saying which limit;
+  // integrators meet it when the day's uploads (100 on probation, 1,000 after: listings.md §2.2) are spent. The wording
+  // is an ASSUMPTION.
+  dailyUploadsSpent: (limit: string): TikTokError => [
+    12_052_093,
+    `Listing limit exceeded. The shop can create ${limit} products a day; try again tomorrow.`,
+  ],
   otherSellersProduct: [12_052_048, "You can't edit other sellers' products."],
   wrongStatus: [12_052_901, 'The product is not available for this operation in its current status.'],
   allWarehouses: [12_019_028, 'Every warehouse of a multi-warehouse SKU must be sent.'],

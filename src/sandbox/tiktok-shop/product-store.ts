@@ -99,6 +99,14 @@ export function setTikTokShopRateLimit(context: SandboxContext, perSecond: numbe
   context.tiktokLimits.perSecond = perSecond;
 }
 
+/**
+ * Sets how many products a shop may create a day (TikTok's daily upload allowance: 100 for a new shop on probation, 1,000
+ * after, listings.md §2.2; the sandbox's default is 1,000), for a running sandbox (tests).
+ */
+export function setTikTokShopDailyUploads(context: SandboxContext, perDay: number): void {
+  context.tiktokLimits.uploadsPerDay = perDay;
+}
+
 /** ASSUMPTION: the reasons' wording; the shape is Get Product's `audit_failed_reasons` (listings.md §2.2). */
 export const PROHIBITED_TITLE: AuditFailure = {
   position: 'title',
@@ -114,6 +122,9 @@ export function createProductStore(context: SandboxContext) {
   const images = new Map<string, HostedImage>();
   const idempotency = new Map<string, unknown>();
   const budget = new Map<string, { second: number; count: number }>();
+  /** Each shop's creates on its last day of uploads. ASSUMPTION: TikTok's day turns at 00:00 UTC (undocumented). */
+  const uploads = new Map<string, { day: string; count: number }>();
+  const today = () => new Date(now()).toISOString().slice(0, 10);
   const stocked = new Set<string>();
   /** The prerequisite each shop still lacks (the consent page's `pending`): its audits that pass end PRE_APPROVED. */
   const lacking = new Map<string, PreApprovedReason>();
@@ -269,6 +280,18 @@ export function createProductStore(context: SandboxContext) {
     /** The answer stored under a shop's idempotency key, or undefined. */
     remembered: (shopId: string, key: string) => idempotency.get(`${shopId}:${key}`),
     remember: (shopId: string, key: string, answer: unknown) => void idempotency.set(`${shopId}:${key}`, answer),
+    /** The shop's creates today and its allowance. */
+    uploadsOf(shopId: string) {
+      const entry = uploads.get(shopId);
+      const day = today();
+      return { day, count: entry?.day === day ? entry.count : 0, limit: context.tiktokLimits.uploadsPerDay };
+    },
+    /** Counts one create of the shop today. */
+    countUpload(shopId: string) {
+      const day = today();
+      const entry = uploads.get(shopId);
+      uploads.set(shopId, { day, count: entry?.day === day ? entry.count + 1 : 1 });
+    },
     /** Spends one request of the shop's per-second budget for the API; false when it is spent. */
     spend(shopId: string, api: string): boolean {
       const second = Math.floor(now() / 1000);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
-import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
+import { listingById } from '../../../src/db/listings.repo.js';
+import { setTikTokShopDailyUploads, setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
@@ -22,7 +23,7 @@ interface ShopProduct {
   status: string;
   audit?: string;
   pre_approved_reasons?: string[];
-  skus: { sku: string; price: string; quantity: number }[];
+  skus: { sku: string; price: string; quantity: number; inventory?: { warehouse_id: string; quantity: number }[] }[];
 }
 interface Issue {
   severity: string;
@@ -240,6 +241,56 @@ for (const kind of databaseKinds()) {
       assert.equal(both.body.code, 0, JSON.stringify(both.body));
       const [held] = await shop('474');
       assert.equal(held!.skus[0]!.quantity, 7);
+    });
+
+    test("the shop's daily upload limit (12052093): the publish waits for the next day's allowance, says why, and sends nothing meanwhile", async () => {
+      const me = await tiktokSeller(t, '475');
+      setTikTokShopDailyUploads(t.deps.sandbox, 1);
+      try {
+        const first = await publish(me, 'Q1');
+        await runDueJobs(t, LISTING_QUEUE);
+        assert.equal((await listing(me, first.id)).status, 'in_review');
+        const creates = calls('create_product');
+        const second = await publish(me, 'Q2');
+        await runDueJobs(t, LISTING_QUEUE);
+        assert.equal(calls('create_product'), creates + 1, 'one create, refused');
+        const waiting = await listing(me, second.id);
+        assert.equal(waiting.status, 'pending', JSON.stringify(waiting));
+        assert.notEqual(waiting.sync_status, 'failed');
+        assert.deepEqual(
+          waiting.issues.map((i: Issue) => [i.severity, i.code, i.source]),
+          [['warning', '12052093', 'platform']],
+        );
+        assert.match(waiting.issues[0].message, /daily allowance of new products for this shop is spent/);
+        const midnight = new Date(t.clock.now());
+        midnight.setUTCHours(24, 0, 0, 0);
+        assert.match(waiting.issues[0].message, new RegExp(`${midnight.toISOString().slice(0, 16).replace('T', ' ')} UTC`));
+
+        // The shop's other publishes wait too, without a call; and nothing is tried again before the day turns.
+        const third = await publish(me, 'Q3');
+        await runDueJobs(t, LISTING_QUEUE);
+        t.clock.advance(10 * 60_000);
+        await runDueJobs(t, LISTING_QUEUE);
+        assert.equal(calls('create_product'), creates + 1, 'no create while the day is spent');
+        assert.equal((await listing(me, third.id)).issues[0]?.code, '12052093');
+        const uploads = (await (await fetch(`${base}/sandbox/tiktok-shop/accounts/${me.account}/uploads`)).json()) as { count: number }[];
+        assert.equal(uploads[0]!.count, 1);
+        assert.equal((await shop(me.account)).length, 1);
+
+        // The next day opens: both are created, and read in review with nothing left of the wait.
+        t.clock.advance(midnight.getTime() - t.clock.now().getTime() + 1_000);
+        setTikTokShopDailyUploads(t.deps.sandbox, 2);
+        await runDueJobs(t, LISTING_QUEUE);
+        for (const { id } of [second, third]) {
+          // A day on, the session has lapsed: the listing is read from the database.
+          const created = await listingById(t.database.db, id);
+          assert.equal(created?.status, 'in_review', JSON.stringify(created));
+          assert.deepEqual(created!.issues, []);
+        }
+        assert.equal((await shop(me.account)).length, 3);
+      } finally {
+        setTikTokShopDailyUploads(t.deps.sandbox, 1_000);
+      }
     });
   });
 }
