@@ -13,7 +13,7 @@ import type { Grant } from './open-api.js';
 import { registerProductBatches, registerProductUpdates } from './product-edits.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import { createProductGuard, type ProductGuard } from './product-guard.js';
-import { registerProductImages } from './product-images.js';
+import { FILE_BYTES_MAX, registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
 import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
 import { createProductStore, type PreApprovedReason, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
@@ -42,7 +42,8 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
       done(null, body),
     );
-    await scope.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 + 1, files: 1, fields: 2, parts: 3 } });
+    // Images up to 10 MB, files (Upload Product File's PDFs) up to 20 MB; each route checks its own.
+    await scope.register(multipart, { limits: { fileSize: FILE_BYTES_MAX + 1, files: 1, fields: 2, parts: 3 } });
     const guard = createProductGuard(context, store);
     registerReferenceData(scope, guard);
     registerComplianceSearches(scope, guard);

@@ -43,6 +43,22 @@ export const PRODUCT_ERRORS = {
   // miss" does not.
   certificationRequired: (name: string): TikTokError => [12_052_105, `Required qualification missing: ${name}.`],
   certificationUnknown: (id: string): TikTokError => [12_052_655, `The qualification id ${id} does not exist.`],
+  // ASSUMPTION: codes and wording for a certification image or file TikTok does not host, and for an upload that is not
+  // a PDF or has a name TikTok's Upload Product File rules out (its page lists no error codes): 36009004, the common
+  // parameter error.
+  certificationImageNotHosted: (uri: string): TikTokError => [
+    36_009_004,
+    `Invalid parameter. The certification image ${uri} is not an image uploaded to TikTok Shop with use_case CERTIFICATION_IMAGE.`,
+  ],
+  certificationFileUnknown: (id: string): TikTokError => [
+    36_009_004,
+    `Invalid parameter. The certification file ${id} is not a PDF uploaded with Upload Product File.`,
+  ],
+  fileNotPdf: [36_009_004, 'Invalid parameter. `data` must be a PDF of at most 20 MB (or a video, which the sandbox does not take).'],
+  fileName: [
+    36_009_004,
+    'Invalid parameter. `name` must include the file extension, with no spaces, no other period and no symbol at its start.',
+  ],
   sizeChartRequired: [12_052_673, 'Product sizechart image is required'],
   sizeChartMissing: [12_052_128, 'Size chart not found'],
   sizeChartImage: [

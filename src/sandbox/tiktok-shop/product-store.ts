@@ -35,6 +35,14 @@ export interface Sku {
   sales_attributes: { id?: string; name?: string; value_id?: string; value_name?: string }[];
 }
 
+/** A file TikTok hosts (Upload Product File): a certificate's PDF. */
+export interface HostedFile {
+  id: string;
+  url: string;
+  name: string;
+  format: 'PDF';
+}
+
 export interface HostedImage {
   uri: string;
   url: string;
@@ -120,6 +128,7 @@ export type ProductStore = ReturnType<typeof createProductStore>;
 export function createProductStore(context: SandboxContext) {
   const products = new Map<string, StoredProduct>();
   const images = new Map<string, HostedImage>();
+  const files = new Map<string, HostedFile>();
   const idempotency = new Map<string, unknown>();
   const budget = new Map<string, { second: number; count: number }>();
   /** Each shop's creates on its last day of uploads. ASSUMPTION: TikTok's day turns at 00:00 UTC (undocumented). */
@@ -189,6 +198,7 @@ export function createProductStore(context: SandboxContext) {
 
   return {
     images,
+    files,
     /** The product with its audit settled, or undefined. */
     get(id: unknown): StoredProduct | undefined {
       const product = typeof id === 'string' ? products.get(id) : undefined;

@@ -5,10 +5,12 @@
  * day's allowance; and a SKU kept in several warehouses takes its stock with every warehouse sent (12019028).
  */
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { listingById } from '../../../src/db/listings.repo.js';
+import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { setTikTokShopDailyUploads, setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
@@ -33,6 +35,15 @@ interface Issue {
 }
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' };
+
+/** TikTok's signature of a multipart call (its body is not signed), computed here from TikTok's documented steps. */
+function signOf(path: string, params: Record<string, string>): string {
+  const { appSecret } = SANDBOX_CLIENTS.tiktokShop;
+  const pairs = Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1));
+  return createHmac('sha256', appSecret)
+    .update(appSecret + path + pairs.map(([key, value]) => key + value).join('') + appSecret)
+    .digest('hex');
+}
 
 /** `check` once it passes, within `ms` (what the sandbox sends comes over real HTTP, on its own time). */
 async function eventually<T>(check: () => Promise<T>, ms = 10_000): Promise<T> {
@@ -291,6 +302,80 @@ for (const kind of databaseKinds()) {
       } finally {
         setTikTokShopDailyUploads(t.deps.sandbox, 1_000);
       }
+    });
+
+    test('the sandbox takes a certificate as TikTok does: a PDF by Upload Product File, an image by CERTIFICATION_IMAGE; a create without it is 12052105', async () => {
+      const [seller] = await sandboxShopsOf(t, 476);
+      const who = { token: seller!.token, cipher: seller!.cipher };
+      const uri = await uploadImage(t, seller!);
+      const bottle = (certifications?: unknown) => ({
+        title: 'Glass baby bottle',
+        description: '<p>A bottle.</p>',
+        category_id: '600012',
+        main_images: [{ uri }],
+        package_weight: { value: '0.2', unit: 'KILOGRAM' },
+        skus: [
+          { seller_sku: 'BB1', price: { amount: '9.00', currency: 'GBP' }, inventory: [{ warehouse_id: `${seller!.id}001`, quantity: 3 }] },
+        ],
+        ...(certifications ? { certifications } : {}),
+      });
+      const create = (certifications?: unknown) => signedCall(t, who, 'POST', '/product/202309/products', bottle(certifications));
+      const without = await create();
+      assert.equal(without.body.code, 12052105, JSON.stringify(without.body));
+      assert.match(without.body.message, /Baby feeding product safety test report/);
+      const strange = await create([{ id: '700102', files: [{ id: 'v0', name: 'report.pdf', format: 'PDF' }] }]);
+      assert.equal(strange.body.code, 36009004, JSON.stringify(strange.body));
+      const linked = await create([{ id: '700102', images: [{ uri: 'tos-maliva-i-o3syd03w52-us/elsewhere' }] }]);
+      assert.equal(linked.body.code, 36009004, JSON.stringify(linked.body));
+
+      // Upload Product File: a PDF (not an image, not a name with a space), answered with its id, name and format.
+      const multipart = async (path: string, parts: Record<string, string | Blob>) => {
+        const params: Record<string, string> = {
+          app_key: SANDBOX_CLIENTS.tiktokShop.appKey,
+          timestamp: String(Math.floor(t.clock.now().getTime() / 1000)),
+          shop_cipher: seller!.cipher,
+        };
+        const form = new FormData();
+        for (const [name, value] of Object.entries(parts)) form.append(name, value);
+        const response = await fetch(
+          `${base}/sandbox/tiktok-shop${path}?${new URLSearchParams({ ...params, sign: signOf(path, params) })}`,
+          {
+            method: 'POST',
+            headers: { 'x-tts-access-token': seller!.token },
+            body: form,
+          },
+        );
+        return (await response.json()) as { code: number; data: { id: string; name: string; format: string; url: string; uri: string } };
+      };
+      const upload = (bytes: Buffer, name: string) =>
+        multipart('/product/202309/files/upload', { data: new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), name });
+      const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+      assert.equal((await upload(PNG_640X480, 'report.pdf')).code, 36009004);
+      assert.equal((await upload(PDF, 'safety report.pdf')).code, 36009004);
+      const file = await upload(PDF, 'safety_report.pdf');
+      assert.equal(file.code, 0, JSON.stringify(file));
+      assert.deepEqual([file.data.name, file.data.format], ['safety_report.pdf', 'PDF']);
+      const created = await create([{ id: '700102', files: [{ id: file.data.id, name: file.data.name, format: 'PDF' }] }]);
+      assert.equal(created.body.code, 0, JSON.stringify(created.body));
+      // A certificate image: uploaded with use_case CERTIFICATION_IMAGE (the product's main image is not one).
+      const mainAsCertificate = await create([{ id: '700102', images: [{ uri }] }]);
+      assert.equal(mainAsCertificate.body.code, 36009004, JSON.stringify(mainAsCertificate.body));
+      const image = await multipart('/product/202309/images/upload', {
+        data: new Blob([new Uint8Array(PNG_640X480)], { type: 'image/png' }),
+        use_case: 'CERTIFICATION_IMAGE',
+      });
+      assert.equal(image.code, 0, JSON.stringify(image));
+      const pictured = await create([{ id: '700102', images: [{ uri: image.data.uri }] }]);
+      assert.equal(pictured.body.code, 0, JSON.stringify(pictured.body));
+      const read = await signedCall(t, who, 'GET', `/product/202309/products/${created.body.data.product_id}`);
+      assert.deepEqual((read.body.data as { certifications: unknown }).certifications, [
+        {
+          id: '700102',
+          title: 'Baby feeding product safety test report',
+          images: [],
+          files: [{ id: file.data.id, name: 'safety_report.pdf', format: 'PDF' }],
+        },
+      ]);
     });
   });
 }
