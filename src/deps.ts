@@ -348,7 +348,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds,
     revokedGrants: new Set(),
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
-    tiktokLimits: { perSecond: 50 },
+    tiktokLimits: { perSecond: 50, uploadsPerDay: 1_000 },
     reviewSeconds: config.sandboxReviewSeconds,
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,

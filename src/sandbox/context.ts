@@ -53,7 +53,8 @@ export interface SandboxContext {
   /** The Etsy simulator's rate limits, read at each call so a test can change them on a running app. */
   readonly etsyLimits: EtsyLimits;
   /** TikTok Shop's product API budget: requests per second per shop and API (listings.md §2.8: 50 by default). */
-  readonly tiktokLimits: { perSecond: number };
+  /** TikTok Shop's requests a second per shop and API, and new products a shop may create a day (product-store.ts). */
+  readonly tiktokLimits: { perSecond: number; uploadsPerDay: number };
   /** How long the simulated TikTok Shop's audit of a product takes, in seconds. */
   readonly reviewSeconds: number;
 }

@@ -31,10 +31,14 @@ export async function etsySeller(t: TestApp, account: string, options: { shop?: 
  * A new user whose sandbox TikTok Shop `account` is connected (`shop`: the consent page's choice of what the shop
  * already sells), its warehouse set to the shop's default unless `settings` is false.
  */
-export async function tiktokSeller(t: TestApp, account: string, options: { shop?: string; settings?: boolean } = {}) {
+export async function tiktokSeller(
+  t: TestApp,
+  account: string,
+  options: { shop?: string; settings?: boolean; choices?: Record<string, string> } = {},
+) {
   const user = await registerUser(t);
   const as = { token: user.session, workspace: user.workspace.id };
-  const site = await connectTikTokShopSite(t, user, account, options.shop ? { shop: options.shop } : {});
+  const site = await connectTikTokShopSite(t, user, account, { ...(options.shop ? { shop: options.shop } : {}), ...options.choices });
   if (options.settings !== false) {
     const choices = (await call(t, 'GET', `/sites/${site}/listing-options`, as)).json().data;
     const body = { warehouse_id: choices.warehouse_id[0].value };

@@ -78,13 +78,13 @@ export async function sandboxShopsOf(t: TestApp, account: number, choices: Recor
   return shops.map((shop) => ({ ...shop, token }));
 }
 
-/** An image uploaded to the shop: its hosted uri. */
-export async function uploadImage(t: TestApp, shop: SandboxShop): Promise<string> {
+/** An image uploaded to the shop (`useCase`: Upload Product Image's, a main image unless said): its hosted uri. */
+export async function uploadImage(t: TestApp, shop: SandboxShop, useCase = 'MAIN_IMAGE'): Promise<string> {
   const params = { app_key: APP.appKey, timestamp: String(Math.floor(t.clock.now().getTime() / 1000)), shop_cipher: shop.cipher };
   const path = '/product/202309/images/upload';
   const form = new FormData();
   form.append('data', new Blob([PNG_640X480], { type: 'image/png' }), 'item.png');
-  form.append('use_case', 'MAIN_IMAGE');
+  form.append('use_case', useCase);
   const response = await fetch(`${baseOf(t)}${path}?${new URLSearchParams({ ...params, sign: sign(path, params, '') })}`, {
     method: 'POST',
     headers: { 'x-tts-access-token': shop.token },

@@ -267,6 +267,10 @@ export function createListingWork(deps: {
       return `refused: ${error.message}`;
     },
     retry: ({ listing }, at, attempt) => send(db, listing, at, attempt),
+    // The platform's allowance is spent (TikTok Shop's daily new products): the listing keeps its status and says why.
+    async deferred({ listing }, error) {
+      await record(listing.id, { issues: [error.issue] }, null);
+    },
     async givenUp({ listing }, message) {
       await failure(
         listing,

@@ -6,6 +6,8 @@
  *
  * Failures are classed once, here:
  * - `ListingRefused`: the platform refused the subject itself (its issues, in the platform's words);
+ * - `AllowanceSpent`: the platform's allowance for the work is spent (a daily quota): the job waits until it opens,
+ *   its attempts untouched, after telling its subject why;
  * - `PlatformError` `rejected`: the platform refused the grant: the site (or its advertising) asks for reconnection,
  *   and the job is held until the site is connected again;
  * - anything else is passing: sent again after the back-off, and given up once the attempts are spent.
@@ -15,7 +17,7 @@ import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import { type GrantKind, TRACK_TERMS, trackOfGrant } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { ListingRefused, PlatformError } from '../../platforms/contracts/errors.js';
+import { AllowanceSpent, ListingRefused, PlatformError } from '../../platforms/contracts/errors.js';
 import type { PlatformHealth } from '../sites/platform-health.js';
 import type { TokenRefresh } from '../sites/token-refresh.js';
 import { ATTEMPTS_MAX, retryAt } from './retry.js';
@@ -51,6 +53,8 @@ export interface PlatformJob<J extends PlatformJobData, S> {
   interrupted?(subject: S): Promise<void>;
   /** The platform refused the subject itself. Without it, a refusal counts as a passing failure. */
   refused?(subject: S, error: ListingRefused): Promise<string>;
+  /** The platform's allowance is spent until `error.until`: what the subject shows meanwhile (the job is sent again then). */
+  deferred?(subject: S, error: AllowanceSpent): Promise<void>;
   /** The platform refused the grant; the site asks for reconnection already. Default: the job is held. */
   grantRefused?(subject: S, site: SiteRow): Promise<string>;
   /** Sends the job again at `at` with its count of failures; null for a job that waits for its next turn instead. */
@@ -92,6 +96,12 @@ export function createPlatformJobRunner(deps: {
     attempt: number,
   ): Promise<string> {
     if (error instanceof ListingRefused && job.refused) return job.refused(subject, error);
+    if (error instanceof AllowanceSpent && job.retry) {
+      await job.deferred?.(subject, error);
+      // Not a failure: the attempt count stays, so a wait of days never gives the work up.
+      await job.retry(subject, error.until, attempt);
+      return `waiting until ${error.until.toISOString()}: ${error.message}`;
+    }
     if (error instanceof PlatformError && error.reason === 'rejected') {
       await deps.refresh.refused(site.id, job.grant, refusedReason(site, job.grant, error));
       return job.grantRefused

@@ -35,3 +35,18 @@ export class ListingRefused extends Error {
     this.name = 'ListingRefused';
   }
 }
+
+/**
+ * The platform's allowance for the work is spent until `until` (TikTok Shop's daily limit of new products, 12052093): not
+ * a fault of the listing, nor a passing failure to try again in seconds. The work waits until then without spending an
+ * attempt, and the listing says why (`issue`, in the platform's words and Storelink's).
+ */
+export class AllowanceSpent extends Error {
+  constructor(
+    readonly issue: ListingIssue,
+    readonly until: Date,
+  ) {
+    super(issue.message);
+    this.name = 'AllowanceSpent';
+  }
+}

@@ -124,6 +124,11 @@ export interface ListingProgress {
   delivered: Record<string, string>;
   /** Sku to the platform's id of the variant, where it has one. */
   variantIds: Record<string, string>;
+  /**
+   * Sku to the stock locations the platform keeps the variant's stock in, where it keeps several and wants each named on
+   * a stock update (TikTok Shop's warehouses, listings.md §2.7: 12019028); learnt from the platform, absent until then.
+   */
+  locations?: Record<string, string[]>;
 }
 
 /** A listing as the platform shows it, in Storelink's words and its own. */

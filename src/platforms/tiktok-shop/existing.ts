@@ -14,7 +14,7 @@ import {
   SIZE_CHART_ATTRIBUTE,
   textOf,
 } from './listing-requests.js';
-import { platformListing, type TikTokAttribute, type TikTokProduct } from './listing-responses.js';
+import { locationsOf, platformListing, type TikTokAttribute, type TikTokProduct } from './listing-responses.js';
 
 const unique = (values: readonly string[]) => [...new Set(values)];
 
@@ -105,6 +105,8 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
       images: Object.fromEntries(images.map((image) => [image.url, image.uri])),
       delivered: deliveredPrints(held, uris, attributes, warehouseId),
       variantIds: Object.fromEntries(skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.id]] : []))),
+      // The warehouses each SKU is stocked in: a stock update names every one (12019028).
+      locations: locationsOf(product),
     },
   };
 }

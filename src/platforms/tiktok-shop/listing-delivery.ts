@@ -5,15 +5,43 @@
  * Each part's fingerprint in `progress.delivered` says what was sent.
  */
 import { randomUUID } from 'node:crypto';
-import { ListingRefused } from '../contracts/errors.js';
+import type { Static } from 'typebox';
+import { AllowanceSpent, ListingRefused } from '../contracts/errors.js';
 import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import type { TikTokCategories } from './categories.js';
 import { contentBody, deliveredPrints, inventoryBody, MAIN_IMAGES_MAX, pricesBody, skusBody } from './listing-requests.js';
-import { Created, Edited, platformIssue, reader, type TikTokAttribute, UploadedImage, WRONG_STATUS } from './listing-responses.js';
+import {
+  ALL_WAREHOUSES,
+  Created,
+  DAILY_UPLOADS_SPENT,
+  Edited,
+  locationsOf,
+  platformIssue,
+  productOrGone,
+  reader,
+  type TikTokAttribute,
+  UploadedImage,
+  WRONG_STATUS,
+} from './listing-responses.js';
 import type { TikTokListingValidation } from './listing-validation.js';
 import { type OpenApi, PRODUCT_API, type TikTokListingsDeps, warehouseOf } from './open-api.js';
 
 type Save = (progress: ListingProgress) => Promise<void>;
+
+/**
+ * When TikTok's next day of product uploads opens after `now`. ASSUMPTION: at 00:00 UTC; TikTok documents the daily
+ * allowance (100 a day for a new shop on probation, 1,000 after: listings.md §2.2, [T1]) but not when its day turns.
+ */
+const nextDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+
+/** What the seller reads while a publish waits for the shop's next day of uploads. */
+const allowanceIssue = (until: Date, words: string | null) =>
+  platformIssue(
+    DAILY_UPLOADS_SPENT,
+    `TikTok Shop's daily allowance of new products for this shop is spent${words ? ` ("${words}")` : ''}: a new shop may create 100 products a day while on probation, 1,000 after. Storelink sends this listing when the next day's allowance opens (${until.toISOString().slice(0, 16).replace('T', ' ')} UTC); nothing is needed from you.`,
+    null,
+    'warning',
+  );
 
 const skuIdsOf = (skus: readonly { id: string; seller_sku?: string | undefined }[]) =>
   Object.fromEntries(skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.id]] : [])));
@@ -27,6 +55,19 @@ export function createListingDelivery(
   validation: Pick<TikTokListingValidation, 'refuseUncertified'>,
   deps: Pick<TikTokListingsDeps, 'clock'>,
 ) {
+  /**
+   * Each shop whose uploads for the day TikTok said are spent (12052093), with when the next day opens: this instance's
+   * count of the day, so the shop's other publishes wait too, without a call TikTok would refuse.
+   */
+  const spentUntil = new Map<string, Date>();
+  /** Throws AllowanceSpent while the shop's day of uploads is known to be spent. */
+  const refuseWhileSpent = (call: ListingsCall) => {
+    const until = spentUntil.get(call.externalId);
+    if (!until) return;
+    if (deps.clock.now() < until) throw new AllowanceSpent(allowanceIssue(until, null), until);
+    spentUntil.delete(call.externalId);
+  };
+
   /**
    * Uploads the draft's images TikTok does not host yet, and forgets those the product no longer has. The URIs in the
    * draft's order, kept in the progress the next save writes (the create key's, or the work's outcome): an upload creates
@@ -66,7 +107,17 @@ export function createListingDelivery(
       save_mode: 'LISTING',
       idempotency_key: progress.createKey,
     };
-    const created = await send(call, 'POST', `${PRODUCT_API}/products`, reader(Created), { json: body });
+    let created: Static<typeof Created>;
+    try {
+      created = await send(call, 'POST', `${PRODUCT_API}/products`, reader(Created), { json: body });
+    } catch (error) {
+      const spent = error instanceof ListingRefused ? error.issues.find((issue) => issue.code === String(DAILY_UPLOADS_SPENT)) : undefined;
+      if (!spent) throw error;
+      // Not the listing's fault: it waits for the next day (its idempotency key kept), and so do the shop's others.
+      const until = nextDay(deps.clock.now());
+      spentUntil.set(call.externalId, until);
+      throw new AllowanceSpent(allowanceIssue(until, spent.message), until);
+    }
     progress.externalId = created.product_id;
     progress.variantIds = skuIdsOf(created.skus);
     Object.assign(progress.delivered, deliveredPrints(draft, uris, attributes, warehouseOf(call)));
@@ -82,12 +133,34 @@ export function createListingDelivery(
     if (edited.skus) progress.variantIds = { ...progress.variantIds, ...skuIdsOf(edited.skus) };
   }
 
-  /** Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). */
-  async function update(call: ListingsCall, progress: ListingProgress, kind: 'prices' | 'inventory', body: unknown, whole: () => unknown) {
+  const refusedWith = (error: unknown, code: number) =>
+    error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(code));
+
+  /**
+   * Price or stock: no review, live products only. A product not live takes them by partial edit (back to review). A
+   * stock update TikTok refuses for a warehouse left out (12019028: the seller stocked a SKU in another warehouse in
+   * Seller Center) learns the SKUs' warehouses from Get Product, keeps them in the progress, and is sent again naming each.
+   */
+  async function update(
+    call: ListingsCall,
+    progress: ListingProgress,
+    kind: 'prices' | 'inventory',
+    body: () => unknown,
+    whole: () => unknown,
+  ) {
+    const path = `${PRODUCT_API}/products/${progress.externalId}/${kind}/update`;
     try {
-      await send(call, 'POST', `${PRODUCT_API}/products/${progress.externalId}/${kind}/update`, reader(Edited), { json: body });
+      try {
+        await send(call, 'POST', path, reader(Edited), { json: body() });
+      } catch (error) {
+        if (!(kind === 'inventory' && refusedWith(error, ALL_WAREHOUSES))) throw error;
+        const product = await send(call, 'GET', `${PRODUCT_API}/products/${encodeURIComponent(progress.externalId!)}`, productOrGone);
+        if (!product) throw error;
+        progress.locations = locationsOf(product);
+        await send(call, 'POST', path, reader(Edited), { json: body() });
+      }
     } catch (error) {
-      if (!(error instanceof ListingRefused && error.issues.some((issue) => issue.code === String(WRONG_STATUS)))) throw error;
+      if (!refusedWith(error, WRONG_STATUS)) throw error;
       await edit(call, progress, { skus: whole() });
     }
   }
@@ -97,7 +170,7 @@ export function createListingDelivery(
     const uris = await uploadImages(call, draft, progress);
     const warehouse = warehouseOf(call);
     const wanted = deliveredPrints(draft, uris, attributes, warehouse);
-    const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false);
+    const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false, progress.locations);
     if (progress.delivered.fields !== wanted.fields) {
       await validation.refuseUncertified(call, draft, attributes);
       await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
@@ -105,11 +178,11 @@ export function createListingDelivery(
       return;
     }
     if (progress.delivered.prices !== wanted.prices) {
-      await update(call, progress, 'prices', pricesBody(draft, progress.variantIds), whole);
+      await update(call, progress, 'prices', () => pricesBody(draft, progress.variantIds), whole);
       progress.delivered.prices = wanted.prices;
     }
     if (progress.delivered.inventory !== wanted.inventory) {
-      await update(call, progress, 'inventory', inventoryBody(draft, warehouse, progress.variantIds), whole);
+      await update(call, progress, 'inventory', () => inventoryBody(draft, warehouse, progress.variantIds, progress.locations), whole);
       progress.delivered.inventory = wanted.inventory;
     }
   }
@@ -122,6 +195,7 @@ export function createListingDelivery(
         return null;
       }
       await validation.refuseUncertified(call, draft, attributes);
+      refuseWhileSpent(call);
       return create(call, draft, progress, save, await uploadImages(call, draft, progress), attributes);
     },
   } satisfies Pick<ListingsAdapter, 'deliver'>;

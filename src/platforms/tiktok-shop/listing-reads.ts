@@ -19,6 +19,7 @@ export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
     ...progress,
     images,
     variantIds: { ...progress.variantIds, ...existing.progress.variantIds },
+    ...(existing.progress.locations ? { locations: { ...progress.locations, ...existing.progress.locations } } : {}),
     delivered: { ...progress.delivered, ...existing.progress.delivered },
   };
 };

@@ -172,6 +172,21 @@ export function skuShapes(draft: ListingDraft, attributes: readonly TikTokAttrib
   }));
 }
 
+/** A SKU's stock by the warehouses TikTok holds it in, as one pool maps onto them (docs/listings.md). */
+type Locations = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * A SKU's inventory: the whole quantity in the site's warehouse, and 0 in each other warehouse TikTok keeps the SKU in
+ * (TikTok refuses a stock update that leaves out a warehouse of a multi-warehouse SKU, 12019028). Storelink's one stock
+ * pool is what buyers may buy: the same units counted again in a second warehouse would be sold twice.
+ */
+export function inventoryOf(warehouseId: string, quantity: number, held: readonly string[] = []) {
+  return [
+    { warehouse_id: warehouseId, quantity },
+    ...held.filter((other) => other !== warehouseId).map((other) => ({ warehouse_id: other, quantity: 0 })),
+  ];
+}
+
 /** Every SKU whole, for a create or an edit that changes the SKUs: ids of those TikTok has, price and stock of each. */
 export function skusBody(
   draft: ListingDraft,
@@ -179,13 +194,14 @@ export function skusBody(
   attributes: readonly TikTokAttribute[],
   skuIds: Readonly<Record<string, string>>,
   creating: boolean,
+  locations: Locations = {},
 ) {
   const shapes = skuShapes(draft, attributes);
   return draft.variants.map((variant, i) => ({
     ...(skuIds[variant.sku] ? { id: skuIds[variant.sku] } : {}),
     ...shapes[i],
     price: { amount: variant.price, currency: draft.currency },
-    inventory: [{ warehouse_id: warehouseId, quantity: variant.quantity }],
+    inventory: inventoryOf(warehouseId, variant.quantity, locations[variant.sku]),
     ...(creating ? identifierOf(variant.barcode) : {}),
   }));
 }
@@ -199,11 +215,16 @@ export function pricesBody(draft: ListingDraft, skuIds: Readonly<Record<string, 
   };
 }
 
-/** Update Inventory's body: every SKU TikTok has an id for, its stock in the site's warehouse. */
-export function inventoryBody(draft: ListingDraft, warehouseId: string, skuIds: Readonly<Record<string, string>>) {
+/** Update Inventory's body: every SKU TikTok has an id for, its stock in the site's warehouse (0 in its others). */
+export function inventoryBody(
+  draft: ListingDraft,
+  warehouseId: string,
+  skuIds: Readonly<Record<string, string>>,
+  locations: Locations = {},
+) {
   return {
     skus: draft.variants.flatMap((v) =>
-      skuIds[v.sku] ? [{ id: skuIds[v.sku], inventory: [{ warehouse_id: warehouseId, quantity: v.quantity }] }] : [],
+      skuIds[v.sku] ? [{ id: skuIds[v.sku], inventory: inventoryOf(warehouseId, v.quantity, locations[v.sku]) }] : [],
     ),
   };
 }

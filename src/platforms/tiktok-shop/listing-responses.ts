@@ -22,6 +22,14 @@ const isProductCode = (code: number) => code >= 12_000_000 && code < 13_000_000 
 const isParameterRefusal = (code: number, message: string) => code === 36_009_004 && /^invalid parameter/i.test(message);
 /** ASSUMPTION: the code of a product id that names no product (the sandbox's; TikTok documents none for Get Product). */
 export const PRODUCT_MISSING = 12_052_700;
+/**
+ * A create refused because the shop's daily allowance of new products is spent (listings.md §2.5 "listing limit
+ * exceeded", §2.2: 100 a day on probation, 1,000 after). UNCONFIRMED that this is the code of the daily limit rather than
+ * of a total one: TikTok names it only "listing limit exceeded"; integrators read it as the day's allowance.
+ */
+export const DAILY_UPLOADS_SPENT = 12_052_093;
+/** A stock update that leaves out a warehouse of a multi-warehouse SKU (listings.md §2.7: 12019028). */
+export const ALL_WAREHOUSES = 12_019_028;
 /** A batch item in a status the call cannot act on (listings.md §2.7: 12052901). */
 export const WRONG_STATUS = 12_052_901;
 
@@ -53,6 +61,12 @@ export const reader =
   <T extends ReturnType<typeof Type.Object>>(schema: T) =>
   (status: number, body: unknown) =>
     productData(schema, status, body);
+
+/** Seller sku to the warehouses TikTok keeps each SKU's stock in, as Get Product shows them. */
+export const locationsOf = (product: TikTokProduct): Record<string, string[]> =>
+  Object.fromEntries(
+    product.skus.flatMap((sku) => (sku.seller_sku ? [[sku.seller_sku, sku.inventory.map((entry) => entry.warehouse_id)]] : [])),
+  );
 
 /** Get Product when the product is gone: null rather than a refusal. */
 export function productOrGone(status: number, body: unknown): TikTokProduct | null {
@@ -251,7 +265,9 @@ export const Product = Type.Object({
   ),
   responsible_person_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
   manufacturer_ids: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
-  audit: Type.Optional(Type.Object({ status: Type.String() })),
+  audit: Type.Optional(
+    Type.Object({ status: Type.String(), pre_approved_reasons: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])) }),
+  ),
   audit_failed_reasons: Type.Optional(
     Type.Array(
       Type.Object({
@@ -324,11 +340,39 @@ function auditIssues(product: TikTokProduct): ListingIssue[] {
 }
 
 /**
+ * What each of TikTok's `pre_approved_reasons` asks of the seller (listings.md §2.2, [T6]: the product "has passed the
+ * audit but is not yet listed due to pending prerequisites"; it stays `PENDING`, "unavailable to buyers until the seller
+ * has acquired the necessary permission(s) through the Qualification Center").
+ */
+const PRE_APPROVED: Record<string, string> = {
+  KYC_PENDING:
+    "TikTok Shop passed the product in its review but holds it back from sale until the shop's identity verification (KYC) is complete: finish it in TikTok Shop Seller Center. The product then goes on sale with nothing more to send.",
+  RESTRICTED_CATEGORY_PENDING:
+    "TikTok Shop passed the product in its review but holds it back from sale: its category is open by invitation and the shop has no permission for it yet. Apply for it in Seller Center's Qualification Center; the product then goes on sale with nothing more to send.",
+};
+
+/** A pre-approved product's reasons as issues the seller reads (a reason TikTok adds later is named as it is). */
+function preApprovedIssues(product: TikTokProduct): ListingIssue[] {
+  const reasons = product.audit?.pre_approved_reasons?.length ? product.audit.pre_approved_reasons : ['PRE_APPROVED'];
+  return reasons.map((reason) =>
+    platformIssue(
+      reason,
+      PRE_APPROVED[reason] ??
+        `TikTok Shop passed the product in its review but holds it back from sale until the shop meets a prerequisite (${reason}): see TikTok Shop Seller Center.`,
+      null,
+      'warning',
+    ),
+  );
+}
+
+/**
  * A product in Storelink's words. A live product whose edit failed review stays live on its earlier version (listings.md
  * §2.2): it reads `active` with the audit's reasons as issues, so both are shown.
  */
 export function platformListing(product: TikTokProduct): PlatformListing {
   const issues = product.status === 'FAILED' || product.audit?.status === 'FAILED' ? auditIssues(product) : [];
+  // Passed, and not for sale until the shop meets a prerequisite: still in review for Storelink, the reason in words.
+  if (product.audit?.status === 'PRE_APPROVED' && product.status !== 'ACTIVATE') issues.push(...preApprovedIssues(product));
   if (product.status === 'ACTIVATE' && product.audit?.status === 'AUDITING')
     issues.push(
       platformIssue('under_review', 'TikTok Shop is reviewing the last edit; the live version stays live meanwhile.', null, 'warning'),

@@ -13,6 +13,7 @@ function neutralOf(notification: TikTokNotification): PlatformNotification {
     case TIKTOK_WEBHOOK_TYPES.sellerDeauthorization:
       return { kind: 'deauthorized', accountId, message: typeof data?.message === 'string' ? data.message : null };
     case TIKTOK_WEBHOOK_TYPES.productStatusChange:
+    case TIKTOK_WEBHOOK_TYPES.productAuditStatusChange:
       // TikTok's sample sends the id as a number too large for a double: only its text form names a product exactly.
       return { kind: 'listing_changed', accountId, externalListingId: idOf(data?.product_id) };
     case TIKTOK_WEBHOOK_TYPES.orderStatusChange:

@@ -15,6 +15,8 @@ export const TIKTOK_WEBHOOK_TYPES = {
   sellerDeauthorization: 6,
   upcomingAuthorizationExpiration: 7,
   cancellationStatusChange: 11,
+  /** Product audit status change (listings.md §2.9): a product pre-approved or released says so here, not in type 5. */
+  productAuditStatusChange: 37,
 } as const;
 
 const Notification = Type.Object({

@@ -13,11 +13,11 @@ import type { Grant } from './open-api.js';
 import { registerProductBatches, registerProductUpdates } from './product-edits.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import { createProductGuard, type ProductGuard } from './product-guard.js';
-import { registerProductImages } from './product-images.js';
+import { FILE_BYTES_MAX, registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
 import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
-import { createProductStore, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
-import { everyShopOf } from './shops.js';
+import { createProductStore, type PreApprovedReason, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
+import { everyShopOf, sandboxShops } from './shops.js';
 import { type StockChoice, stockShops } from './stock.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -42,7 +42,8 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
       done(null, body),
     );
-    await scope.register(multipart, { limits: { fileSize: 10 * 1024 * 1024 + 1, files: 1, fields: 2, parts: 3 } });
+    // Images up to 10 MB, files (Upload Product File's PDFs) up to 20 MB; each route checks its own.
+    await scope.register(multipart, { limits: { fileSize: FILE_BYTES_MAX + 1, files: 1, fields: 2, parts: 3 } });
     const guard = createProductGuard(context, store);
     registerReferenceData(scope, guard);
     registerComplianceSearches(scope, guard);
@@ -56,6 +57,10 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
   return {
     store,
     stock: (grant: Grant, choice: StockChoice) => stockShops(context, store, grant, choice),
+    /** The prerequisite the grant's shops lack from now on (null: none). */
+    lack: (grant: Grant, reason: PreApprovedReason | null) => {
+      for (const shop of sandboxShops(grant.account, grant.shops, grant.market)) store.lack(shop.id, reason);
+    },
   };
 }
 
@@ -153,9 +158,13 @@ function registerProducts(app: FastifyInstance, guard: ProductGuard, store: Prod
       return guard.fail(reply, E.fieldInvalid('idempotency_key', `must be 1 to ${IDEMPOTENCY_KEY_MAX} characters.`));
     const remembered = typeof key === 'string' ? store.remembered(shop.id, key) : undefined;
     if (remembered) return guard.succeed(reply, remembered, 'listings');
+    // The day's allowance of new products (listings.md §2.2): a create past it is refused and counts nothing.
+    const uploads = store.uploadsOf(shop.id);
+    if (uploads.count >= uploads.limit) return guard.fail(reply, E.dailyUploadsSpent(String(uploads.limit)));
     const checked = checkProduct(body, shopFacts(shop, store));
     if (checked.problems.length > 0) return guard.fail(reply, checked.problems[0]!);
     const product = store.add(shop.id, checked.version, body.save_mode === 'AS_DRAFT');
+    store.countUpload(shop.id);
     const answer = {
       product_id: product.id,
       skus: product.version.skus.map(({ id, seller_sku, sales_attributes, external_sku_id }) => ({
@@ -212,6 +221,22 @@ function registerInspection(app: FastifyInstance, store: ProductStore) {
       return reply.code(400).send({ error: 'account must be a sandbox account number' });
     return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
   });
+  // Each shop's creates today against its daily allowance (the day's count TikTok keeps).
+  app.get('/accounts/:account/uploads', async (request, reply) => {
+    const account = (request.params as { account: string }).account;
+    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    return everyShopOf(Number(account)).map((shop) => ({ shop_id: shop.id, ...store.uploadsOf(shop.id) }));
+  });
+  // The seller completed what the account's shops lacked (their KYC, a category's permission): the pre-approved
+  // products go on sale, as TikTok releases them, and later audits pass. The answer is what the shops hold.
+  app.post('/accounts/:account/prerequisites/complete', async (request, reply) => {
+    const account = (request.params as { account: string }).account;
+    if (!/^[0-9]{1,6}$/.test(account) || Number(account) === 0)
+      return reply.code(400).send({ error: 'account must be a sandbox account number' });
+    for (const shop of everyShopOf(Number(account))) store.complete(shop.id);
+    return everyShopOf(Number(account)).flatMap((shop) => store.ofShop(shop.id).map(presentInspected));
+  });
 }
 
 const QUANTITY_MAX = 99_999;
@@ -220,6 +245,23 @@ const PRICE = /^[0-9]{1,9}(\.[0-9]{1,2})?$/;
 interface SkuEdit {
   price?: string;
   quantity?: number;
+  inventory?: { warehouse_id: string; quantity: number }[];
+}
+
+/** The problem with a seller's stock by warehouse (`[{warehouse_id, quantity}]`, each a warehouse of the shop once), or null. */
+function inventoryEditProblem(inventory: unknown, warehouses: readonly string[]): string | null {
+  if (inventory === undefined) return null;
+  if (!Array.isArray(inventory) || inventory.length === 0) return 'inventory must be a list of {warehouse_id, quantity}';
+  const seen = new Set<string>();
+  for (const entry of inventory as { warehouse_id?: unknown; quantity?: unknown }[]) {
+    const id = entry?.warehouse_id;
+    if (typeof id !== 'string' || !warehouses.includes(id) || seen.has(id))
+      return `inventory names each of the shop's warehouses (${warehouses.join(', ')}) at most once`;
+    seen.add(id);
+    const problem = editProblem({ quantity: entry.quantity });
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** The problem with a seller's price or quantity, or null. */
@@ -247,8 +289,10 @@ const restocked = (sku: Sku, quantity: number) =>
  * Price and stock change the live product at once, as TikTok's own price and stock changes do (no audit); ASSUMPTION: a
  * title edited in Seller Center goes back to TikTok's audit there, and here it is applied at once, with no audit, to keep
  * the seller's edit simple. A price is kept with two decimals, as Seller Center shows it ("20" is "20.00"); a quantity
- * is the SKU's stock in its first warehouse, none left in the others. A version under audit takes the edit too. The
- * answer is the product as the inspection shows it.
+ * is the SKU's stock in its first warehouse, none left in the others. A SKU's `inventory: [{warehouse_id, quantity}]`
+ * stocks it in those of the shop's warehouses (Get Warehouse List), so a SKU kept in several warehouses can be tried (a
+ * stock update must then name each, 12019028). A version under audit takes the edit too. The answer is the product as
+ * the inspection shows it.
  */
 function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
   app.patch('/accounts/:account/listings/:productId', async (request, reply) => {
@@ -276,15 +320,24 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
     if (body.skus !== undefined && !Array.isArray(body.skus)) return reply.code(400).send({ error: 'skus must be a list' });
     const edits = new Map<string, SkuEdit>();
     for (const sku of product.version.skus) edits.set(sku.seller_sku, { ...(all as SkuEdit) });
-    for (const edit of (body.skus ?? []) as { sku?: unknown; price?: unknown; quantity?: unknown }[]) {
+    const warehouses = warehousesOf(shop.id, shop.region).map((warehouse) => warehouse.id);
+    for (const edit of (body.skus ?? []) as { sku?: unknown; price?: unknown; quantity?: unknown; inventory?: unknown }[]) {
       const known = typeof edit?.sku === 'string' ? edits.get(edit.sku) : undefined;
       if (!known) return reply.code(400).send({ error: `No SKU with the seller sku ${String(edit?.sku)}` });
-      const skuProblem = editProblem(edit);
+      const skuProblem = editProblem(edit) ?? inventoryEditProblem(edit.inventory, warehouses);
       if (skuProblem) return reply.code(400).send({ error: skuProblem });
+      if (edit.quantity !== undefined && edit.inventory !== undefined)
+        return reply.code(400).send({ error: 'give a SKU its quantity or its inventory by warehouse, not both' });
       Object.assign(
         known,
         edit.price === undefined ? {} : { price: edit.price },
         edit.quantity === undefined ? {} : { quantity: edit.quantity },
+        edit.inventory === undefined
+          ? {}
+          : {
+              quantity: undefined,
+              inventory: (edit.inventory as SkuEdit['inventory'])!.map(({ warehouse_id, quantity }) => ({ warehouse_id, quantity })),
+            },
       );
     }
     for (const sku of product.version.skus) {
@@ -298,6 +351,7 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
         const edit = edits.get(sku.seller_sku);
         if (edit?.price !== undefined) sku.price = { amount: Number(edit.price).toFixed(2), currency: sku.price.currency };
         if (edit?.quantity !== undefined) sku.inventory = restocked(sku, edit.quantity);
+        if (edit?.inventory !== undefined) sku.inventory = edit.inventory.map((entry) => ({ ...entry }));
       }
     }
     store.touch(product);

@@ -22,6 +22,13 @@ export const PRODUCT_ERRORS = {
   currencyUnavailable: [12_052_084, 'The currency is not available in this market.'],
   packageWeightInvalid: [12_019_011, 'The package weight is invalid.'],
   packageSizeInvalid: [12_019_012, 'The package size is invalid.'],
+  // UNCONFIRMED: TikTok's Create Product page lists 12052093 as "listing limit exceeded" without saying which limit;
+  // integrators meet it when the day's uploads (100 on probation, 1,000 after: listings.md §2.2) are spent. The wording
+  // is an ASSUMPTION.
+  dailyUploadsSpent: (limit: string): TikTokError => [
+    12_052_093,
+    `Listing limit exceeded. The shop can create ${limit} products a day; try again tomorrow.`,
+  ],
   otherSellersProduct: [12_052_048, "You can't edit other sellers' products."],
   wrongStatus: [12_052_901, 'The product is not available for this operation in its current status.'],
   allWarehouses: [12_019_028, 'Every warehouse of a multi-warehouse SKU must be sent.'],
@@ -36,6 +43,22 @@ export const PRODUCT_ERRORS = {
   // miss" does not.
   certificationRequired: (name: string): TikTokError => [12_052_105, `Required qualification missing: ${name}.`],
   certificationUnknown: (id: string): TikTokError => [12_052_655, `The qualification id ${id} does not exist.`],
+  // ASSUMPTION: codes and wording for a certification image or file TikTok does not host, and for an upload that is not
+  // a PDF or has a name TikTok's Upload Product File rules out (its page lists no error codes): 36009004, the common
+  // parameter error.
+  certificationImageNotHosted: (uri: string): TikTokError => [
+    36_009_004,
+    `Invalid parameter. The certification image ${uri} is not an image uploaded to TikTok Shop with use_case CERTIFICATION_IMAGE.`,
+  ],
+  certificationFileUnknown: (id: string): TikTokError => [
+    36_009_004,
+    `Invalid parameter. The certification file ${id} is not a PDF uploaded with Upload Product File.`,
+  ],
+  fileNotPdf: [36_009_004, 'Invalid parameter. `data` must be a PDF of at most 20 MB (or a video, which the sandbox does not take).'],
+  fileName: [
+    36_009_004,
+    'Invalid parameter. `name` must include the file extension, with no spaces, no other period and no symbol at its start.',
+  ],
   sizeChartRequired: [12_052_673, 'Product sizechart image is required'],
   sizeChartMissing: [12_052_128, 'Size chart not found'],
   sizeChartImage: [

@@ -1,5 +1,7 @@
 /**
- * Upload Product Image (listings.md §2.4, [T3]): multipart with the file in part `data` and `use_case`; the answer
+ * Upload Product Image (listings.md §2.4, [T3]) and Upload Product File (`POST /product/202309/files/upload`, "Upload
+ * non-image files, such as PDF or video … submit certifications or reports", multipart `data` and `name`, answer
+ * `{id, url, name, format}`; the sandbox takes PDFs only, videos being no listing's): multipart with the file in part `data` and `use_case`; the answer
  * `{uri, url, width, height, use_case}` names an image TikTok now hosts, the only kind a product may use. The bytes are
  * not kept, only what TikTok answers about them; the sandbox serves one placeholder picture at every hosted URL.
  */
@@ -10,9 +12,13 @@ import type { SandboxContext } from '../context.js';
 import type { TikTokError } from './errors.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import type { ProductGuard } from './product-guard.js';
-import type { HostedImage, ProductStore } from './product-store.js';
+import type { HostedFile, HostedImage, ProductStore } from './product-store.js';
 
 const IMAGE_BYTES_MAX = 10 * 1024 * 1024;
+/** Upload Product File: "Max PDF size: 20 MB". */
+export const FILE_BYTES_MAX = 20 * 1024 * 1024;
+/** A file name as Upload Product File wants it: its extension, no spaces, no other period, no symbol at its start. */
+const FILE_NAME = /^[A-Za-z0-9][^\s.]*\.[A-Za-z0-9]+$/;
 const USE_CASES = ['MAIN_IMAGE', 'ATTRIBUTE_IMAGE', 'DESCRIPTION_IMAGE', 'CERTIFICATION_IMAGE', 'SIZE_CHART_IMAGE'];
 /** image-size's names of the formats TikTok takes (JPG/JPEG/PNG/WEBP/BMP; HEIC is refused here as unsupported). */
 const FORMATS = new Set(['jpg', 'png', 'webp', 'bmp']);
@@ -73,6 +79,34 @@ export function registerProductImages(app: FastifyInstance, context: SandboxCont
     };
     store.images.set(image.uri, image);
     return guard.succeed(reply, image, 'images');
+  });
+
+  app.post('/product/202309/files/upload', async (request, reply) => {
+    const admitted = await guard.admit(request, reply, { operation: 'upload_file', fault: 'images', multipart: true });
+    if (!admitted) return reply;
+    let bytes: Buffer | null = null;
+    let name: string | null = null;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file' && part.fieldname === 'data') bytes = await part.toBuffer();
+        else if (part.type === 'file') await part.toBuffer();
+        else if (part.fieldname === 'name') name = String(part.value);
+      }
+    } catch {
+      return guard.fail(reply, E.fileNotPdf);
+    }
+    if (!bytes) return guard.fail(reply, E.fieldInvalid('data', 'is required: send the file in a part named data.'));
+    if (bytes.length > FILE_BYTES_MAX || bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return guard.fail(reply, E.fileNotPdf);
+    if (name !== null && !FILE_NAME.test(name)) return guard.fail(reply, E.fileName);
+    const key = randomBytes(16).toString('hex');
+    const file: HostedFile = {
+      id: `v${key}`,
+      url: `${context.sandboxUrl}/tiktok-shop/files/${key}`,
+      name: name ?? 'file.pdf',
+      format: 'PDF',
+    };
+    store.files.set(file.id, file);
+    return guard.succeed(reply, file, 'images');
   });
 
   // TikTok's image host, as the sandbox plays it: any hosted image is the placeholder.

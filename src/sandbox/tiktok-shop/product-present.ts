@@ -36,7 +36,7 @@ export function presentProduct(product: StoredProduct, underReview: boolean) {
     ...(version.size_chart ? { size_chart: version.size_chart } : {}),
     manufacturer_ids: version.manufacturer_ids,
     responsible_person_ids: version.responsible_person_ids,
-    audit: { status: product.audit },
+    audit: { status: product.audit, pre_approved_reasons: product.preApprovedReasons },
     audit_failed_reasons: product.auditFailedReasons,
     is_not_for_sale: false,
     create_time: seconds(product.createTime),
@@ -50,7 +50,7 @@ export function presentSummary(product: StoredProduct) {
     id: product.id,
     title: product.version.title,
     status: product.status,
-    audit: { status: product.audit },
+    audit: { status: product.audit, pre_approved_reasons: product.preApprovedReasons },
     sales_regions: [],
     skus: product.version.skus.map((sku) => ({
       id: sku.id,
@@ -99,7 +99,11 @@ export function presentInspected(product: StoredProduct) {
       sku: sku.seller_sku,
       price: sku.price.amount,
       quantity: sku.inventory.reduce((sum, entry) => sum + entry.quantity, 0),
+      // A SKU kept in several warehouses shows its stock in each.
+      ...(sku.inventory.length > 1 ? { inventory: sku.inventory } : {}),
     })),
+    // A product that passed its audit but waits for the shop's prerequisite says so (its audit and why).
+    ...(product.audit === 'PRE_APPROVED' ? { audit: product.audit, pre_approved_reasons: product.preApprovedReasons } : {}),
     audit_failed_reasons: product.auditFailedReasons,
     ...complianceInspected(product.version),
     created_at: new Date(product.createTime).toISOString(),

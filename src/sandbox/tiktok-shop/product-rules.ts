@@ -9,7 +9,7 @@ import { attributesOf, BRANDS, categoryOf, rulesOf, warehousesOf } from './categ
 import { manufacturersOf, responsiblePersonsOf, sizeChartsOf } from './compliance.js';
 import type { TikTokError } from './errors.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
-import type { HostedImage, ProductStore, ProductVersion, Sku } from './product-store.js';
+import type { HostedFile, HostedImage, ProductStore, ProductVersion, Sku } from './product-store.js';
 import { accountOf, isEuLocal, type SandboxShop } from './shops.js';
 
 const TITLE_MAX = 255;
@@ -39,16 +39,19 @@ export interface ShopFacts {
   /** The sandbox account whose responsible persons, manufacturers and size charts the shop may name. */
   account: number;
   images: ReadonlyMap<string, HostedImage>;
+  /** Files uploaded with Upload Product File, by id (a certification's PDFs). */
+  files: ReadonlyMap<string, HostedFile>;
   nextSkuId: () => string;
 }
 
 /** The facts about a shop the product checks need. */
-export const shopFacts = (shop: SandboxShop, store: Pick<ProductStore, 'images' | 'nextSkuId'>): ShopFacts => ({
+export const shopFacts = (shop: SandboxShop, store: Pick<ProductStore, 'images' | 'files' | 'nextSkuId'>): ShopFacts => ({
   id: shop.id,
   region: shop.region,
   seller_type: shop.seller_type,
   account: accountOf(shop),
   images: store.images,
+  files: store.files,
   nextSkuId: store.nextSkuId,
 });
 
@@ -155,6 +158,18 @@ function certificationProblems(body: Body, categoryId: string, shop: ShopFacts):
   const given = Array.isArray(body.certifications) ? (body.certifications as unknown[]).filter(isObject) : [];
   const unknown = given.find((entry) => !rules.some((rule) => rule.id === String(entry.id)));
   if (unknown) return [E.certificationUnknown(String(unknown.id))];
+  // Create Product takes a certification's images by the URI Upload Product Image gave (`use_case=CERTIFICATION_IMAGE`)
+  // and its files by the id Upload Product File gave, PDF only: anything else is no certificate TikTok holds.
+  for (const entry of given) {
+    const image = (Array.isArray(entry.images) ? (entry.images as unknown[]) : []).find(
+      (each) => !isObject(each) || shop.images.get(String(each.uri))?.use_case !== 'CERTIFICATION_IMAGE',
+    );
+    if (image !== undefined) return [E.certificationImageNotHosted(String(isObject(image) ? image.uri : image))];
+    const file = (Array.isArray(entry.files) ? (entry.files as unknown[]) : []).find(
+      (each) => !isObject(each) || !shop.files.has(String(each.id)) || each.format !== 'PDF',
+    );
+    if (file !== undefined) return [E.certificationFileUnknown(String(isObject(file) ? file.id : file))];
+  }
   const chosen = chosenValues(body.product_attributes);
   return rules
     .filter(

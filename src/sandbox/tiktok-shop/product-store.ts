@@ -17,7 +17,14 @@ export type ProductStatus =
   | 'PLATFORM_DEACTIVATED'
   | 'FREEZE'
   | 'DELETED';
-export type AuditStatus = 'NONE' | 'AUDITING' | 'FAILED' | 'APPROVED';
+export type AuditStatus = 'NONE' | 'AUDITING' | 'FAILED' | 'PRE_APPROVED' | 'APPROVED';
+/**
+ * Why a product that passed its audit is not for sale yet (listings.md §2.2, [T6]; TikTok's changelog: such products
+ * "remain in the `PENDING` status and `PRE_APPROVED` audit status … unavailable to buyers until the seller has acquired
+ * the necessary permission(s)").
+ */
+export const PRE_APPROVED_REASONS = ['KYC_PENDING', 'RESTRICTED_CATEGORY_PENDING'] as const;
+export type PreApprovedReason = (typeof PRE_APPROVED_REASONS)[number];
 
 export interface Sku {
   id: string;
@@ -26,6 +33,14 @@ export interface Sku {
   price: { amount: string; currency: string };
   inventory: { warehouse_id: string; quantity: number }[];
   sales_attributes: { id?: string; name?: string; value_id?: string; value_name?: string }[];
+}
+
+/** A file TikTok hosts (Upload Product File): a certificate's PDF. */
+export interface HostedFile {
+  id: string;
+  url: string;
+  name: string;
+  format: 'PDF';
 }
 
 export interface HostedImage {
@@ -74,6 +89,8 @@ export interface StoredProduct {
   /** The version under audit and when it was submitted, or null. */
   review: { version: ProductVersion; submittedAt: number } | null;
   auditFailedReasons: AuditFailure[];
+  /** What the shop still has to do before a pre-approved product goes on sale (`audit.pre_approved_reasons`). */
+  preApprovedReasons: PreApprovedReason[];
   /** Whether the product ever passed audit, which decides the webhook's PRODUCT_FIRST_PASS_REVIEW. */
   passedOnce: boolean;
   createTime: number;
@@ -90,6 +107,14 @@ export function setTikTokShopRateLimit(context: SandboxContext, perSecond: numbe
   context.tiktokLimits.perSecond = perSecond;
 }
 
+/**
+ * Sets how many products a shop may create a day (TikTok's daily upload allowance: 100 for a new shop on probation, 1,000
+ * after, listings.md §2.2; the sandbox's default is 1,000), for a running sandbox (tests).
+ */
+export function setTikTokShopDailyUploads(context: SandboxContext, perDay: number): void {
+  context.tiktokLimits.uploadsPerDay = perDay;
+}
+
 /** ASSUMPTION: the reasons' wording; the shape is Get Product's `audit_failed_reasons` (listings.md §2.2). */
 export const PROHIBITED_TITLE: AuditFailure = {
   position: 'title',
@@ -103,9 +128,15 @@ export type ProductStore = ReturnType<typeof createProductStore>;
 export function createProductStore(context: SandboxContext) {
   const products = new Map<string, StoredProduct>();
   const images = new Map<string, HostedImage>();
+  const files = new Map<string, HostedFile>();
   const idempotency = new Map<string, unknown>();
   const budget = new Map<string, { second: number; count: number }>();
+  /** Each shop's creates on its last day of uploads. ASSUMPTION: TikTok's day turns at 00:00 UTC (undocumented). */
+  const uploads = new Map<string, { day: string; count: number }>();
+  const today = () => new Date(now()).toISOString().slice(0, 10);
   const stocked = new Set<string>();
+  /** The prerequisite each shop still lacks (the consent page's `pending`): its audits that pass end PRE_APPROVED. */
+  const lacking = new Map<string, PreApprovedReason>();
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
   const now = () => context.clock.now().getTime();
@@ -115,6 +146,15 @@ export function createProductStore(context: SandboxContext) {
     // ASSUMPTION: product_id is sent as a string (TikTok's sample has a number too large for a JSON double).
     const data = { product_id: product.id, status, suspended_reason: suspendedReason, update_time: Math.floor(product.updateTime / 1000) };
     sendNotification(context, 5, product.shopId, data);
+  };
+
+  /**
+   * The product audit status change webhook (type 37, listings.md §2.9). ASSUMPTION: `data` carries the product id and
+   * `audit{status, pre_approved_reasons}` as Get Product shows them (the docs' table lists `pre_approved_reasons`).
+   */
+  const notifyAudit = (product: StoredProduct) => {
+    const audit = { status: product.audit, pre_approved_reasons: product.preApprovedReasons };
+    sendNotification(context, 37, product.shopId, { product_id: product.id, audit, update_time: Math.floor(product.updateTime / 1000) });
   };
 
   /** Settles the product's audit when its review time has passed: live, or failed with reasons. */
@@ -131,13 +171,34 @@ export function createProductStore(context: SandboxContext) {
       notify(product, 'PRODUCT_AUDIT_FAILURE', PROHIBITED_TITLE.reasons[0]!);
       return;
     }
+    const reason = lacking.get(product.shopId);
+    // A product never live waits for the shop's prerequisite in PENDING; a live one's edit goes live as it passes.
+    if (reason && product.status !== 'ACTIVATE') {
+      Object.assign(product, {
+        status: 'PENDING',
+        audit: 'PRE_APPROVED',
+        version: review.version,
+        auditFailedReasons: [],
+        preApprovedReasons: [reason],
+      });
+      notifyAudit(product);
+      return;
+    }
     const first = !product.passedOnce;
-    Object.assign(product, { status: 'ACTIVATE', audit: 'APPROVED', version: review.version, auditFailedReasons: [], passedOnce: true });
+    Object.assign(product, {
+      status: 'ACTIVATE',
+      audit: 'APPROVED',
+      version: review.version,
+      auditFailedReasons: [],
+      preApprovedReasons: [],
+      passedOnce: true,
+    });
     notify(product, first ? 'PRODUCT_FIRST_PASS_REVIEW' : 'PRODUCT_STATUS_CHANGED', '');
   };
 
   return {
     images,
+    files,
     /** The product with its audit settled, or undefined. */
     get(id: unknown): StoredProduct | undefined {
       const product = typeof id === 'string' ? products.get(id) : undefined;
@@ -166,12 +227,32 @@ export function createProductStore(context: SandboxContext) {
         version,
         review: draft ? null : { version, submittedAt: at },
         auditFailedReasons: [],
+        preApprovedReasons: [],
         passedOnce: false,
         createTime: at,
         updateTime: at,
       };
       products.set(product.id, product);
       return product;
+    },
+    /** Sets the prerequisite the shop lacks (null: none): its products that pass audit from now on wait for it. */
+    lack(shopId: string, reason: PreApprovedReason | null) {
+      if (reason) lacking.set(shopId, reason);
+      else lacking.delete(shopId);
+    },
+    /**
+     * The shop completed its prerequisite (the seller's KYC, the category's permission from the Qualification Center):
+     * every pre-approved product of the shop goes on sale (status change webhook, as a first pass) and later audits pass.
+     */
+    complete(shopId: string): StoredProduct[] {
+      lacking.delete(shopId);
+      const released = [...products.values()].filter((product) => product.shopId === shopId && product.audit === 'PRE_APPROVED');
+      for (const product of released) {
+        Object.assign(product, { status: 'ACTIVATE', audit: 'APPROVED', preApprovedReasons: [], passedOnce: true, updateTime: now() });
+        notifyAudit(product);
+        notify(product, 'PRODUCT_FIRST_PASS_REVIEW', '');
+      }
+      return released;
     },
     /** Whether the shop is to be stocked now: true the first time it is asked only (stock.ts). */
     stock: (shopId: string) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),
@@ -189,6 +270,7 @@ export function createProductStore(context: SandboxContext) {
         version,
         review: null,
         auditFailedReasons: failed ? [PROHIBITED_TITLE] : [],
+        preApprovedReasons: [],
         passedOnce: !failed,
         createTime: at,
         updateTime: at,
@@ -208,6 +290,18 @@ export function createProductStore(context: SandboxContext) {
     /** The answer stored under a shop's idempotency key, or undefined. */
     remembered: (shopId: string, key: string) => idempotency.get(`${shopId}:${key}`),
     remember: (shopId: string, key: string, answer: unknown) => void idempotency.set(`${shopId}:${key}`, answer),
+    /** The shop's creates today and its allowance. */
+    uploadsOf(shopId: string) {
+      const entry = uploads.get(shopId);
+      const day = today();
+      return { day, count: entry?.day === day ? entry.count : 0, limit: context.tiktokLimits.uploadsPerDay };
+    },
+    /** Counts one create of the shop today. */
+    countUpload(shopId: string) {
+      const day = today();
+      const entry = uploads.get(shopId);
+      uploads.set(shopId, { day, count: entry?.day === day ? entry.count + 1 : 1 });
+    },
     /** Spends one request of the shop's per-second budget for the API; false when it is spent. */
     spend(shopId: string, api: string): boolean {
       const second = Math.floor(now() / 1000);

@@ -27,6 +27,7 @@ import {
 } from './open-api.js';
 import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
+import { PRE_APPROVED_REASONS, type PreApprovedReason } from './product-store.js';
 import { LOCAL_MARKETS, type LocalMarket, MAX_SHOPS, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
@@ -105,6 +106,23 @@ const REFUSE_OPTION: ConsentOption = {
 };
 const REFUSABLE: readonly string[] = ['', 'seller.product.basic'];
 
+/**
+ * The sandbox's choice of a prerequisite the seller's shops still lack (listings.md §2.2, [T6]): a product that passes
+ * its audit then stays `PENDING` with `audit.status` `PRE_APPROVED` and this reason, not for sale, until the sandbox's
+ * `POST /sandbox/tiktok-shop/accounts/{account}/prerequisites/complete` says the seller completed it. Optional; absent
+ * (or empty) is a shop that lacks nothing. Each consent sets it anew.
+ */
+const PENDING_OPTION: ConsentOption = {
+  name: 'pending',
+  label: 'A prerequisite the sandbox shops still lack',
+  values: [
+    ['', 'None: products that pass review go on sale'],
+    ['KYC_PENDING', "The seller's identity verification (KYC_PENDING)"],
+    ['RESTRICTED_CATEGORY_PENDING', "The category's permission (RESTRICTED_CATEGORY_PENDING)"],
+  ],
+};
+const PENDING_VALUES: readonly string[] = ['', ...PRE_APPROVED_REASONS];
+
 export function registerTikTokShopSimulator(app: FastifyInstance, context: SandboxContext) {
   const { tokens, clock, faults } = context;
   const callback = context.callbackUrl(TRACK);
@@ -138,7 +156,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         access: SCOPES.map(([key, name]) => `${name} (${key})`),
         action: `/sandbox/${TRACK}/authorize`,
         params: query,
-        options: [SHOPS_OPTION, MARKET_OPTION, STOCK_OPTION, REFUSE_OPTION],
+        options: [SHOPS_OPTION, MARKET_OPTION, STOCK_OPTION, REFUSE_OPTION, PENDING_OPTION],
       }),
     );
   });
@@ -151,6 +169,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const market = marketOf(form.market);
     const stock = form.shop ?? '';
     const refuse = form.refuse ?? '';
+    const pending = form.pending ?? '';
     // A seller local to an EU market has the one shop there.
     const lone = market === '' || shops === 1;
     if (
@@ -160,7 +179,8 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       market === null ||
       !lone ||
       !STOCK_FIELD_VALUES.includes(stock) ||
-      !REFUSABLE.includes(refuse)
+      !REFUSABLE.includes(refuse) ||
+      !PENDING_VALUES.includes(pending)
     ) {
       return reply
         .code(400)
@@ -168,7 +188,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         .send(
           renderSandboxError(
             'TikTok Shop',
-            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, shop one of ${STOCK_CHOICES.join(', ')} or left out, and refuse seller.product.basic or left out.`,
+            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, shop one of ${STOCK_CHOICES.join(', ')} or left out, refuse seller.product.basic or left out, and pending one of ${PRE_APPROVED_REASONS.join(', ')} or left out.`,
           ),
         );
     }
@@ -181,6 +201,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       const grant: Grant = { account: choice.account, shops, market: market || null, refused: refuse ? [refuse] : [] };
       if (choice.decision === 'allow') consented(context, TRACK, choice.account);
       if (choice.decision === 'allow' && stock !== '') products.stock(grant, stock as StockChoice);
+      if (choice.decision === 'allow') products.lack(grant, (pending || null) as PreApprovedReason | null);
       const code = tokens.issue(
         'tiktok-code',
         { n: tokens.nonce(), ...claimsOf(grant), f: choice.decision === 'fail' },

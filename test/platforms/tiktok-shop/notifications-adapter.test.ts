@@ -39,6 +39,19 @@ test('a product status change reads as listing_changed, naming the product only 
   assert.deepEqual(change('12a'), { kind: 'listing_changed', accountId: '7001', externalListingId: null });
 });
 
+test('a product audit status change (type 37: pre-approved, or released for sale) reads as listing_changed too', () => {
+  const body = {
+    type: 37,
+    shop_id: '7001',
+    data: { product_id: '1729382256910270000', audit: { status: 'PRE_APPROVED', pre_approved_reasons: ['KYC_PENDING'] } },
+  };
+  assert.deepEqual(adapter.parse(JSON.stringify(body)), {
+    kind: 'listing_changed',
+    accountId: '7001',
+    externalListingId: '1729382256910270000',
+  });
+});
+
 test('another type reads as other; a body without a shop, or not JSON, is no notification', () => {
   assert.deepEqual(adapter.parse(JSON.stringify({ type: 16, shop_id: '7001' })), { kind: 'other', accountId: '7001' });
   assert.equal(adapter.parse(JSON.stringify({ type: 6, data: {} })), null);

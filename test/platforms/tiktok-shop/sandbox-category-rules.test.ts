@@ -242,7 +242,8 @@ describe('Create Product and Check Product Listing hold a body to the rules', ()
     assert.deepEqual(checked.fail_reasons, [
       { code: 12052105, message: 'Required qualification missing: Baby feeding product safety test report.' },
     ]);
-    const image = await uploadImage(t, shop);
+    // A certificate's image is uploaded as one (use_case CERTIFICATION_IMAGE): a main image's URI is no certificate.
+    const image = await uploadImage(t, shop, 'CERTIFICATION_IMAGE');
     const certified = await create(shop, { ...payload, certifications: [{ id: '700102', images: [{ uri: image }] }] });
     assert.equal(certified.code, 0, JSON.stringify(certified));
   });
