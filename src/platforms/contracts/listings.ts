@@ -136,7 +136,11 @@ export interface ExistingListing {
   readonly product: {
     readonly title: string;
     readonly description: string;
-    readonly tags: readonly string[];
+    /**
+     * The listing's tags; null on a platform that holds none of Storelink's (TikTok Shop and Amazon: the listing is sent
+     * no tags), so that no read shows the catalogue's tags as changed there.
+     */
+    readonly tags: readonly string[] | null;
     readonly currency: string;
     readonly options: readonly ProductOption[];
     readonly variants: readonly {
