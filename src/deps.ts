@@ -352,6 +352,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
     notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
+    lostNotifications: new Set(),
     revokeListeners: [],
   };
 
