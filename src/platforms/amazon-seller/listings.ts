@@ -48,5 +48,6 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     readExisting: reads.readExisting,
     reconcile,
     existing: report.existing,
+    changes: reads.changes,
   } satisfies ListingsAdapter;
 }

@@ -168,6 +168,29 @@ export interface ExistingPage {
   readonly next: string | null;
 }
 
+/** A listing the platform says changed: its id, and when (the platform's own time). */
+export interface ChangedListing {
+  /** The platform's id of what changed: Etsy's listing id, TikTok Shop's product id, an Amazon SKU. */
+  readonly externalId: string;
+  readonly updatedAt: Date;
+}
+
+/**
+ * The shop's recently changed listings, read cheaply and often (listing-changes.ts): one call per site a turn, whatever
+ * the number of listings, so that a change made on the platform shows within a minute (docs/listings.md).
+ */
+export interface ListingChanges {
+  /** Seconds between two turns of a site: what the platform's budget allows for one call each (docs/listings.md). */
+  readonly everySeconds: number;
+  /** The lists read in turn, one a turn (Etsy lists one state at a time: active, then inactive); one for the others. */
+  readonly feeds: readonly string[];
+  /**
+   * The listings of `feed` changed at or after `since`, as the platform answers them (newest first where it sorts):
+   * one call, a few more only when every listing of a full page changed since.
+   */
+  changedSince(call: ListingsCall, feed: string, since: Date): Promise<ChangedListing[]>;
+}
+
 /**
  * The listings capability (DESIGN §10): what the engine asks of a platform. Every method may throw PlatformError
  * (`rejected`: the grant is gone, the site must be reconnected; `unavailable`: try again, after `retryAfterMs`), or
@@ -232,4 +255,6 @@ export interface ListingsAdapter {
    * outside Storelink is recorded as the platform has it, so the next delivery sends the catalogue's again, and only there.
    */
   reconcile(progress: ListingProgress, existing: ExistingListing): ListingProgress;
+  /** The shop's recently changed listings, where the platform can list them by their time of change. */
+  readonly changes?: ListingChanges;
 }

@@ -15,6 +15,8 @@ export const TIKTOK_WEBHOOK_TYPES = {
   sellerDeauthorization: 6,
   upcomingAuthorizationExpiration: 7,
   cancellationStatusChange: 11,
+  productInformationChange: 15,
+  inventoryStatusChange: 27,
 } as const;
 
 const Notification = Type.Object({
