@@ -215,6 +215,7 @@ for (const kind of databaseKinds()) {
         brand: 'Sandbox Pottery',
         barcodes: ['012345678905', '4006381333931'],
         tags: ['mug', 'stoneware'],
+        description: 'A speckled stoneware mug.\n\nDishwasher safe: 350 ml.',
       });
       const body = { product_id: productId, category_id: 'KITCHEN', attributes: { material: 'Stoneware' } };
       const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
