@@ -19,6 +19,7 @@ import { type ConnectService, createConnectService } from './core/connect/connec
 import { createOAuthStates } from './core/connect/oauth-states.js';
 import { type BulkEdit, createBulkEdit } from './core/listings/bulk-edit.js';
 import { storedImageBytes } from './core/listings/images.js';
+import { createListingChanges, type ListingChangesWatch } from './core/listings/listing-changes.js';
 import { createListingImport, type ListingImport } from './core/listings/listing-import.js';
 import { createListingWatch, type ListingWatch } from './core/listings/listing-watch.js';
 import { createListingWork } from './core/listings/listing-work.js';
@@ -85,6 +86,8 @@ export interface Deps {
   readonly bulkEdit: BulkEdit;
   readonly listingImport: ListingImport;
   readonly listingWatch: ListingWatch;
+  /** The sites' recently changed listings, read every few seconds (listing-changes.ts). */
+  readonly listingChanges: ListingChangesWatch;
   readonly advertising: AdvertisingService;
   readonly advertisingMetrics: AdvertisingMetrics;
   readonly platformNotifications: PlatformNotifications;
@@ -301,6 +304,15 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     timeoutMs: config.outboundTimeoutMs,
     pollIntervalSeconds: 1,
   });
+  const listingChanges = createListingChanges({
+    db,
+    clock,
+    jobs,
+    adapters: listingsAdapters,
+    runner,
+    pacerOf,
+    pollIntervalSeconds: 1,
+  });
   // Each job module declares its queues, with their schedule and the switch that works them.
   for (const queue of [
     ...tokenRefresh.queues,
@@ -309,6 +321,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     listingWork.feedQueue,
     listingImport.queue,
     ...listingWatch.queues,
+    ...listingChanges.queues,
     advertisingWork.queue,
     ...advertisingMetrics.queues,
     ...orderReads.queues,
@@ -353,6 +366,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
     notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
+    lostNotifications: new Set(),
     revokeListeners: [],
   };
 
@@ -372,6 +386,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     siteListings,
     listingImport,
     listingWatch,
+    listingChanges,
     platformNotifications,
     advertising: createAdvertisingService({ db, clock, adapter: advertisingAdapter, work: advertisingWork }),
     advertisingMetrics,

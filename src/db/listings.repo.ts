@@ -1,8 +1,8 @@
 /** Listings (DESIGN §10), always scoped to a workspace. Transactions are the service's. */
 import { and, asc, count, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
-import type { ListingStatus } from '../domain/index.js';
+import type { ListingStatus, SitePlatform } from '../domain/index.js';
 import type { Db } from './client.js';
-import { listings, products } from './schema.js';
+import { listings, products, sites } from './schema.js';
 
 export type ListingRow = typeof listings.$inferSelect;
 export type NewListing = Pick<
@@ -181,6 +181,59 @@ export async function listingsOfExternalIds(db: Db, siteId: number, externalIds:
     .from(listings)
     .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), inArray(listings.externalId, [...externalIds])));
   return new Map(rows.map((row) => [row.externalId!, row]));
+}
+
+/**
+ * The site's listings (not deleted) that hold one of `ids` as their platform id or as a variant's sku (an Amazon
+ * listing of several SKUs is named by any of them), each once.
+ */
+export async function listingsNamedBy(db: Db, siteId: number, ids: readonly string[]): Promise<ListingRow[]> {
+  if (ids.length === 0) return [];
+  const list = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return db
+    .select()
+    .from(listings)
+    .where(
+      and(
+        eq(listings.siteId, siteId),
+        ne(listings.status, 'deleted'),
+        sql`${listings.externalId} is not null`,
+        sql`(${listings.externalId} in (${list}) or exists (select 1 from jsonb_array_elements(${listings.variants}) as v where v->>'sku' in (${list})))`,
+      ),
+    )
+    .orderBy(asc(listings.id));
+}
+
+/** Whether the site has a listing on its platform (not deleted). */
+export async function siteHasListings(db: Db, siteId: number): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql<number>`1` })
+    .from(listings)
+    .where(and(eq(listings.siteId, siteId), ne(listings.status, 'deleted'), sql`${listings.externalId} is not null`))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The connected sites of `platforms` with a listing on their platform (not deleted): the sites whose changes are read. */
+export async function sitesWithListings(db: Db, platforms: readonly SitePlatform[]): Promise<number[]> {
+  if (platforms.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ siteId: listings.siteId })
+    .from(listings)
+    .innerJoin(sites, eq(sites.id, listings.siteId))
+    .where(
+      and(
+        ne(listings.status, 'deleted'),
+        sql`${listings.externalId} is not null`,
+        eq(sites.status, 'connected'),
+        inArray(sites.platform, [...platforms]),
+      ),
+    )
+    .orderBy(asc(listings.siteId));
+  return rows.map((row) => row.siteId);
 }
 
 /** The products among `productIds` that have a listing on the site that is not deleted. */

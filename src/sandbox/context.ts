@@ -42,6 +42,11 @@ export interface SandboxContext {
   readonly sandboxUrl: string;
   /** Where a simulated platform sends its webhooks: the URL registered with it (Storelink's notification endpoint). */
   notificationUrl(track: Track): string;
+  /**
+   * Tracks whose webhooks are lost on the way (never sent): a platform does not promise every notification arrives, so
+   * a test of the polling that stands in for a lost one sets this.
+   */
+  readonly lostNotifications: Set<Track>;
   /** Told of each revocation on `/sandbox/revoke`, after it took effect (a simulator that notifies its app of it). */
   readonly revokeListeners: ((track: Track, account: number) => void)[];
   /** Calls per `track:endpoint`, for tests. */

@@ -20,7 +20,8 @@ export function differencesOf(platform: PlatformProduct, draft: ListingDraft): L
   differ('title', platform.title, draft.title);
   // A product without a description is listed with its title as one (Etsy requires a description).
   if (draft.description !== '') differ('description', platform.description, draft.description);
-  if (!sameSet(platform.tags, draft.tags)) differ('tags', platform.tags.join(', '), draft.tags.join(', '));
+  // A platform that holds no tags (null) shows no change of them: the catalogue's are never sent there.
+  if (platform.tags !== null && !sameSet(platform.tags, draft.tags)) differ('tags', platform.tags.join(', '), draft.tags.join(', '));
   const listed = new Map(draft.variants.map((variant) => [variant.sku, variant]));
   const shown = new Set<string>();
   for (const variant of platform.variants) {

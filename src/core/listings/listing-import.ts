@@ -67,7 +67,7 @@ function productInputOf(listing: ExistingListing, platform: string): ProductInpu
   return {
     title: product.title,
     description: product.description,
-    tags: [...product.tags],
+    tags: [...(product.tags ?? [])],
     currency: product.currency,
     options: product.options.map((option) => ({ name: option.name, values: [...option.values] })),
     variants: product.variants.map((variant, i) => ({

@@ -114,7 +114,8 @@ export function existingListing(
   const catalogue = {
     title: textOf(attributes, 'item_name') ?? summary?.itemName ?? item.sku,
     description: textOf(attributes, 'product_description') ?? '',
-    tags: [],
+    // Amazon holds no tags of Storelink's: none are sent (listing-requests.ts), so none is read back.
+    tags: null,
     currency,
     options: [],
     variants: [variant],
@@ -124,6 +125,7 @@ export function existingListing(
   // The product as a draft of the catalogue product made from it would show it: its images keyed by their URLs.
   const held: ListingDraft = {
     ...catalogue,
+    tags: [],
     brand: null,
     categoryId,
     attributes: listing,
@@ -197,13 +199,22 @@ export function existingFamily(
   const product = {
     title: textOf(attributes, 'item_name') ?? summary?.itemName ?? parent.sku,
     description: textOf(attributes, 'product_description') ?? '',
-    tags: [],
+    // Amazon holds no tags of Storelink's: none are sent (listing-requests.ts), so none is read back.
+    tags: null,
     currency: singles[0]!.product.currency,
     options,
     variants,
     images: images.map((url) => ({ url, alt: null })),
   };
-  const held: ListingDraft = { ...product, brand: null, categoryId, attributes: listing, images: draftImages(images), package: null };
+  const held: ListingDraft = {
+    ...product,
+    tags: [],
+    brand: null,
+    categoryId,
+    attributes: listing,
+    images: draftImages(images),
+    package: null,
+  };
   const states = singles.map((single) => single.state);
   const off = states.every((state) => state.status === 'inactive');
   const family = { parentSku: parent.sku, theme, varied: Object.fromEntries(options.map((option, i) => [option.name, varied[i]!])) };

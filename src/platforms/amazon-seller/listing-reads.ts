@@ -2,7 +2,15 @@
  * A listing read back from its SKUs (listings.md §3.6–3.7): its state in Storelink's words, the listing as an import
  * reads it, and what Amazon holds recorded as delivered where a seller changed it in Seller Central.
  */
-import type { ExistingListing, ListingProgress, ListingsAdapter, ListingsCall, PlatformListing } from '../contracts/listings.js';
+import type {
+  ChangedListing,
+  ExistingListing,
+  ListingChanges,
+  ListingProgress,
+  ListingsAdapter,
+  ListingsCall,
+  PlatformListing,
+} from '../contracts/listings.js';
 import { existingFamily, existingListing } from './existing.js';
 import { type AmazonMarketplace, ASIN, productPageOf } from './listing-requests.js';
 import { type AmazonItem, childrenOfItem, issuesOf, listingStatus, recordChannels, skuState } from './listing-responses.js';
@@ -74,6 +82,15 @@ export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
   return { ...progress, delivered, variantIds: { ...progress.variantIds, ...existing.progress.variantIds } };
 };
 
+/**
+ * How often a seller's recently updated SKUs are read (docs/listings.md, "Live"): every 30 s, one searchListingsItems
+ * call (5 a second per seller, listings.md §3.11: this is 1 % of it), so a change made in Seller Central shows within a
+ * minute once Amazon has processed it. A listing of several SKUs is named by any of them: core maps a SKU to its listing.
+ */
+export const AMAZON_CHANGES_EVERY_SECONDS = 30;
+const CHANGES_PAGE_SIZE = 20;
+const CHANGES_PAGES_MAX = 3;
+
 /** The reads of one adapter. */
 export function createListingReads(productTypes: AmazonProductTypes, items: ListingsItemsApi, deps: Pick<AmazonListingsDeps, 'clock'>) {
   /** What the item's product type's schema says of its attributes, as an import builds a listing with. */
@@ -120,7 +137,29 @@ export function createListingReads(productTypes: AmazonProductTypes, items: List
     return oneListing(listings as [ExistingListing, ...ExistingListing[]], state, progress);
   }
 
-  return { existingOf, existingFamilyOf, read, readExisting };
+  /** searchListingsItems, the SKUs of the site's marketplace updated since, the latest first (listings.md §3.7). */
+  const changes: ListingChanges = {
+    everySeconds: AMAZON_CHANGES_EVERY_SECONDS,
+    feeds: ['all'],
+    async changedSince(call, _feed, since) {
+      const marketplace = marketplaceFor(call);
+      const changed: ChangedListing[] = [];
+      let token: string | null = null;
+      for (let page = 0; page < CHANGES_PAGES_MAX; page++) {
+        const answer = await items.recentItems(call, marketplace, since, CHANGES_PAGE_SIZE, token);
+        for (const item of answer.items) {
+          const summary = item.summaries?.find((each) => each.marketplaceId === marketplace.id) ?? item.summaries?.[0];
+          const at = summary?.lastUpdatedDate ? Date.parse(summary.lastUpdatedDate) : Number.NaN;
+          changed.push({ externalId: item.sku, updatedAt: Number.isNaN(at) ? since : new Date(at) });
+        }
+        token = answer.pagination?.nextToken ?? null;
+        if (!token) break;
+      }
+      return changed;
+    },
+  };
+
+  return { existingOf, existingFamilyOf, read, readExisting, changes };
 }
 
 export type ListingReads = ReturnType<typeof createListingReads>;

@@ -203,6 +203,12 @@ export const Item = Type.Object({
   ),
 });
 export type AmazonItem = Static<typeof Item>;
+/** searchListingsItems' answer (listings.md §3.7): a page of items, and the token of the next page. */
+export const SearchResults = Type.Object({
+  numberOfResults: Type.Optional(Type.Integer()),
+  pagination: Type.Optional(Type.Object({ nextToken: Type.Optional(Type.String()) })),
+  items: Type.Array(Item),
+});
 
 /** The data getListingsItem is asked for: enough to tell the SKU's state and, for an import, its product and family. */
 export const ITEM_DATA = 'summaries,attributes,issues,offers,fulfillmentAvailability,relationships';

@@ -4,7 +4,17 @@
  */
 import type { ListingProgress, ListingsCall } from '../contracts/listings.js';
 import { type AmazonMarketplace, heldSkus, itemPath } from './listing-requests.js';
-import { type AmazonItem, ITEM_DATA, Item, isNotFound, reader, readerOrGone, refusedSubmission, Submission } from './listing-responses.js';
+import {
+  type AmazonItem,
+  ITEM_DATA,
+  Item,
+  isNotFound,
+  reader,
+  readerOrGone,
+  refusedSubmission,
+  SearchResults,
+  Submission,
+} from './listing-responses.js';
 import type { SpApi } from './sp-api.js';
 
 /** The Listings Items calls of one adapter, through its SP-API caller. */
@@ -55,7 +65,26 @@ export function createListingsItemsApi({ send }: SpApi) {
     return items;
   }
 
-  return { putSku, patchSku, deleteSku, readItem, readItems };
+  /**
+   * The seller's SKUs updated after `since` in the marketplace, the latest first (searchListingsItems sorted by
+   * lastUpdatedDate, listings.md §3.7), with their summaries alone: a page, and the token of the next one.
+   */
+  async function recentItems(call: ListingsCall, marketplace: AmazonMarketplace, since: Date, pageSize: number, pageToken: string | null) {
+    const path = `/listings/2021-08-01/items/${encodeURIComponent(call.externalId)}`;
+    return send(call, marketplace, 'searchListingsItems', 'GET', path, reader(SearchResults), {
+      query: {
+        marketplaceIds: marketplace.id,
+        includedData: 'summaries',
+        lastUpdatedAfter: since.toISOString(),
+        sortBy: 'lastUpdatedDate',
+        sortOrder: 'DESC',
+        pageSize: String(pageSize),
+        ...(pageToken ? { pageToken } : {}),
+      },
+    });
+  }
+
+  return { putSku, patchSku, deleteSku, readItem, readItems, recentItems };
 }
 
 export type ListingsItemsApi = ReturnType<typeof createListingsItemsApi>;

@@ -50,5 +50,6 @@ export function createAmazonSellerListingsAdapter(config: AmazonSellerConfig, de
     reconcile,
     existing: report.existing,
     feeds: createListingFeeds(sp, deps, delivery.offerChange),
+    changes: reads.changes,
   } satisfies ListingsAdapter;
 }

@@ -29,6 +29,7 @@ const PLANS = {
   putListingsItem: [5, 10],
   patchListingsItem: [5, 5],
   deleteListingsItem: [5, 5],
+  searchListingsItems: [5, 5],
   searchDefinitionsProductTypes: [5, 10],
   getDefinitionsProductType: [5, 10],
   createReport: [0.0167, 15],

@@ -151,7 +151,11 @@ export interface ExistingListing {
   readonly product: {
     readonly title: string;
     readonly description: string;
-    readonly tags: readonly string[];
+    /**
+     * The listing's tags; null on a platform that holds none of Storelink's (TikTok Shop and Amazon: the listing is sent
+     * no tags), so that no read shows the catalogue's tags as changed there.
+     */
+    readonly tags: readonly string[] | null;
     readonly currency: string;
     readonly options: readonly ProductOption[];
     readonly variants: readonly {
@@ -177,6 +181,29 @@ export interface ExistingListing {
 export interface ExistingPage {
   readonly listings: readonly ExistingListing[];
   readonly next: string | null;
+}
+
+/** A listing the platform says changed: its id, and when (the platform's own time). */
+export interface ChangedListing {
+  /** The platform's id of what changed: Etsy's listing id, TikTok Shop's product id, an Amazon SKU. */
+  readonly externalId: string;
+  readonly updatedAt: Date;
+}
+
+/**
+ * The shop's recently changed listings, read cheaply and often (listing-changes.ts): one call per site a turn, whatever
+ * the number of listings, so that a change made on the platform shows within a minute (docs/listings.md).
+ */
+export interface ListingChanges {
+  /** Seconds between two turns of a site: what the platform's budget allows for one call each (docs/listings.md). */
+  readonly everySeconds: number;
+  /** The lists read in turn, one a turn (Etsy lists one state at a time: active, then inactive); one for the others. */
+  readonly feeds: readonly string[];
+  /**
+   * The listings of `feed` changed at or after `since`, as the platform answers them (newest first where it sorts):
+   * one call, a few more only when every listing of a full page changed since.
+   */
+  changedSince(call: ListingsCall, feed: string, since: Date): Promise<ChangedListing[]>;
 }
 
 /**
@@ -274,4 +301,6 @@ export interface ListingsAdapter {
   reconcile(progress: ListingProgress, existing: ExistingListing): ListingProgress;
   /** Bulk changes as one feed, where the platform has them. */
   readonly feeds?: BulkFeeds;
+  /** The shop's recently changed listings, where the platform can list them by their time of change. */
+  readonly changes?: ListingChanges;
 }

@@ -214,6 +214,8 @@ const Listing = Type.Object({
   state: Type.String(),
   url: Nullable(Type.String()),
   created_timestamp: Type.Optional(Type.Integer()),
+  // When the listing last changed, in seconds: what the reader of recent changes sorts on (listing-changes.ts).
+  updated_timestamp: Type.Optional(Type.Integer()),
   price: Type.Optional(Type.Union([Money, Type.Number()])),
   // What an import reads besides (listings.md §1.4, §1.9).
   description: Type.Optional(Type.String()),

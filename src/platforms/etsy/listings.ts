@@ -6,7 +6,7 @@
  */
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import type { ChangedListing, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
@@ -44,6 +44,15 @@ const RECONCILE_SLACK_S = 60;
 
 /** Etsy's taxonomy changes a few times a year: read once an hour, not on every search of it. */
 const TAXONOMY_TTL_MS = 3600_000;
+/**
+ * How often a shop's recently updated listings are read (docs/listings.md, "Live"): every 15 s, the two states in turn,
+ * so each is read every 30 s and a change made on Etsy shows within 30 s and a read. 4 calls a minute a shop: 5,760 a
+ * day, within the per-token day of Etsy's newer page (100,000; listings.md §1.10) and paced with every other call.
+ */
+export const ETSY_CHANGES_EVERY_SECONDS = 15;
+/** Listings a read of recent changes asks for, and the pages it reads at most when all of them changed since. */
+const CHANGES_PAGE_SIZE = 25;
+const CHANGES_PAGES_MAX = 4;
 /** Categories a search answers at most: enough to pick from, not the whole tree of several thousand. */
 const SEARCH_RESULTS_MAX = 50;
 
@@ -339,6 +348,28 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
     async existing(call, cursor) {
       const page = await get(call, `${shop(call)}${existingPath(cursor)}`, parseListingList);
       return { listings: page.results.map(existingListing), next: nextCursor(cursor, page.count, page.results.length) };
+    },
+
+    changes: {
+      everySeconds: ETSY_CHANGES_EVERY_SECONDS,
+      // getListingsByShop lists one state a call (listings.md §1.2): the live listings, then the ones switched off.
+      feeds: ['active', 'inactive'],
+      async changedSince(call, feed, since) {
+        const changed: ChangedListing[] = [];
+        for (let page = 0; page < CHANGES_PAGES_MAX; page++) {
+          const query = `state=${feed}&sort_on=updated&sort_order=desc&limit=${CHANGES_PAGE_SIZE}&offset=${page * CHANGES_PAGE_SIZE}`;
+          const answer = await get(call, `${shop(call)}/listings?${query}`, parseListingList);
+          let older = false;
+          for (const listing of answer.results) {
+            const updatedAt = new Date((listing.updated_timestamp ?? listing.created_timestamp ?? 0) * 1000);
+            if (updatedAt < since) older = true;
+            else changed.push({ externalId: String(listing.listing_id), updatedAt });
+          }
+          // A page all of whose listings changed since may hide more: the next page is read, up to a few.
+          if (older || answer.results.length < CHANGES_PAGE_SIZE) break;
+        }
+        return changed;
+      },
     },
   } satisfies ListingsAdapter;
 }

@@ -65,7 +65,8 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
   const catalogue = {
     title: product.title,
     description: textOf(product.description ?? ''),
-    tags: [],
+    // TikTok Shop's products have no tags: none are sent, so none is read back.
+    tags: null,
     currency,
     options,
     variants,
@@ -76,6 +77,7 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
   // The product as a draft of the same catalogue product would make it: its images keyed by their URLs, as an import's are.
   const held: ListingDraft = {
     ...catalogue,
+    tags: [],
     brand: null,
     categoryId,
     attributes: listingAttributes,

@@ -281,7 +281,7 @@ export const Product = Type.Object({
 export type TikTokProduct = Static<typeof Product>;
 
 export const SearchPage = Type.Object({
-  products: Type.Array(Type.Object({ id: Type.String(), status: Type.String() })),
+  products: Type.Array(Type.Object({ id: Type.String(), status: Type.String(), update_time: Type.Optional(Type.Integer()) })),
   next_page_token: Type.Optional(Type.String()),
 });
 

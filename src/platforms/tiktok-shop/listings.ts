@@ -44,5 +44,6 @@ export function createTikTokShopListingsAdapter(config: TikTokShopConfig, deps: 
     readExisting: reads.readExisting,
     reconcile,
     existing: reads.existing,
+    changes: reads.changes,
   } satisfies ListingsAdapter;
 }

@@ -14,6 +14,9 @@ function neutralOf(notification: TikTokNotification): PlatformNotification {
       return { kind: 'deauthorized', accountId, message: typeof data?.message === 'string' ? data.message : null };
     case TIKTOK_WEBHOOK_TYPES.productStatusChange:
     case TIKTOK_WEBHOOK_TYPES.productAuditStatusChange:
+    // A product's information (title, price, stock) or its stock's status changed (listings.md §2.9): read whole too.
+    case TIKTOK_WEBHOOK_TYPES.productInformationChange:
+    case TIKTOK_WEBHOOK_TYPES.inventoryStatusChange:
       // TikTok's sample sends the id as a number too large for a double: only its text form names a product exactly.
       return { kind: 'listing_changed', accountId, externalListingId: idOf(data?.product_id) };
     case TIKTOK_WEBHOOK_TYPES.orderStatusChange:

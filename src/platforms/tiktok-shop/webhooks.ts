@@ -17,6 +17,8 @@ export const TIKTOK_WEBHOOK_TYPES = {
   cancellationStatusChange: 11,
   /** Product audit status change (listings.md §2.9): a product pre-approved or released says so here, not in type 5. */
   productAuditStatusChange: 37,
+  productInformationChange: 15,
+  inventoryStatusChange: 27,
 } as const;
 
 const Notification = Type.Object({

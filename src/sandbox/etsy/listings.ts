@@ -37,6 +37,16 @@ const REQUIRED: readonly (keyof ListingFields | 'quantity' | 'price')[] = [
 ];
 /** getListing's `includes` values; the sandbox serves Images and Inventory and refuses the rest of Etsy's list loudly. */
 const SERVED_INCLUDES = ['Images', 'Inventory'];
+/**
+ * getListingsByShop's `sort_on` values (Etsy's OAS: created, price, updated, title); a listing's price is its lowest
+ * offering's, as present.ts shows it. `updated` is what a reader of recent changes sorts on (listing-api.ts bumps it).
+ */
+const LISTING_SORTS = {
+  created: (listing: StoredListing): number | string => listing.created,
+  price: (listing: StoredListing): number | string => Math.min(...listing.inventory.products.map((product) => product.offering.price)),
+  updated: (listing: StoredListing): number | string => listing.updated,
+  title: (listing: StoredListing): number | string => listing.fields.title.toLowerCase(),
+};
 const LIMIT_MAX = 100;
 
 type Params = { shopId?: string; listingId?: string };
@@ -108,7 +118,7 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
     const { shopId } = paramsOf(request);
     if (!(await guard.admitGrant(request, reply, { operation: 'getListingsByShop', fault: 'listings', scope: 'listings_r', shopId })))
       return reply;
-    const { state = 'active', limit = '25', offset = '0', includes } = queryOf(request);
+    const { state = 'active', limit = '25', offset = '0', includes, sort_on = 'created', sort_order = 'desc' } = queryOf(request);
     const included = includesOf(includes);
     if (!LISTING_STATES.includes(state as never))
       return reply.code(400).send({ error: `state must be one of ${LISTING_STATES.join(', ')}` });
@@ -116,11 +126,20 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
       return reply.code(400).send({ error: `limit must be from 1 to ${LIMIT_MAX}` });
     if (!/^[0-9]{1,9}$/.test(offset)) return reply.code(400).send({ error: 'offset must be 0 or more' });
     if (!included) return reply.code(400).send({ error: `includes: the sandbox serves ${SERVED_INCLUDES.join(', ')}` });
-    // Etsy's default order: newest first (sort_on=created, sort_order=desc).
+    const sortKey = LISTING_SORTS[sort_on as keyof typeof LISTING_SORTS];
+    if (!Object.hasOwn(LISTING_SORTS, sort_on) || !sortKey)
+      return reply.code(400).send({ error: `sort_on must be one of ${Object.keys(LISTING_SORTS).join(', ')}` });
+    if (sort_order !== 'asc' && sort_order !== 'desc') return reply.code(400).send({ error: 'sort_order must be asc or desc' });
+    // Etsy's default order: newest first (sort_on=created, sort_order=desc); a tie keeps the newer listing first.
+    const direction = sort_order === 'asc' ? 1 : -1;
     const matching = store
       .ofShop(Number(shopId))
       .filter((listing) => listing.state === state)
-      .reverse();
+      .reverse()
+      .sort((a, b) => {
+        const [x, y] = [sortKey(a), sortKey(b)];
+        return x < y ? -direction : x > y ? direction : 0;
+      });
     const results = matching.slice(Number(offset), Number(offset) + Number(limit)).map((listing) => presentListing(listing, included));
     return guard.answer(reply, 'listings', 200, { count: matching.length, results });
   });

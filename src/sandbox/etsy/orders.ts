@@ -269,5 +269,6 @@ function notifyPaid(context: SandboxContext, receipt: Receipt): void {
     'webhook-timestamp': timestamp,
     'webhook-signature': `v1,${signature}`,
   };
+  if (context.lostNotifications.has('etsy')) return;
   void fetch(context.notificationUrl('etsy'), { method: 'POST', headers, body }).catch(() => undefined);
 }

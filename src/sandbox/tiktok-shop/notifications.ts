@@ -1,6 +1,6 @@
 /**
  * The simulated TikTok Shop's webhooks to its app (listings.md §2.9): the product status changes of its product API
- * (type 5, product-store.ts) and, when a seller revokes the app (the sandbox's `/sandbox/revoke`), a
+ * (type 5, product-store.ts), a seller's edits in Seller Center (types 15 and 5, product-api.ts) and, when a seller revokes the app (the sandbox's `/sandbox/revoke`), a
  * SELLER_DEAUTHORIZATION notification (type 6) for each of the account's shops; each signed as TikTok
  * signs them: `Authorization` is the hex HMAC-SHA256 of the app key followed by the raw body, keyed with the app secret.
  * Sent once, not awaited: a notification that cannot be delivered is lost here (TikTok retries; the sandbox does not),
@@ -27,6 +27,7 @@ function signedNotification(type: number, shopId: string, data: Record<string, u
 
 /** Sends one signed notification to the app's webhook URL: once, not awaited, a failure ignored (see above). */
 export function sendNotification(context: SandboxContext, type: number, shopId: string, data: Record<string, unknown>): void {
+  if (context.lostNotifications.has('tiktok-shop')) return;
   const { body, headers } = signedNotification(type, shopId, data, context.clock.now());
   void fetch(context.notificationUrl('tiktok-shop'), { method: 'POST', headers, body }).catch(() => undefined);
 }

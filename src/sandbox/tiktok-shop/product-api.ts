@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxContext } from '../context.js';
 import { attributesOf, BRANDS, CATEGORIES, categoryOf, rulesOf, warehousesOf } from './categories.js';
 import { registerComplianceSearches } from './compliance.js';
+import { sendNotification } from './notifications.js';
 import type { Grant } from './open-api.js';
 import { registerProductBatches, registerProductUpdates } from './product-edits.js';
 import { PRODUCT_ERRORS as E } from './product-errors.js';
@@ -16,7 +17,14 @@ import { createProductGuard, type ProductGuard } from './product-guard.js';
 import { FILE_BYTES_MAX, registerProductImages } from './product-images.js';
 import { presentInspected, presentProduct, presentSummary } from './product-present.js';
 import { checkProduct, priceProblem, shopFacts } from './product-rules.js';
-import { createProductStore, type PreApprovedReason, type ProductStatus, type ProductStore, type Sku } from './product-store.js';
+import {
+  createProductStore,
+  type PreApprovedReason,
+  type ProductStatus,
+  type ProductStore,
+  type Sku,
+  type StoredProduct,
+} from './product-store.js';
 import { everyShopOf, sandboxShops } from './shops.js';
 import { type StockChoice, stockShops } from './stock.js';
 
@@ -52,7 +60,7 @@ export function registerTikTokShopProductApi(app: FastifyInstance, context: Sand
     registerProductUpdates(scope, guard, store);
     registerProductBatches(scope, guard, store);
     registerInspection(scope, store);
-    registerSellerEdits(scope, store);
+    registerSellerEdits(scope, store, context);
   });
   return {
     store,
@@ -200,10 +208,21 @@ function registerProducts(app: FastifyInstance, guard: ProductGuard, store: Prod
     // ASSUMPTION: no status or ALL lists every product but the deleted ones.
     const status = typeof body.status === 'string' && body.status !== 'ALL' ? (body.status as ProductStatus) : null;
     const skus = Array.isArray(body.seller_skus) ? (body.seller_skus as unknown[]).map(String) : null;
+    // `update_time_ge` / `update_time_le`: unix seconds, both ends included (listings.md §2.4's body filters).
+    const times: Record<string, number> = {};
+    for (const field of ['update_time_ge', 'update_time_le'] as const) {
+      const value = body[field];
+      if (value === undefined) continue;
+      if (!Number.isInteger(value) || (value as number) < 0) return guard.fail(reply, E.fieldInvalid(field, 'must be unix seconds.'));
+      times[field] = value as number;
+    }
+    const updated = (product: StoredProduct) => Math.floor(product.updateTime / 1000);
     const found = store
       .ofShop(shop.id)
       .filter((product) => (status ? product.status === status : product.status !== 'DELETED'))
-      .filter((product) => !skus || product.version.skus.some((sku) => skus.includes(sku.seller_sku)));
+      .filter((product) => !skus || product.version.skus.some((sku) => skus.includes(sku.seller_sku)))
+      .filter((product) => times.update_time_ge === undefined || updated(product) >= times.update_time_ge)
+      .filter((product) => times.update_time_le === undefined || updated(product) <= times.update_time_le);
     const page = found.slice(offset, offset + size);
     const next = offset + size < found.length ? Buffer.from(String(offset + size)).toString('base64url') : '';
     return guard.succeed(reply, { products: page.map(presentSummary), next_page_token: next, total_count: found.length });
@@ -291,10 +310,14 @@ const restocked = (sku: Sku, quantity: number) =>
  * the seller's edit simple. A price is kept with two decimals, as Seller Center shows it ("20" is "20.00"); a quantity
  * is the SKU's stock in its first warehouse, none left in the others. A SKU's `inventory: [{warehouse_id, quantity}]`
  * stocks it in those of the shop's warehouses (Get Warehouse List), so a SKU kept in several warehouses can be tried (a
- * stock update must then name each, 12019028). A version under audit takes the edit too. The answer is the product as
- * the inspection shows it.
+ * stock update must then name each, 12019028). A version under audit takes the edit too.
+ * `state: "inactive"` deactivates a live product (SELLER_DEACTIVATED), `"active"` activates a deactivated one, which
+ * goes back to audit (PENDING), as the API's own activate does. TikTok tells the app as it would (listings.md §2.9): a
+ * product information change (type 15) for a title, price or stock edit, a product status change (type 5) for a state
+ * edit; ASSUMPTION: each with `product_id` and `update_time` in `data`, as type 5's sample has them. The answer is the
+ * product as the inspection shows it.
  */
-function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
+function registerSellerEdits(app: FastifyInstance, store: ProductStore, context: SandboxContext) {
   app.patch('/accounts/:account/listings/:productId', async (request, reply) => {
     const params = request.params as { account: string; productId: string };
     if (!/^[0-9]{1,6}$/.test(params.account) || Number(params.account) === 0)
@@ -318,6 +341,12 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
     const problem = editProblem(all);
     if (problem) return reply.code(400).send({ error: problem });
     if (body.skus !== undefined && !Array.isArray(body.skus)) return reply.code(400).send({ error: 'skus must be a list' });
+    if (body.state !== undefined && body.state !== 'active' && body.state !== 'inactive')
+      return reply.code(400).send({ error: 'state must be active or inactive' });
+    if (body.state === 'inactive' && product.status !== 'ACTIVATE' && product.status !== 'SELLER_DEACTIVATED')
+      return reply.code(409).send({ error: `a ${product.status} product cannot be deactivated` });
+    if (body.state === 'active' && product.status !== 'SELLER_DEACTIVATED' && product.status !== 'ACTIVATE')
+      return reply.code(409).send({ error: `a ${product.status} product cannot be activated` });
     const edits = new Map<string, SkuEdit>();
     for (const sku of product.version.skus) edits.set(sku.seller_sku, { ...(all as SkuEdit) });
     const warehouses = warehousesOf(shop.id, shop.region).map((warehouse) => warehouse.id);
@@ -354,7 +383,26 @@ function registerSellerEdits(app: FastifyInstance, store: ProductStore) {
         if (edit?.inventory !== undefined) sku.inventory = edit.inventory.map((entry) => ({ ...entry }));
       }
     }
+    const informationChanged =
+      body.title !== undefined ||
+      [...edits.values()].some((edit) => edit.price !== undefined || edit.quantity !== undefined || edit.inventory !== undefined);
+    let statusChanged = false;
+    if (body.state === 'inactive' && product.status === 'ACTIVATE') {
+      product.status = 'SELLER_DEACTIVATED';
+      statusChanged = true;
+    } else if (body.state === 'active' && product.status === 'SELLER_DEACTIVATED') {
+      product.status = 'PENDING';
+      store.submit(product, product.version);
+      statusChanged = true;
+    }
     store.touch(product);
+    const data = (extra: Record<string, unknown>) => ({
+      product_id: product.id,
+      ...extra,
+      update_time: Math.floor(product.updateTime / 1000),
+    });
+    if (informationChanged) sendNotification(context, 15, product.shopId, data({}));
+    if (statusChanged) sendNotification(context, 5, product.shopId, data({ status: 'PRODUCT_STATUS_CHANGED', suspended_reason: '' }));
     return presentInspected(product);
   });
 }

@@ -312,8 +312,8 @@ export interface paths {
   };
   "/api/v1/platform-notifications/tiktok-shop": {
     /**
-     * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
-     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; a `tts_notification_id` already received is acknowledged (200) and not acted on again. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
+     * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status, information and inventory changes, order status changes
+     * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; a `tts_notification_id` already received is acknowledged (200) and not acted on again. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; a product status change (type 5), product information change (15) or inventory status change (27) reads that product’s listing at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
      */
     post: operations["receiveTiktokShopNotification"];
   };
@@ -7481,8 +7481,8 @@ export interface operations {
     };
   };
   /**
-   * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status changes, order status changes
-   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; a `tts_notification_id` already received is acknowledged (200) and not acted on again. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
+   * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status, information and inventory changes, order status changes
+   * @description Signed by TikTok Shop in `Authorization` (hex HMAC-SHA256 of the app key and the raw body, keyed with the app secret): 401 when it is not, or when its `timestamp` is more than 5 minutes from now; 400 for a body that is not a notification or has no `tts_notification_id` or `timestamp`; a `tts_notification_id` already received is acknowledged (200) and not acted on again. A deauthorization sent before the seller connected the shop again leaves that site connected; otherwise a deauthorization turns the shop’s sites `reauthorization_required` at once; a product status change (type 5), product information change (15) or inventory status change (27) reads that product’s listing at once; an order status change reads that order at once (its stock follows within seconds); other types are acknowledged.
    */
   receiveTiktokShopNotification: {
     responses: {
