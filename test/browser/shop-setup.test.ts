@@ -73,7 +73,7 @@ describe('a new Etsy shop set up from the listing settings page', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     const error = page.locator('#new_shipping_profile-origin_postal_code-error');
     await error.waitFor();
-    assert.match(await error.innerText(), /is required for origin_country_iso US/);
+    assert.match((await error.textContent()) ?? '', /is required for origin_country_iso US/);
     assert.equal(await page.getByLabel('Ships from (postal code)').getAttribute('aria-invalid'), 'true');
     assert.equal((await data(`/sites/${siteId}/listing-settings`)).shipping_profile_id, null, 'nothing stored');
     session.noConsoleErrors([REFUSED]);

@@ -33,11 +33,17 @@ function createProblems(name: string, input: Record<string, unknown>): [string, 
   };
   if (name === 'new_shipping_profile') {
     if ((input.destination_country_iso === undefined) === (input.destination_region === undefined))
-      problems.push([`${name}.destination_country_iso`, ['Give one destination: a country (destination_country_iso) or a region (destination_region).']]);
+      problems.push([
+        `${name}.destination_country_iso`,
+        ['Give one destination: a country (destination_country_iso) or a region (destination_region).'],
+      ]);
     range('min_delivery_days', 'max_delivery_days', 'delivery days');
   }
   if (name === 'new_return_policy' && (input.accepts_returns || input.accepts_exchanges) && input.return_deadline === undefined)
-    problems.push([`${name}.return_deadline`, ['A policy that accepts returns or exchanges needs a deadline (7, 14, 21, 30, 45, 60 or 90 days).']]);
+    problems.push([
+      `${name}.return_deadline`,
+      ['A policy that accepts returns or exchanges needs a deadline (7, 14, 21, 30, 45, 60 or 90 days).'],
+    ]);
   if (name === 'new_processing_profile') range('min_processing_time', 'max_processing_time', 'processing time');
   return problems;
 }
@@ -151,9 +157,18 @@ export function createSiteListingsService(deps: {
       const values: ListingSettings = Object.fromEntries(Object.entries(settings).filter(([name]) => !(name in creates)));
       if (asked.length > 0) {
         const problems = Object.fromEntries(asked.flatMap((name) => createProblems(name, settings[name] as Record<string, unknown>)));
+        // A grant without the scope would be refused by the platform: the seller is told to connect again first.
+        for (const name of asked) {
+          const { scope } = creates[name]!;
+          if (site.grantedScopes && !site.grantedScopes.includes(scope))
+            problems[name] = [
+              `Storelink needs ${PLATFORM_NAMES[site.platform]}'s ${scope} permission to create this: connect the site again to grant it.`,
+            ];
+        }
         if (Object.keys(problems).length > 0) throw new AppError('validation_failed', { fields: problems });
         await onSite(site, async (call, adapter) => {
-          if (!adapter.createForSettings) throw invalidField(asked[0]!, `${PLATFORM_NAMES[site.platform]} takes no ${asked[0]} from Storelink.`);
+          if (!adapter.createForSettings)
+            throw invalidField(asked[0]!, `${PLATFORM_NAMES[site.platform]} takes no ${asked[0]} from Storelink.`);
           // Each made in the order the platform lists them: the ones it can find again when asked twice first.
           for (const name of asked.sort((a, b) => CREATE_ORDER.indexOf(a) - CREATE_ORDER.indexOf(b))) {
             try {

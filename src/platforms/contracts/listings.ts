@@ -27,7 +27,7 @@ export interface ListingSettingsSpec {
    * processing profile): each a field PUT takes beside the settings, whose value is what to create, and the setting the
    * made thing's id fills. Never stored themselves.
    */
-  readonly creates?: Readonly<Record<string, { readonly schema: TSchema; readonly fills: string }>>;
+  readonly creates?: Readonly<Record<string, { readonly schema: TSchema; readonly fills: string; readonly scope: string }>>;
   /** What a field never set reads as, where it has a default (else null). */
   readonly defaults: Readonly<Record<string, unknown>>;
   /** The field naming the marketplace a listing is in, on a platform whose account sells in several (Amazon's `marketplace_id`). */

@@ -36,7 +36,8 @@ export function fieldsForm(draft: ListingDraft, settings: Readonly<Record<string
     readiness_state_id: String(settings.readiness_state_id),
   };
   // An EU shop's listings need none (listings.md §1.4): a return policy is sent only when the site names one.
-  if (settings.return_policy_id !== null && settings.return_policy_id !== undefined) form.return_policy_id = String(settings.return_policy_id);
+  if (settings.return_policy_id !== null && settings.return_policy_id !== undefined)
+    form.return_policy_id = String(settings.return_policy_id);
   if (draft.tags.length > 0) form.tags = draft.tags.join(',');
   return form;
 }

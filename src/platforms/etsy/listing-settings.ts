@@ -59,6 +59,7 @@ const ProcessingTime = (description: string) => Type.Integer({ minimum: 1, maxim
 export const ETSY_SETTINGS_CREATES = {
   new_shipping_profile: {
     fills: 'shipping_profile_id',
+    scope: 'shops_w',
     schema: Type.Object(
       {
         title: Type.String({ minLength: 1, maxLength: 100 }),
@@ -76,6 +77,7 @@ export const ETSY_SETTINGS_CREATES = {
   },
   new_return_policy: {
     fills: 'return_policy_id',
+    scope: 'shops_w',
     schema: Type.Object(
       {
         accepts_returns: Type.Boolean(),
@@ -89,6 +91,7 @@ export const ETSY_SETTINGS_CREATES = {
   },
   new_processing_profile: {
     fills: 'readiness_state_id',
+    scope: 'shops_w',
     schema: Type.Object(
       {
         readiness_state: oneOf(['ready_to_ship', 'made_to_order'] as const),

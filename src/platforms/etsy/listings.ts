@@ -6,8 +6,8 @@
  */
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { PlatformError } from '../contracts/errors.js';
+import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
@@ -268,7 +268,8 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
       if (made) return String(made.return_policy_id);
       const deadline = input.accepts_returns || input.accepts_exchanges ? Number(input.return_deadline) : null;
       const held = (await get(call, `${shop(call)}/policies/return`, parseReturnPolicies)).find(
-        (p) => p.accepts_returns === input.accepts_returns && p.accepts_exchanges === input.accepts_exchanges && p.return_deadline === deadline,
+        (p) =>
+          p.accepts_returns === input.accepts_returns && p.accepts_exchanges === input.accepts_exchanges && p.return_deadline === deadline,
       );
       if (held) return String(held.return_policy_id);
       throw new PlatformError('unavailable', 'Etsy said the return policy exists, and does not list it');

@@ -99,8 +99,7 @@ function registerSellerEdits(app: FastifyInstance, store: ListingStore, shops: S
       if (typeof edit.quantity === 'number') offering.quantity = edit.quantity;
     }
     const needsReturnPolicy = shops.needsReturnPolicy(listing.shop_id);
-    const refusal =
-      body.state === 'active' ? activate(listing, needsReturnPolicy) : body.state === 'inactive' ? deactivate(listing) : null;
+    const refusal = body.state === 'active' ? activate(listing, needsReturnPolicy) : body.state === 'inactive' ? deactivate(listing) : null;
     if (refusal) return reply.code(409).send({ error: refusal });
     settleStock(listing);
     listing.updated = now();

@@ -17,9 +17,7 @@ const ACCOUNT_OF_SHOP = (shopId: number) => shopId - 80_000_000;
 /** Etsy's return deadlines, in days (createShopReturnPolicy: "must be one of the following"). */
 export const RETURN_DEADLINES = [7, 14, 21, 30, 45, 60, 90] as const;
 /** The countries of the European Union (ISO 3166-1), whose shops Etsy does not ask for a return policy. */
-export const EU_COUNTRIES = new Set(
-  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
-);
+export const EU_COUNTRIES = new Set('AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '));
 /**
  * Countries whose origin needs `origin_postal_code` (createShopShippingProfile: "Required if the origin_country_iso
  * supports postal codes"). ASSUMPTION: Etsy's full list is in its Fulfillment tutorial, not quoted here; these are
@@ -215,7 +213,13 @@ function shippingProblems(p: Record<string, string>): Problem[] {
     if (!isInteger(p.shipping_carrier_id) || !p.mail_class)
       problems.push(problem('mail_class', 'required', 'shipping_carrier_id and mail_class are required together'));
   } else if (!days) {
-    problems.push(problem('min_delivery_days', 'required', 'give either shipping_carrier_id and mail_class, or min_delivery_days and max_delivery_days'));
+    problems.push(
+      problem(
+        'min_delivery_days',
+        'required',
+        'give either shipping_carrier_id and mail_class, or min_delivery_days and max_delivery_days',
+      ),
+    );
   }
   if (days && !carrier) {
     const [min, max] = [Number(p.min_delivery_days), Number(p.max_delivery_days)];

@@ -62,11 +62,18 @@ for (const kind of databaseKinds()) {
     const publish = async (me: Seller, sku: string) => {
       const productId = await mugProduct(t, me, sku);
       const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
-      return call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body: { product_id: productId, category_id: categoryId, attributes } });
+      return call(t, 'POST', `/sites/${me.site}/listings`, {
+        ...me.as,
+        body: { product_id: productId, category_id: categoryId, attributes },
+      });
     };
     const stored = async (me: Seller) =>
-      (await selectRows<{ listing_settings: Record<string, unknown> }>(t.database, sql`select listing_settings from sites where id = ${me.site}`))[0]!
-        .listing_settings;
+      (
+        await selectRows<{ listing_settings: Record<string, unknown> }>(
+          t.database,
+          sql`select listing_settings from sites where id = ${me.site}`,
+        )
+      )[0]!.listing_settings;
 
     test('an empty shop creates its shipping profile, return policy and processing profile from the settings, then publishes', async () => {
       const me = await etsySeller(t, '3601', { shop: 'empty', settings: false });
@@ -115,7 +122,10 @@ for (const kind of databaseKinds()) {
     test('the same return policy or processing profile asked for twice is the one the shop holds, not a second', async () => {
       const me = await etsySeller(t, '3602', { shop: 'empty', settings: false });
       const first = (await put(me, { new_return_policy: RETURNS, new_processing_profile: PROCESSING })).json().data;
-      const again = await put(me, { new_return_policy: RETURNS, new_processing_profile: { ...PROCESSING, processing_time_unit: undefined } });
+      const again = await put(me, {
+        new_return_policy: RETURNS,
+        new_processing_profile: { ...PROCESSING, processing_time_unit: undefined },
+      });
       assert.equal(again.statusCode, 200, again.body);
       assert.equal(again.json().data.return_policy_id, first.return_policy_id);
       assert.equal(again.json().data.readiness_state_id, first.readiness_state_id, "Etsy's unit defaults to days: the same profile");
@@ -130,10 +140,22 @@ for (const kind of databaseKinds()) {
       const before = await stored(me);
       const cases: [Record<string, unknown>, string, RegExp][] = [
         [{ new_return_policy: { ...RETURNS, return_deadline: 25 } }, 'new_return_policy.return_deadline', /./],
-        [{ new_return_policy: { accepts_returns: true, accepts_exchanges: false } }, 'new_return_policy.return_deadline', /needs a deadline/],
+        [
+          { new_return_policy: { accepts_returns: true, accepts_exchanges: false } },
+          'new_return_policy.return_deadline',
+          /needs a deadline/,
+        ],
         [{ new_processing_profile: { ...PROCESSING, max_processing_time: 11 } }, 'new_processing_profile.max_processing_time', /./],
-        [{ new_processing_profile: { ...PROCESSING, min_processing_time: 5 } }, 'new_processing_profile.min_processing_time', /cannot be more/],
-        [{ new_shipping_profile: { ...SHIPPING, destination_region: 'eu' } }, 'new_shipping_profile.destination_country_iso', /one destination/],
+        [
+          { new_processing_profile: { ...PROCESSING, min_processing_time: 5 } },
+          'new_processing_profile.min_processing_time',
+          /cannot be more/,
+        ],
+        [
+          { new_shipping_profile: { ...SHIPPING, destination_region: 'eu' } },
+          'new_shipping_profile.destination_country_iso',
+          /one destination/,
+        ],
         [{ new_shipping_profile: { ...SHIPPING, primary_cost: '-1' } }, 'new_shipping_profile.primary_cost', /./],
         [{ new_shipping_profile: { ...SHIPPING, origin_country_iso: 'usa' } }, 'new_shipping_profile.origin_country_iso', /./],
         [{ new_shipping_profile: { ...SHIPPING, carrier: 'UPS' } }, 'new_shipping_profile', /./],
@@ -161,9 +183,28 @@ for (const kind of databaseKinds()) {
       assert.deepEqual((await options(me)).shipping_profile_id, []);
     });
 
+    test('a site connected without shops_w is told to connect again, and nothing is sent', async () => {
+      const me = await etsySeller(t, '3606', { shop: 'empty', settings: false });
+      await t.database.db.execute(
+        sql`update sites set granted_scopes = '["shops_r", "listings_r", "listings_w"]'::jsonb where id = ${me.site}`,
+      );
+      const sent = creates();
+      const refused = await put(me, { ...MADE, new_processing_profile: PROCESSING });
+      assert.equal(refused.statusCode, 422, refused.body);
+      assert.match(refused.json().errors.new_processing_profile[0], /shops_w permission.*connect the site again/);
+      assert.equal(creates(), sent);
+      assert.equal((await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data.status, 'connected');
+    });
+
     test('an EU shop is not asked for a return policy: it creates the other two and publishes without one', async () => {
       const me = await etsySeller(t, '3604', { shop: 'empty-eu', settings: false });
-      const shipping = { ...SHIPPING, origin_country_iso: 'DE', origin_postal_code: '10115', destination_country_iso: undefined, destination_region: 'eu' };
+      const shipping = {
+        ...SHIPPING,
+        origin_country_iso: 'DE',
+        origin_postal_code: '10115',
+        destination_country_iso: undefined,
+        destination_region: 'eu',
+      };
       const made = await put(me, { ...MADE, new_shipping_profile: shipping, new_processing_profile: PROCESSING });
       assert.equal(made.statusCode, 200, made.body);
       assert.equal(made.json().data.return_policy_id, null);

@@ -7,7 +7,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { LISTINGS_PLATFORMS, SETTING_LABEL } from './listing-parts';
-import { type SetupName, type SetupValues, setupBody, setupDefaults, ShopSetup } from './shop-setup';
+import { type SetupName, type SetupValues, ShopSetup, setupBody, setupDefaults } from './shop-setup';
 
 type SiteLike = { id: number; platform: string; status: string; currency?: string | null };
 
@@ -230,7 +230,9 @@ function SettingsForm({
       </p>
       {failure && <ErrorMessage error={failure} title="The settings were not saved" />}
       {unknownErrors.length > 0 && <ErrorMessage error={unknownErrors.map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')} />}
-      {setupOffered && <ShopSetup values={setup} country={country} needs={lacks(choices)} errorsOf={setupErrorsOf} onChange={changeSetup} />}
+      {setupOffered && (
+        <ShopSetup values={setup} country={country} needs={lacks(choices)} errorsOf={setupErrorsOf} onChange={changeSetup} />
+      )}
       <div className="form-grid">
         {selects.map((name) => (
           <Field key={name} name={name} errors={errorOf(name)} hint={SETTING_HINT[name]?.(platform)}>

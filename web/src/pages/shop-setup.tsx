@@ -119,8 +119,8 @@ export function ShopSetup({
   return (
     <div className="shop-setup">
       <p className="muted small" id="shop-setup-help">
-        This Etsy shop has no {wordsOf(offered.map((o) => o.legend.replace(/^Create an? | on Etsy$/g, '')))} yet. Storelink can
-        create {offered.length === 1 ? 'it' : 'them'} on the shop with these values when you save; check them first.
+        This Etsy shop has no {wordsOf(offered.map((o) => o.legend.replace(/^Create an? | on Etsy$/g, '')))} yet. Storelink can create{' '}
+        {offered.length === 1 ? 'it' : 'them'} on the shop with these values when you save; check them first.
       </p>
       {offered.map(({ name, legend }) => {
         const { send, fields } = values[name];
@@ -176,7 +176,9 @@ export function ShopSetup({
               <input type="checkbox" checked={send} onChange={(e) => onChange(name, null, e.target.checked)} /> Create it when I save
             </label>
             {name === 'new_return_policy' && isEu(country) && (
-              <p className="muted small">Etsy does not require a return policy of a shop in the EU: leave this unticked if you have none.</p>
+              <p className="muted small">
+                Etsy does not require a return policy of a shop in the EU: leave this unticked if you have none.
+              </p>
             )}
             {own && <p className="field-error">{own.join(' ')}</p>}
             {send && (
