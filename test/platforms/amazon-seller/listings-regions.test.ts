@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
+import { loadConfig } from '../../../src/config.js';
 import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { listingsCall, progressOf } from '../../../src/core/listings/listings-call.js';
@@ -14,14 +15,18 @@ import { createPacer, type Pacer } from '../../../src/core/platform-work/pacing.
 import { listingById } from '../../../src/db/listings.repo.js';
 import { findSiteById } from '../../../src/db/sites.repo.js';
 import type { AmazonRegion } from '../../../src/domain/index.js';
-import { createPlatformHttp } from '../../../src/platforms/http.js';
+import { createAmazonSellerConnectAdapter } from '../../../src/platforms/amazon-seller/connect.js';
+import { createAmazonSellerListingsAdapter } from '../../../src/platforms/amazon-seller/listings.js';
+import { createPlatformHttp, type PlatformHttp } from '../../../src/platforms/http.js';
 import { createListingsAdapters } from '../../../src/platforms/registry.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { sandboxSellerId } from '../../../src/sandbox/lwa/simulator.js';
+import { createManualClock } from '../../helpers/clock.js';
 import { authorizationUrl, consent, locationOf, openCallback } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { mugProduct } from '../../helpers/listings.js';
+import { fakeHttp } from '../../helpers/platform-http.js';
 import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 const UK = 'A1F83G8C2ARO7P';
@@ -203,3 +208,56 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+/**
+ * Amazon's own hosts, with no override (platforms.md §3.1, §3.3): the consent at the region's Seller Central, every
+ * SP-API call at the region's host, the LWA token at the one host SP-API documents for every region. Nothing leaves
+ * the process: the adapters are given a recorded HTTP.
+ */
+describe("Amazon's regions: the real hosts each region's calls go to", () => {
+  const config = loadConfig({ AMAZON_SP_APP_ID: 'amzn1.sellerapps.app.x', AMAZON_LWA_CLIENT_ID: 'c', AMAZON_LWA_CLIENT_SECRET: 's' })
+    .platforms.amazonSeller!;
+  const deps = (http: PlatformHttp) => ({ http, clock: createManualClock() });
+
+  test('the consent is at the region’s Seller Central; the token at api.amazon.com for every region', () => {
+    const adapter = createAmazonSellerConnectAdapter(config, deps(fakeHttp().http));
+    const consentAt = (region: AmazonRegion) =>
+      new URL(adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://storelink.example/cb', grant: { region } })).origin;
+    assert.deepEqual((['NA', 'EU', 'FE'] as const).map(consentAt), [
+      'https://sellercentral.amazon.com',
+      'https://sellercentral-europe.amazon.com',
+      'https://sellercentral.amazon.co.jp',
+    ]);
+    assert.equal(config.lwaTokenUrl, 'https://api.amazon.com/auth/o2/token');
+  });
+
+  test('a listing in the UK, in Germany or in Japan is read on its region’s host, for its own marketplace', async () => {
+    const sent: string[] = [];
+    const http: PlatformHttp = {
+      request: async (url) => {
+        sent.push(url);
+        return { status: 404, body: { errors: [{ code: 'NOT_FOUND', message: 'Not found', details: '' }] } };
+      },
+    };
+    const adapter = createAmazonSellerListingsAdapter(config, deps(http));
+    for (const marketplace of [UK, DE, JP]) {
+      const call = {
+        externalId: 'A1SELLER',
+        data: { marketplace_ids: [marketplace] },
+        settings: { marketplace_id: marketplace },
+        accessToken: 'Atza|t',
+      };
+      const progress = progressOf({ externalId: 'MUG-1', delivered: { marketplace, 'item.MUG-1': 'x' } });
+      await adapter.read(call, progress).catch(() => null);
+    }
+    const hosts = sent.map((url) => [new URL(url).origin, new URL(url).searchParams.get('marketplaceIds')]);
+    assert.deepEqual(
+      [...new Set(hosts.map((h) => h.join(' ')))],
+      [
+        `https://sellingpartnerapi-eu.amazon.com ${UK}`,
+        `https://sellingpartnerapi-eu.amazon.com ${DE}`,
+        `https://sellingpartnerapi-fe.amazon.com ${JP}`,
+      ],
+    );
+  });
+});
