@@ -5,7 +5,6 @@
  * (§1.11, E11c); the `type` names other than `array_too_short` are the sandbox's (ASSUMPTION).
  */
 import type { ListingFields } from './listing-store.js';
-import type { ShopSetups } from './shop-setup.js';
 import { isLeaf, taxonomyNode } from './taxonomy.js';
 
 export interface Problem {
@@ -108,8 +107,12 @@ export function priceProblem(field: string, price: number): Problem | null {
 /** Checks one parameter; the value it sets on the listing's fields, or a problem. */
 type Check = (text: string, shopId: number, shops: ShopIds) => { value: unknown } | Problem;
 
-/** A shop's prerequisites' ids, as the shop holds them now (shop-setup.ts). */
-export type ShopIds = Pick<ShopSetups, 'shippingIds' | 'returnIds' | 'readinessIds'>;
+/** A shop's prerequisites' ids, as the shop holds them now (shop-setup.ts's `shopSetups`). */
+export interface ShopIds {
+  shippingIds(shopId: number): number[];
+  returnIds(shopId: number): number[];
+  readinessIds(shopId: number): number[];
+}
 
 const oneOf =
   (field: string, allowed: string[]): Check =>
