@@ -222,7 +222,15 @@ describe("Amazon's regions: the real hosts each region's calls go to", () => {
   test('the consent is at the region’s Seller Central; the token at api.amazon.com for every region', () => {
     const adapter = createAmazonSellerConnectAdapter(config, deps(fakeHttp().http));
     const consentAt = (region: AmazonRegion) =>
-      new URL(adapter.buildAuthorizationUrl({ state: 's', redirectUri: 'https://storelink.example/cb', grant: { region } })).origin;
+      new URL(
+        adapter.buildAuthorizationUrl({
+          state: 's',
+          redirectUri: 'https://storelink.example/cb',
+          codeChallenge: null,
+          authorizationUrl: null,
+          grant: { region },
+        }),
+      ).origin;
     assert.deepEqual((['NA', 'EU', 'FE'] as const).map(consentAt), [
       'https://sellercentral.amazon.com',
       'https://sellercentral-europe.amazon.com',
