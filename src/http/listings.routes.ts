@@ -69,7 +69,7 @@ const fieldsByPlatform = (fieldsOf: (platform: SitePlatform) => Record<string, T
 /** PUT's body as the API document shows it: any record; the handler checks it against the site's platform's fields. */
 const settingsBody = (fieldsOf: (platform: SitePlatform) => Record<string, TSchema>) =>
   Type.Record(Type.String(), Type.Unknown(), {
-    description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0), \`exchange_rates\` ({currency: rate}). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices.`,
+    description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0), \`exchange_rates\` ({currency: rate}). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. Etsy's \`new_shipping_profile\`, \`new_return_policy\` and \`new_processing_profile\` are not settings: each is created on the shop (scope shops_w) before the settings are stored, and its id fills \`shipping_profile_id\`, \`return_policy_id\` or \`readiness_state_id\` (docs/listings.md, "A new Etsy shop"); a refusal is a 422 on its field and stores nothing.`,
     examples: [
       {
         price_adjustment_percent: 10,

@@ -288,7 +288,7 @@ export function createListingImport(deps: {
       if (!deps.adapters[site.platform])
         throw invalidField('site_id', `Listings on ${PLATFORM_NAMES[site.platform]} are not available yet.`);
       if (site.status !== 'connected') throw invalidField('site_id', 'The site is not connected: connect it again first.');
-      const missing = checkSettings(missingSettings(site.platform, settingsOf(site.platform, site.listingSettings)));
+      const missing = checkSettings(missingSettings(site.platform, settingsOf(site.platform, site.listingSettings), site.platformData));
       if (missing.length > 0) throw new AppError('validation_failed', { fields: fieldsOf(missing) });
       return db.transaction(async (tx) => {
         const now = clock.now();

@@ -89,7 +89,7 @@ export function createListingsService(deps: {
     const attributes = input.attributes ?? {};
     const overrides = storedOverrides(input.overrides ?? null);
     const listing = { categoryId: input.category_id, attributes, overrides };
-    const missing = missingSettings(site.platform, settings);
+    const missing = missingSettings(site.platform, settings, site.platformData);
     const { pricing, issue: priced } = sitePricing(site, product, settings, overrides);
     const draft = draftOf(product, listing, pricing, deps.imageBytes);
     // A marketplace not chosen yet is its setting's issue; which currency it lists in follows from the choice.

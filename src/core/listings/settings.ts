@@ -18,14 +18,28 @@ export function settingsOf(platform: SitePlatform, stored: Readonly<Record<strin
   return settings;
 }
 
-/** The platform's own settings fields (beside the common ones) with the schema of each, which PUT checks values against. */
+/**
+ * The platform's own settings fields (beside the common ones) with the schema of each, which PUT checks values
+ * against, and the things PUT can create on the platform (Etsy's `new_shipping_profile`, …).
+ */
 export function settingsFields(platform: SitePlatform): ListingSettingsSpec['fields'] {
-  return LISTING_SETTINGS[platform].fields;
+  const { fields, creates = {} } = LISTING_SETTINGS[platform];
+  return { ...fields, ...Object.fromEntries(Object.entries(creates).map(([name, create]) => [name, create.schema])) };
 }
 
-/** The settings a listing on the site needs and the site does not have (each a 422 on publishing). */
-export function missingSettings(platform: SitePlatform, settings: ListingSettings): string[] {
-  return LISTING_SETTINGS[platform].required.filter((name) => settings[name] === null || settings[name] === undefined);
+/** What PUT can create on the platform, by its field: the made thing's id fills the setting `fills`. */
+export function settingsCreates(platform: SitePlatform): NonNullable<ListingSettingsSpec['creates']> {
+  return LISTING_SETTINGS[platform].creates ?? {};
+}
+
+/**
+ * The settings a listing on the site needs and the site does not have (each a 422 on publishing); `data`, what
+ * connecting stored of the account, may make one unneeded (an EU Etsy shop's return policy).
+ */
+export function missingSettings(platform: SitePlatform, settings: ListingSettings, data: Readonly<Record<string, unknown>> = {}): string[] {
+  const spec = LISTING_SETTINGS[platform];
+  const unneeded = new Set(spec.optionalFor?.(data) ?? []);
+  return spec.required.filter((name) => !unneeded.has(name) && (settings[name] === null || settings[name] === undefined));
 }
 
 /**

@@ -74,10 +74,14 @@ export interface SpApiOptions {
   json?: unknown;
 }
 
-/** The SP-API caller of one adapter: it remembers the rate Amazon last said for each operation. */
+/**
+ * The SP-API caller of one adapter: it remembers the rate Amazon last said for each selling partner, region and
+ * operation. A usage plan is a selling partner's (listings.md §3.11): one seller's rate, lowered or raised, is never
+ * another's, and a seller's rate in one region is not its rate in another.
+ */
 export function createSpApi(config: AmazonSellerConfig, http: PlatformHttp) {
-  /** The rate per second Amazon last said for each operation (`x-amzn-RateLimit-Limit`), over the default plan's. */
-  const rates = new Map<Operation, number>();
+  /** The rate per second Amazon last said (`x-amzn-RateLimit-Limit`) by `seller:region:operation`, over the plan's. */
+  const rates = new Map<string, number>();
 
   /** One call of `operation`, paced apart from the others, its answer read by `parse`. */
   async function send<T>(
@@ -89,9 +93,12 @@ export function createSpApi(config: AmazonSellerConfig, http: PlatformHttp) {
     parse: (status: number, body: unknown) => T,
     options: SpApiOptions = {},
   ): Promise<T> {
-    // Each operation has its own usage plan per seller: the engine paces it apart, at the rate Amazon last said.
-    call.onLimits?.(limitsOf(rates.get(operation) ?? PLANS[operation][0]), operation);
-    await call.beforeCall?.(operation);
+    // Each operation has its own usage plan per seller: the engine paces it apart, at the rate Amazon last said to it.
+    const key = `${call.externalId}:${marketplace.region}:${operation}`;
+    // INFERENCE: a region's plan is its own (each region is its own endpoint and its own authorization).
+    const budget = `${marketplace.region}:${operation}`;
+    call.onLimits?.(limitsOf(rates.get(key) ?? PLANS[operation][0]), budget);
+    await call.beforeCall?.(budget);
     const query = new URLSearchParams(options.query ?? {}).toString();
     const base = config.regions[marketplace.region].apiUrl;
     const answer = await http.request(`${base}${path}${query ? `?${query}` : ''}`, {
@@ -101,7 +108,7 @@ export function createSpApi(config: AmazonSellerConfig, http: PlatformHttp) {
       ...(options.json === undefined ? {} : { json: options.json }),
     });
     const said = Number(answer.headers?.get('x-amzn-RateLimit-Limit'));
-    if (Number.isFinite(said) && said > 0) rates.set(operation, said);
+    if (Number.isFinite(said) && said > 0) rates.set(key, said);
     return readAnswer(answer, parse);
   }
 

@@ -20,6 +20,14 @@ export interface ListingSettingsSpec {
   readonly fields: Readonly<Record<string, TSchema>>;
   /** The fields a listing needs before it is published: each unset one is a 422 on publishing. */
   readonly required: readonly string[];
+  /** Of `required`, the ones the account does not need (Etsy: an EU shop's return policy), by what connecting stored. */
+  optionalFor?(data: Readonly<Record<string, unknown>>): readonly string[];
+  /**
+   * Things the platform can make for the account from the settings page (Etsy's shipping profile, return policy and
+   * processing profile): each a field PUT takes beside the settings, whose value is what to create, and the setting the
+   * made thing's id fills. Never stored themselves.
+   */
+  readonly creates?: Readonly<Record<string, { readonly schema: TSchema; readonly fills: string; readonly scope: string }>>;
   /** What a field never set reads as, where it has a default (else null). */
   readonly defaults: Readonly<Record<string, unknown>>;
   /** The field naming the marketplace a listing is in, on a platform whose account sells in several (Amazon's `marketplace_id`). */
@@ -249,6 +257,12 @@ export interface ListingsAdapter {
    * platform asks for on a listing nobody can buy from.
    */
   readonly liveNeedsStock?: boolean;
+  /**
+   * Makes one of the things the settings spec `creates` (`name`, from `input` as its schema took it) on the platform;
+   * the made thing's id. One the platform holds already with the same values is taken, not made twice. A refusal of
+   * the input is a ListingRefused in the platform's words.
+   */
+  createForSettings?(call: ListingsCall, name: string, input: Readonly<Record<string, unknown>>): Promise<string>;
   /**
    * The choices of the settings, read from the platform: `{<settings field>: [{value, label}]}`; a marketplace's
    * choice also says the currency its listings are in (DESIGN §15).

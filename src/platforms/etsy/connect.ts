@@ -64,8 +64,10 @@ export function createEtsyConnectAdapter(config: EtsyConfig, deps: { http: Platf
         method: 'GET',
         headers,
       });
-      const { name, currency } = readAnswer(shop, parseShop);
-      return [{ externalId: shopId, name, currency, data: { user_id: userId } }];
+      const { name, currency, country } = readAnswer(shop, parseShop);
+      // Where the shop is: an EU shop's listings need no return policy (listings.md §1.4), and a new shop's shipping
+      // profile ships from there by default.
+      return [{ externalId: shopId, name, currency, data: { user_id: userId, ...(country ? { country } : {}) } }];
     },
   } satisfies SellerConnectAdapter;
 }

@@ -33,9 +33,11 @@ export function fieldsForm(draft: ListingDraft, settings: Readonly<Record<string
     description: draft.description || draft.title,
     taxonomy_id: draft.categoryId,
     shipping_profile_id: String(settings.shipping_profile_id),
-    return_policy_id: String(settings.return_policy_id),
     readiness_state_id: String(settings.readiness_state_id),
   };
+  // An EU shop's listings need none (listings.md §1.4): a return policy is sent only when the site names one.
+  if (settings.return_policy_id !== null && settings.return_policy_id !== undefined)
+    form.return_policy_id = String(settings.return_policy_id);
   if (draft.tags.length > 0) form.tags = draft.tags.join(',');
   return form;
 }
@@ -124,4 +126,16 @@ export function inventoryPrint(draft: ListingDraft, readinessStateId: string): s
       offerings,
     })),
   });
+}
+
+/**
+ * A shop-setup create's form (listings.md §1.3; Etsy takes these form-encoded): the input as the settings schema took
+ * it (ETSY_SETTINGS_CREATES), each value as text; absent ones left out. A processing profile's unit defaults to days,
+ * as Etsy's does, so a second ask with the same values is the same definition.
+ */
+export function shopSetupForm(name: string, input: Readonly<Record<string, unknown>>): Record<string, string> {
+  const form: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== null) form[key] = String(value);
+  if (name === 'new_processing_profile') form.processing_time_unit ??= 'days';
+  return form;
 }

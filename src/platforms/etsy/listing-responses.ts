@@ -282,6 +282,18 @@ const expect =
   };
 
 export const parseListing = expect<EtsyListing>(Listing, 'the listing');
+/** What the shop-setup creates answer: the made thing (listings.md §1.3). */
+export const parseCreatedShippingProfile = expect<Static<typeof ShippingProfile>>(ShippingProfile, 'the shipping profile');
+export const parseCreatedReturnPolicy = expect<Static<typeof ReturnPolicy>>(ReturnPolicy, 'the return policy');
+export const parseCreatedReadinessState = expect<Static<typeof ReadinessState>>(ReadinessState, 'the processing profile');
+/**
+ * A create Etsy refused as a duplicate of what the shop holds (409: a processing profile, listings.md §1.3; a return
+ * policy, ASSUMPTION that it is a 409 too): null, so the caller takes the one held; any other answer as `parse` reads it.
+ */
+export const orDuplicate =
+  <T>(parse: (status: number, body: unknown) => T) =>
+  (status: number, body: unknown): T | null =>
+    status === 409 ? null : parse(status, body);
 export const parseListingList = expect<Static<typeof ListingList>>(ListingList, 'the shop’s listings');
 export const parseImage = expect<Static<typeof Image>>(Image, 'the image upload');
 export const parseImageList = expect<Static<typeof ImageList>>(ImageList, 'the listing’s images');

@@ -6,14 +6,19 @@
  */
 import type { CategoryAttribute } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { PlatformError } from '../contracts/errors.js';
 import type { ChangedListing, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
 import { type PlatformAnswer, type PlatformHttp, readAnswer } from '../http.js';
 import type { EtsyConfig } from './connect.js';
 import { existingListing, existingPath, nextCursor } from './existing.js';
-import { createListingForm, fieldsForm, inventoryBody, inventoryPrint, soldOut } from './listing-requests.js';
+import { createListingForm, fieldsForm, inventoryBody, inventoryPrint, shopSetupForm, soldOut } from './listing-requests.js';
 import {
   type EtsyListing,
+  orDuplicate,
+  parseCreatedReadinessState,
+  parseCreatedReturnPolicy,
+  parseCreatedShippingProfile,
   parseDeleted,
   parseImage,
   parseImageList,
@@ -55,6 +60,9 @@ const CHANGES_PAGE_SIZE = 25;
 const CHANGES_PAGES_MAX = 4;
 /** Categories a search answers at most: enough to pick from, not the whole tree of several thousand. */
 const SEARCH_RESULTS_MAX = 50;
+
+/** A country's name in English, for the choice of where a new shipping profile ships from. */
+const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
 
 const WHO_MADE_LABELS: Record<(typeof ETSY_WHO_MADE)[number], string> = {
   i_did: 'I did',
@@ -254,9 +262,48 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
 
   const shop = (call: ListingsCall) => `/shops/${encodeURIComponent(call.externalId)}`;
 
+  /**
+   * Makes a shop prerequisite (createShopShippingProfile, createShopReturnPolicy, createShopReadinessStateDefinition,
+   * scope `shops_w`); a return policy or processing profile the shop holds already with the same values is taken.
+   */
+  async function createForSettings(call: ListingsCall, name: string, input: Readonly<Record<string, unknown>>): Promise<string> {
+    const form = shopSetupForm(name, input);
+    if (name === 'new_shipping_profile') {
+      const made = await send(call, 'POST', `${shop(call)}/shipping-profiles`, parseCreatedShippingProfile, { form });
+      return String(made.shipping_profile_id);
+    }
+    if (name === 'new_return_policy') {
+      const made = await send(call, 'POST', `${shop(call)}/policies/return`, orDuplicate(parseCreatedReturnPolicy), { form });
+      if (made) return String(made.return_policy_id);
+      const deadline = input.accepts_returns || input.accepts_exchanges ? Number(input.return_deadline) : null;
+      const held = (await get(call, `${shop(call)}/policies/return`, parseReturnPolicies)).find(
+        (p) =>
+          p.accepts_returns === input.accepts_returns && p.accepts_exchanges === input.accepts_exchanges && p.return_deadline === deadline,
+      );
+      if (held) return String(held.return_policy_id);
+      throw new PlatformError('unavailable', 'Etsy said the return policy exists, and does not list it');
+    }
+    if (name === 'new_processing_profile') {
+      const path = `${shop(call)}/readiness-state-definitions`;
+      const made = await send(call, 'POST', path, orDuplicate(parseCreatedReadinessState), { form });
+      if (made) return String(made.readiness_state_id);
+      const held = (await get(call, path, parseReadinessStates)).find(
+        (r) =>
+          r.readiness_state === form.readiness_state &&
+          String(r.min_processing_time) === form.min_processing_time &&
+          String(r.max_processing_time) === form.max_processing_time &&
+          (r.processing_time_unit ?? 'days') === form.processing_time_unit,
+      );
+      if (held) return String(held.readiness_state_id);
+      throw new PlatformError('unavailable', 'Etsy said the processing profile exists, and does not list it');
+    }
+    throw new PlatformError('misconfigured', `Etsy has no ${name} Storelink makes`);
+  }
+
   return {
     platform: 'etsy',
     liveNeedsStock: true,
+    createForSettings,
 
     async listingOptions(call) {
       const [profiles, policies, readiness] = await Promise.all([
@@ -273,6 +320,10 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
         readiness_state_id: readiness.map((r) => ({ value: String(r.readiness_state_id), label: readinessLabel(r) })),
         who_made: ETSY_WHO_MADE.map((value) => ({ value, label: WHO_MADE_LABELS[value] })),
         when_made: ETSY_WHEN_MADE.map((value) => ({ value, label: whenMadeLabel(value) })),
+        // Where the shop is (connecting read it): what a new shipping profile ships from, unless the seller says otherwise.
+        ...(typeof call.data.country === 'string'
+          ? { origin_country_iso: [{ value: call.data.country, label: COUNTRY_NAMES.of(call.data.country) ?? call.data.country }] }
+          : {}),
       };
     },
 

@@ -15,7 +15,11 @@ const ApiError = Type.Object({ error: Type.String() });
 const Me = Type.Object({ user_id: Type.Integer(), shop_id: Type.Optional(Type.Union([Type.Integer(), Type.Null()])) });
 
 /** `GET /v3/application/shops/{shop_id}`: only the name is read. */
-const Shop = Type.Object({ shop_name: Type.String(), currency_code: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })) });
+const Shop = Type.Object({
+  shop_name: Type.String(),
+  currency_code: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$' })),
+  shop_location_country_iso: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
 
 /** `?code=…&state=…`, or `?error=…&error_description=…` (a refusal is `access_denied`, per RFC 6749 §4.1.2.1). */
 export function readCallback(query: Readonly<Record<string, string | undefined>>): CallbackResult {
@@ -69,9 +73,11 @@ export function parseMe(status: number, body: unknown): { userId: string; shopId
 
 /** `GET /v3/application/shops/{shop_id}` → the shop's name. */
 /** The shop's name and its currency (Etsy's `currency_code`, null if it said none). */
-export function parseShop(status: number, body: unknown): { name: string; currency: string | null } {
+export function parseShop(status: number, body: unknown): { name: string; currency: string | null; country: string | null } {
   if (status >= 400) throw lookupFailure(status, body, 'Etsy refused the shop lookup');
   const shop = parseBody(Shop, body);
   if (!shop) throw new PlatformError('unavailable', 'Etsy answered the shop lookup without a name');
-  return { name: shop.shop_name, currency: shop.currency_code ?? null };
+  // The shop's country (`shop_location_country_iso`, Etsy's Shop schema); one that is not an ISO code is not kept.
+  const country = /^[A-Z]{2}$/.test(shop.shop_location_country_iso ?? '') ? shop.shop_location_country_iso! : null;
+  return { name: shop.shop_name, currency: shop.currency_code ?? null, country };
 }

@@ -44,9 +44,14 @@ export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst:
   getOrder: { rate: 0.5, burst: 30 },
 };
 
-/** What a test or a load sets: every plan's rate and burst times `multiplier` (1 is Amazon's defaults). */
+/**
+ * What a test or a load sets: every plan's rate and burst times `multiplier` (1 is Amazon's defaults), or times a
+ * seller's own (`perSeller`, by selling partner id): Amazon may give one selling partner other rates than the default
+ * plan, and says so in `x-amzn-RateLimit-Limit`.
+ */
 export interface AmazonLimits {
   multiplier: number;
+  perSeller: Map<string, number>;
 }
 
 // Kept beside the context rather than in it: one state per running sandbox, found from its context.
@@ -55,13 +60,20 @@ const limitsOf = new WeakMap<SandboxContext, AmazonLimits>();
 /** The Amazon usage plans' multiplier of a running sandbox, read at each call. */
 export function amazonLimits(context: SandboxContext): AmazonLimits {
   let limits = limitsOf.get(context);
-  if (!limits) limitsOf.set(context, (limits = { multiplier: 1 }));
+  if (!limits) limitsOf.set(context, (limits = { multiplier: 1, perSeller: new Map() }));
   return limits;
 }
 
-/** Scales every SP-API usage plan of a running sandbox (tests, load): 1 is Amazon's defaults, 1000 all but no limit. */
-export function setAmazonSellerRateLimit(context: SandboxContext, multiplier: number): void {
-  amazonLimits(context).multiplier = multiplier;
+/**
+ * Scales every SP-API usage plan of a running sandbox (tests, load): 1 is Amazon's defaults, 1000 all but no limit.
+ * With `sellerId`, that selling partner's plans only (every seller's setting is dropped by a setting for all).
+ */
+export function setAmazonSellerRateLimit(context: SandboxContext, multiplier: number, sellerId?: string): void {
+  const limits = amazonLimits(context);
+  if (sellerId === undefined) {
+    limits.multiplier = multiplier;
+    limits.perSeller.clear();
+  } else limits.perSeller.set(sellerId, multiplier);
 }
 
 export interface RateVerdict {
@@ -79,12 +91,13 @@ export function createSpApiBuckets(limits: AmazonLimits, clock: Clock) {
   return {
     spend(sellerId: string, operation: SpApiOperation): RateVerdict {
       const plan = USAGE_PLANS[operation];
-      const rate = plan.rate * limits.multiplier;
-      const burst = Math.max(1, plan.burst * limits.multiplier);
+      const multiplier = limits.perSeller.get(sellerId) ?? limits.multiplier;
+      const rate = plan.rate * multiplier;
+      const burst = Math.max(1, plan.burst * multiplier);
       const now = clock.now().getTime();
       const key = `${sellerId}:${operation}`;
       const found = buckets.get(key);
-      const bucket = found && found.multiplier === limits.multiplier ? found : { tokens: burst, at: now, multiplier: limits.multiplier };
+      const bucket = found && found.multiplier === multiplier ? found : { tokens: burst, at: now, multiplier };
       bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate);
       bucket.at = now;
       buckets.set(key, bucket);

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountOf } from '../buyer.js';
 import type { SandboxContext } from '../context.js';
+import { sandboxSellerId } from '../lwa/simulator.js';
 import { presentInspected } from './listings-present.js';
 import { amazonLimits, setAmazonSellerRateLimit, USAGE_PLANS } from './listings-rate-limits.js';
 import { type Attributes, type ListingsStore, quantityOf, type StoredListing } from './listings-store.js';
@@ -68,11 +69,14 @@ export function registerSandboxRoutes(app: FastifyInstance, context: SandboxCont
 
   app.get('/limits', async () => ({ multiplier: amazonLimits(context).multiplier, plans: USAGE_PLANS }));
   app.post('/limits', async (request, reply) => {
-    const multiplier = (request.body ?? {}) as { multiplier?: unknown };
+    const multiplier = (request.body ?? {}) as { multiplier?: unknown; account?: unknown };
     const value = Number(multiplier.multiplier);
     if (typeof multiplier.multiplier !== 'number' || !(value > 0) || value > 1e9)
       return reply.code(400).send({ error: "multiplier must be a number above 0 (1 is Amazon's default usage plans)" });
-    setAmazonSellerRateLimit(context, value);
+    // With `account`, that sandbox seller's plans alone: Amazon may rate one selling partner otherwise than the default.
+    if (multiplier.account !== undefined && !(Number.isInteger(multiplier.account) && (multiplier.account as number) > 0))
+      return reply.code(400).send({ error: 'account must be a sandbox account number (a whole number above 0)' });
+    setAmazonSellerRateLimit(context, value, multiplier.account === undefined ? undefined : sandboxSellerId(multiplier.account as number));
     return reply.code(204).send();
   });
 

@@ -20,7 +20,7 @@ import {
 import { registerListings } from './listings.js';
 import { registerOrders } from './orders.js';
 import { registerProperties } from './properties.js';
-import { registerShopSetup } from './shop-setup.js';
+import { registerShopSetup, type ShopSetups, shopSetups } from './shop-setup.js';
 import { type StockChoice, stockShop } from './stock.js';
 import { propertiesOf, TAXONOMY, taxonomyNode } from './taxonomy.js';
 
@@ -55,13 +55,14 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
     return reply.header('cache-control', 'public, max-age=86400').type('image/png').send(PLACEHOLDER_PNG);
   });
 
-  registerShopSetup(app, guard);
-  registerListings(app, guard, store, now);
+  const shops = shopSetups(context);
+  registerShopSetup(app, guard, shops);
+  registerListings(app, guard, store, shops, now);
   registerImages(app, guard, store, now);
   registerProperties(app, guard, store, now);
   registerOrders(app, guard, store, context);
   registerInspection(app, store);
-  registerSellerEdits(app, store, now);
+  registerSellerEdits(app, store, shops, now);
   return { stock: (account: number, choice: StockChoice) => stockShop(store, account, choice, now()) };
 }
 
@@ -71,7 +72,7 @@ export function registerEtsyListingApi(app: FastifyInstance, context: SandboxCon
  * "active"|"inactive", skus?: [{sku, price?, quantity?}]}`. Etsy's own rules apply (activating needs an image and
  * stock, and is a publish); the answer is the listing as the inspection shows it.
  */
-function registerSellerEdits(app: FastifyInstance, store: ListingStore, now: () => number) {
+function registerSellerEdits(app: FastifyInstance, store: ListingStore, shops: ShopSetups, now: () => number) {
   app.patch('/accounts/:account/listings/:listingId', async (request, reply) => {
     const params = request.params as { account: string; listingId: string };
     const account = accountOf(reply, params.account);
@@ -97,7 +98,8 @@ function registerSellerEdits(app: FastifyInstance, store: ListingStore, now: () 
       if (typeof edit.price === 'string') offering.price = Math.round(Number(edit.price) * 100);
       if (typeof edit.quantity === 'number') offering.quantity = edit.quantity;
     }
-    const refusal = body.state === 'active' ? activate(listing) : body.state === 'inactive' ? deactivate(listing) : null;
+    const needsReturnPolicy = shops.needsReturnPolicy(listing.shop_id);
+    const refusal = body.state === 'active' ? activate(listing, needsReturnPolicy) : body.state === 'inactive' ? deactivate(listing) : null;
     if (refusal) return reply.code(409).send({ error: refusal });
     settleStock(listing);
     listing.updated = now();
@@ -107,7 +109,7 @@ function registerSellerEdits(app: FastifyInstance, store: ListingStore, now: () 
 
 /**
  * `GET /sandbox/etsy/accounts/{account}/listings`: what the simulated shop holds, without auth (sandbox only), as
- * DESIGN §10 asks (`id, title, state, skus`), plus the image count, the properties, the publishes and fees counted per
+ * DESIGN §10 asks (`id, title, state, skus`), plus the shop profiles it names, the image count, the properties, the publishes and fees counted per
  * listing, and when the listing last changed.
  * Prices are decimal text, as Storelink's API writes them; the SKUs are those of enabled offerings.
  */
@@ -134,6 +136,10 @@ function inspected(listing: StoredListing) {
         // Which variation property each option is on (the taxonomy's, by value_ids, or a custom 513/514, by text).
         variation: product.property_values.map(({ property_id, value_ids, values }) => ({ property_id, value_ids, values })),
       })),
+    // The shop's prerequisites the listing names (a shop in the EU may name no return policy).
+    shipping_profile_id: listing.fields.shipping_profile_id,
+    return_policy_id: listing.fields.return_policy_id,
+    readiness_state_id: listing.fields.readiness_state_id,
     images: listing.images.length,
     // The images' ids in their order on the listing (rank), so a client can see a reorder arrive.
     image_ids: [...listing.images].sort((a, b) => a.rank - b.rank).map((image) => image.listing_image_id),

@@ -5,7 +5,6 @@
  * (§1.11, E11c); the `type` names other than `array_too_short` are the sandbox's (ASSUMPTION).
  */
 import type { ListingFields } from './listing-store.js';
-import { readinessStateIds, returnPolicyIds, shippingProfileIds } from './shop-setup.js';
 import { isLeaf, taxonomyNode } from './taxonomy.js';
 
 export interface Problem {
@@ -106,16 +105,23 @@ export function priceProblem(field: string, price: number): Problem | null {
 }
 
 /** Checks one parameter; the value it sets on the listing's fields, or a problem. */
-type Check = (text: string, shopId: number) => { value: unknown } | Problem;
+type Check = (text: string, shopId: number, shops: ShopIds) => { value: unknown } | Problem;
+
+/** A shop's prerequisites' ids, as the shop holds them now (shop-setup.ts's `shopSetups`). */
+export interface ShopIds {
+  shippingIds(shopId: number): number[];
+  returnIds(shopId: number): number[];
+  readinessIds(shopId: number): number[];
+}
 
 const oneOf =
   (field: string, allowed: string[]): Check =>
   (text) =>
     allowed.includes(text) ? { value: text } : problem(field, 'enum', `must be one of ${allowed.join(', ')}`);
 const shopId =
-  (field: string, idsOf: (shop: number) => number[]): Check =>
-  (text, shop) =>
-    isInteger(text) && idsOf(shop).includes(Number(text))
+  (field: string, kind: keyof ShopIds): Check =>
+  (text, shop, shops) =>
+    isInteger(text) && shops[kind](shop).includes(Number(text))
       ? { value: Number(text) }
       : problem(field, 'not_found', `is not one of this shop's ids`);
 const words =
@@ -141,9 +147,9 @@ const FIELD_CHECKS: Record<keyof ListingFields, Check> = {
     if (!isInteger(text) || !taxonomyNode(Number(text))) return problem('taxonomy_id', 'not_found', 'is not a seller taxonomy id');
     return isLeaf(Number(text)) ? { value: Number(text) } : problem('taxonomy_id', 'invalid', 'must be a leaf of the seller taxonomy');
   },
-  shipping_profile_id: shopId('shipping_profile_id', shippingProfileIds),
-  readiness_state_id: shopId('readiness_state_id', readinessStateIds),
-  return_policy_id: shopId('return_policy_id', returnPolicyIds),
+  shipping_profile_id: shopId('shipping_profile_id', 'shippingIds'),
+  readiness_state_id: shopId('readiness_state_id', 'readinessIds'),
+  return_policy_id: shopId('return_policy_id', 'returnIds'),
   tags: words('tags', 20),
   materials: words('materials', 45),
   is_supply: flag('is_supply'),
@@ -151,13 +157,13 @@ const FIELD_CHECKS: Record<keyof ListingFields, Check> = {
 };
 
 /** The listing fields a body sets, with every problem found; `known` are the other parameters the route itself reads. */
-export function readFields(parameters: Record<string, string>, shop: number, known: readonly string[]) {
+export function readFields(parameters: Record<string, string>, shop: number, known: readonly string[], shops: ShopIds) {
   const fields: Partial<ListingFields> = {};
   const problems: Problem[] = [];
   for (const [name, text] of Object.entries(parameters)) {
     const check = FIELD_CHECKS[name as keyof ListingFields];
     if (check) {
-      const result = check(text, shop);
+      const result = check(text, shop, shops);
       if ('value' in result) Object.assign(fields, { [name]: result.value });
       else problems.push(result);
     } else if (!known.includes(name) && !IGNORED.has(name)) problems.push(problem(name, 'unknown', 'is not a parameter of this operation'));

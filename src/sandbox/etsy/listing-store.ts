@@ -135,10 +135,11 @@ export const hasVariations = (inventory: Inventory) => inventory.products.some((
  * physical items) a return policy (listings.md §1.7, "What makes a draft publishable" 1 and 3). A sold-out listing's
  * stock is restored by `activate` itself.
  */
-function activationProblem(listing: StoredListing): string | null {
+function activationProblem(listing: StoredListing, needsReturnPolicy: boolean): string | null {
   if (listing.images.length === 0) return 'Setting a draft listing to active requires that the listing have an image set.';
   if (listing.state !== 'sold_out' && totalQuantity(listing) === 0) return 'There was a problem with /quantity : must be greater than 0';
-  if (listing.fields.return_policy_id === null) return 'A return_policy_id is required for active physical listings.';
+  // "Required for active physical listings… does not apply to listings of EU-based shops" (listings.md §1.4).
+  if (listing.fields.return_policy_id === null && needsReturnPolicy) return 'A return_policy_id is required for active physical listings.';
   return null;
 }
 
@@ -148,9 +149,9 @@ function activationProblem(listing: StoredListing): string | null {
  * ASSUMPTION (Etsy's help pages, not confirmed by a source here): reactivating a deactivated listing before it expires
  * is free, so it counts as a publish but not as a fee.
  */
-export function activate(listing: StoredListing): string | null {
+export function activate(listing: StoredListing, needsReturnPolicy: boolean): string | null {
   if (listing.state === 'active') return null;
-  const problem = activationProblem(listing);
+  const problem = activationProblem(listing, needsReturnPolicy);
   if (problem) return problem;
   if (listing.state === 'sold_out' && totalQuantity(listing) === 0) {
     const offering = listing.inventory.products[0]!.offering;

@@ -22,7 +22,7 @@ import {
 } from './listing-store.js';
 import { presentInventory, presentListing } from './present.js';
 import { dropForeignProperties } from './properties.js';
-import { readinessStateIds } from './shop-setup.js';
+import type { ShopSetups } from './shop-setup.js';
 
 const REQUIRED: readonly (keyof ListingFields | 'quantity' | 'price')[] = [
   'quantity',
@@ -60,8 +60,8 @@ function includesOf(text: string | undefined): Set<string> | null {
 }
 
 /** createDraftListing's own parameters, besides the listing fields: quantity and price become the first offering. */
-function readCreate(parameters: Record<string, string>, shopId: number) {
-  const { fields, problems } = readFields(parameters, shopId, ['quantity', 'price', 'type', 'image_ids']);
+function readCreate(parameters: Record<string, string>, shopId: number, shops: ShopSetups) {
+  const { fields, problems } = readFields(parameters, shopId, ['quantity', 'price', 'type', 'image_ids'], shops);
   for (const name of REQUIRED)
     if (parameters[name] === undefined) problems.push({ path: `/${name}`, type: 'required', message: 'is required' });
   const quantity = Number(parameters.quantity);
@@ -81,7 +81,7 @@ function readCreate(parameters: Record<string, string>, shopId: number) {
   return { fields, problems, quantity, price };
 }
 
-export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: ListingStore, now: () => number) {
+export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: ListingStore, shops: ShopSetups, now: () => number) {
   /** The listing of the path when it belongs to the token's shop; null once a 404 or 403 was answered. */
   const ownListing = (reply: FastifyReply, listingId: string | undefined, account: number): StoredListing | null =>
     ownListingOf(store, reply, listingId, account);
@@ -95,7 +95,7 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
       shopId,
     });
     if (!grant) return reply;
-    const { fields, problems, quantity, price } = readCreate(readParameters(request.body), Number(shopId));
+    const { fields, problems, quantity, price } = readCreate(readParameters(request.body), Number(shopId), shops);
     if (problems.length > 0) return reply.code(400).send(problems);
     const at = now();
     const listing = store.add({
@@ -159,7 +159,7 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
     const listing = grant && ownListing(reply, listingId, grant.account);
     if (!listing) return reply;
     const parameters = readParameters(request.body);
-    const problem = updateListing(listing, parameters);
+    const problem = updateListing(listing, parameters, shops);
     if (problem) return reply.code(400).send({ error: problem });
     listing.updated = now();
     return guard.answer(reply, 'listing', 200, presentListing(listing));
@@ -186,7 +186,7 @@ export function registerListings(app: FastifyInstance, guard: EtsyGuard, store: 
     if (!listing) return reply;
     const input = readInventory(request.body, {
       taxonomyId: listing.fields.taxonomy_id,
-      readinessIds: readinessStateIds(listing.shop_id),
+      readinessIds: shops.readinessIds(listing.shop_id),
       readinessStateId: listing.fields.readiness_state_id,
     });
     if ('error' in input) return reply.code(400).send({ error: input.error });
@@ -226,8 +226,8 @@ function firstInventory(store: ListingStore, quantity: number, price: number, re
  * updateListing: the fields sent, then the state. Price and quantity are not its parameters (listings.md §1.6), so
  * they are refused as unknown; `image_ids` orders the listing's own images.
  */
-function updateListing(listing: StoredListing, parameters: Record<string, string>): string | null {
-  const { fields, problems } = readFields(parameters, listing.shop_id, ['state', 'image_ids']);
+function updateListing(listing: StoredListing, parameters: Record<string, string>, shops: ShopSetups): string | null {
+  const { fields, problems } = readFields(parameters, listing.shop_id, ['state', 'image_ids'], shops);
   const { state, image_ids: imageIds } = parameters;
   if (state !== undefined && state !== 'active' && state !== 'inactive')
     problems.push({ path: '/state', type: 'enum', message: 'must be one of active, inactive' });
@@ -237,7 +237,8 @@ function updateListing(listing: StoredListing, parameters: Record<string, string
   if (problems.length > 0) return errorText(problems);
   const before = { ...listing.fields };
   Object.assign(listing.fields, fields);
-  const refusal = state === 'active' ? activate(listing) : state === 'inactive' ? deactivate(listing) : null;
+  const needsReturnPolicy = shops.needsReturnPolicy(listing.shop_id);
+  const refusal = state === 'active' ? activate(listing, needsReturnPolicy) : state === 'inactive' ? deactivate(listing) : null;
   // A refused state change changes nothing else either.
   if (refusal) {
     listing.fields = before;

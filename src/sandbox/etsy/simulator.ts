@@ -11,6 +11,7 @@ import { consented, countCall, isRevoked, type SandboxContext } from '../context
 import type { FaultAnswers } from '../faults.js';
 import { bearerGrant, CLIENT, type Grant, grantOf, hasApiKey, NO_SHARED_SECRET, shopIdOf, userIdOf } from './api-access.js';
 import { registerEtsyListingApi } from './listing-api.js';
+import { shopSetups } from './shop-setup.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
 type Params = Record<string, string | undefined>;
@@ -40,10 +41,14 @@ const SHOP_OPTION: ConsentOption = {
     ['', 'The account has a shop'],
     ['stocked', 'The shop already has 6 listings (to try an import)'],
     ['stocked-large', `The shop already has ${6 + LARGE_STOCK} listings`],
+    ['empty', 'A new shop in the US with no shipping profile, return policy or processing profile yet'],
+    ['empty-eu', 'A new shop in Germany (EU) with no shipping profile, return policy or processing profile yet'],
     ['none', 'The account has no shop (a buyer account)'],
   ],
 };
-const SHOP_CHOICES: readonly string[] = ['', 'none', ...STOCK_CHOICES];
+/** The new shops of the consent page, and the country each is in. */
+const EMPTY_SHOPS: Readonly<Record<string, string>> = { empty: 'US', 'empty-eu': 'DE' };
+const SHOP_CHOICES: readonly string[] = ['', 'none', ...Object.keys(EMPTY_SHOPS), ...STOCK_CHOICES];
 
 /**
  * The error classes a test can ask for (src/sandbox/faults.ts), in Etsy's words where they were observed (platforms.md
@@ -139,6 +144,8 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     } else {
       if (choice.decision === 'allow' && STOCK_CHOICES.includes(form.shop as StockChoice))
         listingApi.stock(choice.account, form.shop as StockChoice);
+      const emptyIn = form.shop === undefined ? undefined : EMPTY_SHOPS[form.shop];
+      if (choice.decision === 'allow' && emptyIn) shopSetups(context).startEmpty(choice.account, emptyIn);
       const code = tokens.issue(
         'etsy-code',
         {
@@ -232,12 +239,16 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
     const shopId = (request.params as { shopId: string }).shopId;
     const account = /^[0-9]{1,9}$/.test(shopId) ? Number(shopId) - shopIdOf(0) : 0;
     if (account < 1 || account > 999_999) return reply.code(404).send({ error: 'Shop not found' });
-    // Every sandbox shop sells in US dollars, as its receipts and listings are priced (present.ts's money).
+    // Every sandbox shop sells in US dollars, as its receipts and listings are priced (present.ts's money); where it
+    // is and ships from are its country (shop-setup.ts: the US, or Germany for the consent page's `empty-eu`).
+    const { country } = shopSetups(context).of(shopIdOf(account));
     return reply.send({
       shop_id: shopIdOf(account),
       shop_name: `Sandbox Etsy Shop ${account}`,
       user_id: userIdOf(account),
       currency_code: 'USD',
+      shop_location_country_iso: country,
+      shipping_from_country_iso: country,
     });
   });
 }

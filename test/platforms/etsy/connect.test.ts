@@ -240,10 +240,14 @@ describe('Etsy identity answers', () => {
     assert.throws(() => parseMe(500, { error: 'Server Error' }), rejects('unavailable', 'Etsy could not complete the request'));
   });
 
-  test('the shop answer gives its name and the currency it sells in (its currency_code)', () => {
-    assert.deepEqual(parseShop(200, SHOP_ANSWER), { name: 'Maomao Prints', currency: 'EUR' });
+  test('the shop answer gives its name, the currency it sells in (its currency_code) and where it is', () => {
+    assert.deepEqual(parseShop(200, SHOP_ANSWER), { name: 'Maomao Prints', currency: 'EUR', country: null });
     const { currency_code: _, ...unsaid } = SHOP_ANSWER;
-    assert.deepEqual(parseShop(200, unsaid), { name: 'Maomao Prints', currency: null });
+    assert.deepEqual(parseShop(200, unsaid), { name: 'Maomao Prints', currency: null, country: null });
+    // `shop_location_country_iso` (Etsy's Shop): an EU shop is asked for no return policy (listings.md §1.4).
+    assert.equal(parseShop(200, { ...SHOP_ANSWER, shop_location_country_iso: 'DE' }).country, 'DE');
+    assert.equal(parseShop(200, { ...SHOP_ANSWER, shop_location_country_iso: null }).country, null);
+    assert.equal(parseShop(200, { ...SHOP_ANSWER, shop_location_country_iso: 'Germany' }).country, null, 'not an ISO code');
   });
 
   test('a shop answer without a name is unavailable; a refused one is rejected', () => {
@@ -278,6 +282,13 @@ describe('Etsy adapter I/O', () => {
     const adapter = createEtsyConnectAdapter(CONFIG, { http, clock: createManualClock(NOW) });
     assert.equal((await adapter.refreshToken('12345678.old')).refreshToken, '12345678.rotated');
     assert.deepEqual(sent[0]!.init.form, { grant_type: 'refresh_token', client_id: CONFIG.clientId, refresh_token: '12345678.old' });
+  });
+
+  test("fetchAccounts keeps the shop's country where Etsy says it", async () => {
+    const { http } = fakeHttp({ status: 200, body: ME_ANSWER }, { status: 200, body: { ...SHOP_ANSWER, shop_location_country_iso: 'FR' } });
+    const adapter = createEtsyConnectAdapter(CONFIG, { http, clock: createManualClock(NOW) });
+    const tokens = { accessToken: '456789.a', refreshToken: null, accessExpiresAt: null, refreshExpiresAt: null };
+    assert.deepEqual((await adapter.fetchAccounts(tokens))[0]!.data, { user_id: '456789', country: 'FR' });
   });
 
   test('fetchAccounts reads users/me, then the shop, with the API key and the bearer', async () => {

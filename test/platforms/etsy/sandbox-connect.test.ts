@@ -234,7 +234,14 @@ describe('Etsy simulator', () => {
     test("the shop lookup is public, as Etsy's OpenAPI document gives getShop no OAuth scope: the key alone is enough", async () => {
       const response = await get('/sandbox/etsy/v3/application/shops/80000021', { 'x-api-key': ETSY_KEY });
       assert.equal(response.statusCode, 200);
-      assert.deepEqual(response.json(), { shop_id: 80000021, shop_name: 'Sandbox Etsy Shop 21', user_id: 70000021, currency_code: 'USD' });
+      assert.deepEqual(response.json(), {
+        shop_id: 80000021,
+        shop_name: 'Sandbox Etsy Shop 21',
+        user_id: 70000021,
+        currency_code: 'USD',
+        shop_location_country_iso: 'US',
+        shipping_from_country_iso: 'US',
+      });
       for (const id of ['80000000', '81000000', 'abc', '1']) {
         const missing = await get(`/sandbox/etsy/v3/application/shops/${id}`, { 'x-api-key': ETSY_KEY });
         assert.deepEqual([missing.statusCode, missing.json()], [404, { error: 'Shop not found' }], id);
@@ -262,7 +269,7 @@ describe('Etsy simulator', () => {
       });
       const response = await postForm('/sandbox/etsy/authorize', { ...authorizeParams(), decision: 'allow', shop: 'yes' });
       assert.equal(response.statusCode, 400);
-      assert.match(response.body, /shop must be one of none, stocked, stocked-large or left out/);
+      assert.match(response.body, /shop must be one of none, empty, empty-eu, stocked, stocked-large or left out/);
     });
   });
 });

@@ -789,6 +789,10 @@ describe('the inspection endpoint', () => {
         { sku: 'MUG-WH-12', price: '20.00', quantity: 0, variation: variationOf(2, 'White', '12') },
         { sku: 'MUG-WH-16', price: '24.00', quantity: 4, variation: variationOf(2, 'White', '16') },
       ],
+      // The shop's profiles the draft names (the shop's first of each).
+      shipping_profile_id: ids(shopOf(170)).shipping,
+      return_policy_id: ids(shopOf(170)).returns,
+      readiness_state_id: ids(shopOf(170)).readiness,
       images: 0,
       image_ids: [],
       properties: [],

@@ -5404,7 +5404,7 @@ export interface operations {
         site_id: number;
       };
     };
-    /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0), `exchange_rates` ({currency: rate}). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. */
+    /** @description Every platform: `price_adjustment_percent` (−90 to 500), `stock_buffer` (≥ 0), `exchange_rates` ({currency: rate}). Etsy: `shipping_profile_id`, `return_policy_id`, `readiness_state_id`, `who_made`, `when_made`, `is_supply`, `new_shipping_profile`, `new_return_policy`, `new_processing_profile`. TikTok Shop: `warehouse_id`. Amazon: `marketplace_id`, `condition_type`. A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. Etsy's `new_shipping_profile`, `new_return_policy` and `new_processing_profile` are not settings: each is created on the shop (scope shops_w) before the settings are stored, and its id fills `shipping_profile_id`, `return_policy_id` or `readiness_state_id` (docs/listings.md, "A new Etsy shop"); a refusal is a 422 on its field and stores nothing. */
     requestBody: {
       content: {
         /**

@@ -7,6 +7,7 @@ import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { LISTINGS_PLATFORMS, SETTING_LABEL } from './listing-parts';
+import { type SetupName, type SetupValues, ShopSetup, setupBody, setupDefaults } from './shop-setup';
 
 type SiteLike = { id: number; platform: string; status: string; currency?: string | null };
 
@@ -136,7 +137,7 @@ function SettingsForm({
   platform,
   currency,
   settings,
-  choices,
+  choices: initialChoices,
 }: {
   siteId: number;
   workspaceId: string;
@@ -147,6 +148,20 @@ function SettingsForm({
   choices: Choices;
 }) {
   const [values, setValues] = useState<Values>(() => valuesOf(settings));
+  // The platform's choices: read again once a save made a profile or policy on the shop (Etsy's shop setup).
+  const [choices, setChoices] = useState<Choices>(initialChoices);
+  // Etsy's shop setup: the profiles and policy a new shop lacks, made when the settings are saved (shop-setup.tsx).
+  const setupOffered = choices.shipping_profile_id !== undefined && choices.readiness_state_id !== undefined;
+  const country = choices.origin_country_iso?.[0]?.value ?? null;
+  const lacks = (all: Choices) => (fills: string) => all[fills] !== undefined && all[fills]!.length === 0;
+  const [setup, setSetup] = useState<SetupValues>(() => setupDefaults(country, lacks(choices)));
+  const changeSetup = (name: SetupName, field: string | null, value: string | boolean) => {
+    setSetup((v) => ({
+      ...v,
+      [name]: field === null ? { ...v[name], send: value === true } : { ...v[name], fields: { ...v[name].fields, [field]: value } },
+    }));
+    setMessage('');
+  };
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [failure, setFailure] = useState<Error | null>(null);
   const [saving, setSaving] = useState(false);
@@ -163,14 +178,19 @@ function SettingsForm({
     setFailure(null);
     setMessage('');
     try {
+      const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
+      const creates = setupOffered ? setupBody(setup) : {};
       const saved = unwrap(
-        await api.PUT('/api/v1/sites/{site_id}/listing-settings', {
-          params: { path: { site_id: siteId }, header: inWorkspace(workspaceId) },
-          body: bodyOf(values),
-        }),
+        await api.PUT('/api/v1/sites/{site_id}/listing-settings', { params, body: { ...bodyOf(values), ...creates } }),
       ).data;
+      if (Object.keys(creates).length > 0) {
+        // What was made is on the shop now: its choices are read again, and each made one is selected.
+        const fresh = unwrap(await api.GET('/api/v1/sites/{site_id}/listing-options', { params })).data as Choices;
+        setChoices(fresh);
+        setSetup(setupDefaults(country, lacks(fresh)));
+      }
       setValues(valuesOf(saved));
-      setMessage('Listing settings saved.');
+      setMessage(Object.keys(creates).length > 0 ? 'Listing settings saved; the new profiles are on Etsy.' : 'Listing settings saved.');
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) setErrors(caught.fields);
       else setFailure(caught as Error);
@@ -196,7 +216,10 @@ function SettingsForm({
   /** The ids of a control's hint and error, as its description. */
   const describedBy = (name: string, hint: boolean) =>
     [hint && `setting-${name}-hint`, errorOf(name) && `setting-${name}-error`].filter(Boolean).join(' ') || undefined;
-  const unknownErrors = Object.entries(errors).filter(([key]) => rateOf(key) === undefined && !(key.replace(/^body\./, '') in values));
+  const unknownErrors = Object.entries(errors).filter(
+    ([key]) => rateOf(key) === undefined && !(key.replace(/^body\./, '') in values) && !/^(body\.)?new_/.test(key),
+  );
+  const setupErrorsOf = (key: string) => errors[key] ?? errors[`body.${key}`];
   const marketplaceCurrency = choices.marketplace_id?.find((m) => m.value === values.marketplace_id)?.currency;
   const listsIn = currency ?? marketplaceCurrency ?? null;
 
@@ -207,6 +230,9 @@ function SettingsForm({
       </p>
       {failure && <ErrorMessage error={failure} title="The settings were not saved" />}
       {unknownErrors.length > 0 && <ErrorMessage error={unknownErrors.map(([k, m]) => `${k}: ${m.join(' ')}`).join('; ')} />}
+      {setupOffered && (
+        <ShopSetup values={setup} country={country} needs={lacks(choices)} errorsOf={setupErrorsOf} onChange={changeSetup} />
+      )}
       <div className="form-grid">
         {selects.map((name) => (
           <Field key={name} name={name} errors={errorOf(name)} hint={SETTING_HINT[name]?.(platform)}>
