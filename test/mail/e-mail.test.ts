@@ -107,7 +107,10 @@ for (const kind of databaseKinds()) {
       const token = tokenOf(mail);
 
       // Only the token's hash is kept; the link's token reaches no log.
-      const rows = await selectRows<{ token_hash: string }>(t.database, sql`select token_hash from password_resets where user_id = ${ana.user.id}`);
+      const rows = await selectRows<{ token_hash: string }>(
+        t.database,
+        sql`select token_hash from password_resets where user_id = ${ana.user.id}`,
+      );
       assert.deepEqual(
         rows.map((r) => r.token_hash),
         [sha256(token)],
@@ -123,7 +126,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await login(ana.password)).statusCode, 401);
       assert.equal((await login(NEW_PASSWORD)).statusCode, 200);
 
-      const again = await call(t, 'POST', '/auth/password-reset/confirm', { body: { token, password: 'yet another passphrase' }, remoteAddress });
+      const again = await call(t, 'POST', '/auth/password-reset/confirm', {
+        body: { token, password: 'yet another passphrase' },
+        remoteAddress,
+      });
       assert.equal(again.statusCode, 422);
       assert.equal(again.json().message, INVALID);
       assert.deepEqual(Object.keys(again.json().errors), ['token'], 'a link is used once');
@@ -180,7 +186,10 @@ for (const kind of databaseKinds()) {
         const other = await call(t, 'POST', '/auth/password-reset', { body: { email: `x${email}` }, remoteAddress });
         assert.equal(other.statusCode, 202, 'another e-mail has its own bucket');
       }
-      const login = await call(t, 'POST', '/auth/login', { body: { email: cy.user.email, password: cy.password }, remoteAddress: newAddress() });
+      const login = await call(t, 'POST', '/auth/login', {
+        body: { email: cy.user.email, password: cy.password },
+        remoteAddress: newAddress(),
+      });
       assert.equal(login.statusCode, 200, "the account's logins are not spent");
       await runDueJobs(t, MAIL_QUEUE);
       assert.equal(mailsTo(cy.user.email).length, limit, 'one mail per request allowed');
@@ -207,20 +216,20 @@ for (const kind of databaseKinds()) {
       const accepted = await call(t, 'POST', `/invitations/${path.split('/')[2]}/accept`, as(eve));
       assert.equal(accepted.statusCode, 200, accepted.body);
       const members = (await call(t, 'GET', `/workspaces/${owner.workspace.id}/members`, as(owner))).json().data;
-      assert.deepEqual(
-        members.map((m: { email: string; role: string }) => [m.email, m.role]).sort(),
-        [
-          [owner.user.email, 'owner'],
-          [eve.user.email, 'admin'],
-        ],
-      );
+      assert.deepEqual(members.map((m: { email: string; role: string }) => [m.email, m.role]).sort(), [
+        [owner.user.email, 'owner'],
+        [eve.user.email, 'admin'],
+      ]);
     });
 
     test('a mail the server refuses never fails the request: it is sent on a later try', async () => {
       const owner = await registerUser(t);
       const email = `fay-${Date.now()}@example.com`;
       sink.refuse(1);
-      const invited = await call(t, 'POST', `/workspaces/${owner.workspace.id}/invitations`, { ...as(owner), body: { email, role: 'member' } });
+      const invited = await call(t, 'POST', `/workspaces/${owner.workspace.id}/invitations`, {
+        ...as(owner),
+        body: { email, role: 'member' },
+      });
       assert.equal(invited.statusCode, 201, invited.body);
       await assert.rejects(runDueJobs(t, MAIL_QUEUE));
       assert.equal(mailsTo(email).length, 0);
