@@ -21,6 +21,7 @@ import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOrderRoutes } from './http/orders.routes.js';
+import { registerPasswordResetRoutes } from './http/password-reset.routes.js';
 import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
 import { registerPlatformRoutes } from './http/platforms.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
@@ -128,6 +129,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       const { config: cfg, accounts, tokens, sites } = deps;
       registerHealthRoutes(api, { database: deps.database, platformHealth: deps.platformHealth });
       registerAuthRoutes(api, { accounts, tokens, config: cfg });
+      registerPasswordResetRoutes(api, { passwordResets: deps.passwordResets, config: cfg });
       registerTokenRoutes(api, { tokens });
       registerWorkspaceRoutes(api, { accounts, workspaces: deps.workspaces });
       registerAccountRoutes(api, { accountSettings: deps.accountSettings, config: cfg });

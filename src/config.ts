@@ -59,6 +59,15 @@ export interface Config {
   readonly webhooks: { readonly worker: boolean; readonly allowPrivateTargets: boolean };
   /** Whether this instance works the listing queue (every platform write of a listing). */
   readonly listings: { readonly worker: boolean };
+  /** E-mail (docs/e-mail.md): the SMTP server's URL (null: no mail is sent, the dashboard shows links) and the sender. */
+  readonly mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** `smtp://` or `smtps://`, with the user and password if the server asks for them; a secret: never logged. */
+  readonly smtpUrl: string | null;
+  /** The From of every mail: MAIL_FROM, or `Storelink <storelink@` the host of APP_URL `>`. */
+  readonly from: string;
 }
 
 export interface ServerLimits {
@@ -144,6 +153,10 @@ export function loadConfig(env: Env): Config {
     allowPrivateTargets: read('ALLOW_PRIVATE_WEBHOOK_TARGETS', boolean, nodeEnv !== 'production'),
   });
   const listings = Object.freeze({ worker: read('LISTING_WORKER', boolean, true) });
+  const mail = Object.freeze({
+    smtpUrl: read<string | null>('SMTP_URL', smtpUrl, null),
+    from: read('MAIL_FROM', mailbox, `Storelink <storelink@${new URL(appUrl).hostname}>`),
+  });
   const refresh = Object.freeze({
     worker: read('REFRESH_WORKER', boolean, true),
     pollMs: read('REFRESH_POLL_SECONDS', (v) => integerIn(v, 1, 3600), 2) * 1000,
@@ -185,6 +198,7 @@ export function loadConfig(env: Env): Config {
     refresh,
     webhooks,
     listings,
+    mail,
   });
 }
 
@@ -388,6 +402,25 @@ function httpUrl(value: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return invalid(`must be an http or https URL (got "${value}")`);
   if (url.search || url.hash) return invalid('must not carry a query or fragment');
   return value.replace(/\/+$/, '');
+}
+
+/** SMTP_URL: never echoed in the problem, as it may carry the server's password. */
+function smtpUrl(value: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname)
+    return invalid('must be an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465');
+  return value;
+}
+
+/** MAIL_FROM: an address, or a name and an address in angle brackets, on one line. */
+function mailbox(value: string): string {
+  const address = /<([^<>\s]+)>\s*$/.exec(value)?.[1] ?? value.trim();
+  return /^[^@\s<>]+@[^@\s<>]+$/.test(address) && !/[\r\n]/.test(value)
+    ? value.trim()
+    : invalid(`must be an e-mail address, or a name and <address> (got "${value}")`);
 }
 
 function postgresUrl(value: string): string {

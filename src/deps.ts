@@ -9,6 +9,7 @@ import { createAuthCache } from './core/auth/auth-cache.js';
 import { AUTH_CHANNEL, authChangeHandlers } from './core/auth/auth-changes.js';
 import { createJwtCodec } from './core/auth/jwt.js';
 import { createKeyring } from './core/auth/keys.js';
+import { createPasswordResetService, type PasswordResetService } from './core/auth/password-reset.service.js';
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, type ScryptParams, verifyPassword } from './core/auth/passwords.js';
 import { createSecurityEvents, type SecurityEvents } from './core/auth/security-events.js';
 import { createUsageRecorder, type UsageRecorder } from './core/auth/token-usage.js';
@@ -25,6 +26,7 @@ import { createListingWatch, type ListingWatch } from './core/listings/listing-w
 import { createListingWork } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
+import { createMailWork, type MailWork } from './core/mail/mail-work.js';
 import { createOrderIntake, type OrderIntake } from './core/orders/order-intake.js';
 import { createOrderReads, type OrderReads } from './core/orders/order-reads.js';
 import { createOrdersService, type OrdersService } from './core/orders/orders.service.js';
@@ -46,6 +48,7 @@ import { callbackPath } from './domain/index.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type CredentialsCipher, createCredentialsCipher } from './lib/credentials-cipher.js';
 import { createJobs, type Jobs, type QueueDefinition } from './lib/jobs.js';
+import { createMailer } from './lib/mailer.js';
 import type { Fetch } from './lib/outbound-http.js';
 import { type ResolveHost, systemResolveHost } from './lib/public-address.js';
 import { createLogger, describeError } from './logger.js';
@@ -78,6 +81,10 @@ export interface Deps {
   readonly accounts: AccountsService;
   /** A user's own name and password, and the operator's password reset. */
   readonly accountSettings: AccountSettingsService;
+  /** The password reset by a mailed link (docs/e-mail.md). */
+  readonly passwordResets: PasswordResetService;
+  /** Mail (SMTP_URL): invitations, reset links and alerts, each a job of the `mail` queue. */
+  readonly mail: MailWork;
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
@@ -194,7 +201,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const apiUrl = `${config.appUrl}/api/v1`;
   const adapters = options.adapters ?? createAdapters(config, { http, clock }, SANDBOX_CLIENTS);
   const refreshPolicy = { ...DEFAULT_REFRESH_POLICY, marginMs: config.refresh.marginMs };
-  const outbox = createOutbox(jobs);
+  let passwordResets: PasswordResetService | undefined;
+  const mailer = createMailer({ ...config.mail, timeoutMs: config.outboundTimeoutMs });
+  const mail = createMailWork({
+    db,
+    clock,
+    jobs,
+    mailer,
+    cipher,
+    logger,
+    appUrl: config.appUrl,
+    timeoutMs: config.outboundTimeoutMs,
+    issueResetLink: (userId) => passwordResets!.issueLink(userId),
+  });
+  const outbox = createOutbox(jobs, mail.alerts);
   const health = createPlatformHealth({ clock, log: logger });
   const tokenRefresh = createTokenRefresh({
     health,
@@ -325,6 +345,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     advertisingWork.queue,
     ...advertisingMetrics.queues,
     ...orderReads.queues,
+    mail.queue,
   ])
     jobs.define(queue as QueueDefinition<object>);
 
@@ -353,6 +374,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     orders: orderReads,
     adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
   });
+  const accountSettings = createAccountSettingsService({ db, passwords, clock, cache: authCache, security });
+  passwordResets = createPasswordResetService({ db, clock, appUrl: config.appUrl, accountSettings, mailResetLink: mail.passwordReset });
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),
     faults: createSandboxFaults(),
@@ -379,7 +402,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     tokens,
     watchAuthChanges,
     accounts: createAccountsService({ db, tokens, security, passwords }),
-    accountSettings: createAccountSettingsService({ db, passwords, clock, cache: authCache, security }),
+    accountSettings,
+    passwordResets,
+    mail,
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
     products,
@@ -398,7 +423,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     catalogueCsv: createCatalogueCsvService({ db, clock, outbox, listings: listingWork }),
     connect,
     sites: createSitesService({ db, clock, outbox, adapters }),
-    workspaces: createWorkspacesService({ db, clock, appUrl: config.appUrl, cache: authCache }),
+    workspaces: createWorkspacesService({ db, clock, appUrl: config.appUrl, cache: authCache, mailInvitation: mail.invitation }),
     jobs,
     tokenRefresh,
     refreshPolicy,
@@ -415,6 +440,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
       authCache.deactivate();
       await jobs.stop(shutdownMs);
       await usage.close();
+      mailer.close();
     },
   };
 }

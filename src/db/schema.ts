@@ -130,6 +130,24 @@ export const invitations = pgTable(
   ],
 );
 
+/**
+ * A password-reset link (docs/e-mail.md): single use, valid an hour. Only the token's SHA-256 is kept; the link itself
+ * exists only in the mail that carries it.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamps.createdAt,
+  },
+  (t) => [uniqueIndex('password_resets_token_hash_key').on(t.tokenHash), index('password_resets_user_idx').on(t.userId)],
+);
+
 /** One row per issued session or personal access token, keyed by the JWT's `jti` (DESIGN §7). The token itself is never stored. */
 export const accessTokens = pgTable(
   'access_tokens',

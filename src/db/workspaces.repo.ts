@@ -1,5 +1,5 @@
 /** Workspaces, their members and invitations (DESIGN §12). Transactions are the service's. */
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Role } from '../domain/index.js';
 import type { WorkspaceWithRole } from './accounts.repo.js';
 import type { Db } from './client.js';
@@ -129,6 +129,35 @@ export async function findInvitation(db: Db, workspaceId: number, id: number): P
 export async function invitationOfToken(db: Db, tokenHash: string, lock = false): Promise<InvitationRow | null> {
   const query = db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
   const [row] = lock ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+/** The e-mail addresses of the workspace's owners and admins, whom its alerts are mailed to (docs/e-mail.md). */
+export async function adminEmails(db: Db, workspaceId: number): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.workspaceId, workspaceId), inArray(memberships.role, ['owner', 'admin'])))
+    .orderBy(asc(users.id));
+  return rows.map((row) => row.email);
+}
+
+/** An invitation as its mail tells it: whom for, which workspace, who invited, the role, until when. */
+export async function invitationForMail(db: Db, id: number) {
+  const [row] = await db
+    .select({
+      email: invitations.email,
+      role: invitations.role,
+      expiresAt: invitations.expiresAt,
+      acceptedAt: invitations.acceptedAt,
+      workspaceName: workspaces.name,
+      inviterName: users.name,
+    })
+    .from(invitations)
+    .innerJoin(workspaces, eq(workspaces.id, invitations.workspaceId))
+    .leftJoin(users, eq(users.id, invitations.invitedBy))
+    .where(eq(invitations.id, id));
   return row ?? null;
 }
 

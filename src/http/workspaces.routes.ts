@@ -209,8 +209,9 @@ export function registerWorkspaceRoutes(app: App, deps: WorkspaceRoutesServices)
     {
       config: { access: 'user' },
       schema: {
-        summary: 'Invite someone by a link (owners and admins; no e-mail is sent)',
-        description: 'The answer holds the link, valid once for 7 days, and is the only time its token is shown.',
+        summary: 'Invite someone by a link (owners and admins), mailed to them when the server sends e-mail',
+        description:
+          'The answer holds the link, valid once for 7 days, and is the only time its token is shown. With SMTP_URL set the link is also mailed to the invitee, in the background: a mail that fails is retried, and never fails the request.',
         tags: ['workspaces'],
         params: WorkspaceParams,
         body: Type.Object({ email: EmailField, role: Role }),

@@ -19,6 +19,8 @@ export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../dist/web', import.me
 export const DASHBOARD_PAGES = [
   '/signup',
   '/login',
+  '/forgot-password',
+  '/reset-password',
   '/dashboard',
   '/workspace/:workspace_id/dashboard',
   '/workspace/:workspace_id/products',

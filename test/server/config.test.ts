@@ -110,6 +110,27 @@ describe('loadConfig', () => {
     ]);
   });
 
+  test('SMTP_URL is unset by default, and MAIL_FROM names the host of APP_URL', () => {
+    assert.deepEqual(loadConfig({ APP_URL: 'https://shop.example.com' }).mail, {
+      smtpUrl: null,
+      from: 'Storelink <storelink@shop.example.com>',
+    });
+    const url = 'smtps://mailer:s3cret-pass@mail.example.com:465';
+    assert.deepEqual(loadConfig({ SMTP_URL: url, MAIL_FROM: 'Shop <ops@example.com>' }).mail, {
+      smtpUrl: url,
+      from: 'Shop <ops@example.com>',
+    });
+  });
+
+  test('a bad SMTP_URL is reported without its value (it may hold a password), a bad MAIL_FROM with its value', () => {
+    const problems = problemsOf({ SMTP_URL: 'https://mailer:s3cret-pass@mail.example.com', MAIL_FROM: 'not an address' });
+    assert.deepEqual(problems, [
+      'SMTP_URL: must be an smtp:// or smtps:// URL, such as smtps://user:password@mail.example.com:465',
+      'MAIL_FROM: must be an e-mail address, or a name and <address> (got "not an address")',
+    ]);
+    assert.ok(!problems.join('\n').includes('s3cret-pass'));
+  });
+
   test('the result is frozen, nested parts included', () => {
     const config = loadConfig({ APP_SECRET_PREVIOUS: 'p'.repeat(32) });
     assert.ok(Object.isFrozen(config) && Object.isFrozen(config.loginRateLimit) && Object.isFrozen(config.previousAppSecrets));

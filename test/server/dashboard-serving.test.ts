@@ -11,6 +11,8 @@ import { createTestApp, errorBody, type TestApp } from '../helpers/test-app.js';
 const PAGE_URLS = [
   '/signup',
   '/login',
+  '/forgot-password',
+  '/reset-password?token=abc',
   '/dashboard',
   '/workspace/12/dashboard',
   '/workspace/12/products',

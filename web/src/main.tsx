@@ -10,6 +10,7 @@ import { InvitePage } from './pages/invite';
 import { NotFound } from './pages/not-found';
 import { OrderPage } from './pages/order-page';
 import { OrdersPage } from './pages/orders';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/password-reset';
 import { ProductEditor } from './pages/product-editor';
 import { ProductList } from './pages/products';
 import { SiteListings } from './pages/site';
@@ -37,6 +38,8 @@ function App() {
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (path === '/signup') return <AuthPage key="signup" mode="signup" />;
   if (path === '/login') return <AuthPage key="login" mode="login" />;
+  if (path === '/forgot-password') return <ForgotPasswordPage />;
+  if (path === '/reset-password') return <ResetPasswordPage />;
   const invite = /^\/invite\/([^/]+)$/.exec(path);
   // Signed out, the invitation's own page says to sign in or sign up first (and brings the visitor back to it).
   if (invite) return <InvitePage key={invite[1]} token={decodeOr(invite[1]!)} />;

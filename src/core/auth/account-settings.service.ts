@@ -40,11 +40,13 @@ export function createAccountSettingsService(deps: {
     userId: number,
     password: string,
     keepJti: string | null,
-    audit: { actorUserId: number | null; ipAddress: string | null; by: 'user' | 'operator' },
+    audit: { actorUserId: number | null; ipAddress: string | null; by: 'user' | 'operator' | 'reset_link' },
+    claim?: (tx: Db) => Promise<void>,
   ): Promise<number> {
     const passwordHash = await passwords.hash(password);
     const at = clock.now();
     const ended = await db.transaction(async (tx) => {
+      await claim?.(tx);
       await accountsRepo.setPasswordHash(tx, userId, passwordHash, at);
       const sessionsEnded = await tokensRepo.revokeSessionsOfUser(tx, userId, keepJti, at);
       const details = { by: audit.by, sessions_ended: sessionsEnded };
@@ -98,6 +100,15 @@ export function createAccountSettingsService(deps: {
       const audit = { actorUserId: user.id, ipAddress: context.ipAddress, by: 'user' as const };
       const sessionsEnded = await replacePassword(user.id, input.password, principal.jti, audit);
       return { user, sessionsEnded };
+    },
+
+    /**
+     * A new password set through a reset link (password-reset.service.ts), already checked against the rules: `claim`
+     * uses the link in the same transaction, and may refuse by throwing. Every session of the user ends.
+     */
+    async resetByLink(userId: number, password: string, ipAddress: string | null, claim: (tx: Db) => Promise<void>) {
+      const audit = { actorUserId: userId, ipAddress, by: 'reset_link' as const };
+      return replacePassword(userId, password, null, audit, claim);
     },
 
     /**

@@ -30,7 +30,14 @@ export interface OutboxEvent {
   data: Record<string, unknown>;
 }
 
-export function createOutbox(jobs: Jobs): Outbox {
+/**
+ * `alongside` is given every change's events in its transaction too, whether or not an endpoint subscribes to them:
+ * the alerts among them are mailed (core/mail).
+ */
+export function createOutbox(
+  jobs: Jobs,
+  alongside?: (tx: Db, workspaceId: number, events: readonly OutboxEvent[]) => Promise<void>,
+): Outbox {
   const schedule: Outbox['schedule'] = async (tx, delivery, at) => {
     // Grouped by endpoint: the queue's group concurrency keeps one slow receiver from taking every worker.
     await jobs.send<DeliveryJob>(
@@ -41,6 +48,7 @@ export function createOutbox(jobs: Jobs): Outbox {
   };
   const emitMany: Outbox['emitMany'] = async (tx, workspaceId, events, now) => {
     if (events.length === 0) return;
+    await alongside?.(tx, workspaceId, events);
     const rows = await webhooksRepo.enqueueEvents(tx, {
       workspaceId,
       now,

@@ -28,8 +28,16 @@ type Actor = DomainActor & { readonly userId: number };
 
 export type WorkspacesService = ReturnType<typeof createWorkspacesService>;
 
-export function createWorkspacesService(deps: { db: Db; clock: Clock; appUrl: string; cache: Pick<AuthCache, 'invalidate'> }) {
+export function createWorkspacesService(deps: {
+  db: Db;
+  clock: Clock;
+  appUrl: string;
+  cache: Pick<AuthCache, 'invalidate'>;
+  /** Mails the invitation's link to the invitee, in the invitation's transaction (or logs that no mail was sent). */
+  mailInvitation: (tx: Db, invitationId: number, url: string) => Promise<void>;
+}) {
   const { db, clock, cache } = deps;
+  const urlOf = (token: string) => `${deps.appUrl}/invite/${token}`;
 
   /** The caller's role in the workspace, when it reaches `needed`; 403 otherwise, a non-member as much as a member. */
   async function roleAtLeast(workspaceId: number, actor: Actor, needed: Role, tx: Db = db): Promise<Role> {
@@ -150,9 +158,10 @@ export function createWorkspacesService(deps: { db: Db; clock: Clock; appUrl: st
           now,
         );
         await audit(tx, workspaceId, actor, 'member.invited', { type: 'invitation', id: invited.id }, { email, role: input.role });
+        await deps.mailInvitation(tx, invited.id, urlOf(token));
         return invited;
       });
-      return { ...presentInvitation(row), token, url: `${deps.appUrl}/invite/${token}` };
+      return { ...presentInvitation(row), token, url: urlOf(token) };
     },
 
     /** Owners and admins: the invitations not used and not expired. */

@@ -31,6 +31,20 @@ export interface paths {
     /** Revoke the session token of this request */
     post: operations["logout"];
   };
+  "/api/v1/auth/password-reset": {
+    /**
+     * Ask for a link to reset a forgotten password
+     * @description Answers 202 alike whether an account has the e-mail or not. When one has and the server sends e-mail (SMTP_URL), its owner is mailed a link to `/reset-password?token=…`, usable once within an hour; without SMTP_URL no mail is sent (the operator resets a password with `storelink user:reset-password`). Rate limited to 20 requests a minute per client address and 5 per e-mail.
+     */
+    post: operations["requestPasswordReset"];
+  };
+  "/api/v1/auth/password-reset/confirm": {
+    /**
+     * Set a new password with a reset link's token
+     * @description The password is held to the sign-up rules (422 on `password`, the link still usable). A token unknown, used or more than an hour old is a 422 on `token`. Success uses the link (and every other reset link of the account) and ends every session of the account; sign in again with the new password. Rate limited to 20 a minute per client address.
+     */
+    post: operations["confirmPasswordReset"];
+  };
   "/api/v1/personal-access-tokens": {
     /** List your personal access tokens (never their values) */
     get: operations["listPersonalAccessTokens"];
@@ -83,8 +97,8 @@ export interface paths {
     /** Invitations not yet used nor expired (owners and admins) */
     get: operations["listInvitations"];
     /**
-     * Invite someone by a link (owners and admins; no e-mail is sent)
-     * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown.
+     * Invite someone by a link (owners and admins), mailed to them when the server sends e-mail
+     * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown. With SMTP_URL set the link is also mailed to the invitee, in the background: a mail that fails is retried, and never fails the request.
      */
     post: operations["createInvitation"];
   };
@@ -975,6 +989,164 @@ export interface operations {
       };
       /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
       403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Ask for a link to reset a forgotten password
+   * @description Answers 202 alike whether an account has the e-mail or not. When one has and the server sends e-mail (SMTP_URL), its owner is mailed a link to `/reset-password?token=…`, usable once within an hour; without SMTP_URL no mail is sent (the operator resets a password with `storelink user:reset-password`). Rate limited to 20 requests a minute per client address and 5 per e-mail.
+   */
+  requestPasswordReset: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "email": "ada@example.com"
+         * }
+         */
+        "application/json": {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted: the work goes on in the background; the record says where it stands */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Set a new password with a reset link's token
+   * @description The password is held to the sign-up rules (422 on `password`, the link still usable). A token unknown, used or more than an hour old is a 422 on `token`. Success uses the link (and every other reset link of the account) and ends every session of the account; sign in again with the new password. Rate limited to 20 a minute per client address.
+   */
+  confirmPasswordReset: {
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *   "token": "kX0m9eB3-the-token-of-the-mailed-link",
+         *   "password": "lantern-orchard-quietly-7"
+         * }
+         */
+        "application/json": {
+          token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: null;
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
         content: {
           "application/json": components["schemas"]["Error"];
         };
@@ -2275,8 +2447,8 @@ export interface operations {
     };
   };
   /**
-   * Invite someone by a link (owners and admins; no e-mail is sent)
-   * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown.
+   * Invite someone by a link (owners and admins), mailed to them when the server sends e-mail
+   * @description The answer holds the link, valid once for 7 days, and is the only time its token is shown. With SMTP_URL set the link is also mailed to the invitee, in the background: a mail that fails is retried, and never fails the request.
    */
   createInvitation: {
     parameters: {

@@ -139,13 +139,9 @@ export function AuthPage({ mode }: { mode: 'signup' | 'login' }) {
           )}
         </p>
         {!signup && (
-          <details className="muted">
-            <summary>Forgot your password?</summary>
-            <p>
-              Storelink sends no e-mail, so it cannot mail you a reset link. Ask whoever runs this Storelink to set a new one with{' '}
-              <code>storelink user:reset-password --email &lt;your e-mail&gt;</code>; it ends your sessions everywhere.
-            </p>
-          </details>
+          <p className="muted">
+            <Link href="/forgot-password">Forgot password?</Link>
+          </p>
         )}
       </form>
     </main>
