@@ -12,14 +12,14 @@ const TEXT_MAX = 60;
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === '') return '(none)';
   const text = Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}…` : text;
+  return text.length > TEXT_MAX ? `${text.slice(0, TEXT_MAX - 1)}\u2026` : text;
 };
 
 /** The changes from `before` to `after`, as audit details: `{"<what>": "<from> → <to>"}`. */
 export function productChanges(before: ProductRecord, after: ProductRecord): Record<string, string> {
   const changes: [string, string][] = [];
   const field = (name: string, from: unknown, to: unknown) => {
-    if (JSON.stringify(from) !== JSON.stringify(to)) changes.push([name, `${shown(from)} → ${shown(to)}`]);
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes.push([name, `${shown(from)} \u2192 ${shown(to)}`]);
   };
   // The entry names the product by its title now: a new title says the one it had.
   if (before.title !== after.title) changes.push(['renamed from', shown(before.title)]);
@@ -44,7 +44,7 @@ export function productChanges(before: ProductRecord, after: ProductRecord): Rec
     field(`${variant.sku} barcode`, was.barcode, variant.barcode);
   }
   for (const variant of before.variants) if (!now.has(variant.sku)) changes.push([variant.sku, 'removed']);
-  if (before.images.length !== after.images.length) changes.push(['images', `${before.images.length} → ${after.images.length}`]);
+  if (before.images.length !== after.images.length) changes.push(['images', `${before.images.length} \u2192 ${after.images.length}`]);
   else if (before.images.some((image, i) => image.url !== after.images[i]?.url || image.alt !== after.images[i]?.alt))
     changes.push(['images', 'reordered or changed']);
   const named = Object.fromEntries(changes.slice(0, CHANGES_MAX));

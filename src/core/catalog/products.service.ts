@@ -110,7 +110,7 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
         subjectType: 'product',
         subjectId: product.id,
         ipAddress: actor.ipAddress,
-        // The product by its name, and a change's fields from → to.
+        // The product by its name, and a change's fields from and to.
         details: { title: product.title, ...(before ? productChanges(before, product) : {}) },
       },
       now,

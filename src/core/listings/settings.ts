@@ -20,7 +20,7 @@ export function settingsOf(platform: SitePlatform, stored: Readonly<Record<strin
 
 /**
  * The platform's own settings fields (beside the common ones) with the schema of each, which PUT checks values
- * against, and the things PUT can create on the platform (Etsy's `new_shipping_profile`, …).
+ * against, and the things PUT can create on the platform (Etsy's `new_shipping_profile` and the like).
  */
 export function settingsFields(platform: SitePlatform): ListingSettingsSpec['fields'] {
   const { fields, creates = {} } = LISTING_SETTINGS[platform];

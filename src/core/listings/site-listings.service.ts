@@ -146,7 +146,7 @@ export function createSiteListingsService(deps: {
 
     /**
      * Replaces the settings with `settings`, already checked against the platform's fields; answers them as GET does.
-     * What the body asks to create on the platform (Etsy's `new_shipping_profile`, …) is checked whole first, then made
+     * What the body asks to create on the platform (Etsy's `new_shipping_profile` and the like) is checked whole first, then made
      * there, each filling its setting with the made thing's id; a refusal is a 422 on its field in the platform's words,
      * and stores nothing.
      */

@@ -114,7 +114,7 @@ export const ETSY_LISTING_SETTINGS = {
     is_supply: Type.Boolean(),
   },
   required: ['shipping_profile_id', 'return_policy_id', 'readiness_state_id', 'who_made', 'when_made'],
-  // "Required for active physical listings… does not apply to listings of EU-based shops" (listings.md §1.4).
+  // "Required for active physical listings... does not apply to listings of EU-based shops" (listings.md §1.4).
   optionalFor: (data) => (isEuShop(data) ? ['return_policy_id'] : []),
   creates: ETSY_SETTINGS_CREATES,
   defaults: { is_supply: false },

@@ -138,7 +138,7 @@ export const hasVariations = (inventory: Inventory) => inventory.products.some((
 function activationProblem(listing: StoredListing, needsReturnPolicy: boolean): string | null {
   if (listing.images.length === 0) return 'Setting a draft listing to active requires that the listing have an image set.';
   if (listing.state !== 'sold_out' && totalQuantity(listing) === 0) return 'There was a problem with /quantity : must be greater than 0';
-  // "Required for active physical listings… does not apply to listings of EU-based shops" (listings.md §1.4).
+  // "Required for active physical listings... does not apply to listings of EU-based shops" (listings.md §1.4).
   if (listing.fields.return_policy_id === null && needsReturnPolicy) return 'A return_policy_id is required for active physical listings.';
   return null;
 }
