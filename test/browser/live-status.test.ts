@@ -143,7 +143,7 @@ describe('live status and the overview in a browser', () => {
       .locator('td[data-label="Active"]')
       .getByRole('link', { name: /^1 active on / })
       .waitFor();
-    assert.equal(await siteRow.locator('td[data-label="Sync failed"]').innerText(), '0');
+    assert.equal(await siteRow.locator('td[data-label="Sync failed"]').textContent(), '0');
     const fixing = page.getByRole('region', { name: /Needs fixing/ });
     await fixing.getByText('Nothing needs fixing.').waitFor();
     await page.getByRole('region', { name: 'Recent orders' }).getByText('No orders yet.').waitFor();

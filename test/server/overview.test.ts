@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { databaseKinds } from '../helpers/database.js';
+import { databaseKinds, selectRows } from '../helpers/database.js';
 import { FORBIDDEN, UNAUTHENTICATED } from '../helpers/fixtures.js';
 import { etsySeller, publishMug } from '../helpers/listings.js';
 import { call, createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
@@ -56,11 +56,12 @@ for (const kind of databaseKinds()) {
       );
       await db.execute(sql`update listings set status = 'active', sync_status = 'failed' where id = ${failing.id}`);
       await db.execute(sql`update listings set status = 'deleted', sync_status = 'synced' where id = ${gone.id}`);
-      const [order] = (
-        await db.execute<{ id: number }>(sql`
+      const [order] = await selectRows<{ id: number }>(
+        t.database,
+        sql`
           insert into orders (workspace_id, site_id, platform_id, external_id, status, platform_status, currency, placed_at, platform_updated_at)
-          values (${me.workspace.id}, ${me.site}, 1, 'OV-1', 'open', 'paid', 'USD', now(), now()) returning id`)
-      ).rows;
+          values (${me.workspace.id}, ${me.site}, 1, 'OV-1', 'open', 'paid', 'USD', now(), now()) returning id`,
+      );
       const oversold = [{ severity: 'error', code: 'oversold', message: 'Sold 3 with 1 in stock.', field: null, source: 'storelink' }];
       await db.execute(sql`
         insert into order_lines (order_id, workspace_id, site_id, external_id, position, sku, quantity, stock_taken, issues)

@@ -104,7 +104,8 @@ function NeedsFixing({ overview, workspaceId }: { overview: Overview; workspaceI
     <ul className="fix-list">
       {reconnect.map((site) => (
         <li key={`site-${site.id}`}>
-          <Link href={siteListingsUrl(site.id)}>{site.name}</Link> on {platformName(site.platform)} needs to be reconnected.
+          <Link href={siteListingsUrl(site.id)}>{site.name}</Link> on {platformName(site.platform)}: reconnect it, the platform stopped
+          accepting Storelink’s access.
         </li>
       ))}
       {oversold > 0 && (
