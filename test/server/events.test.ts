@@ -105,6 +105,8 @@ for (const kind of databaseKinds()) {
 
     before(async () => {
       t = await createTestApp(kind, { listen: true, liveHeartbeatMs: HEARTBEAT_MS });
+      // The sandbox's Etsy budget is timed by the test's clock, which stands still here: rate limits have tests of their own.
+      Object.assign(t.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
       if (t.database.url) {
         const pool = new pg.Pool({ connectionString: t.database.url, max: 1 });
         other = { run: async (statement) => void (await pool.query(statement)), close: () => pool.end() };
@@ -188,6 +190,26 @@ for (const kind of databaseKinds()) {
       await stream.until(() => stream.closed, 'the end of the stream', HEARTBEAT_MS * 10);
       assert.deepEqual(stream.events.at(-1), { event: 'end', data: '{"reason":"unauthorized"}' });
       assert.equal(t.deps.live.size, open);
+    });
+
+    test('a change made through another instance’s API reaches a stream open on this one', async () => {
+      const me = await etsySeller(t, '3703');
+      const { id } = await publishMug(t, me, 'LIVE-3');
+      // Instance B: its own app, live hub, listener and job engine, on the same database (on PGlite, in this process).
+      const b = await createTestApp(kind, { database: t.database, env: { APP_URL: t.deps.config.appUrl } });
+      try {
+        const stream = await openStream(t, bearer(me.session, me.workspace.id));
+        await stream.until(() => stream.events[0]?.event === 'ready', 'ready');
+        // Notifications come in commit order: once this site change is heard, the publish's has come before it.
+        await other.run(`update sites set name = name || ' (live)' where id = ${me.site}`);
+        const from = (await stream.change('sites')) + 1;
+        const changed = await call(b, 'PATCH', `/listings/${id}`, { ...me.as, body: { attributes: { 200: '3', 507: ['602', '603'] } } });
+        assert.equal(changed.statusCode, 202, changed.body);
+        await stream.change('listings', from);
+        stream.close();
+      } finally {
+        await b.close();
+      }
     });
 
     test('a client that goes away leaves no stream behind', async () => {

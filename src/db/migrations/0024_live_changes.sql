@@ -20,10 +20,12 @@ CREATE TRIGGER listings_live_change AFTER INSERT OR DELETE ON listings
 --> statement-breakpoint
 CREATE TRIGGER listings_live_update AFTER UPDATE ON listings FOR EACH ROW
   WHEN ((OLD.status, OLD.sync_status, OLD.platform_status, OLD.wants, OLD.issues, OLD.differences, OLD.title,
-         OLD.variants, OLD.overrides, OLD.external_url, OLD.synced_version, OLD.target_version)
+         OLD.variants, OLD.overrides, OLD.external_url, OLD.synced_version, OLD.target_version, OLD.category_id,
+         OLD.attributes)
         IS DISTINCT FROM
         (NEW.status, NEW.sync_status, NEW.platform_status, NEW.wants, NEW.issues, NEW.differences, NEW.title,
-         NEW.variants, NEW.overrides, NEW.external_url, NEW.synced_version, NEW.target_version))
+         NEW.variants, NEW.overrides, NEW.external_url, NEW.synced_version, NEW.target_version, NEW.category_id,
+         NEW.attributes))
   EXECUTE FUNCTION storelink_notify_live_change('listings');
 --> statement-breakpoint
 CREATE TRIGGER listing_advertising_live_change AFTER INSERT OR DELETE ON listing_advertising
