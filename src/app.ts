@@ -15,12 +15,14 @@ import { registerAuthRoutes } from './http/auth.routes.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { handleError } from './http/error-handler.js';
+import { registerEventRoutes } from './http/events.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerOrderRoutes } from './http/orders.routes.js';
+import { registerOverviewRoutes } from './http/overview.routes.js';
 import { registerPasswordResetRoutes } from './http/password-reset.routes.js';
 import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
 import { registerPlatformRoutes } from './http/platforms.routes.js';
@@ -143,9 +145,16 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerAuditRoutes(api, { sites });
       registerWebhookRoutes(api, { webhooks: deps.webhooks });
       registerPlatformNotificationRoutes(api, { platformNotifications: deps.platformNotifications });
+      registerOverviewRoutes(api, { overview: deps.overview });
+      registerEventRoutes(api, { live: deps.live, tokens, heartbeatMs: deps.liveHeartbeatMs });
     },
     { prefix: API_PREFIX },
   );
+  // The event streams never end by themselves: the server's close would wait for them, so they are ended first.
+  app.addHook('preClose', (done) => {
+    deps.live.endAll();
+    done();
+  });
   registerMediaRoutes(app, { media: deps.media });
   await registerDashboard(app, app.log);
   if (config.sandbox) mountSandboxOnFirstUse(app, deps);

@@ -26,10 +26,12 @@ import { createListingWatch, type ListingWatch } from './core/listings/listing-w
 import { createListingWork } from './core/listings/listing-work.js';
 import { createListingsService, type ListingsService } from './core/listings/listings.service.js';
 import { createSiteListingsService, type SiteListingsService } from './core/listings/site-listings.service.js';
+import { createLiveHub, type LiveHub } from './core/live/live-hub.js';
 import { createMailWork, type MailWork } from './core/mail/mail-work.js';
 import { createOrderIntake, type OrderIntake } from './core/orders/order-intake.js';
 import { createOrderReads, type OrderReads } from './core/orders/order-reads.js';
 import { createOrdersService, type OrdersService } from './core/orders/orders.service.js';
+import { createOverviewService, type OverviewService } from './core/overview/overview.service.js';
 import { createPacers } from './core/platform-work/pacing.js';
 import { createPlatformJobRunner } from './core/platform-work/runner.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
@@ -78,6 +80,12 @@ export interface Deps {
    * authentication cache stays unused. main.ts and the test app call it.
    */
   watchAuthChanges(): Promise<void>;
+  /** The event streams open on this instance and the database notifications they follow (GET /events). */
+  readonly live: LiveHub;
+  /** How often an event stream sends a heartbeat and checks its caller's access again. */
+  readonly liveHeartbeatMs: number;
+  /** The workspace at a glance (GET /overview). */
+  readonly overview: OverviewService;
   readonly accounts: AccountsService;
   /** A user's own name and password, and the operator's password reset. */
   readonly accountSettings: AccountSettingsService;
@@ -153,6 +161,8 @@ export interface DepsOptions {
   adapters?: Adapters;
   /** How long stopWork() waits for jobs in flight (default: a second less than SHUTDOWN_TIMEOUT_MS, 8 s). */
   shutdownMs?: number;
+  /** How often an event stream sends a heartbeat and checks its caller's access again (default 15 s). */
+  liveHeartbeatMs?: number;
 }
 
 /** Each queue's `worker` switch: REFRESH_WORKER, WEBHOOK_WORKER and LISTING_WORKER (the listings and advertising). */
@@ -187,6 +197,12 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   const watchAuthChanges = async () => {
     stopWatching ??= await database.subscribe(AUTH_CHANNEL, authChangeHandlers(authCache, logger));
   };
+
+  const live = createLiveHub({
+    database,
+    onLost: () => logger.warn('lost the database change notifications; live event streams will be told to read everything again'),
+    onBack: () => logger.info('database change notifications are back; live event streams told to read everything again'),
+  });
 
   const cipher = createCredentialsCipher(config.encryptionKey);
   const fetch = options.fetch ?? globalThis.fetch;
@@ -401,6 +417,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     usage,
     tokens,
     watchAuthChanges,
+    live,
+    liveHeartbeatMs: options.liveHeartbeatMs ?? 15_000,
+    overview: createOverviewService({ db }),
     accounts: createAccountsService({ db, tokens, security, passwords }),
     accountSettings,
     passwordResets,
@@ -436,6 +455,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     startWorkers: () => jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false),
     stopWork: () => jobs.stop(shutdownMs),
     close: async () => {
+      await live.close();
       await stopWatching?.();
       authCache.deactivate();
       await jobs.stop(shutdownMs);

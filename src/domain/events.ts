@@ -87,3 +87,11 @@ export const AUDIT_SUBJECTS = [
   'order',
 ] as const;
 export type AuditSubject = (typeof AUDIT_SUBJECTS)[number];
+
+/**
+ * What the live event stream (GET /events, docs/dashboard.md "Live status") says changed in a workspace: its listings,
+ * its listings' advertising, its orders (and with them the oversold alerts) or its sites. The database's triggers name
+ * these (migration 0024).
+ */
+export const LIVE_KINDS = ['listings', 'advertising', 'orders', 'sites'] as const;
+export type LiveKind = (typeof LIVE_KINDS)[number];

@@ -44,6 +44,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /products/{product_id}': 'deleteProduct',
   'GET /products/stock-movements': 'listStockMovements',
   'GET /orders': 'listOrders',
+  'GET /events': 'streamEvents',
+  'GET /overview': 'getOverview',
   'GET /orders/{order_id}': 'getOrder',
   'POST /sites/{site_id}/orders/sync': 'syncSiteOrders',
   'POST /products/{product_id}/images': 'uploadProductImage',
@@ -111,6 +113,10 @@ export const TAGS: readonly { name: string; description: string }[] = [
   },
   { name: 'webhooks', description: 'Endpoints that receive the workspace’s events (Standard Webhooks), and their deliveries' },
   { name: 'audit', description: 'Who did what in the workspace' },
+  {
+    name: 'overview',
+    description: 'The workspace at a glance and as it changes: counts by site and status, what needs fixing, live status events',
+  },
   { name: 'meta', description: 'Liveness and readiness' },
 ];
 

@@ -71,7 +71,7 @@ describe('the connect catalogue and broken connections in a browser', () => {
     etsy = await readSite(id);
     // Away from the site's page first: its listings, read while it breaks, would be refused (422) meanwhile.
     await page.goto(dashboardUrl());
-    await page.getByRole('row').filter({ hasText: etsy.name }).waitFor();
+    await page.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: etsy.name }).waitFor();
     assert.equal(
       (await fetch(`${baseUrl}/sandbox/revoke`, { method: 'POST', body: new URLSearchParams({ track: 'etsy', account: '41' }) })).status,
       204,
@@ -119,7 +119,12 @@ describe('the connect catalogue and broken connections in a browser', () => {
 
     await page.goto(dashboardUrl());
     await page.getByRole('heading', { name: 'Connected sites' }).waitFor();
-    await page.getByRole('row').filter({ hasText: etsy.name }).getByText('Connected').waitFor();
+    await page
+      .getByRole('region', { name: 'Connected sites' })
+      .getByRole('row')
+      .filter({ hasText: etsy.name })
+      .getByText('Connected')
+      .waitFor();
     assert.equal(await page.getByText(/needs? to be reconnected/).count(), 0, 'the banner is gone');
     session.noConsoleErrors();
   });

@@ -50,7 +50,8 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL(
       (url) => url.pathname === '/dashboard' || /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname),
     );
-    await page.waitForLoadState('networkidle');
+    // Not 'networkidle': the page's live event stream (web/src/live.ts) keeps a request open for as long as it is shown.
+    await page.waitForLoadState('load');
   }
 
   test('a visitor signs up and lands on the workspace dashboard, whose id is in the address', async () => {
@@ -137,7 +138,7 @@ describe('the dashboard in a browser', () => {
     await shot('site-listings-etsy');
     await session.noAxeViolations('the Etsy site page');
     await page.goto(dashboardUrl());
-    const row = page.getByRole('row').filter({ hasText: 'Etsy' });
+    const row = page.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: 'Etsy' });
     await row.getByText('Connected').waitFor();
     noConsoleErrors();
   });
@@ -148,7 +149,12 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'TikTok Shop is connected.' }).waitFor();
     await session.noAxeViolations('the TikTok Shop site page');
     await page.goto(dashboardUrl());
-    await page.getByRole('row').filter({ hasText: 'TikTok Shop' }).getByText('Connected').waitFor();
+    await page
+      .getByRole('region', { name: 'Connected sites' })
+      .getByRole('row')
+      .filter({ hasText: 'TikTok Shop' })
+      .getByText('Connected')
+      .waitFor();
     noConsoleErrors();
   });
 
@@ -157,7 +163,7 @@ describe('the dashboard in a browser', () => {
     await page.getByLabel('Connect Amazon: region').selectOption('EU');
     await throughConsent('Connect Amazon', 'Allow');
     await page.goto(dashboardUrl());
-    const row = page.getByRole('row').filter({ hasText: 'Amazon' });
+    const row = page.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: 'Amazon' });
     await row.getByText('Connected').waitFor();
     await throughConsent('Connect advertising', 'Allow');
     assert.match(new URL(page.url()).pathname, /^\/site\/\d+\/listings$/);
@@ -199,7 +205,7 @@ describe('the dashboard in a browser', () => {
 
   test('a site is disconnected after a confirmation', async () => {
     await page.goto(dashboardUrl());
-    await page.getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
+    await page.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
     await page.waitForURL(/\/site\/\d+\/listings$/);
     await page.getByRole('button', { name: 'Disconnect…' }).click();
     await shot('site-listings-confirm-disconnect');

@@ -160,7 +160,8 @@ describe('the newcomer review’s rough edges in a browser', () => {
     await page.getByLabel('Sandbox account number').fill(account);
     await page.getByRole('button', { name: decision, exact: true }).click();
     await page.waitForURL((url) => /^\/(workspace\/\d+\/dashboard|site\/\d+\/listings)$/.test(url.pathname));
-    await page.waitForLoadState('networkidle');
+    // Not 'networkidle': the page's live event stream (web/src/live.ts) keeps a request open for as long as it is shown.
+    await page.waitForLoadState('load');
   }
 
   test('while one Connect button opens its platform, the others wait', async () => {
@@ -259,7 +260,7 @@ describe('the newcomer review’s rough edges in a browser', () => {
     const connect = page.getByRole('button', { name: 'Connect Etsy', exact: true });
     await connect.waitFor();
     assert.ok(await connect.isEnabled(), 'Connect Etsy can be pressed again');
-    await page.getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
+    await page.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: 'Etsy' }).getByRole('link').click();
     await page.getByRole('heading', { name: 'Details' }).waitFor();
     assert.equal(await page.getByText('Etsy is connected.').count(), 0);
     await page.goto(dashboardUrl());

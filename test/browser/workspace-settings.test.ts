@@ -248,7 +248,7 @@ describe('two people share a workspace in a browser', () => {
     const p = second.page;
     await p.goto(`${baseUrl}/workspace/${workspaceId}/dashboard`);
     await p.getByRole('heading', { name: 'Connected sites' }).waitFor();
-    await p.getByRole('row').filter({ hasText: 'Etsy' }).waitFor();
+    await p.getByRole('region', { name: 'Connected sites' }).getByRole('row').filter({ hasText: 'Etsy' }).waitFor();
     assert.equal(await p.getByRole('heading', { name: 'Connect a platform' }).count(), 0, 'no connect catalogue');
     assert.equal(await p.getByRole('button', { name: /^Connect / }).count(), 0, 'no Connect button');
     await p.locator('summary', { hasText: 'Settings' }).click();

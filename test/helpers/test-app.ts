@@ -53,6 +53,8 @@ export async function createTestApp(
     renewals?: 'worker' | 'by-hand';
     database?: TestDatabase;
     resolveHost?: ResolveHost;
+    /** How often an event stream (GET /events) sends its heartbeat and checks access again (default 15 s). */
+    liveHeartbeatMs?: number;
   } = {},
 ): Promise<TestApp> {
   const queries = { count: 0 };
@@ -79,6 +81,7 @@ export async function createTestApp(
     scryptParams: TEST_SCRYPT,
     usageFlushIntervalMs: 3_600_000,
     ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
   });
   const app = await buildApp(deps);
   await deps.watchAuthChanges();

@@ -196,7 +196,8 @@ for (const kind of databaseKinds()) {
       snapshot = async () =>
         Object.fromEntries((await selectRows<{ name: string; digest: string }>(t.database, query)).map((r) => [r.name, r.digest]));
       const document = await t.app.inject({ method: 'GET', url: `${API}/openapi.json` });
-      operations = operationsOf(document.json());
+      // The live event stream never ends, so inject would wait for it for ever: test/server/events.test.ts covers it.
+      operations = operationsOf(document.json()).filter((op) => !(op.method === 'GET' && op.template === `${API}/events`));
     });
     after(() => t.close());
 

@@ -6,25 +6,40 @@ import { Link, loginUrl, navigate, useHeadingFocus } from './router';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
 
-/** Runs `load` on mount and whenever `key` changes; `reload` runs it again. */
-export function useRequest<T>(load: () => Promise<T>, key: string): Loadable<T> & { reload: () => void } {
+/**
+ * Runs `load` on mount and whenever `key` changes; `reload` runs it again, showing the loading state meanwhile, and
+ * `refresh` runs it again in the background, keeping what is shown until the new answer replaces it (a failed refresh
+ * leaves it): for live updates (live.ts), which must not make the page flash "Loading".
+ */
+export function useRequest<T>(load: () => Promise<T>, key: string): Loadable<T> & { reload: () => void; refresh: () => void } {
   const [result, setResult] = useState<Loadable<T>>({ state: 'loading' });
   const [round, setRound] = useState(0);
+  const latest = useRef(load);
+  latest.current = load;
+  const generation = useRef(0);
   // `load` is a new closure on every render; `key` names what it loads and `round` asks for it again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: key and round are the triggers, load is not one
   useEffect(() => {
     let live = true;
+    const mine = ++generation.current;
     setResult({ state: 'loading' });
     load().then(
-      (data) => live && setResult({ state: 'ready', data }),
-      (error: Error) => live && setResult({ state: 'error', error }),
+      (data) => live && mine === generation.current && setResult({ state: 'ready', data }),
+      (error: Error) => live && mine === generation.current && setResult({ state: 'error', error }),
     );
     return () => {
       live = false;
     };
   }, [key, round]);
   const reload = useCallback(() => setRound((r) => r + 1), []);
-  return { ...result, reload };
+  const refresh = useCallback(() => {
+    const mine = ++generation.current;
+    latest.current().then(
+      (data) => mine === generation.current && setResult({ state: 'ready', data }),
+      () => undefined,
+    );
+  }, []);
+  return { ...result, reload, refresh };
 }
 
 export function Loading({ what }: { what: string }) {

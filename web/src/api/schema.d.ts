@@ -294,6 +294,17 @@ export interface paths {
     /** Send a delivery again, with the same webhook-id */
     post: operations["redeliverWebhookDelivery"];
   };
+  "/api/v1/overview": {
+    /** The workspace at a glance: each site's listings by status, the listings that need fixing, oversold orders */
+    get: operations["getOverview"];
+  };
+  "/api/v1/events": {
+    /**
+     * The workspace's live status: server-sent events naming what changed (listings, advertising, orders, sites)
+     * @description A `text/event-stream` that stays open: `ready` once it listens, then `change` with `{"kind": "listings" | "advertising" | "orders" | "sites"}` each time a record of that kind changes in the workspace (on any instance), `resync` when changes may have been missed, a `: heartbeat` comment every 15 s, and `end` before the server closes it (shutdown, or access to the workspace withdrawn: checked at every heartbeat). Read it with the bearer and X-Workspace-Id headers (fetch streaming), then read the named resources again.
+     */
+    get: operations["streamEvents"];
+  };
   "/api/v1/products/{product_id}/images": {
     /**
      * Upload an image of the product (multipart: a part named file, JPEG, PNG, WebP or GIF, at most 10 MB, 10,000 px a side and 50 megapixels; optional alt)
@@ -680,6 +691,61 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       delivered_at: string | null;
+    };
+    Overview: {
+      /** @description Every site of the workspace, in id order */
+      sites: ({
+          id: number;
+          name: string;
+          platform: string;
+          platform_id: number;
+          /** @description `reauthorization_required`: the seller must connect the site again */
+          status: "connected" | "reauthorization_required" | "disconnected";
+          listings: {
+            /** @description Listings of the site, deleted ones aside */
+            total: number;
+            /** @description Listings in each status (every status present, 0 when none) */
+            by_status: {
+              pending: number;
+              in_review: number;
+              active: number;
+              inactive: number;
+              rejected: number;
+              error: number;
+            };
+            /** @description Listings in each sync status */
+            by_sync: {
+              synced: number;
+              syncing: number;
+              failed: number;
+            };
+          };
+        })[];
+      listings_to_fix: {
+        /** @description Listings rejected, in error or whose last sync failed */
+        total: number;
+        /** @description The 20 most recently changed of them */
+        shown: ({
+            id: number;
+            site_id: number;
+            product_id: number;
+            title: string;
+            status: "pending" | "in_review" | "active" | "inactive" | "rejected" | "error";
+            sync_status: "synced" | "syncing" | "failed";
+            issues: ({
+                severity: "error" | "warning";
+                code: string;
+                /** @description The platform's own words where `source` is platform */
+                message: string;
+                field: string | null;
+                source: "storelink" | "platform";
+              })[];
+            /** Format: date-time */
+            updated_at: string;
+          })[];
+      };
+      /** @description Orders not cancelled with a line the stock pool could not cover */
+      oversold_orders: number;
     };
   };
   responses: never;
@@ -7272,6 +7338,167 @@ export interface operations {
             success: true;
             data: components["schemas"]["WebhookDelivery"];
           };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /** The workspace at a glance: each site's listings by status, the listings that need fixing, oversold orders */
+  getOverview: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Overview"];
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * The workspace's live status: server-sent events naming what changed (listings, advertising, orders, sites)
+   * @description A `text/event-stream` that stays open: `ready` once it listens, then `change` with `{"kind": "listings" | "advertising" | "orders" | "sites"}` each time a record of that kind changes in the workspace (on any instance), `resync` when changes may have been missed, a `: heartbeat` comment every 15 s, and `end` before the server closes it (shutdown, or access to the workspace withdrawn: checked at every heartbeat). Read it with the bearer and X-Workspace-Id headers (fetch streaming), then read the named resources again.
+   */
+  streamEvents: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    responses: {
+      /** @description An event stream */
+      200: {
+        content: {
+          "text/event-stream": string;
         };
       };
       /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */

@@ -9,6 +9,7 @@
 import { type RefObject, useCallback, useEffect, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { useFocusReturn } from '../confirm';
+import { useLiveChanges } from '../live';
 import { canManage, type Role } from '../roles';
 import { Link } from '../router';
 import { ErrorMessage, Loading, Notice } from '../ui';
@@ -45,6 +46,7 @@ function useAdvertising(listingId: number, workspaceId: string, listingVersion: 
     const timer = setInterval(() => void load(), every);
     return () => clearInterval(timer);
   }, [every, load]);
+  useLiveChanges(workspaceId, ['advertising'], () => void load());
   return { ad, setAd, error, reload: load };
 }
 

@@ -1,9 +1,11 @@
 /**
  * /dashboard (to the current workspace) and /workspace/<id>/dashboard: the workspace switcher and "New workspace…", the
- * oversold alert (DESIGN §14), the sites that need reconnecting, the connect catalogue (owners and admins) and the connected sites.
+ * oversold alert (DESIGN §14), the sites that need reconnecting, the overview (each site's listings by status, what
+ * needs fixing, recent orders: overview.tsx), the connect catalogue (owners and admins) and the connected sites.
  */
 import { useEffect } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
+import { useLiveChanges } from '../live';
 import { canManage } from '../roles';
 import { Link, navigate } from '../router';
 import {
@@ -24,6 +26,7 @@ import { ConnectButton, ConnectOutcome } from './connect';
 import { AttentionBanner, ConnectCatalogue } from './connect-catalogue';
 import { NewWorkspaceButton } from './new-workspace';
 import { loadOversold, OversoldAlert } from './order-parts';
+import { WorkspaceOverview } from './overview';
 
 /** Goes to the last used workspace if the user still has it, else the first; keeps the query (a connect outcome). */
 export function DashboardRedirect({ search }: { search: string }) {
@@ -75,6 +78,9 @@ function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; wo
     `sites-${workspaceId}`,
   );
   const oversold = useRequest(() => loadOversold(workspaceId), `oversold-${workspaceId}`);
+  // A site needing reconnection, or an order oversold, shows without a reload (live.ts).
+  useLiveChanges(workspaceId, ['sites'], sites.refresh);
+  useLiveChanges(workspaceId, ['orders'], oversold.refresh);
   const siteName = (id: number) => (sites.state === 'ready' ? sites.data.find((s) => s.id === id)?.name : undefined) ?? `site ${id}`;
 
   return (
@@ -101,6 +107,8 @@ function Dashboard({ workspace, workspaces, search }: { workspace: Workspace; wo
       {oversold.state === 'ready' && <OversoldAlert orders={oversold.data} workspaceId={workspaceId} siteName={siteName} />}
       <ConnectOutcome search={search} />
       {sites.state === 'ready' && <AttentionBanner sites={sites.data} workspaceId={workspaceId} canConnect={manager} />}
+
+      <WorkspaceOverview workspaceId={workspaceId} siteName={siteName} />
 
       {manager && <ConnectCatalogue workspaceId={workspaceId} />}
 

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
+import { useLiveChanges } from '../live';
 import { Link, navigate } from '../router';
 import { Breadcrumb, ErrorMessage, Frame, Loading, lastWorkspace, platformName, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
@@ -69,6 +70,14 @@ function useLiveListing(first: Listing | null, workspaceId: string | null) {
     }, every);
     return () => clearInterval(timer);
   }, [every, id, workspaceId]);
+  // A change the polling would not see (the listing was settled, then failed or was fixed elsewhere) comes live.
+  useLiveChanges(workspaceId, ['listings'], () => {
+    if (id === null || !workspaceId) return;
+    api
+      .GET('/api/v1/listings/{listing_id}', { params: { path: { listing_id: id }, header: inWorkspace(workspaceId) } })
+      .then((result) => setListing(unwrap(result).data))
+      .catch(() => undefined);
+  });
   return [listing, setListing] as const;
 }
 

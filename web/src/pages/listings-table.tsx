@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
+import { useLiveChanges } from '../live';
 import { Link } from '../router';
 import { ErrorMessage, Loading } from '../ui';
 import {
@@ -69,6 +70,7 @@ export function ListingsTable({
   platform,
   version,
   advertise = 'hidden',
+  initialStatus = null,
 }: {
   siteId: number;
   workspaceId: string;
@@ -77,8 +79,10 @@ export function ListingsTable({
   version: number;
   /** Amazon: whether active listings offer "Advertise" (listing-parts.tsx). */
   advertise?: AdvertiseOffer;
+  /** The status filter to start with: the address's `?status=` (the overview's counts link to it). */
+  initialStatus?: string | null;
 }) {
-  const [status, setStatus] = useState<ListingStatus | ''>('');
+  const [status, setStatus] = useState<ListingStatus | ''>(() => LISTING_STATUSES.find((s) => s.value === initialStatus)?.value ?? '');
   const [page, setPage] = useState(1);
   const [data, setData] = useState<{ rows: Listing[]; total: number } | null>(null);
   const [error, setError] = useState<Error | null>(null);
@@ -119,6 +123,9 @@ export function ListingsTable({
     const timer = setInterval(() => void load(), every);
     return () => clearInterval(timer);
   }, [every, load]);
+
+  // Any change of the workspace's listings, by a job, the platform or another tab, is shown without a reload.
+  useLiveChanges(workspaceId, ['listings'], () => void load());
 
   const names = useProductNames(workspaceId, data?.rows ?? []);
   const replace = (listing: Listing) => setData((d) => (d ? { ...d, rows: d.rows.map((r) => (r.id === listing.id ? listing : r)) } : d));

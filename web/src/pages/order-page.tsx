@@ -1,5 +1,6 @@
 /** /workspace/<id>/orders/<order_id>: one order (GET /orders/{id}), as the Orders page shows it, with its lines' issues. */
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
+import { useLiveChanges } from '../live';
 import { Breadcrumb, ErrorMessage, Frame, Loading, usePageTitle, useRequest } from '../ui';
 import type { Workspace } from '../workspace-gate';
 import { OversoldAlert, ordersUrl } from './order-parts';
@@ -17,6 +18,7 @@ async function loadOrder(workspaceId: string, orderId: string) {
 export function OrderPage({ workspace, orderId }: { workspace: Workspace; orderId: string }) {
   const workspaceId = String(workspace.id);
   const loaded = useRequest(() => loadOrder(workspaceId, orderId), `order-${workspaceId}-${orderId}`);
+  useLiveChanges(workspaceId, ['orders'], loaded.refresh);
   const title = loaded.state === 'ready' ? `Order ${loaded.data.order.external_id}` : `Order ${orderId}`;
   usePageTitle(title, workspace.name);
   return (

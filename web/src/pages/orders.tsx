@@ -7,6 +7,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, PAGE, unwrap } from '../api/client';
+import { useLiveChanges } from '../live';
 import { Link, navigate } from '../router';
 import { Breadcrumb, ErrorMessage, Frame, Loading, usePageTitle, useRequest } from '../ui';
 import type { Workspace } from '../workspace-gate';
@@ -66,6 +67,7 @@ function useOrders(workspaceId: string, filters: OrderFilters, every: number) {
     const timer = setInterval(() => void load(), every);
     return () => clearInterval(timer);
   }, [load, every]);
+  useLiveChanges(workspaceId, ['orders'], () => void load());
   return { data, error, loading, reload: load };
 }
 

@@ -5,6 +5,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Confirm, useFocusReturn } from '../confirm';
+import { useLiveChanges } from '../live';
 import { canManage, refusalOf } from '../roles';
 import {
   Breadcrumb,
@@ -48,6 +49,8 @@ export async function loadSite(siteId: string) {
 
 export function SiteListings({ siteId, search }: { siteId: string; search: URLSearchParams }) {
   const loaded = useRequest(() => loadSite(siteId), `site-${siteId}`);
+  // The site's status (a connection that needs renewing) changes without a reload; its listings follow on their own.
+  useLiveChanges(loaded.state === 'ready' ? loaded.data.workspaceId : null, ['sites'], loaded.refresh);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [disconnectError, setDisconnectError] = useState<Error | null>(null);
@@ -221,6 +224,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           workspaceId={workspaceId}
           platform={platformName(site.platform)}
           version={published}
+          initialStatus={search.get('status')}
           advertise={
             site.platform_id !== 5 || !manager
               ? 'hidden'
