@@ -53,28 +53,46 @@ export function PublishProducts({
   onPublished: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [open, setOpen] = useState(0);
+  // The form is kept while the dialog is closed, so a seller who leaves it to set the site's settings finds their picks
+  // again; a publish done starts the next one afresh.
+  const [form, setForm] = useState(0);
+  const [published, setPublished] = useState(false);
+  const close = () => dialog.current?.close();
   return (
     <>
       <button
         type="button"
         className="primary"
         onClick={() => {
-          setOpen((n) => n + 1);
+          if (form === 0 || published) {
+            setForm((n) => n + 1);
+            setPublished(false);
+          }
           dialog.current?.showModal();
         }}
       >
         Publish products…
       </button>
-      <dialog ref={dialog} className="dialog publish-dialog" aria-labelledby="publish-title" onClose={() => setOpen(0)}>
-        {open > 0 && (
+      <dialog ref={dialog} className="dialog publish-dialog" aria-labelledby="publish-title">
+        {form > 0 && (
           <PublishForm
-            key={open}
+            key={form}
             siteId={siteId}
             workspaceId={workspaceId}
             platform={platform}
-            onPublished={onPublished}
-            onClose={() => dialog.current?.close()}
+            onPublished={() => {
+              setPublished(true);
+              onPublished();
+            }}
+            onClose={close}
+            onFixSettings={() => {
+              close();
+              // The site's listing settings, on the page under the dialog: its heading takes the focus.
+              const heading = document.getElementById('settings-heading');
+              heading?.scrollIntoView({ block: 'start' });
+              heading?.setAttribute('tabindex', '-1');
+              heading?.focus();
+            }}
           />
         )}
       </dialog>
@@ -88,12 +106,15 @@ function PublishForm({
   platform,
   onPublished,
   onClose,
+  onFixSettings,
 }: {
   siteId: number;
   workspaceId: string;
   platform: string;
   onPublished: () => void;
   onClose: () => void;
+  /** Closes the dialog, the form kept, for the seller to set the site's listing settings. */
+  onFixSettings: () => void;
 }) {
   const [picked, setPicked] = useState<Map<number, string>>(() => new Map());
   const [category, setCategory] = useState<Category | null>(null);
@@ -237,7 +258,7 @@ function PublishForm({
           review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s validation preview; nothing is listed.
         </p>
       )}
-      <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} />
+      <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} onFixSettings={onFixSettings} />
       <div className="button-row">
         <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
           {busy === 'validate' ? 'Validating…' : 'Validate'}
@@ -268,18 +289,31 @@ function Outcomes({
   outcomes,
   attributes,
   platform,
+  onFixSettings,
 }: {
   picked: Map<number, string>;
   outcomes: Map<number, Outcome>;
   attributes: Attribute[];
   platform: string;
+  onFixSettings: () => void;
 }) {
   if (outcomes.size === 0) return null;
+  const needsSettings = [...outcomes.values()].some(
+    (outcome) => 'issues' in outcome && outcome.issues.some((issue) => issue.field?.startsWith('settings.')),
+  );
   return (
     <section className="outcomes" aria-labelledby="outcomes-heading" aria-live="polite">
       <h3 id="outcomes-heading" tabIndex={-1}>
         Results
       </h3>
+      {needsSettings && (
+        <p>
+          <button type="button" onClick={onFixSettings}>
+            Set the site’s listing settings
+          </button>{' '}
+          <span className="muted small">Your picks here are kept: open Publish products… again when the settings are saved.</span>
+        </p>
+      )}
       <ul>
         {[...outcomes].map(([id, outcome]) => (
           <li key={id} className={`outcome outcome-${outcome.kind}`}>
