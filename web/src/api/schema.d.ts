@@ -72,7 +72,7 @@ export interface paths {
   "/api/v1/workspaces/{workspace_id}/members/{user_id}": {
     /** Remove a member, or leave (your own user id) */
     delete: operations["removeWorkspaceMember"];
-    /** Change a member's role (owners; admins for members and admins) */
+    /** Change a member's role: owner, admin, member or viewer (owners; admins for admins, members and viewers) */
     patch: operations["changeWorkspaceMemberRole"];
   };
   "/api/v1/workspaces/{workspace_id}/transfer-ownership": {
@@ -350,7 +350,7 @@ export interface components {
     Workspace: {
       id: number;
       name: string;
-      role: "owner" | "admin" | "member";
+      role: "owner" | "admin" | "member" | "viewer";
     };
     PersonalAccessToken: {
       id: number;
@@ -1831,7 +1831,7 @@ export interface operations {
                 user_id: number;
                 name: string;
                 email: string;
-                role: "owner" | "admin" | "member";
+                role: "owner" | "admin" | "member" | "viewer";
                 /** Format: date-time */
                 joined_at: string;
               })[];
@@ -1986,7 +1986,7 @@ export interface operations {
       };
     };
   };
-  /** Change a member's role (owners; admins for members and admins) */
+  /** Change a member's role: owner, admin, member or viewer (owners; admins for admins, members and viewers) */
   changeWorkspaceMemberRole: {
     parameters: {
       path: {
@@ -1997,7 +1997,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          role: "owner" | "admin" | "member";
+          role: "owner" | "admin" | "member" | "viewer";
         };
       };
     };
@@ -2012,7 +2012,7 @@ export interface operations {
               user_id: number;
               name: string;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               joined_at: string;
             };
@@ -2106,7 +2106,7 @@ export interface operations {
               user_id: number;
               name: string;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               joined_at: string;
             };
@@ -2196,7 +2196,7 @@ export interface operations {
             data: ({
                 id: number;
                 email: string;
-                role: "owner" | "admin" | "member";
+                role: "owner" | "admin" | "member" | "viewer";
                 /** Format: date-time */
                 expires_at: string;
                 /** Format: date-time */
@@ -2287,7 +2287,7 @@ export interface operations {
         "application/json": {
           /** Format: email */
           email: string;
-          role: "owner" | "admin" | "member";
+          role: "owner" | "admin" | "member" | "viewer";
         };
       };
     };
@@ -2301,7 +2301,7 @@ export interface operations {
             data: {
               id: number;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               expires_at: string;
               /** Format: date-time */
@@ -2476,7 +2476,7 @@ export interface operations {
                 id: number;
                 name: string;
               };
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** @description Whom it is for: only that user can accept it */
               email: string;
               /** Format: date-time */
