@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { Breadcrumb, ErrorMessage, Frame, Loading, lastWorkspace, platformName, usePageTitle, useRequest } from '../ui';
+import { Breadcrumb, Editable, ErrorMessage, Frame, Loading, lastWorkspace, platformName, ReadOnly, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
 import { ListingOverrides } from './listing-overrides';
 import {
@@ -168,10 +168,14 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
           </div>
         )}
         <IssueList issues={listing.issues} platform={platform} />
-        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
+        <Editable>
+          <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
+        </Editable>
       </section>
       {product && listing.status !== 'deleted' && (
-        <ListingOverrides listing={listing} product={product} platform={platform} workspaceId={workspaceId} onChanged={setListing} />
+        <ReadOnly>
+          <ListingOverrides listing={listing} product={product} platform={platform} workspaceId={workspaceId} onChanged={setListing} />
+        </ReadOnly>
       )}
       {site.platform === 'amazon-seller' && (
         <AdvertisingSection

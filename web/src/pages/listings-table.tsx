@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link } from '../router';
-import { ErrorMessage, Loading } from '../ui';
+import { Editable, ErrorMessage, Loading } from '../ui';
 import {
   type AdvertiseOffer,
   IssueList,
@@ -288,7 +288,9 @@ function ListingRow({
             </button>
           )}
         </div>
-        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+        <Editable>
+          <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+        </Editable>
       </td>
     </tr>
   );
@@ -355,24 +357,26 @@ function PlatformChanges({
           </li>
         ))}
       </ul>
-      <div className="button-row">
-        <button
-          type="button"
-          onClick={() => void run('/api/v1/listings/{listing_id}/refresh')}
-          disabled={busy}
-          aria-label={`Send the catalogue’s values for ${title}`}
-        >
-          Send the catalogue’s
-        </button>
-        <button
-          type="button"
-          onClick={() => void run('/api/v1/listings/{listing_id}/adopt')}
-          disabled={busy}
-          aria-label={`Take ${platform}’s values for ${title}`}
-        >
-          Take {platform}’s
-        </button>
-      </div>
+      <Editable>
+        <div className="button-row">
+          <button
+            type="button"
+            onClick={() => void run('/api/v1/listings/{listing_id}/refresh')}
+            disabled={busy}
+            aria-label={`Send the catalogue’s values for ${title}`}
+          >
+            Send the catalogue’s
+          </button>
+          <button
+            type="button"
+            onClick={() => void run('/api/v1/listings/{listing_id}/adopt')}
+            disabled={busy}
+            aria-label={`Take ${platform}’s values for ${title}`}
+          >
+            Take {platform}’s
+          </button>
+        </div>
+      </Editable>
       {error && <ErrorMessage error={error} />}
     </div>
   );

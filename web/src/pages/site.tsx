@@ -5,7 +5,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Confirm, useFocusReturn } from '../confirm';
-import { canManage, refusalOf } from '../roles';
+import { canEdit, canManage, refusalOf } from '../roles';
 import {
   Breadcrumb,
   ErrorMessage,
@@ -206,8 +206,10 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       <section aria-labelledby="listings-heading" className="card">
         <div className="page-head">
           <h2 id="listings-heading">Listings</h2>
-          {listable && <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />}
-          {listable && (
+          {listable && canEdit(role) && (
+            <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />
+          )}
+          {listable && canEdit(role) && (
             <PublishProducts
               siteId={site.id}
               workspaceId={workspaceId}
