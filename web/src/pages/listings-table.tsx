@@ -154,7 +154,7 @@ export function ListingsTable({
       </div>
       {advertise === 'not-connected' && data?.rows.some((r) => r.status === 'active') && (
         <p className="muted small" id="advertise-needs-connection">
-          To advertise an active listing, connect Amazon advertising first: “Connect advertising” under Advertising profiles, above.
+          To advertise an active listing, connect Amazon advertising first: “Connect advertising” under Advertising profiles, below.
         </p>
       )}
       {error && <ErrorMessage error={error} title="Could not load the listings" />}

@@ -96,6 +96,35 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       <ConnectOutcome search={search} site={site} />
       {disconnected && <Notice id="disconnected-notice">{disconnected}</Notice>}
       <BrokenConnection site={site} workspaceId={workspaceId} canConnect={manager} />
+      <section aria-labelledby="listings-heading" className="card">
+        <div className="page-head">
+          <h2 id="listings-heading">Listings</h2>
+          {listable && canEdit(role) && (
+            <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />
+          )}
+          {listable && canEdit(role) && (
+            <PublishProducts
+              siteId={site.id}
+              workspaceId={workspaceId}
+              platform={site.platform}
+              onPublished={() => setPublished((n) => n + 1)}
+            />
+          )}
+        </div>
+        <ListingsTable
+          siteId={site.id}
+          workspaceId={workspaceId}
+          platform={platformName(site.platform)}
+          version={published}
+          advertise={
+            site.platform_id !== 5 || !manager
+              ? 'hidden'
+              : site.status === 'connected' && site.advertising?.connected
+                ? 'ready'
+                : 'not-connected'
+          }
+        />
+      </section>
       <section aria-labelledby="details-heading" className="card">
         <h2 id="details-heading">Details</h2>
         <dl className="details">
@@ -202,36 +231,6 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       )}
 
       <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} canEdit={manager} />
-
-      <section aria-labelledby="listings-heading" className="card">
-        <div className="page-head">
-          <h2 id="listings-heading">Listings</h2>
-          {listable && canEdit(role) && (
-            <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />
-          )}
-          {listable && canEdit(role) && (
-            <PublishProducts
-              siteId={site.id}
-              workspaceId={workspaceId}
-              platform={site.platform}
-              onPublished={() => setPublished((n) => n + 1)}
-            />
-          )}
-        </div>
-        <ListingsTable
-          siteId={site.id}
-          workspaceId={workspaceId}
-          platform={platformName(site.platform)}
-          version={published}
-          advertise={
-            site.platform_id !== 5 || !manager
-              ? 'hidden'
-              : site.status === 'connected' && site.advertising?.connected
-                ? 'ready'
-                : 'not-connected'
-          }
-        />
-      </section>
     </Frame>
   );
 }
