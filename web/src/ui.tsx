@@ -183,6 +183,9 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
           <li>
             <Link href="/profile/developer/api-access">API Access</Link>
           </li>
+          <li>
+            <a href="/api/v1/docs">API reference</a>
+          </li>
         </ul>
       </div>
     </details>

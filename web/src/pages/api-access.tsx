@@ -113,6 +113,10 @@ export function ApiAccess() {
         Personal access tokens let your own programs call the Storelink API as you. Send one as <code>Authorization: Bearer …</code> with an{' '}
         <code>X-Workspace-Id</code> header.
       </p>
+      <p>
+        Every endpoint, with its parameters, answers and errors, is in the <a href="/api/v1/docs">API reference</a>, where you can also try
+        calls with a token; the OpenAPI document behind it is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+      </p>
 
       <section aria-labelledby="create-heading" className="card">
         <h2 id="create-heading">Create a token</h2>
