@@ -191,6 +191,12 @@ describe('a viewer’s dashboard', () => {
     assert.equal(await controls('Leave workspace…').count(), 1, 'a viewer may leave');
     await session.shot('viewer-settings');
 
+    // Their own pages (account, tokens) are theirs to change: no read-only line there.
+    await page.goto(`${baseUrl}/profile/developer/api-access`);
+    await page.getByRole('heading', { name: 'API Access', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Create token' }).waitFor();
+    assert.equal(await page.getByRole('note').filter({ hasText: READ_ONLY }).count(), 0);
+
     // The API holds the same line, whatever the page shows.
     const refused = await apiCall('POST', '/products', mug('ASH-NEW'));
     assert.equal(refused.status, 403);

@@ -240,7 +240,18 @@ export function ReadOnly({ children }: { children: ReactNode }) {
  * The frame of every signed-in page: header with navigation and the Settings menu, then the page. The menu offers the
  * workspace's pages that the caller's role may open (`role`, when the page knows it; read otherwise).
  */
-export function Frame({ children, workspaceId, role }: { children: ReactNode; workspaceId?: string | null; role?: Role }) {
+export function Frame({
+  children,
+  workspaceId,
+  role,
+  personal = false,
+}: {
+  children: ReactNode;
+  workspaceId?: string | null;
+  role?: Role;
+  /** A page of the user's own (account, tokens, an invitation), under the last workspace's menu: no read-only line. */
+  personal?: boolean;
+}) {
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
   const shownRole = useRole(workspaceId, role);
   useHeadingFocus();
@@ -274,7 +285,7 @@ export function Frame({ children, workspaceId, role }: { children: ReactNode; wo
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {shownRole && !canEdit(shownRole) && (
+        {shownRole && !canEdit(shownRole) && !personal && (
           <p className="read-only-note" role="note">
             You are a <strong>viewer</strong> of this workspace: you can see everything in it and change nothing. Ask an owner or admin for
             another role if you need to make changes.

@@ -99,7 +99,7 @@ export function ApiAccess() {
   const nameErrors = nameProblem ? [nameProblem.message] : serverNameErrors && humanFieldMessages('name', serverNameErrors);
 
   return (
-    <Frame workspaceId={lastWorkspace.get()}>
+    <Frame workspaceId={lastWorkspace.get()} personal>
       <Breadcrumb
         items={[
           { label: 'Dashboard', href: lastWorkspace.get() ? `/workspace/${lastWorkspace.get()}/dashboard` : '/dashboard' },
