@@ -115,7 +115,7 @@ describe('a viewer’s dashboard', () => {
     await page.getByRole('link', { name: 'Sandbox Etsy Shop 512' }).waitFor();
     await readOnly('the dashboard', [/^Connect/]);
     await page.locator('summary', { hasText: 'Settings' }).click();
-    await page.getByText('your role: Viewer').waitFor();
+    await page.locator('.menu-heading .menu-role', { hasText: 'Viewer' }).waitFor();
     assert.equal(await page.getByRole('link', { name: 'Webhooks' }).count(), 0);
     await session.noAxeViolations('the dashboard with the Settings menu open, as a viewer');
     await session.shot('viewer-dashboard');

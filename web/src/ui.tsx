@@ -149,7 +149,7 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
         {workspaceId && (
           <>
             <span className="menu-heading" id="workspace-heading">
-              Workspace{role && <span className="menu-role"> · your role: {ROLE_LABEL[role]}</span>}
+              Workspace{role && <span className="menu-role"> · {ROLE_LABEL[role]}</span>}
             </span>
             <ul aria-labelledby="workspace-heading">
               <li>
