@@ -19,7 +19,10 @@ export type Access = 'public' | 'user' | 'workspace' | 'session';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** With access `workspace`: the least role in that workspace the route asks for (DESIGN §12's table); 403 below it. */
+    /**
+     * With access `workspace`: the least role in that workspace the route asks for (DESIGN §12's table); 403 below it.
+     * Unset, a write (any method but GET, HEAD, OPTIONS) asks for a member, a read for any role, a viewer's included.
+     */
     role?: Role;
   }
   interface FastifyRequest {
@@ -51,8 +54,21 @@ export function addAuthentication(app: App, authenticator: Authenticator): void 
     const access = route.config?.access;
     if (!access || access === 'public') return;
     const hooks = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [authenticationHook(access, authenticator, route.config?.role), ...hooks];
+    route.onRequest = [authenticationHook(access, authenticator, leastRole(access, route.method, route.config?.role)), ...hooks];
   });
+}
+
+/** The methods that change nothing: the only ones a viewer may call on a workspace. */
+const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The least role a route asks for: the one it declares, else, for a workspace's route that may change something (any
+ * method but GET, HEAD and OPTIONS), a member, so that a viewer is refused every write, a route added later included
+ * (DESIGN §12).
+ */
+function leastRole(access: Access, method: string | string[], declared: Role | undefined): Role | undefined {
+  if (declared !== undefined || access !== 'workspace') return declared;
+  return [method].flat().some((m) => !READ_METHODS.has(m.toUpperCase())) ? 'member' : undefined;
 }
 
 type OnRequestHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;

@@ -5,6 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type Access, API_PREFIX, type App } from './access.js';
+import { DOCS_FAVICON, DOCS_SCRIPT, DOCS_STYLE } from './docs-theme.js';
 import { BODY_EXAMPLES, CALLBACK_PARAMETERS, OPERATION_IDS, TAGS } from './openapi-operations.js';
 import { ErrorBody } from './schemas.js';
 
@@ -70,10 +71,18 @@ export async function registerOpenApi(app: App, appUrl: string): Promise<void> {
   });
   // The reference page and its assets come from the package (no CDN), and the page's script is a file of its own, so
   // the site-wide Content-Security-Policy (src/http/security-headers.ts) needs no exception for it.
+  // Swagger UI's BaseLayout, without its top bar (Fastify's logo, an unlabelled URL box); no deep links, whose anchors
+  // sit inside each operation's button, one control in another (axe: nested-interactive). The theme gives the page
+  // Storelink's header, landmarks, names and contrast (docs-theme.ts).
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
-    uiConfig: { deepLinking: true, displayOperationId: true, defaultModelsExpandDepth: 0 },
-    theme: { title: 'Storelink API reference' },
+    uiConfig: { layout: 'BaseLayout', deepLinking: false, displayOperationId: true, defaultModelsExpandDepth: 0 },
+    theme: {
+      title: 'Storelink API reference',
+      css: [{ filename: 'storelink.css', content: DOCS_STYLE }],
+      js: [{ filename: 'storelink.js', content: DOCS_SCRIPT }],
+      favicon: [{ filename: 'storelink.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: DOCS_FAVICON }],
+    },
   });
 }
 

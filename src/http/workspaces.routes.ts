@@ -158,7 +158,7 @@ export function registerWorkspaceRoutes(app: App, deps: WorkspaceRoutesServices)
     {
       config: { access: 'user' },
       schema: {
-        summary: "Change a member's role (owners; admins for members and admins)",
+        summary: "Change a member's role: owner, admin, member or viewer (owners; admins for admins, members and viewers)",
         tags: ['workspaces'],
         params: MemberParams,
         body: Type.Object({ role: Role }),

@@ -162,7 +162,12 @@ describe('two people share a workspace in a browser', () => {
     await page.getByRole('button', { name: 'Create invitation link' }).click();
     await page.getByText('Enter the email address of the person to invite.').waitFor();
     await page.getByLabel('Email address').fill(teammate.email);
-    assert.deepEqual(await page.getByLabel('Role', { exact: true }).locator('option').allTextContents(), ['Owner', 'Admin', 'Member']);
+    assert.deepEqual(await page.getByLabel('Role', { exact: true }).locator('option').allTextContents(), [
+      'Owner',
+      'Admin',
+      'Member',
+      'Viewer',
+    ]);
     await page.getByRole('button', { name: 'Create invitation link' }).click();
     const link = page.getByLabel('Invitation link');
     invitationUrl = await link.inputValue();
@@ -308,7 +313,7 @@ describe('two people share a workspace in a browser', () => {
     await p.goto(settingsUrl());
     await p.getByText('your role: Admin').waitFor();
     await p.getByRole('heading', { name: 'Invitations', exact: true }).waitFor();
-    assert.deepEqual(await p.getByLabel('Role', { exact: true }).locator('option').allTextContents(), ['Admin', 'Member']);
+    assert.deepEqual(await p.getByLabel('Role', { exact: true }).locator('option').allTextContents(), ['Admin', 'Member', 'Viewer']);
     // An admin changes no owner: the owner's row has neither a select nor Remove.
     assert.equal(await memberRow(p, owner.name).locator('select').count(), 0);
     assert.equal(await memberRow(p, owner.name).getByRole('button').count(), 0);

@@ -4,11 +4,14 @@
  */
 import { ApiError } from './api/client';
 
-export type Role = 'owner' | 'admin' | 'member';
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
-export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member', 'viewer'];
 
-export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+export const ROLE_LABEL: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', viewer: 'Viewer' };
+
+/** Create and change products, publish and change listings, sync orders: every role but a viewer, who only reads. */
+export const canEdit = (role: Role) => role !== 'viewer';
 
 /** Connect and disconnect sites, listing settings, webhooks, the audit log; invite, change roles, remove members. */
 export const canManage = (role: Role) => role === 'owner' || role === 'admin';
@@ -19,7 +22,7 @@ export const isOwner = (role: Role) => role === 'owner';
 /** The roles `caller` may give a member whose role is `target` (none: no select): an admin never touches an owner. */
 export function assignableRoles(caller: Role, target: Role): readonly Role[] {
   if (caller === 'owner') return ROLES;
-  if (caller === 'admin' && target !== 'owner') return ['admin', 'member'];
+  if (caller === 'admin' && target !== 'owner') return ['admin', 'member', 'viewer'];
   return [];
 }
 
@@ -28,7 +31,7 @@ export const mayRemove = (caller: Role, target: Role) => caller === 'owner' || (
 
 /** The roles `caller` may invite someone with: an admin does not invite owners. */
 export const invitableRoles = (caller: Role): readonly Role[] =>
-  caller === 'owner' ? ROLES : caller === 'admin' ? ['admin', 'member'] : [];
+  caller === 'owner' ? ROLES : caller === 'admin' ? ['admin', 'member', 'viewer'] : [];
 
 /**
  * An API refusal said for a person. Every refusal by role is the API's fixed "Invalid workspace or access denied" (it

@@ -1,7 +1,7 @@
 /** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { createContext, type KeyboardEvent, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { ApiError, api, PAGE, session, unwrap } from './api/client';
-import { canManage, type Role } from './roles';
+import { canEdit, canManage, ROLE_LABEL, type Role } from './roles';
 import { Link, loginUrl, navigate, useHeadingFocus } from './router';
 
 export type Loadable<T> = { state: 'loading' } | { state: 'error'; error: Error } | { state: 'ready'; data: T };
@@ -164,7 +164,7 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
         {workspaceId && (
           <>
             <span className="menu-heading" id="workspace-heading">
-              Workspace
+              Workspace{role && <span className="menu-role"> · {ROLE_LABEL[role]}</span>}
             </span>
             <ul aria-labelledby="workspace-heading">
               <li>
@@ -198,6 +198,9 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
           <li>
             <Link href="/profile/developer/api-access">API Access</Link>
           </li>
+          <li>
+            <a href="/api/v1/docs">API reference</a>
+          </li>
         </ul>
       </div>
     </details>
@@ -220,11 +223,50 @@ function useRole(workspaceId: string | null | undefined, known: Role | undefined
   return known ?? (read.state === 'ready' ? read.data : null);
 }
 
+/** The caller's role in the page's workspace, as the frame knows it (null outside a workspace or while it loads). */
+const RoleContext = createContext<Role | null>(null);
+
+/** The caller's role in the workspace of the page's frame; null while it loads or outside a workspace. */
+export const useFrameRole = () => useContext(RoleContext);
+
+/**
+ * What changes the workspace (add, import, edit, delete, publish, sync…): shown once the caller's role is known and
+ * may change things, never to a viewer, who only reads (DESIGN §12). The API refuses a viewer's writes whatever is shown.
+ */
+export function Editable({ children }: { children: ReactNode }) {
+  const role = useFrameRole();
+  return role && canEdit(role) ? children : null;
+}
+
+/**
+ * A form that changes the workspace, shown to everyone who may read it: disabled, every field and button in it, for a
+ * viewer (or while the role loads), so they read its values without a control that would be refused.
+ */
+export function ReadOnly({ children }: { children: ReactNode }) {
+  const role = useFrameRole();
+  return (
+    <fieldset className="read-only-fieldset" disabled={!(role && canEdit(role))}>
+      {children}
+    </fieldset>
+  );
+}
+
 /**
  * The frame of every signed-in page: header with navigation and the Settings menu, then the page. The menu offers the
  * workspace's pages that the caller's role may open (`role`, when the page knows it; read otherwise).
  */
-export function Frame({ children, workspaceId, role }: { children: ReactNode; workspaceId?: string | null; role?: Role }) {
+export function Frame({
+  children,
+  workspaceId,
+  role,
+  personal = false,
+}: {
+  children: ReactNode;
+  workspaceId?: string | null;
+  role?: Role;
+  /** A page of the user's own (account, tokens, an invitation), under the last workspace's menu: no read-only line. */
+  personal?: boolean;
+}) {
   const home = workspaceId ? `/workspace/${workspaceId}/dashboard` : '/dashboard';
   const shownRole = useRole(workspaceId, role);
   useHeadingFocus();
@@ -258,7 +300,13 @@ export function Frame({ children, workspaceId, role }: { children: ReactNode; wo
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        {children}
+        {shownRole && !canEdit(shownRole) && !personal && (
+          <p className="read-only-note" role="note">
+            You are a <strong>viewer</strong> of this workspace: you can see everything in it and change nothing. Ask an owner or admin for
+            another role if you need to make changes.
+          </p>
+        )}
+        <RoleContext.Provider value={shownRole}>{children}</RoleContext.Provider>
       </main>
     </>
   );

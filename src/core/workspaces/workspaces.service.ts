@@ -131,9 +131,9 @@ export function createWorkspacesService(deps: {
       cache.invalidate({ workspaceId });
     },
 
-    /** Any member. */
+    /** Any member, a viewer included. */
     async members(workspaceId: number, actor: Actor, page: { limit: number; offset: number }) {
-      await roleAtLeast(workspaceId, actor, 'member');
+      await roleAtLeast(workspaceId, actor, 'viewer');
       return workspacesRepo.listMembers(db, workspaceId, page);
     },
 
@@ -219,8 +219,8 @@ export function createWorkspacesService(deps: {
     },
 
     /**
-     * Owners change any role; admins change members' and admins' roles, never to or from owner. The last owner cannot
-     * step down.
+     * Owners change any role; admins change members', viewers' and admins' roles, never to or from owner. The last
+     * owner cannot step down.
      */
     async changeRole(workspaceId: number, userId: number, role: Role, actor: Actor) {
       const changed = await db.transaction(async (tx) => {
@@ -239,13 +239,13 @@ export function createWorkspacesService(deps: {
     },
 
     /**
-     * Anyone may leave; owners remove anyone, admins members and admins. The last owner can neither leave nor be
+     * Anyone may leave, a viewer too; owners remove anyone, admins members and admins. The last owner can neither leave nor be
      * removed.
      */
     async removeMember(workspaceId: number, userId: number, actor: Actor) {
       await db.transaction(async (tx) => {
         await accountsRepo.lockWorkspace(tx, workspaceId);
-        const mine = await roleAtLeast(workspaceId, actor, userId === actor.userId ? 'member' : 'admin', tx);
+        const mine = await roleAtLeast(workspaceId, actor, userId === actor.userId ? 'viewer' : 'admin', tx);
         const member = await memberOf(tx, workspaceId, userId);
         if (userId !== actor.userId && mine !== 'owner' && member.role === 'owner') throw new AppError('forbidden');
         await keepAnOwner(tx, workspaceId, member);

@@ -86,7 +86,7 @@ export interface paths {
   "/api/v1/workspaces/{workspace_id}/members/{user_id}": {
     /** Remove a member, or leave (your own user id) */
     delete: operations["removeWorkspaceMember"];
-    /** Change a member's role (owners; admins for members and admins) */
+    /** Change a member's role: owner, admin, member or viewer (owners; admins for admins, members and viewers) */
     patch: operations["changeWorkspaceMemberRole"];
   };
   "/api/v1/workspaces/{workspace_id}/transfer-ownership": {
@@ -375,7 +375,7 @@ export interface components {
     Workspace: {
       id: number;
       name: string;
-      role: "owner" | "admin" | "member";
+      role: "owner" | "admin" | "member" | "viewer";
     };
     PersonalAccessToken: {
       id: number;
@@ -2071,7 +2071,7 @@ export interface operations {
                 user_id: number;
                 name: string;
                 email: string;
-                role: "owner" | "admin" | "member";
+                role: "owner" | "admin" | "member" | "viewer";
                 /** Format: date-time */
                 joined_at: string;
               })[];
@@ -2226,7 +2226,7 @@ export interface operations {
       };
     };
   };
-  /** Change a member's role (owners; admins for members and admins) */
+  /** Change a member's role: owner, admin, member or viewer (owners; admins for admins, members and viewers) */
   changeWorkspaceMemberRole: {
     parameters: {
       path: {
@@ -2237,7 +2237,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          role: "owner" | "admin" | "member";
+          role: "owner" | "admin" | "member" | "viewer";
         };
       };
     };
@@ -2252,7 +2252,7 @@ export interface operations {
               user_id: number;
               name: string;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               joined_at: string;
             };
@@ -2346,7 +2346,7 @@ export interface operations {
               user_id: number;
               name: string;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               joined_at: string;
             };
@@ -2436,7 +2436,7 @@ export interface operations {
             data: ({
                 id: number;
                 email: string;
-                role: "owner" | "admin" | "member";
+                role: "owner" | "admin" | "member" | "viewer";
                 /** Format: date-time */
                 expires_at: string;
                 /** Format: date-time */
@@ -2527,7 +2527,7 @@ export interface operations {
         "application/json": {
           /** Format: email */
           email: string;
-          role: "owner" | "admin" | "member";
+          role: "owner" | "admin" | "member" | "viewer";
         };
       };
     };
@@ -2541,7 +2541,7 @@ export interface operations {
             data: {
               id: number;
               email: string;
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** Format: date-time */
               expires_at: string;
               /** Format: date-time */
@@ -2716,7 +2716,7 @@ export interface operations {
                 id: number;
                 name: string;
               };
-              role: "owner" | "admin" | "member";
+              role: "owner" | "admin" | "member" | "viewer";
               /** @description Whom it is for: only that user can accept it */
               email: string;
               /** Format: date-time */

@@ -113,7 +113,7 @@ export function Account() {
   const rateLimited = passwordError instanceof ApiError && passwordError.status === 429;
 
   return (
-    <Frame workspaceId={lastWorkspace.get()}>
+    <Frame workspaceId={lastWorkspace.get()} personal>
       <Breadcrumb
         items={[
           { label: 'Dashboard', href: lastWorkspace.get() ? `/workspace/${lastWorkspace.get()}/dashboard` : '/dashboard' },

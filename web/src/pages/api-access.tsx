@@ -99,7 +99,7 @@ export function ApiAccess() {
   const nameErrors = nameProblem ? [nameProblem.message] : serverNameErrors && humanFieldMessages('name', serverNameErrors);
 
   return (
-    <Frame workspaceId={lastWorkspace.get()}>
+    <Frame workspaceId={lastWorkspace.get()} personal>
       <Breadcrumb
         items={[
           { label: 'Dashboard', href: lastWorkspace.get() ? `/workspace/${lastWorkspace.get()}/dashboard` : '/dashboard' },
@@ -112,6 +112,10 @@ export function ApiAccess() {
       <p>
         Personal access tokens let your own programs call the Storelink API as you. Send one as <code>Authorization: Bearer …</code> with an{' '}
         <code>X-Workspace-Id</code> header.
+      </p>
+      <p>
+        Every endpoint, with its parameters, answers and errors, is in the <a href="/api/v1/docs">API reference</a>, where you can also try
+        calls with a token; the OpenAPI document behind it is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
       </p>
 
       <section aria-labelledby="create-heading" className="card">

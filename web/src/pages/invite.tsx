@@ -96,7 +96,7 @@ function Accept({ token }: { token: string }) {
   const shown = refusal ?? (offer.state === 'error' ? refusalOf(offer.error, token) : null);
 
   return (
-    <Frame workspaceId={lastWorkspace.get()}>
+    <Frame workspaceId={lastWorkspace.get()} personal>
       <h1>{offer.state === 'ready' ? `Join ${offer.data.workspace.name}?` : 'Join a workspace?'}</h1>
       {shown ? (
         <div className="alert alert-error" role="alert">

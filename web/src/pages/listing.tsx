@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { useLiveChanges } from '../live';
 import { Link, navigate } from '../router';
-import { Breadcrumb, ErrorMessage, Frame, Loading, lastWorkspace, platformName, usePageTitle, useRequest } from '../ui';
+import { Breadcrumb, Editable, ErrorMessage, Frame, Loading, lastWorkspace, platformName, ReadOnly, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
 import { ListingOverrides } from './listing-overrides';
 import {
@@ -216,10 +216,14 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
           variants={product?.variants}
           fixAt={{ settings: `${siteListingsUrl(site.id)}#settings-heading`, product: productUrl(workspaceId, listing.product_id) }}
         />
-        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
+        <Editable>
+          <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={setListing} />
+        </Editable>
       </section>
       {product && listing.status !== 'deleted' && (
-        <ListingOverrides listing={listing} product={product} platform={platform} workspaceId={workspaceId} onChanged={setListing} />
+        <ReadOnly>
+          <ListingOverrides listing={listing} product={product} platform={platform} workspaceId={workspaceId} onChanged={setListing} />
+        </ReadOnly>
       )}
       {site.platform === 'amazon-seller' && (
         <AdvertisingSection

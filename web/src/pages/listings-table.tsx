@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { useLiveChanges } from '../live';
 import { Link } from '../router';
-import { ErrorMessage, Loading } from '../ui';
+import { Editable, ErrorMessage, Loading } from '../ui';
 import {
   type AdvertiseOffer,
   IssueList,
@@ -164,7 +164,7 @@ export function ListingsTable({
       </div>
       {advertise === 'not-connected' && data?.rows.some((r) => r.status === 'active') && (
         <p className="muted small" id="advertise-needs-connection">
-          To advertise an active listing, connect Amazon advertising first: “Connect advertising” under Advertising profiles, above.
+          To advertise an active listing, connect Amazon advertising first: “Connect advertising” under Advertising profiles, below.
         </p>
       )}
       {error && <ErrorMessage error={error} title="Could not load the listings" />}
@@ -307,7 +307,9 @@ function ListingRow({
             </button>
           )}
         </div>
-        <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+        <Editable>
+          <ListingActions listing={listing} platform={platform} title={title} workspaceId={workspaceId} onChanged={onChanged} />
+        </Editable>
       </td>
     </tr>
   );
@@ -374,24 +376,26 @@ function PlatformChanges({
           </li>
         ))}
       </ul>
-      <div className="button-row">
-        <button
-          type="button"
-          onClick={() => void run('/api/v1/listings/{listing_id}/refresh')}
-          disabled={busy}
-          aria-label={`Send the catalogue’s values for ${title}`}
-        >
-          Send the catalogue’s
-        </button>
-        <button
-          type="button"
-          onClick={() => void run('/api/v1/listings/{listing_id}/adopt')}
-          disabled={busy}
-          aria-label={`Take ${platform}’s values for ${title}`}
-        >
-          Take {platform}’s
-        </button>
-      </div>
+      <Editable>
+        <div className="button-row">
+          <button
+            type="button"
+            onClick={() => void run('/api/v1/listings/{listing_id}/refresh')}
+            disabled={busy}
+            aria-label={`Send the catalogue’s values for ${title}`}
+          >
+            Send the catalogue’s
+          </button>
+          <button
+            type="button"
+            onClick={() => void run('/api/v1/listings/{listing_id}/adopt')}
+            disabled={busy}
+            aria-label={`Take ${platform}’s values for ${title}`}
+          >
+            Take {platform}’s
+          </button>
+        </div>
+      </Editable>
       {error && <ErrorMessage error={error} />}
     </div>
   );

@@ -8,7 +8,7 @@ import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import type { components } from '../api/schema';
 import { refusalOf } from '../roles';
 import { Link } from '../router';
-import { ErrorMessage, formatDate, Notice, platformName, useRequest } from '../ui';
+import { Editable, ErrorMessage, formatDate, Notice, platformName, useRequest } from '../ui';
 import { placeSandboxSale, type SaleOutcome, sandboxAccountOf } from './order-parts';
 
 type Site = components['schemas']['Site'];
@@ -41,7 +41,11 @@ export function OrderSites({ workspaceId, sites, onOrdersExpected }: { workspace
         )}
       </section>
       {platforms.state === 'error' && <ErrorMessage error={platforms.error} title="Could not load the platforms" />}
-      {sandboxSites.length > 0 && <SimulateSale workspaceId={workspaceId} sites={sandboxSites} onPlaced={onOrdersExpected} />}
+      {sandboxSites.length > 0 && (
+        <Editable>
+          <SimulateSale workspaceId={workspaceId} sites={sandboxSites} onPlaced={onOrdersExpected} />
+        </Editable>
+      )}
     </>
   );
 }
@@ -72,9 +76,11 @@ function ReadNow({ site, workspaceId, onRead }: { site: Site; workspaceId: strin
       <span>
         <Link href={`/site/${site.id}/listings`}>{site.name}</Link> <span className="muted small">({platformName(site.platform)})</span>
       </span>{' '}
-      <button type="button" onClick={() => void read()} disabled={busy} aria-label={`Read orders now from ${site.name}`}>
-        {busy ? 'Reading…' : 'Read orders now'}
-      </button>
+      <Editable>
+        <button type="button" onClick={() => void read()} disabled={busy} aria-label={`Read orders now from ${site.name}`}>
+          {busy ? 'Reading…' : 'Read orders now'}
+        </button>
+      </Editable>
       {said && (
         <p className="muted small" role="status">
           {said}

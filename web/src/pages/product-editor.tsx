@@ -7,7 +7,7 @@ import { type FormEvent, type RefObject, useEffect, useMemo, useRef, useState } 
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import type { Role } from '../roles';
 import { Link, navigate } from '../router';
-import { ErrorMessage, Frame, formatDate, Loading, useRequest } from '../ui';
+import { Editable, ErrorMessage, Frame, formatDate, Loading, ReadOnly, useRequest } from '../ui';
 import { DetailsSection, PackageSection } from './product-details';
 import { bodyOf, type Draft, describeKey, draftOf, fieldIdOf, newKey, type Product, plainErrors } from './product-draft';
 import { ImagesEditor } from './product-images';
@@ -38,7 +38,14 @@ export function ProductEditor({ workspaceId, productId, role }: { workspaceId: s
       </p>
       {loaded.state === 'ready' ? (
         <>
-          <ProductForm workspaceId={workspaceId} stored={loaded.data} onSaved={() => setSaves((n) => n + 1)} />
+          {role === 'viewer' && loaded.data === null ? (
+            <>
+              <h1>New product</h1>
+              <p className="card">As a viewer of this workspace you can see its products but not add them.</p>
+            </>
+          ) : (
+            <ProductForm workspaceId={workspaceId} stored={loaded.data} onSaved={() => setSaves((n) => n + 1)} />
+          )}
           {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} role={role} />}
           {loaded.data && <StockMovements workspaceId={workspaceId} productId={loaded.data.id} version={saves} />}
         </>
@@ -142,29 +149,33 @@ function ProductForm({ workspaceId, stored, onSaved }: { workspaceId: string; st
       {failure && <ErrorMessage error={failure} title="The product was not saved" />}
       {errorCount > 0 && <ErrorSummary errors={errors} draft={draft} summary={summary} />}
 
-      <DetailsSection draft={draft} set={set} errors={errors} />
-      <OptionsEditor draft={draft} update={update} errors={errors} />
-      <VariantsTable draft={draft} update={update} errors={errors} />
-      <ImagesEditor
-        workspaceId={workspaceId}
-        productId={saved?.id ?? null}
-        draft={draft}
-        update={update}
-        errors={errors}
-        onUploaded={() => void afterUpload()}
-      />
-      <PackageSection draft={draft} set={set} errors={errors} />
+      <ReadOnly>
+        <DetailsSection draft={draft} set={set} errors={errors} />
+        <OptionsEditor draft={draft} update={update} errors={errors} />
+        <VariantsTable draft={draft} update={update} errors={errors} />
+        <ImagesEditor
+          workspaceId={workspaceId}
+          productId={saved?.id ?? null}
+          draft={draft}
+          update={update}
+          errors={errors}
+          onUploaded={() => void afterUpload()}
+        />
+        <PackageSection draft={draft} set={set} errors={errors} />
+      </ReadOnly>
 
-      <div className="form-actions">
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? 'Saving…' : saved ? 'Save changes' : 'Create product'}
-        </button>
-        <Link href={productsUrl(workspaceId)}>{saved ? 'Back to products' : 'Cancel'}</Link>
-        <span className={dirty ? 'unsaved-note' : 'saved-note'} role="status">
-          {dirty ? (saved ? 'You have unsaved changes.' : '') : message}
-        </span>
-        {saved && <DeleteProduct workspaceId={workspaceId} product={saved} />}
-      </div>
+      <Editable>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? 'Saving…' : saved ? 'Save changes' : 'Create product'}
+          </button>
+          <Link href={productsUrl(workspaceId)}>{saved ? 'Back to products' : 'Cancel'}</Link>
+          <span className={dirty ? 'unsaved-note' : 'saved-note'} role="status">
+            {dirty ? (saved ? 'You have unsaved changes.' : '') : message}
+          </span>
+          {saved && <DeleteProduct workspaceId={workspaceId} product={saved} />}
+        </div>
+      </Editable>
     </form>
   );
 }

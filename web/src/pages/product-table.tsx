@@ -4,7 +4,9 @@
  * of its variants are picked.
  */
 import { useEffect, useRef, useState } from 'react';
+import { canEdit } from '../roles';
 import { Link } from '../router';
+import { useFrameRole } from '../ui';
 import type { Product } from './product-draft';
 import { formatPrice, productUrl, Thumb } from './product-parts';
 import { type BoxState, boxState, type Selection, type Variant, variantName, withVariants } from './product-selection';
@@ -48,6 +50,9 @@ export function ProductTable({
   selected: Selection;
   onSelect: (next: Selection) => void;
 }) {
+  // Picking is for the bulk edit, which a viewer is not offered: no column of boxes for them.
+  const role = useFrameRole();
+  const selectable = role !== null && canEdit(role);
   // The products whose variants are shown, kept across pages as the selection is.
   const [open, setOpen] = useState<ReadonlySet<number>>(() => new Set());
   const toggleOpen = (id: number) => {
@@ -65,9 +70,11 @@ export function ProductTable({
       <table className="stack products-table">
         <thead>
           <tr>
-            <th scope="col">
-              <SelectBox state={boxState(selected, rows)} label="Select every product on this page" onChange={pickAll} />
-            </th>
+            {selectable && (
+              <th scope="col">
+                <SelectBox state={boxState(selected, rows)} label="Select every product on this page" onChange={pickAll} />
+              </th>
+            )}
             <th scope="col">
               <span className="visually-hidden">Image</span>
             </th>
@@ -92,6 +99,7 @@ export function ProductTable({
             open={open.has(product.id)}
             onToggleOpen={() => toggleOpen(product.id)}
             selected={selected}
+            selectable={selectable}
             onPick={(variants, on) => onSelect(withVariants(selected, product, variants, on))}
           />
         ))}
@@ -107,6 +115,7 @@ function ProductRows({
   open,
   onToggleOpen,
   selected,
+  selectable,
   onPick,
 }: {
   workspaceId: string;
@@ -114,6 +123,7 @@ function ProductRows({
   open: boolean;
   onToggleOpen: () => void;
   selected: Selection;
+  selectable: boolean;
   onPick: (variants: readonly Variant[], on: boolean) => void;
 }) {
   const several = product.variants.length > 1;
@@ -121,13 +131,15 @@ function ProductRows({
   return (
     <tbody className={open ? 'product-group open' : 'product-group'}>
       <tr>
-        <td data-label="Select">
-          <SelectBox
-            state={boxState(selected, [product])}
-            label={`Select ${product.title}`}
-            onChange={(on) => onPick(product.variants, on)}
-          />
-        </td>
+        {selectable && (
+          <td data-label="Select">
+            <SelectBox
+              state={boxState(selected, [product])}
+              label={`Select ${product.title}`}
+              onChange={(on) => onPick(product.variants, on)}
+            />
+          </td>
+        )}
         <td className="thumb-cell">
           <Thumb url={product.images[0]?.url} />
         </td>
@@ -167,13 +179,15 @@ function ProductRows({
       {open &&
         product.variants.map((variant) => (
           <tr key={variant.id} id={rowId(variant)} className="variant-row">
-            <td data-label="Select">
-              <SelectBox
-                state={selected.has(variant.id) ? 'all' : 'none'}
-                label={variantLabel(product, variant)}
-                onChange={(on) => onPick([variant], on)}
-              />
-            </td>
+            {selectable && (
+              <td data-label="Select">
+                <SelectBox
+                  state={selected.has(variant.id) ? 'all' : 'none'}
+                  label={variantLabel(product, variant)}
+                  onChange={(on) => onPick([variant], on)}
+                />
+              </td>
+            )}
             <td className="thumb-cell" />
             <td data-label="Variant" className="variant-name">
               {variantName(product, variant)}

@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Link, navigate } from '../router';
-import { ErrorMessage, Frame, Loading, lastWorkspace, Notice, useRequest } from '../ui';
+import { Editable, ErrorMessage, Frame, Loading, lastWorkspace, Notice, useRequest } from '../ui';
 import { BulkEditButton } from './bulk-edit';
 import { ExportButton, ImportButton, type ImportOutcome, ImportResult } from './product-csv';
 import type { Product } from './product-draft';
@@ -76,10 +76,12 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
         <h1>Products</h1>
         {data && !catalogueEmpty && (
           <div className="button-row">
-            <Link className="button primary" href={productUrl(workspaceId, 'new')}>
-              Add product
-            </Link>
-            <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
+            <Editable>
+              <Link className="button primary" href={productUrl(workspaceId, 'new')}>
+                Add product
+              </Link>
+              <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
+            </Editable>
             <ExportButton workspaceId={workspaceId} />
           </div>
         )}
@@ -98,12 +100,14 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
             from Shopify as it is. A file of just <code>sku</code> and <code>quantity</code> updates stock alone. You see what will change
             before anything is written.
           </p>
-          <div className="button-row">
-            <Link className="button primary" href={productUrl(workspaceId, 'new')}>
-              Add a product
-            </Link>
-            <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
-          </div>
+          <Editable>
+            <div className="button-row">
+              <Link className="button primary" href={productUrl(workspaceId, 'new')}>
+                Add a product
+              </Link>
+              <ImportButton workspaceId={workspaceId} onOutcome={onOutcome} />
+            </div>
+          </Editable>
         </section>
       )}
 
@@ -129,15 +133,17 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
           {data.rows.length > 0 && (
             <>
               <div className="button-row">
-                <BulkEditButton
-                  picked={picked}
-                  workspaceId={workspaceId}
-                  onDone={(done) => {
-                    setSelected(new Map());
-                    setMessage(done);
-                    list.reload();
-                  }}
-                />
+                <Editable>
+                  <BulkEditButton
+                    picked={picked}
+                    workspaceId={workspaceId}
+                    onDone={(done) => {
+                      setSelected(new Map());
+                      setMessage(done);
+                      list.reload();
+                    }}
+                  />
+                </Editable>
                 {selected.size > 0 && (
                   <span className="selection-line">
                     <span className="muted small">{selectionSummary(picked)} selected.</span>

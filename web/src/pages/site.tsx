@@ -6,7 +6,7 @@ import { useCallback, useRef, useState } from 'react';
 import { api, inWorkspace, unwrap } from '../api/client';
 import { Confirm, useFocusReturn } from '../confirm';
 import { useLiveChanges } from '../live';
-import { canManage, refusalOf } from '../roles';
+import { canEdit, canManage, refusalOf } from '../roles';
 import {
   Breadcrumb,
   ErrorMessage,
@@ -99,6 +99,36 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       <ConnectOutcome search={search} site={site} />
       {disconnected && <Notice id="disconnected-notice">{disconnected}</Notice>}
       <BrokenConnection site={site} workspaceId={workspaceId} canConnect={manager} />
+      <section aria-labelledby="listings-heading" className="card">
+        <div className="page-head">
+          <h2 id="listings-heading">Listings</h2>
+          {listable && canEdit(role) && (
+            <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />
+          )}
+          {listable && canEdit(role) && (
+            <PublishProducts
+              siteId={site.id}
+              workspaceId={workspaceId}
+              platform={site.platform}
+              onPublished={() => setPublished((n) => n + 1)}
+            />
+          )}
+        </div>
+        <ListingsTable
+          siteId={site.id}
+          workspaceId={workspaceId}
+          platform={platformName(site.platform)}
+          version={published}
+          initialStatus={search.get('status')}
+          advertise={
+            site.platform_id !== 5 || !manager
+              ? 'hidden'
+              : site.status === 'connected' && site.advertising?.connected
+                ? 'ready'
+                : 'not-connected'
+          }
+        />
+      </section>
       <section aria-labelledby="details-heading" className="card">
         <h2 id="details-heading">Details</h2>
         <dl className="details">
@@ -205,35 +235,6 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
       )}
 
       <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} canEdit={manager} />
-
-      <section aria-labelledby="listings-heading" className="card">
-        <div className="page-head">
-          <h2 id="listings-heading">Listings</h2>
-          {listable && <ListingImport siteId={site.id} workspaceId={workspaceId} platform={site.platform} onProgress={imported} />}
-          {listable && (
-            <PublishProducts
-              siteId={site.id}
-              workspaceId={workspaceId}
-              platform={site.platform}
-              onPublished={() => setPublished((n) => n + 1)}
-            />
-          )}
-        </div>
-        <ListingsTable
-          siteId={site.id}
-          workspaceId={workspaceId}
-          platform={platformName(site.platform)}
-          version={published}
-          initialStatus={search.get('status')}
-          advertise={
-            site.platform_id !== 5 || !manager
-              ? 'hidden'
-              : site.status === 'connected' && site.advertising?.connected
-                ? 'ready'
-                : 'not-connected'
-          }
-        />
-      </section>
     </Frame>
   );
 }
