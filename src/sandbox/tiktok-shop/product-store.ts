@@ -106,6 +106,8 @@ export function createProductStore(context: SandboxContext) {
   const idempotency = new Map<string, unknown>();
   const budget = new Map<string, { second: number; count: number }>();
   const stocked = new Set<string>();
+  /** The first shop of each account's latest authorization: where its buyers' orders go by default. */
+  const homes = new Map<number, string>();
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
   const now = () => context.clock.now().getTime();
@@ -173,6 +175,10 @@ export function createProductStore(context: SandboxContext) {
       products.set(product.id, product);
       return product;
     },
+    /** The account authorized the app for shops whose first is `shopId` (the consent page's Allow). */
+    authorized: (account: number, shopId: string) => void homes.set(account, shopId),
+    /** The first shop of the account's latest authorization, or undefined before any. */
+    homeOf: (account: number) => homes.get(account),
     /** Whether the shop is to be stocked now: true the first time it is asked only (stock.ts). */
     stock: (shopId: string) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),
     /**
