@@ -6,6 +6,7 @@
  * the next call of the shop, or the product API's sweep each second, whichever comes first).
  */
 import type { SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 import { sendNotification } from './notifications.js';
 
 export type ProductStatus =
@@ -111,6 +112,27 @@ export function createProductStore(context: SandboxContext) {
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
   const now = () => context.clock.now().getTime();
+  registerStatePart(context.stateParts, 'tiktok-shop:products', {
+    save: () => ({ products, images, idempotency, stocked, homes, nextProduct, nextSku }),
+    load: (state) => {
+      const saved = state as {
+        products: typeof products;
+        images: typeof images;
+        idempotency: typeof idempotency;
+        stocked: typeof stocked;
+        homes: typeof homes;
+        nextProduct: bigint;
+        nextSku: bigint;
+      };
+      refill(products, saved.products);
+      refill(images, saved.images);
+      refill(idempotency, saved.idempotency);
+      refill(stocked, saved.stocked);
+      refill(homes, saved.homes);
+      nextProduct = saved.nextProduct;
+      nextSku = saved.nextSku;
+    },
+  });
 
   /** Tells Storelink the audit settled, as TikTok's type 5 webhook does; not awaited, errors ignored. */
   const notify = (product: StoredProduct, status: string, suspendedReason: string) => {

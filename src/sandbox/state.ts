@@ -1,0 +1,156 @@
+/**
+ * The simulators' state across restarts (docs/decisions.md, "The sandbox keeps its state across restarts"). Each store
+ * that holds what a sandbox seller made (listings, products, orders, ads, hosted images, revoked grants) registers a
+ * part: how to take its state and how to put a saved one back. With persistence on (SANDBOX_PERSIST, on by default),
+ * the sandbox puts every saved part back when it is built (its first request), and saves the parts a writing request
+ * (any method but GET, HEAD and OPTIONS) changed SAVE_DELAY_MS after it (a burst is one save, and one save runs at a
+ * time), and once more when the server closes. What is saved is each part's state whole, as JSON text, through the
+ * store the composition root gives (the database's sandbox_state table): several instances each write their own, the
+ * last writer wins. Call counts, faults, rate-limit budgets, one-time code nonces and Amazon's report documents are not
+ * saved: they are a test's or a moment's.
+ */
+
+/** A store's state, as it registers it. `load` is given what `save` answered at an earlier run, decoded. */
+export interface StatePart {
+  save(): unknown;
+  load(state: unknown): void;
+}
+
+/** Where the parts' JSON texts are kept (src/db/sandbox-state.repo.ts behind src/deps.ts). */
+export interface SandboxStateStore {
+  read(): Promise<Map<string, string>>;
+  write(part: string, state: string): Promise<void>;
+}
+
+/** The parts of one sandbox context, by name (`tiktok-shop:products`…). */
+export type StateParts = Map<string, StatePart>;
+
+/** Registers a store's part; a second registration of the name (Amazon's stores serve every region) keeps the first. */
+export function registerStatePart(parts: StateParts, name: string, part: StatePart): void {
+  if (!parts.has(name)) parts.set(name, part);
+}
+
+/** Empties a store's Map or Set and fills it with a saved one's entries (a missing one leaves it empty). */
+export function refill<K, V>(target: Map<K, V> | Set<K>, saved: Map<K, V> | Set<K> | undefined): void {
+  target.clear();
+  if (!saved) return;
+  if (target instanceof Map && saved instanceof Map) for (const [key, value] of saved) target.set(key, value);
+  else if (target instanceof Set && saved instanceof Set) for (const key of saved) target.add(key);
+}
+
+/** How long after a request its changes are saved: a burst of requests is one save. */
+export const SAVE_DELAY_MS = 1_000;
+
+/**
+ * JSON with what the stores hold besides plain data: Maps, Sets, bigints and bytes, tagged so they come back as they
+ * were (an object key `$t` is the tag; plain objects with a key of that name are wrapped so they are not mistaken).
+ */
+export function encodeState(value: unknown): string {
+  return JSON.stringify(tag(value));
+}
+
+export function decodeState(text: string): unknown {
+  return untag(JSON.parse(text));
+}
+
+function tag(value: unknown): unknown {
+  if (typeof value === 'bigint') return { $t: 'bigint', v: value.toString() };
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof Map) return { $t: 'map', v: [...value].map(([key, entry]) => [tag(key), tag(entry)]) };
+  if (value instanceof Set) return { $t: 'set', v: [...value].map(tag) };
+  if (value instanceof Date) return { $t: 'date', v: value.getTime() };
+  if (value instanceof Uint8Array)
+    return { $t: 'bytes', v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('base64') };
+  if (Array.isArray(value)) return value.map(tag);
+  const entries = Object.entries(value).map(([key, entry]) => [key, tag(entry)] as const);
+  const plain = Object.fromEntries(entries.filter(([, entry]) => entry !== undefined));
+  return Object.hasOwn(plain, '$t') ? { $t: 'object', v: plain } : plain;
+}
+
+function untag(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(untag);
+  const object = value as Record<string, unknown>;
+  if (typeof object.$t === 'string') {
+    const inner = object.v;
+    switch (object.$t) {
+      case 'bigint':
+        return BigInt(inner as string);
+      case 'map':
+        return new Map((inner as [unknown, unknown][]).map(([key, entry]) => [untag(key), untag(entry)]));
+      case 'set':
+        return new Set((inner as unknown[]).map(untag));
+      case 'date':
+        return new Date(inner as number);
+      case 'bytes':
+        return Buffer.from(inner as string, 'base64');
+      case 'object':
+        return Object.fromEntries(Object.entries(inner as Record<string, unknown>).map(([key, entry]) => [key, untag(entry)]));
+    }
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, entry]) => [key, untag(entry)]));
+}
+
+/** Puts each saved part back; a part whose saved state cannot be read is left empty and reported, not fatal. */
+export async function restoreParts(
+  parts: StateParts,
+  store: SandboxStateStore,
+  onProblem: (part: string, error: unknown) => void,
+): Promise<Map<string, string>> {
+  const saved = await store.read();
+  const loaded = new Map<string, string>();
+  for (const [name, part] of parts) {
+    const text = saved.get(name);
+    if (text === undefined) continue;
+    try {
+      part.load(decodeState(text));
+      loaded.set(name, text);
+    } catch (error) {
+      onProblem(name, error);
+    }
+  }
+  return loaded;
+}
+
+/**
+ * The saver of a context's parts: `changed()` after a request asks for a save SAVE_DELAY_MS later (one at a time, so
+ * an older state never overwrites a newer one), `flush()` saves now (at close). Only parts whose text differs from the
+ * last one written are written.
+ */
+export function createStateSaver(
+  parts: StateParts,
+  store: SandboxStateStore,
+  written: Map<string, string>,
+  onProblem: (error: unknown) => void,
+) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+
+  const saveNow = async () => {
+    for (const [name, part] of parts) {
+      const text = encodeState(part.save());
+      if (written.get(name) === text) continue;
+      await store.write(name, text);
+      written.set(name, text);
+    }
+  };
+  const queue = () => {
+    running = running.then(saveNow).catch(onProblem);
+    return running;
+  };
+  return {
+    changed(): void {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        void queue();
+      }, SAVE_DELAY_MS);
+      timer.unref();
+    },
+    async flush(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await queue();
+    },
+  };
+}
