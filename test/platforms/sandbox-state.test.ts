@@ -82,7 +82,8 @@ for (const kind of databaseKinds()) {
       };
       const servers: Record<string, ServerProcess | undefined> = {};
       const start = async (name: string) => {
-        const server = await startServerProcess(env);
+        // Three starts one after another: each is given three minutes, as a loaded 2-CPU machine has needed over one.
+        const server = await startServerProcess(env, { readyTimeoutMs: 180_000 });
         servers[name] = server;
         cleanups.push(() => server.stop());
         return server;
@@ -132,7 +133,7 @@ for (const kind of databaseKinds()) {
         assert.equal(published.status, 202, JSON.stringify(published.json));
         const listingId = published.json.data.id as number;
         const listing = async (server: ServerProcess) => (await api(server, 'GET', `/listings/${listingId}`, as(me))).json.data;
-        await within(60_000, async () => (await listing(first)).status === 'active', { pollMs: 200 });
+        await within(120_000, async () => (await listing(first)).status === 'active', { pollMs: 200 });
         mark('listing active');
 
         /** What the sandbox TikTok shop of the account holds: its products' titles and skus. */
@@ -154,7 +155,7 @@ for (const kind of databaseKinds()) {
         // Storelink's read of the listing on the platform finds it there, live.
         const refreshed = await api(second, 'POST', `/listings/${listingId}/refresh`, as(me));
         assert.equal(refreshed.status, 202, JSON.stringify(refreshed.json));
-        await within(60_000, async () => (await listing(second)).sync_status === 'synced', { pollMs: 200 });
+        await within(120_000, async () => (await listing(second)).sync_status === 'synced', { pollMs: 200 });
         const read = await listing(second);
         assert.equal(read.status, 'active', JSON.stringify(read));
         assert.deepEqual(read.issues, []);
