@@ -25,9 +25,12 @@ export interface SandboxStateStore {
 /** The parts of one sandbox context, by name (`tiktok-shop:products`…). */
 export type StateParts = Map<string, StatePart>;
 
-/** Registers a store's part; a second registration of the name (Amazon's stores serve every region) keeps the first. */
+/**
+ * Registers a store's part as it is created. A later registration of the name replaces the earlier: the sandbox's
+ * instance is built again after a build that failed (app.ts), with new stores, and their state is the one to keep.
+ */
 export function registerStatePart(parts: StateParts, name: string, part: StatePart): void {
-  if (!parts.has(name)) parts.set(name, part);
+  parts.set(name, part);
 }
 
 /** Empties a store's Map or Set and fills it with a saved one's entries (a missing one leaves it empty). */
