@@ -2,8 +2,9 @@
  * The sandbox keeps its state across restarts (issue 36, item 11; src/sandbox/state.ts): a real server started as
  * `npm start` starts it (SANDBOX_PERSIST on by default) connects a sandbox TikTok shop and publishes a listing; once
  * stopped and started again on the same database, the simulated shop still holds the listing and Storelink's refresh of
- * it finds it live there; `storelink sandbox:reset` then empties the sandbox for the next start. On PGlite and on
- * PostgreSQL.
+ * it finds it live there; `storelink sandbox:reset` then empties the sandbox for the next start. In-process apps on one
+ * database show the same for Etsy's listings and the revocations, and that ids go on from the saved ones. On PGlite and
+ * on PostgreSQL.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,13 +12,15 @@ import { once } from 'node:events';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.js';
+import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { decodeState, encodeState } from '../../src/sandbox/state.js';
 import { consent, locationOf, openCallback } from '../helpers/connect.js';
-import { databaseKinds } from '../helpers/database.js';
+import { createTestDatabase, databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
+import { etsySeller, heldListings, publishMug } from '../helpers/listings.js';
 import { api, as, createStorage, owner } from '../helpers/process-api.js';
 import { outputsOf, type ServerProcess, startServerProcess } from '../helpers/server-process.js';
-import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY, within } from '../helpers/test-app.js';
+import { createTestApp, runDueJobs, TEST_APP_SECRET, TEST_ENCRYPTION_KEY, type TestApp, within } from '../helpers/test-app.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -174,6 +177,64 @@ for (const kind of databaseKinds()) {
       } catch (error) {
         process.stderr.write(`${outputsOf(servers)}\n`);
         throw error;
+      }
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`the sandbox's state across apps on one database [${kind}]`, () => {
+    test("Etsy's listings and the revocations are put back as saved at close, new ids follow on, and a reset leaves them empty", async () => {
+      const database = await createTestDatabase(kind);
+      const apps: TestApp[] = [];
+      const open = async () => {
+        const app = await createTestApp(kind, { database, listen: true, env: { SANDBOX_PERSIST: 'true', SANDBOX_REVIEW_SECONDS: '0' } });
+        apps.push(app);
+        Object.assign(app.deps.sandbox.etsyLimits, { perSecond: 1_000_000, perDay: 1_000_000_000 });
+        return app;
+      };
+      const closeApp = async (app: TestApp) => {
+        apps.splice(apps.indexOf(app), 1);
+        await app.close();
+      };
+      try {
+        const first = await open();
+        const etsy = await etsySeller(first, '4801');
+        await publishMug(first, etsy, 'ETSY-KEPT');
+        await runDueJobs(first, LISTING_QUEUE);
+        const revoked = await fetch(`${first.deps.config.appUrl}/sandbox/revoke`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ track: 'amazon-seller', account: 4802 }),
+        });
+        assert.equal(revoked.status, 204);
+        const held = await heldListings(first, 'etsy', '4801');
+        assert.deepEqual(
+          held.map((listing) => listing.title),
+          ['Stoneware mug ETSY-KEPT'],
+        );
+        await closeApp(first);
+
+        const second = await open();
+        assert.deepEqual(await heldListings(second, 'etsy', '4801'), held);
+        assert.ok(second.deps.sandbox.revokedGrants.has('amazon-seller:4802'));
+        // A new listing after the restart takes the next id, not one the first app gave already.
+        const another = await etsySeller(second, '4803');
+        await publishMug(second, another, 'ETSY-NEXT');
+        await runDueJobs(second, LISTING_QUEUE);
+        const next = await heldListings(second, 'etsy', '4803');
+        assert.equal(next.length, 1);
+        assert.notEqual(next[0]!.id, held[0]!.id);
+        await closeApp(second);
+
+        assert.ok((await second.deps.resetSandboxState()) >= 2);
+        const third = await open();
+        assert.deepEqual(await heldListings(third, 'etsy', '4801'), []);
+        assert.deepEqual(await heldListings(third, 'etsy', '4803'), []);
+        assert.equal(third.deps.sandbox.revokedGrants.size, 0);
+      } finally {
+        for (const app of apps) await app.close();
+        await database.close();
       }
     });
   });
