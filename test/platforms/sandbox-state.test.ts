@@ -30,7 +30,8 @@ test('the saved state keeps what the stores hold: Maps, Sets, bigints, bytes, an
     stocked: new Set([80_000_001, 80_000_002]),
     next: 1_729_592_969_712_207_000n,
     file: Buffer.from([0, 1, 2, 255]),
-    tricky: { $t: 'map', v: 'a seller wrote this' },
+    tricky: { $t: 'map', v: 'a seller wrote this', $t$: 'and this', other: { $t: 'bigint', v: '1' } },
+    when: new Date(1_796_230_000_000),
     text: 'a \u0000 byte and ünïcode',
   };
   const back = decodeState(encodeState(state)) as typeof state;
@@ -38,7 +39,8 @@ test('the saved state keeps what the stores hold: Maps, Sets, bigints, bytes, an
   assert.deepEqual(back.stocked, new Set([80_000_001, 80_000_002]));
   assert.equal(back.next, 1_729_592_969_712_207_000n);
   assert.deepEqual([...back.file], [0, 1, 2, 255]);
-  assert.deepEqual(back.tricky, { $t: 'map', v: 'a seller wrote this' });
+  assert.deepEqual(back.tricky, state.tricky);
+  assert.deepEqual(back.when, state.when);
   assert.equal(back.text, state.text);
 });
 
