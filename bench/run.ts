@@ -93,7 +93,8 @@ const here = (file: string) => new URL(file, import.meta.url).pathname;
 const STORELINK = here('../dist/server/main.js');
 const START = startScript();
 const secrets = { APP_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
-const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1' };
+// The sandbox's own saving of its state (SANDBOX_PERSIST) is the simulators' cost, not Storelink's: off in the bench.
+const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', SANDBOX_PERSIST: 'false' };
 
 const measurements: Record<string, Measurement[]> = {};
 const flows: Record<string, FlowResult> = {};

@@ -51,6 +51,8 @@ export interface Config {
   readonly sandboxAccessTokenTtlSeconds: number | null;
   /** How long the simulated TikTok Shop's audit of a product takes (DESIGN §10: `SANDBOX_REVIEW_SECONDS`, default 5). */
   readonly sandboxReviewSeconds: number;
+  /** Whether the simulators keep their state across restarts, in the database (SANDBOX_PERSIST, on by default). */
+  readonly sandboxPersist: boolean;
   /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
   readonly platforms: PlatformsConfig;
   /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
@@ -147,6 +149,7 @@ export function loadConfig(env: Env): Config {
   const sandbox = nodeEnv !== 'production' || read('SANDBOX', boolean, false);
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const sandboxReviewSeconds = read('SANDBOX_REVIEW_SECONDS', (v) => integerIn(v, 0, 86_400), 5);
+  const sandboxPersist = read('SANDBOX_PERSIST', boolean, true);
   const platforms = readPlatforms(env, read, problems);
   const webhooks = Object.freeze({
     worker: read('WEBHOOK_WORKER', boolean, true),
@@ -194,6 +197,7 @@ export function loadConfig(env: Env): Config {
     sandbox,
     sandboxAccessTokenTtlSeconds,
     sandboxReviewSeconds,
+    sandboxPersist,
     platforms,
     refresh,
     webhooks,

@@ -45,6 +45,7 @@ import { createWebhooksService, type WebhooksService } from './core/webhooks/web
 import { createWorkspacesService, type WorkspacesService } from './core/workspaces/workspaces.service.js';
 import type { Database } from './db/client.js';
 import { findMedia, type MediaRow } from './db/media.repo.js';
+import { clearSandboxState, readSandboxState, writeSandboxState } from './db/sandbox-state.repo.js';
 import { writeLastUsed } from './db/tokens.repo.js';
 import { callbackPath } from './domain/index.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -129,6 +130,8 @@ export interface Deps {
   readonly cipher: CredentialsCipher;
   /** The simulators' shared state (faults, call counts); served only when config.sandbox is on. */
   readonly sandbox: SandboxContext;
+  /** Forgets the simulators' saved state (`storelink sandbox:reset`); answers how many saved parts there were. */
+  resetSandboxState(): Promise<number>;
   /** Starts the job engine (installing or migrating its schema) so jobs can be sent; main.ts and the test app call it. */
   start(): Promise<void>;
   /**
@@ -402,6 +405,13 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
     tiktokLimits: { perSecond: 50, uploadsPerDay: 1_000 },
     reviewSeconds: config.sandboxReviewSeconds,
+    stateParts: new Map(),
+    stateStore: config.sandboxPersist
+      ? {
+          read: () => readSandboxState(db),
+          write: (part, state) => writeSandboxState(db, part, state, clock.now()),
+        }
+      : null,
     callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
     notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
@@ -451,6 +461,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     adapters,
     cipher,
     sandbox,
+    resetSandboxState: () => clearSandboxState(db),
     start: () => jobs.start(),
     startWorkers: () => jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false),
     stopWork: () => jobs.stop(shutdownMs),

@@ -12,6 +12,7 @@ export const COMMANDS = {
   'user:create': { email: true, name: true },
   'user:reset-password': { email: true },
   'token:create': { email: true, name: true, 'expires-in-days': false },
+  'sandbox:reset': {},
 } as const satisfies Record<string, Record<string, boolean>>;
 
 export type CommandName = keyof typeof COMMANDS;

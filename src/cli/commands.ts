@@ -47,6 +47,16 @@ export async function createToken(
   output.note(`Personal access token "${input.name}" (id ${record.id}) for ${user.email}, ${expiry}. It is shown this once: store it now.`);
 }
 
+/**
+ * Empties the simulators' saved state (every listing, product, order and ad of every sandbox shop, and the sandbox's
+ * revocations): the next server starts with empty sandbox shops. A running server still holds its state in memory
+ * and saves it again after its next sandbox request, so stop it first (usage.ts says so).
+ */
+export async function resetSandbox(deps: Deps, output: Output): Promise<void> {
+  const parts = await deps.resetSandboxState();
+  output.out(`Sandbox state emptied (${parts} saved part${parts === 1 ? '' : 's'} removed)`);
+}
+
 /** The service's 422s (e.g. "The email has already been taken.") become CLI errors, one line per message. */
 function rethrowFieldErrors(command: string) {
   return (error: unknown): never => {

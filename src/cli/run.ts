@@ -5,7 +5,7 @@ import { createDeps, type Deps } from '../deps.js';
 import { createLogger } from '../logger.js';
 import { configOrExit, migratedDatabaseOrExit } from '../startup.js';
 import { CliError, type CommandName } from './args.js';
-import { createToken, createUser, type Output, reportMigrated, resetPassword } from './commands.js';
+import { createToken, createUser, type Output, reportMigrated, resetPassword, resetSandbox } from './commands.js';
 import { checkPassword, checkResetEmail, checkTokenRequest, checkUserIdentity } from './inputs.js';
 import { readPassword } from './password.js';
 
@@ -57,6 +57,8 @@ async function prepare(command: CommandName, options: Readonly<Record<string, st
       const input = checkTokenRequest(options);
       return (deps) => createToken(deps, output, input);
     }
+    case 'sandbox:reset':
+      return (deps) => resetSandbox(deps, output);
   }
 }
 

@@ -21,6 +21,11 @@ Commands:
   token:create --email <email> --name <name> [--expires-in-days 7|30|60|90|365]
       Create a personal access token for that user and print it alone on standard output; it is
       shown this once. Without --expires-in-days the token never expires.
+  sandbox:reset
+      Empty the sandbox: every simulated shop's listings, products, orders and ads, kept across
+      restarts (SANDBOX_PERSIST), are forgotten. Stop the server first: a running one keeps them in
+      memory and saves them again.
+      Prints: Sandbox state emptied (<n> saved parts removed)
   help, --help, -h
       Show this text (so does running storelink with no command).
 
@@ -29,6 +34,7 @@ Examples:
   printf '%s\\n' "$PASSWORD" | npx storelink user:create --email ops@example.com --name Ops
   npx storelink user:reset-password --email ops@example.com      # prompts for the new password
   TOKEN=$(npx storelink token:create --email ops@example.com --name deploy --expires-in-days 30)
+  npx storelink sandbox:reset
 
 Exit status: 0 on success. 1 on any error (unknown command or option, a missing or invalid value,
 an unknown or already taken email, a refused password, a bad setting, an unreachable database),

@@ -783,3 +783,14 @@ export const stockMovements = pgTable(
     check('stock_movements_reason_check', oneOf(t.reason, STOCK_REASONS)),
   ],
 );
+
+/**
+ * The simulators' state (src/sandbox/state.ts), so a sandbox shop keeps its listings, orders and ads across restarts:
+ * one row per part of a simulator, its state as JSON text (text, not jsonb, which refuses a \u0000 a simulator may hold),
+ * written whole after requests that changed it. Several instances each write their own: the last writer wins.
+ */
+export const sandboxState = pgTable('sandbox_state', {
+  part: text('part').primaryKey(),
+  state: text('state').notNull(),
+  savedAt: timestamp('saved_at', { withTimezone: true }).notNull(),
+});

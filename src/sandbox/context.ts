@@ -3,6 +3,7 @@
 import type { Track } from '../domain/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { SandboxFaults } from './faults.js';
+import type { SandboxStateStore, StateParts } from './state.js';
 import type { SandboxTokens } from './tokens.js';
 
 /** Client credentials the simulators accept: not secrets, since the sandbox guards nothing real. */
@@ -62,6 +63,10 @@ export interface SandboxContext {
   readonly tiktokLimits: { perSecond: number; uploadsPerDay: number };
   /** How long the simulated TikTok Shop's audit of a product takes, in seconds. */
   readonly reviewSeconds: number;
+  /** The stores' state parts (state.ts), registered as the simulators are built. */
+  readonly stateParts: StateParts;
+  /** Where the parts are saved across restarts, or null when the sandbox keeps its state in memory only (SANDBOX_PERSIST). */
+  readonly stateStore: SandboxStateStore | null;
 }
 
 /** True when the sandbox account's grant on this track was revoked (POST /sandbox/revoke). */

@@ -7,11 +7,14 @@ import { createAmazonSellerLwa, registerAmazonSellerSimulator } from './amazon-s
 import { countCall, type SandboxContext } from './context.js';
 import { registerEtsySimulator } from './etsy/simulator.js';
 import { FAULTS, FAULTY_ENDPOINTS, type Fault, type FaultyEndpoint, GHOSTLY_ENDPOINTS } from './faults.js';
+import { createStateSaver, refill, registerStatePart, restoreParts, type SandboxStateStore } from './state.js';
 import { registerTikTokShopSimulator } from './tiktok-shop/simulator.js';
 
 // The consent form's POST is answered with a redirect to the callback and on to the caller's own URL, so the page
 // must allow form submissions to end anywhere; everything else stays locked down.
 const CONSENT_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action *; frame-ancestors 'none'; base-uri 'none'";
+
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export async function registerSandbox(app: FastifyInstance, context: SandboxContext): Promise<void> {
   await app.register(
@@ -88,7 +91,31 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         await sandbox.register(async (ads) => registerAmazonAdsSimulator(ads, context, region, adsLwa), { prefix: `/amazon-ads${suffix}` });
       }
       await sandbox.register(async (tiktokShop) => registerTikTokShopSimulator(tiktokShop, context), { prefix: '/tiktok-shop' });
+      if (context.stateStore) await keepState(sandbox, context, context.stateStore);
     },
     { prefix: '/sandbox' },
   );
+}
+
+/**
+ * Puts back what the simulators held when the server last stopped, then saves what each request changed (state.ts):
+ * shortly after it, and once more when the server closes. The revocations of POST /sandbox/revoke are a part too.
+ */
+async function keepState(sandbox: FastifyInstance, context: SandboxContext, store: SandboxStateStore): Promise<void> {
+  registerStatePart(context.stateParts, 'sandbox:revoked-grants', {
+    save: () => context.revokedGrants,
+    load: (state) => refill(context.revokedGrants, state as Set<string>),
+  });
+  const written = await restoreParts(context.stateParts, store, (part, error) =>
+    sandbox.log.error({ part, err: error }, 'a saved sandbox state could not be read; that part starts empty'),
+  );
+  const saver = createStateSaver(context.stateParts, store, written, (error) =>
+    sandbox.log.error({ err: error }, 'saving the sandbox state failed; it is tried again after the next request'),
+  );
+  // A read changes nothing kept that the clock does not settle again after a restart (an audit due, a submission
+  // processed): only requests that may write ask for a save.
+  sandbox.addHook('onResponse', async (request) => {
+    if (!READS.has(request.method)) saver.changed();
+  });
+  sandbox.addHook('onClose', async () => saver.flush());
 }

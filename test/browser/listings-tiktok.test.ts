@@ -1,7 +1,8 @@
 /**
  * The site's listings page for a TikTok Shop site in real headless Chromium, as test/browser/listings.test.ts drives
- * it for Etsy: a newcomer signs up, connects a sandbox TikTok Shop (its first shop is in GB), sets the warehouse from
- * the shop's own list, and publishes a product priced in GBP (a 640x480 PNG uploaded, its package given, both through
+ * it for Etsy: a newcomer signs up, connects a sandbox TikTok Shop (the consent page's market left at its default, the
+ * United States, whose shop sells in dollars), sets the warehouse from the shop's own list, and publishes a product
+ * priced in USD, with no exchange rate to set (a 640x480 PNG uploaded, its package given, both through
  * the API) through "Publish products": a category's attributes built from what the API says (a text with TikTok's
  * suggestions in a datalist, the required Material), validate showing TikTok's listing check's warnings without
  * holding the publish back, then publish. The row says "In review on TikTok Shop" until the sandbox's audit
@@ -85,11 +86,11 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     return Object.fromEntries(product.skus.map((sku) => [sku.sku, sku.price]));
   }
 
-  test('a newcomer with a product in GBP connects a sandbox TikTok Shop and lands on its listings page', async () => {
+  test('a newcomer with a product in USD connects a sandbox TikTok Shop in the default market and lands on its listings page', async () => {
     ({ workspaceId, token } = await signUp(page, baseUrl, user));
 
     // TikTok Shop requires the package's weight and size.
-    const created = await apiCall('POST', '/products', mug('TT-MUG', { colours: true, title: TITLE, currency: 'GBP', packaged: true }));
+    const created = await apiCall('POST', '/products', mug('TT-MUG', { colours: true, title: TITLE, currency: 'USD', packaged: true }));
     assert.equal(created.status, 201, await created.clone().text());
     productId = ((await created.json()) as { data: { id: number } }).data.id;
     // TikTok Shop takes only images it hosts, of at least 300x300: Storelink uploads the product's file to it.
@@ -103,6 +104,14 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
     await page.getByText('Sandbox.').waitFor();
     await page.getByLabel('Sandbox account number').fill('41');
+    // The seller's market is offered, the United States first and chosen unless the tester picks another.
+    const market = page.getByLabel("The sandbox seller's market");
+    assert.deepEqual(
+      (await market.locator('option').allTextContents()).map((text) => text.split(':')[0]),
+      ['United States', 'United Kingdom', 'Germany, EU'],
+    );
+    assert.equal(await market.inputValue(), 'US');
+    await session.noAxeViolations('the TikTok Shop consent page with its market choice');
     await page.getByRole('button', { name: 'Allow', exact: true }).click();
     await page.waitForURL(/\/site\/\d+\/listings$/);
     siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
@@ -226,7 +235,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     session.t.clock.advance(session.t.deps.config.sandboxReviewSeconds * 1000);
     await row().getByText('Active', { exact: true }).waitFor({ timeout: DELIVERED_MS });
     await row().getByText('Synced', { exact: true }).waitFor();
-    await row().getByText('£18.00').waitFor();
+    await row().getByText('$18.00').waitFor();
     const [listing] = await listings();
     assert.equal(listing?.status, 'active');
     assert.equal(listing?.platform_status, 'ACTIVATE');
@@ -278,7 +287,7 @@ describe('the site listings page of a TikTok Shop site in a browser', () => {
     // The catalogue's change goes to the listing like any other (TikTok holds it already): the page polls meanwhile.
     await changes.waitFor({ state: 'detached', timeout: DELIVERED_MS });
     await row().getByText('Synced', { exact: true }).waitFor({ timeout: DELIVERED_MS });
-    await row().getByText('£21.00').waitFor();
+    await row().getByText('$21.00').waitFor();
     const product = (await (await apiCall('GET', `/products/${productId}`)).json()) as {
       data: { variants: { sku: string; price: string }[] };
     };

@@ -65,14 +65,24 @@ export function locationOf(response: Response): string {
   return response.headers.get('location')!;
 }
 
-/** Connects a sandbox TikTok Shop account (one shop unless `choices.shops` says more) and returns its first site's id. */
+/**
+ * The consent choice of a sandbox TikTok seller in the UK. The simulator's seller is in the US unless the consent page
+ * says otherwise (test/platforms/tiktok-shop/sandbox-market.test.ts); the suite's TikTok Shop tests were written for a
+ * UK shop selling in pounds, so they ask for one.
+ */
+export const UK_SELLER = { market: 'GB' } as const;
+
+/**
+ * Connects a sandbox TikTok Shop account (one shop unless `choices.shops` says more; a UK seller unless
+ * `choices.market` says otherwise) and returns its first site's id.
+ */
 export async function connectTikTokShopSite(
   t: TestApp,
   actor: Actor,
   account = '1',
   choices: Record<string, string> = {},
 ): Promise<number> {
-  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 4 }, 'allow', account, choices));
+  const location = locationOf(await connectThroughSandbox(t, actor, { platform_id: 4 }, 'allow', account, { ...UK_SELLER, ...choices }));
   return Number(/\/site\/(\d+)\/listings$/.exec(location)![1]);
 }
 

@@ -77,12 +77,13 @@ export async function freePort(): Promise<number> {
 /**
  * Starts a server with `env` on top of PATH alone (nothing else of this process's environment leaks in), and waits
  * until GET /api/v1/health answers 200. PORT (`options.port`, else a free one) and HOST are set here; APP_URL defaults
- * to the server's own address. `options.nodeArgs` replaces `--import tsx src/main.ts` (to run a bundle, say). Rejects
- * with the process's output if it exits or is not ready in time.
+ * to the server's own address. `options.nodeArgs` replaces `--import tsx src/main.ts` (to run a bundle, say);
+ * `options.readyTimeoutMs` replaces READY_TIMEOUT_MS (a test that starts one server after another on a loaded machine).
+ * Rejects with the process's output if it exits or is not ready in time.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { port?: number; nodeArgs?: readonly string[] } = {},
+  options: { port?: number; nodeArgs?: readonly string[]; readyTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   installExitHook();
   const port = options.port ?? (await freePort());
@@ -114,7 +115,7 @@ export async function startServerProcess(
     },
   };
   try {
-    await waitUntilHealthy(url, exited);
+    await waitUntilHealthy(url, exited, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (error) {
     await server.stop();
     throw new Error(`${(error as Error).message}; its output:\n${output}`);
@@ -122,8 +123,8 @@ export async function startServerProcess(
   return server;
 }
 
-async function waitUntilHealthy(url: string, exited: () => boolean): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+async function waitUntilHealthy(url: string, exited: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (exited()) throw new Error(`the server for ${url} exited before it was ready`);
     const status = await fetch(`${url}/api/v1/health`).then(
@@ -133,7 +134,7 @@ async function waitUntilHealthy(url: string, exited: () => boolean): Promise<voi
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the server for ${url} was not ready within ${READY_TIMEOUT_MS} ms`);
+  throw new Error(`the server for ${url} was not ready within ${timeoutMs} ms`);
 }
 
 /**

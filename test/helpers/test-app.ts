@@ -67,6 +67,9 @@ export async function createTestApp(
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: 'info',
     SIGNUP_RATE_LIMIT_PER_ADDRESS: TEST_SIGNUP_LIMIT,
+    // The simulators keep their state in memory only, as the suite's apps are many and short-lived; the tests of the
+    // saved state turn it on (test/platforms/sandbox-state.test.ts).
+    SANDBOX_PERSIST: 'false',
     ...listenEnv,
   };
   const env = typeof options.env === 'function' ? options.env(loadConfig(baseEnv).appUrl) : options.env;

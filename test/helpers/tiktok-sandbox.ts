@@ -59,13 +59,17 @@ export async function signedCall(
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
-/** A token through the consent page (`choices`: its `shops`, `market`, …) and the token call, and the shops it covers. */
+/**
+ * A token through the consent page (`choices`: its `shops`, `market`, …; a UK seller unless `market` says otherwise, as
+ * connect.ts's UK_SELLER) and the token call, and the shops it covers.
+ */
 export async function sandboxShopsOf(t: TestApp, account: number, choices: Record<string, string> = {}): Promise<SandboxShop[]> {
   const consent = await injectForm(t, '/sandbox/tiktok-shop/authorize', {
     service_id: APP.serviceId,
     state: 's',
     decision: 'allow',
     account: String(account),
+    market: 'GB',
     ...choices,
   });
   assert.equal(consent.statusCode, 302, consent.body);

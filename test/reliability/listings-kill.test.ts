@@ -86,7 +86,7 @@ for (const kind of databaseKinds()) {
     test(`a publish of ${TIKTOK_PRODUCTS} products to TikTok Shop and ${AMAZON_PRODUCTS} to Amazon killed -9 midway ends with each made once`, {
       timeout: 300_000,
     }, async () => {
-      const world = await startWorld(kind, '9', {}, 'tiktok-shop');
+      const world = await startWorld(kind, '9', { market: 'GB' }, 'tiktok-shop');
       const { servers, auth } = world;
       try {
         const tiktok = { site: world.site, shop: world.shop };
@@ -109,7 +109,7 @@ for (const kind of databaseKinds()) {
           description: 'Heavy canvas, long handles.',
           package: { weight_grams: 200, length_mm: 300, width_mm: 250, height_mm: 20 },
         };
-        // TikTok takes images it hosts (300 px at least) and sells in GBP in the first shop; Amazon identifies a new
+        // TikTok takes images it hosts (300 px at least) and sells in GBP in a UK shop; Amazon identifies a new
         // product by its barcode (a UPC each) and needs its brand.
         const tiktokProduct = (i: number) =>
           makeProduct(

@@ -5,6 +5,7 @@
  * group's default bid), so a report can tell which days it served and at what bounds.
  */
 import type { SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 
 export type SpState = 'ENABLED' | 'PAUSED' | 'ARCHIVED';
 export type TargetingType = 'AUTO' | 'MANUAL';
@@ -78,6 +79,14 @@ function createAdsStore(context: SandboxContext) {
   const entities = new Map<string, Entity>();
   let issued = 0;
   const now = () => context.clock.now().getTime();
+  registerStatePart(context.stateParts, 'amazon-ads:entities', {
+    save: () => ({ entities, issued }),
+    load: (state) => {
+      const saved = state as { entities: typeof entities; issued: number };
+      refill(entities, saved.entities);
+      issued = saved.issued;
+    },
+  });
 
   const versionOf = (entity: Entity): Version => ({
     at: now(),

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 import type { Issue } from './listings-validation.js';
 import type { Requirements } from './product-types.js';
 
@@ -144,6 +145,14 @@ export type ListingsStore = ReturnType<typeof createListingsStore>;
 function createListingsStore(context: SandboxContext) {
   const listings = new Map<string, StoredListing>();
   const stocked = new Set<number>();
+  registerStatePart(context.stateParts, 'amazon-seller:listings', {
+    save: () => ({ listings, stocked }),
+    load: (state) => {
+      const saved = state as { listings: typeof listings; stocked: typeof stocked };
+      refill(listings, saved.listings);
+      refill(stocked, saved.stocked);
+    },
+  });
   const key = (account: number, marketplaceId: string, sku: string) => `${account}|${marketplaceId}|${sku}`;
   const now = () => context.clock.now().getTime();
   const imageBase = `${context.sandboxUrl}/amazon-seller/images`;

@@ -14,6 +14,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 import { marketplaceOf } from './product-types.js';
 
 /** The fake buyer every sandbox order names: what a client must never store, log or return. */
@@ -143,6 +144,14 @@ function createOrdersStore(context: SandboxContext) {
   const orders = new Map<string, StoredOrder>();
   const now = () => context.clock.now().getTime();
   let lastUpdate = 0;
+  registerStatePart(context.stateParts, 'amazon-seller:orders', {
+    save: () => ({ orders, lastUpdate }),
+    load: (state) => {
+      const saved = state as { orders: typeof orders; lastUpdate: number };
+      refill(orders, saved.orders);
+      lastUpdate = saved.lastUpdate;
+    },
+  });
   /** A time after every earlier change: two changes in one millisecond stay in order. */
   const stamp = () => (lastUpdate = Math.max(now(), lastUpdate + 1));
 

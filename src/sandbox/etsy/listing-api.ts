@@ -33,7 +33,7 @@ const PLACEHOLDER_PNG = Buffer.from(
 /** Registers the listing API; answers how to stock an account's shop with listings made outside Storelink (stock.ts). */
 export function registerEtsyListingApi(app: FastifyInstance, context: SandboxContext) {
   const guard = createEtsyGuard(context);
-  const store = createListingStore(`${context.sandboxUrl}/etsy/images`);
+  const store = createListingStore(`${context.sandboxUrl}/etsy/images`, context.stateParts);
   const now = () => context.clock.now().getTime();
 
   // The seller taxonomy is public: Etsy's OAS gives both routes the api_key security only, no OAuth scope.

@@ -3,6 +3,7 @@
  * §1.2 and DESIGN §10, and the `ShopListing` shape it answers (listings.md §1.4).
  */
 import type { FastifyReply } from 'fastify';
+import { refill, registerStatePart, type StateParts } from '../state.js';
 import { shopIdOf } from './api-access.js';
 
 /** Etsy's states (listings.md §1.2). The sandbox does not let listings expire after four months, so none is ever `expired`. */
@@ -91,11 +92,20 @@ export interface StoredListing {
 export type ListingStore = ReturnType<typeof createListingStore>;
 
 /** Ids grow from fixed starts, so a run's ids are the same every time. `imageBase`: where the images are served. */
-export function createListingStore(imageBase: string) {
+export function createListingStore(imageBase: string, parts: StateParts) {
   const listings = new Map<number, StoredListing>();
   const next = { listing: 1_000_000_000, image: 5_000_000_000, product: 7_000_000_000, offering: 9_000_000_000 };
   const nextId = (kind: keyof typeof next) => ++next[kind];
   const stocked = new Set<number>();
+  registerStatePart(parts, 'etsy:listings', {
+    save: () => ({ listings, next, stocked }),
+    load: (state) => {
+      const saved = state as { listings: typeof listings; next: typeof next; stocked: typeof stocked };
+      refill(listings, saved.listings);
+      Object.assign(next, saved.next);
+      refill(stocked, saved.stocked);
+    },
+  });
   return {
     imageBase,
     nextId,

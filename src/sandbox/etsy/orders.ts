@@ -18,6 +18,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { accountOf, readOrderLines } from '../buyer.js';
 import { SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 import { shopIdOf, userIdOf } from './api-access.js';
 import type { EtsyGuard } from './guard.js';
 import { type ListingStore, settleStock } from './listing-store.js';
@@ -110,6 +111,15 @@ export function registerOrders(app: FastifyInstance, guard: EtsyGuard, store: Li
   const receipts = new Map<number, Receipt>();
   let nextReceipt = 3_000_000_000;
   let nextTransaction = 4_000_000_000;
+  registerStatePart(context.stateParts, 'etsy:receipts', {
+    save: () => ({ receipts, nextReceipt, nextTransaction }),
+    load: (state) => {
+      const saved = state as { receipts: typeof receipts; nextReceipt: number; nextTransaction: number };
+      refill(receipts, saved.receipts);
+      nextReceipt = saved.nextReceipt;
+      nextTransaction = saved.nextTransaction;
+    },
+  });
   const now = () => context.clock.now().getTime();
   const cancelled = (r: Receipt) => r.status === 'canceled';
 

@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../lib/clock.js';
 import type { SandboxTokens } from '../tokens.js';
 import { ERRORS, type TikTokError } from './errors.js';
-import { LOCAL_MARKETS, type LocalMarket } from './shops.js';
+import { MARKETS, type Market } from './shops.js';
 
 /** Every token the simulator issues starts so, as TikTok's do. */
 export const TOKEN_PREFIX = 'TTP_';
@@ -21,13 +21,14 @@ export interface Grant {
   account: number;
   /** How many shops the seller authorized (tokens from before the choice existed carry none: one). */
   shops: number;
-  /** The EU market of a seller local to one (one shop there), or null: tokens without the choice carry none. */
-  market: LocalMarket | null;
+  /** The seller's market (the consent page's choice): where its first shop is, or its one shop for an EU local seller. */
+  market: Market;
   /** The scopes the seller refused at consent (their calls answer 105005); tokens without the choice carry none. */
   refused: readonly string[];
 }
 
-const marketOf = (value: unknown): LocalMarket | null => LOCAL_MARKETS.find((market) => market === value) ?? null;
+/** Tokens issued before the consent page offered a market carry none: their seller was in the UK, as every one was then. */
+const marketOf = (value: unknown): Market => MARKETS.find((market) => market === value) ?? 'GB';
 
 /** The grant a token's claims name. */
 export const grantOf = (claims: Record<string, unknown>): Grant => ({
@@ -37,11 +38,11 @@ export const grantOf = (claims: Record<string, unknown>): Grant => ({
   refused: Array.isArray(claims.r) ? claims.r.filter((scope): scope is string => typeof scope === 'string') : [],
 });
 
-/** A grant's claims, as tokens carry them (`m` only for a seller local to an EU market). */
+/** A grant's claims, as tokens carry them. */
 export const claimsOf = (grant: Grant) => ({
   a: grant.account,
   s: grant.shops,
-  ...(grant.market ? { m: grant.market } : {}),
+  m: grant.market,
   ...(grant.refused.length > 0 ? { r: grant.refused } : {}),
 });
 

@@ -8,6 +8,7 @@
  * An order answered by the API carries a buyer's name, address, e-mail and phone on TikTok; the sandbox makes up
  * obviously fake ones (SANDBOX_BUYER), so a client that stored or logged them would be caught by the tests that look.
  */
+import { refill, registerStatePart, type StateParts } from '../state.js';
 import type { ProductStore, Sku } from './product-store.js';
 
 /** The fake buyer every sandbox order names: what a client must never store, log or return. */
@@ -74,17 +75,28 @@ function takeUnits(sku: Sku, units: number): void {
 
 /** Ids look like TikTok's (numbers past a double's exact range), from fixed starts so each run answers the same ids. */
 function createIds() {
-  let order = 576_461_413_038_785_000n;
-  let item = 577_461_413_038_785_000n;
-  let cancel = 4_035_000_000_000_000_000n;
-  return { order: () => String(order++), item: () => String(item++), cancel: () => String(cancel++) };
+  const next = { order: 576_461_413_038_785_000n, item: 577_461_413_038_785_000n, cancel: 4_035_000_000_000_000_000n };
+  return {
+    next,
+    order: () => String(next.order++),
+    item: () => String(next.item++),
+    cancel: () => String(next.cancel++),
+  };
 }
 
 export type OrderStore = ReturnType<typeof createOrderStore>;
 
-export function createOrderStore(products: ProductStore) {
+export function createOrderStore(products: ProductStore, parts: StateParts) {
   const orders = new Map<string, Order>();
   const ids = createIds();
+  registerStatePart(parts, 'tiktok-shop:orders', {
+    save: () => ({ orders, next: ids.next }),
+    load: (state) => {
+      const saved = state as { orders: Map<string, Order>; next: typeof ids.next };
+      refill(orders, saved.orders);
+      Object.assign(ids.next, saved.next);
+    },
+  });
 
   /** The live SKU of the shop with this seller sku: the product and SKU, or null when the shop lists it nowhere. */
   const listed = (shopId: string, sellerSku: string) => {

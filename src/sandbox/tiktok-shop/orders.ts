@@ -21,7 +21,7 @@ import { createOrderStore, ORDER_STATUSES, type Order, type OrderStatus, SANDBOX
 import { PRODUCT_ERRORS as E } from './product-errors.js';
 import { createProductGuard } from './product-guard.js';
 import type { ProductStore } from './product-store.js';
-import { everyShopOf, sandboxShops } from './shops.js';
+import { everyShopOf, sandboxShops, accountOf as shopAccountOf } from './shops.js';
 import { currencyOf } from './stock.js';
 
 const PAGE_SIZE_MAX = 100;
@@ -56,7 +56,8 @@ function present(order: Order) {
       address_detail: SANDBOX_BUYER.address_detail,
       full_address: SANDBOX_BUYER.full_address,
       postal_code: SANDBOX_BUYER.postal_code,
-      region_code: 'GB',
+      // The buyer is in the shop's country.
+      region_code: everyShopOf(shopAccountOf({ id: order.shopId })).find((shop) => shop.id === order.shopId)?.region ?? 'US',
     },
     payment: {
       currency: order.currency,
@@ -104,7 +105,7 @@ const timeOf = (value: unknown): number | undefined | null =>
 
 /** Registers the Order API in a scope of its own (JSON bodies kept as text for the signature) and the buyer's side. */
 export function registerTikTokShopOrders(app: FastifyInstance, context: SandboxContext, products: ProductStore) {
-  const orders = createOrderStore(products);
+  const orders = createOrderStore(products, context.stateParts);
   const now = () => context.clock.now().getTime();
 
   void app.register(async (scope) => {
@@ -166,11 +167,17 @@ export function registerTikTokShopOrders(app: FastifyInstance, context: SandboxC
     });
   });
 
-  registerBuyerSide(app, context, orders, now);
+  registerBuyerSide(app, context, orders, products, now);
 }
 
 /** The driver endpoints: a buyer placing, paying and cancelling, the seller shipping (sandbox only, no auth). */
-function registerBuyerSide(app: FastifyInstance, context: SandboxContext, orders: ReturnType<typeof createOrderStore>, now: () => number) {
+function registerBuyerSide(
+  app: FastifyInstance,
+  context: SandboxContext,
+  orders: ReturnType<typeof createOrderStore>,
+  products: ProductStore,
+  now: () => number,
+) {
   app.post('/accounts/:account/orders', async (request, reply) => {
     const account = accountOf(reply, (request.params as { account: string }).account);
     if (account === null) return reply;
@@ -179,7 +186,18 @@ function registerBuyerSide(app: FastifyInstance, context: SandboxContext, orders
     if (!lines) return reply.code(400).send({ error: 'lines must be 1 to 50 of {sku, quantity}, quantity a whole number from 1 to 99' });
     const status = body.status ?? 'AWAITING_SHIPMENT';
     if (!PLACEABLE.includes(status as OrderStatus)) return reply.code(400).send({ error: `status must be one of ${PLACEABLE.join(', ')}` });
-    const shop = body.shop_id === undefined ? sandboxShops(account, 1)[0] : everyShopOf(account).find((each) => each.id === body.shop_id);
+    // Without a shop_id: the account's shop that lists the first line's sku live, else the first shop of its latest
+    // authorization, else its shop in the default market (US).
+    const shops = everyShopOf(account);
+    const lists = (shop: { id: string }) =>
+      products
+        .ofShop(shop.id)
+        .some((product) => product.status === 'ACTIVATE' && product.version.skus.some((sku) => sku.seller_sku === lines[0]!.sku));
+    const home = products.homeOf(account);
+    const shop =
+      body.shop_id === undefined
+        ? (shops.find(lists) ?? shops.find((each) => each.id === home) ?? sandboxShops(account, 1)[0])
+        : shops.find((each) => each.id === body.shop_id);
     if (!shop) return reply.code(400).send({ error: 'shop_id must be a shop of this account' });
     const placed = orders.place({ id: shop.id, currency: currencyOf(shop.region) }, lines, status as OrderStatus, now());
     if (typeof placed === 'string') return reply.code(409).send({ error: placed });

@@ -6,6 +6,7 @@
  * the next call of the shop, or the product API's sweep each second, whichever comes first).
  */
 import type { SandboxContext } from '../context.js';
+import { refill, registerStatePart } from '../state.js';
 import { sendNotification } from './notifications.js';
 
 export type ProductStatus =
@@ -137,9 +138,32 @@ export function createProductStore(context: SandboxContext) {
   const stocked = new Set<string>();
   /** The prerequisite each shop still lacks (the consent page's `pending`): its audits that pass end PRE_APPROVED. */
   const lacking = new Map<string, PreApprovedReason>();
+  /** The first shop of each account's latest authorization: where its buyers' orders go by default. */
+  const homes = new Map<number, string>();
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
   const now = () => context.clock.now().getTime();
+  registerStatePart(context.stateParts, 'tiktok-shop:products', {
+    save: () => ({ products, images, idempotency, stocked, homes, nextProduct, nextSku }),
+    load: (state) => {
+      const saved = state as {
+        products: typeof products;
+        images: typeof images;
+        idempotency: typeof idempotency;
+        stocked: typeof stocked;
+        homes: typeof homes;
+        nextProduct: bigint;
+        nextSku: bigint;
+      };
+      refill(products, saved.products);
+      refill(images, saved.images);
+      refill(idempotency, saved.idempotency);
+      refill(stocked, saved.stocked);
+      refill(homes, saved.homes);
+      nextProduct = saved.nextProduct;
+      nextSku = saved.nextSku;
+    },
+  });
 
   /** Tells Storelink the audit settled, as TikTok's type 5 webhook does; not awaited, errors ignored. */
   const notify = (product: StoredProduct, status: string, suspendedReason: string) => {
@@ -254,6 +278,10 @@ export function createProductStore(context: SandboxContext) {
       }
       return released;
     },
+    /** The account authorized the app for shops whose first is `shopId` (the consent page's Allow). */
+    authorized: (account: number, shopId: string) => void homes.set(account, shopId),
+    /** The first shop of the account's latest authorization, or undefined before any. */
+    homeOf: (account: number) => homes.get(account),
     /** Whether the shop is to be stocked now: true the first time it is asked only (stock.ts). */
     stock: (shopId: string) => !stocked.has(shopId) && Boolean(stocked.add(shopId)),
     /**

@@ -6,15 +6,28 @@
 /** How many shops one authorization may cover in the sandbox; the consent page offers 1 to this. */
 export const MAX_SHOPS = 5;
 
-/** One country per shop of a cross-border seller, in order; a seller with one shop is local to the first. */
+/**
+ * The country of each position a cross-border seller's shops take: a shop's id, cipher and code follow its country's
+ * position, so a shop in the UK is the same shop whichever market its seller chose first.
+ */
 const REGIONS = ['GB', 'US', 'DE', 'FR', 'ES'] as const;
 
 /**
- * The EU markets a sandbox seller may instead be local to (the consent page's `market`): one shop there, whose rules
- * ask for the EU's responsible person and manufacturer (categories.ts), as TikTok's do for local sellers in the EU.
+ * The markets a sandbox seller may be in (the consent page's `market`), the first the default: the seller's first
+ * shop is there, in its currency, and any further shops of a cross-border seller are in the other countries above.
+ */
+export const MARKETS = ['US', 'GB', 'DE'] as const;
+export type Market = (typeof MARKETS)[number];
+/** The market of a seller who chose none (a consent form without `market`): US. */
+export const DEFAULT_MARKET: Market = 'US';
+
+/**
+ * The EU markets a sandbox seller may be local to: one shop there, whose rules ask for the EU's responsible person and
+ * manufacturer (categories.ts), as TikTok's do for local sellers in the EU.
  */
 export const LOCAL_MARKETS = ['DE'] as const;
 export type LocalMarket = (typeof LOCAL_MARKETS)[number];
+const isLocalMarket = (market: Market): market is LocalMarket => (LOCAL_MARKETS as readonly string[]).includes(market);
 /** Where a local EU shop's id sits, apart from the five cross-border positions so that no id is given twice. */
 const LOCAL_POSITION = 9;
 const EU_REGIONS: ReadonlySet<string> = new Set(['DE', 'FR', 'ES', 'IT', 'IE']);
@@ -48,19 +61,22 @@ function localShop(account: number, market: LocalMarket): SandboxShop {
 }
 
 /**
- * The `count` shops of an account, or its one shop in `market` for a seller local to an EU market. Each shop's id,
- * cipher and code depend only on the account and the shop's position (or market), so they stay the same across
- * authorizations and differ between accounts and shops; the first shop's are the ones the simulator gave before it
- * offered several.
+ * The `count` shops of an account whose seller is in `market`, its own country's first; for a seller local to an EU
+ * market, its one shop there. Each shop's id, cipher and code depend only on the account and the shop's country (its
+ * position in REGIONS, or the local market), so they stay the same across authorizations and differ between accounts
+ * and shops; the UK shop's are the ones the simulator gave before it offered a market. Names follow the order the
+ * seller's shops come in.
  */
-export function sandboxShops(account: number, count: number, market: LocalMarket | null = null): SandboxShop[] {
-  if (market) return [localShop(account, market)];
+export function sandboxShops(account: number, count: number, market: Market = DEFAULT_MARKET): SandboxShop[] {
+  if (isLocalMarket(market)) return [localShop(account, market)];
   const padded = String(account).padStart(6, '0');
-  return REGIONS.slice(0, count).map((region, index) => {
-    const suffix = index === 0 ? '' : String(index + 1);
+  const regions = [market, ...REGIONS.filter((region) => region !== market)].slice(0, count);
+  return regions.map((region, index) => {
+    const position = REGIONS.indexOf(region);
+    const suffix = position === 0 ? '' : String(position + 1);
     return {
-      id: shopId(index, account),
-      name: `Sandbox TikTok Shop ${account}${suffix && `-${suffix}`}`,
+      id: shopId(position, account),
+      name: `Sandbox TikTok Shop ${account}${index === 0 ? '' : `-${index + 1}`}`,
       region,
       seller_type: count === 1 ? 'LOCAL' : 'CROSS_BORDER',
       cipher: `GCP_SANDBOX${padded}${suffix && `N${suffix}`}`,
@@ -71,7 +87,7 @@ export function sandboxShops(account: number, count: number, market: LocalMarket
 
 /** Every shop an account can authorize, whichever way: what the inspection and the account's webhooks cover. */
 export const everyShopOf = (account: number): SandboxShop[] => [
-  ...sandboxShops(account, MAX_SHOPS),
+  ...sandboxShops(account, MAX_SHOPS, 'GB'),
   ...LOCAL_MARKETS.map((market) => localShop(account, market)),
 ];
 

@@ -2,9 +2,9 @@
  * The TikTok Shop simulator (DESIGN §6): the service_id authorization page, GET token calls answering TikTok's
  * `{code, message, data, request_id}` envelope with absolute expiries, and Get Authorized Shops checking its query, the
  * request signature (with the simulator's own signer), the timestamp window, the content type and the
- * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: how many
- * shops the seller authorizes (or one shop of a seller local to an EU market), and whether they already hold products
- * made outside Storelink (stock.ts). The product API (product-api.ts) and the Order API (orders.ts) share one product
+ * `x-tts-access-token` header, and answering every shop the seller authorized. The consent page's choices: the
+ * seller's market (the US first and the default, the UK, or one shop of a seller local to Germany), how many shops the
+ * seller authorizes, and whether they already hold products made outside Storelink (stock.ts). The product API (product-api.ts) and the Order API (orders.ts) share one product
  * store: a sale takes its units from the shop's products.
  */
 import type { FastifyInstance } from 'fastify';
@@ -28,7 +28,7 @@ import {
 import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
 import { PRE_APPROVED_REASONS, type PreApprovedReason } from './product-store.js';
-import { LOCAL_MARKETS, type LocalMarket, MAX_SHOPS, sandboxShops } from './shops.js';
+import { DEFAULT_MARKET, LOCAL_MARKETS, type LocalMarket, MARKETS, MAX_SHOPS, type Market, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
@@ -64,15 +64,18 @@ const SHOPS_OPTION: ConsentOption = {
 };
 
 /**
- * The sandbox's choice of a seller local to an EU market: one shop in Germany, whose categories ask for the EU's
- * responsible person and manufacturer (categories.ts). Optional; absent (or empty) is the seller of the shops above.
+ * The sandbox's choice of the seller's market: its (first) shop is there and sells in its currency. The US is first
+ * and the default (a form without the field, or with it empty), so a newcomer's dollar products fit; the UK's seller
+ * may have more shops, one in each further country; Germany's is a seller local to the EU with one shop, whose
+ * categories ask for the EU's responsible person and manufacturer (categories.ts).
  */
 const MARKET_OPTION: ConsentOption = {
   name: 'market',
   label: "The sandbox seller's market",
   values: [
-    ['', 'United Kingdom (more shops: one in each country, cross-border)'],
-    ['DE', 'Germany, EU: one local shop (the EU asks for a responsible person and a manufacturer)'],
+    ['US', 'United States: shops sell in USD (more shops: one in each further country, cross-border)'],
+    ['GB', 'United Kingdom: shops sell in GBP (more shops: one in each further country, cross-border)'],
+    ['DE', 'Germany, EU: one local shop selling in EUR (the EU asks for a responsible person and a manufacturer)'],
   ],
 };
 
@@ -171,7 +174,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     const refuse = form.refuse ?? '';
     const pending = form.pending ?? '';
     // A seller local to an EU market has the one shop there.
-    const lone = market === '' || shops === 1;
+    const lone = market === null || !(LOCAL_MARKETS as readonly string[]).includes(market) || shops === 1;
     if (
       form.service_id !== CLIENT.serviceId ||
       !choice ||
@@ -188,7 +191,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
         .send(
           renderSandboxError(
             'TikTok Shop',
-            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${LOCAL_MARKETS.join(', ')} (with one shop) or left out, shop one of ${STOCK_CHOICES.join(', ')} or left out, refuse seller.product.basic or left out, and pending one of ${PRE_APPROVED_REASONS.join(', ')} or left out.`,
+            `service_id must be the app's, decision allow, deny or fail, account a number, shops 1 to ${MAX_SHOPS}, market one of ${MARKETS.join(', ')} (${LOCAL_MARKETS.join(', ')} with one shop) or left out, shop one of ${STOCK_CHOICES.join(', ')} or left out, refuse seller.product.basic or left out, and pending one of ${PRE_APPROVED_REASONS.join(', ')} or left out.`,
           ),
         );
     }
@@ -198,8 +201,11 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (choice.decision === 'deny') {
       back.search = new URLSearchParams({ code: 'null', error: 'auth_denied', ...state }).toString();
     } else {
-      const grant: Grant = { account: choice.account, shops, market: market || null, refused: refuse ? [refuse] : [] };
-      if (choice.decision === 'allow') consented(context, TRACK, choice.account);
+      const grant: Grant = { account: choice.account, shops, market, refused: refuse ? [refuse] : [] };
+      if (choice.decision === 'allow') {
+        consented(context, TRACK, choice.account);
+        products.store.authorized(choice.account, sandboxShops(choice.account, shops, market)[0]!.id);
+      }
       if (choice.decision === 'allow' && stock !== '') products.stock(grant, stock as StockChoice);
       if (choice.decision === 'allow') products.lack(grant, (pending || null) as PreApprovedReason | null);
       const code = tokens.issue(
@@ -226,7 +232,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       refresh_token_expire_in: Math.floor(refreshExpiresAt.getTime() / 1000),
       open_id: `70107360${String(grant.account).padStart(11, '0')}`,
       seller_name: `Sandbox TikTok Seller ${grant.account}`,
-      seller_base_region: grant.market ?? 'GB',
+      seller_base_region: grant.market,
       user_type: 0,
       granted_scopes: SCOPES.map(([key]) => key).filter((key) => !grant.refused.includes(key)),
     });
@@ -294,10 +300,10 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   });
 }
 
-/** The market a consent form asks for: '' when absent or empty (no local EU market), null for one the sandbox has not. */
-function marketOf(value: string | undefined): LocalMarket | '' | null {
-  if (value === undefined || value === '') return '';
-  return LOCAL_MARKETS.find((market) => market === value) ?? null;
+/** The market a consent form asks for: the US when absent or empty, null for one the sandbox has not. */
+function marketOf(value: string | undefined): Market | null {
+  if (value === undefined || value === '') return DEFAULT_MARKET;
+  return MARKETS.find((market) => market === value) ?? null;
 }
 
 /** The number of shops a consent form asks for: 1 when absent or empty, null for anything but 1 to MAX_SHOPS. */

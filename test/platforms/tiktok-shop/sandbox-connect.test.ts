@@ -248,8 +248,18 @@ describe('TikTok Shop simulator', () => {
       return response.json().data.shops as Array<Record<string, string>>;
     };
 
-    test('one shop by default: a local seller, named as before', async () => {
+    test('one shop by default: a local seller in the US; a UK seller has the shop the simulator gave before it offered a market', async () => {
       assert.deepEqual(await shopsOf({ account: '61' }), [
+        {
+          id: '7000714533000061',
+          name: 'Sandbox TikTok Shop 61',
+          region: 'US',
+          seller_type: 'LOCAL',
+          cipher: 'GCP_SANDBOX000061N2',
+          code: 'USSBX0000612',
+        },
+      ]);
+      assert.deepEqual(await shopsOf({ account: '61', market: 'GB' }), [
         {
           id: '7000714532000061',
           name: 'Sandbox TikTok Shop 61',

@@ -36,13 +36,14 @@ interface Shop {
   id: string;
 }
 
-/** A token through the consent page and the token call, and the account's first shop. */
+/** A token through the consent page (a UK seller's, selling in pounds) and the token call, and the account's first shop. */
 async function connect(account: number): Promise<Shop> {
   const consent = await injectForm(t, '/sandbox/tiktok-shop/authorize', {
     service_id: APP.serviceId,
     state: 's',
     decision: 'allow',
     account: String(account),
+    market: 'GB',
   });
   const code = new URL(consent.headers.location as string).searchParams.get('code')!;
   const tokens = await fetch(
