@@ -28,7 +28,7 @@ import {
 import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
 import { PRE_APPROVED_REASONS, type PreApprovedReason } from './product-store.js';
-import { DEFAULT_MARKET, LOCAL_MARKETS, type LocalMarket, MARKETS, MAX_SHOPS, type Market, sandboxShops } from './shops.js';
+import { DEFAULT_MARKET, LOCAL_MARKETS, MARKETS, MAX_SHOPS, type Market, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
 
