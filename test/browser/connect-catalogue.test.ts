@@ -38,9 +38,10 @@ describe('the connect catalogue and broken connections in a browser', () => {
   after(() => session?.close());
 
   /** Answers the sandbox consent page the browser is on with Allow for `account`, and waits to be back on a site. */
-  async function allowOnConsentPage(account: string) {
+  async function allowOnConsentPage(account: string, market?: string) {
     await page.waitForURL((url) => url.pathname.startsWith('/sandbox/'));
     await page.getByLabel('Sandbox account number').fill(account);
+    if (market) await page.getByLabel("The sandbox seller's market").selectOption(market);
     await page.getByRole('button', { name: 'Allow', exact: true }).click();
     await page.waitForURL(/\/site\/\d+\/listings$/);
   }
@@ -141,7 +142,8 @@ describe('the connect catalogue and broken connections in a browser', () => {
     await session.noAxeViolations('a disconnected site with Reconnect');
     const { name } = await readSite(id);
     await notice.getByRole('button', { name: `Reconnect ${name}` }).click();
-    await allowOnConsentPage('42');
+    // The same seller as connected (the test helpers' TikTok seller is a UK one): the same shop, so the same site.
+    await allowOnConsentPage('42', 'GB');
     assert.equal(page.url(), `${baseUrl}/site/${id}/listings`);
     await page.getByRole('status').filter({ hasText: 'TikTok Shop is connected.' }).waitFor();
     assert.equal((await readSite(id)).status, 'connected');

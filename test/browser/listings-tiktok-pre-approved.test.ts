@@ -53,6 +53,8 @@ describe('a TikTok Shop listing held back from sale (PRE_APPROVED) in a browser'
     const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 4 });
     await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
     await page.getByLabel('Sandbox account number').fill('47');
+    // A UK seller: the mug is priced in pounds.
+    await page.getByLabel("The sandbox seller's market").selectOption('GB');
     await page.getByLabel('A prerequisite the sandbox shops still lack').selectOption('KYC_PENDING');
     await page.getByRole('button', { name: 'Allow', exact: true }).click();
     await page.waitForURL(/\/site\/\d+\/listings$/);

@@ -112,7 +112,8 @@ describe('a viewer’s dashboard', () => {
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await page.waitForURL(`${baseUrl}/workspace/${who.workspaceId}/dashboard`);
     who = { token: signedUp.token, workspaceId: who.workspaceId };
-    await page.getByRole('link', { name: 'Sandbox Etsy Shop 512' }).waitFor();
+    // The site in the dashboard's list of sites (the overview names it too).
+    await page.getByRole('region', { name: 'Connected sites' }).getByRole('link', { name: 'Sandbox Etsy Shop 512' }).waitFor();
     await readOnly('the dashboard', [/^Connect/]);
     await page.locator('summary', { hasText: 'Settings' }).click();
     await page.locator('.menu-heading .menu-role', { hasText: 'Viewer' }).waitFor();
