@@ -67,11 +67,21 @@ export function startScript(): { env: Record<string, string>; flags: string[] } 
 
 /** A port on the loopback interface that was free a moment ago. */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  // Below the kernel's ephemeral range (32768 and up here): a port it hands out for a bind to 0 or an outgoing
+  // connection (another test's server, a database client) cannot take this one between our check and the listen.
+  for (let tries = 0; ; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+    if (tries > 100) throw new Error('no free port found between 20000 and 32000');
+  }
 }
 
 /**
