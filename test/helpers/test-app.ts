@@ -92,7 +92,17 @@ export async function createTestApp(
   if (options.workers) await deps.startWorkers();
   else if (options.renewals !== 'by-hand') await deps.jobs.startWorkers((worker) => worker === 'refresh');
   await app.ready();
-  if (port) await app.listen({ port, host: '127.0.0.1' });
+  if (port) {
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
+      // What was started is stopped, or its timers and pools would keep the test's process alive after the failure.
+      await app.close();
+      await deps.close();
+      if (!options.database) await database.close();
+      throw error;
+    }
+  }
   return {
     app,
     deps,
