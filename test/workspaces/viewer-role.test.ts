@@ -261,7 +261,8 @@ for (const kind of databaseKinds()) {
     });
 
     test('a viewer reads every workspace read as a member does: the same answer, 200 but for the admins’ pages', async () => {
-      const reads = operations.filter((op) => op.workspace && op.method === 'GET');
+      // The event stream never ends an answer: test/server/events.test.ts reads it, a viewer's too.
+      const reads = operations.filter((op) => op.workspace && op.method === 'GET' && op.key !== 'GET /events');
       assert.ok(reads.length >= 20, `${reads.length} reads`);
       const answers: string[] = [];
       for (const op of reads) {
@@ -278,6 +279,18 @@ for (const kind of databaseKinds()) {
         } else assert.equal(byViewer.body, byMember.body, `${op.key}: the viewer's answer is the member's`);
       }
       assert.ok(answers.includes('GET /products 200') && answers.includes('GET /orders/{order_id} 200'), answers.join('\n'));
+    });
+
+    test("a viewer follows the workspace's event stream as a member does", async () => {
+      const stop = new AbortController();
+      const response = await fetch(`${t.deps.config.appUrl}${API}/events`, {
+        headers: { authorization: `Bearer ${viewer.session}`, 'x-workspace-id': String(owner.workspace.id) },
+        signal: stop.signal,
+      });
+      assert.equal(response.status, 200);
+      const { value } = await response.body!.getReader().read();
+      stop.abort();
+      assert.match(new TextDecoder().decode(value), /event: ready/);
     });
 
     test('every workspace write answers a viewer 403 and changes nothing, in the database or on the platform', async () => {
