@@ -3,7 +3,7 @@
  * queued while no feed holds its listing, claimed by one feed job at once, marked with the platform's feed id once
  * submitted, and deleted when the feed's outcome is recorded.
  */
-import { and, asc, count, eq, inArray, isNotNull, isNull, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import { listingFeedItems, listings } from './schema.js';
 
@@ -61,6 +61,15 @@ export async function unsubmitted(db: Db, siteId: number): Promise<FeedItemRow[]
     .from(listingFeedItems)
     .where(and(eq(listingFeedItems.siteId, siteId), isNotNull(listingFeedItems.claim), isNull(listingFeedItems.feedId)))
     .orderBy(asc(listingFeedItems.listingId));
+}
+
+/** The site's feeds submitted and not yet recorded: each feed's id and marketplace. */
+export async function submittedFeeds(db: Db, siteId: number): Promise<{ feedId: string; marketplaceId: string }[]> {
+  const rows = await db
+    .selectDistinct({ feedId: listingFeedItems.feedId, marketplaceId: sql<string>`${listingFeedItems.change} ->> 'marketplaceId'` })
+    .from(listingFeedItems)
+    .where(and(eq(listingFeedItems.siteId, siteId), isNotNull(listingFeedItems.feedId)));
+  return rows.map((row) => ({ feedId: row.feedId!, marketplaceId: row.marketplaceId }));
 }
 
 /** Records the platform's id of the feed the listings' changes went in. */

@@ -91,7 +91,11 @@ export function createOfferFeeds(deps: {
     const feeds = feedsOf(site);
     if (!feeds) return null;
     const waitForFeed = async () => {
-      await wait(new Date(clock.now().getTime() + LOOK_MS));
+      const at = new Date(clock.now().getTime() + LOOK_MS);
+      await wait(at);
+      // The site's feed job is asked for too (one waits at most): a feed whose job was held (the site disconnected,
+      // its grant refused) is taken up again rather than leave this listing waiting for it.
+      await sendFeedJob({ workspaceId: listing.workspaceId, siteId: site.id }, at);
       return 'waiting: a feed the platform is processing holds this listing';
     };
     // A live listing staying live with stock is the only one whose change is offers alone; the rest reads it back.
@@ -194,6 +198,9 @@ export function createOfferFeeds(deps: {
         await sendFeedJob(job, new Date(clock.now().getTime() + LOOK_MS));
         return `feed ${job.feedId}: the platform is processing it`;
       }
+      // A submitted feed whose look was lost (its job held while the site was not connected) is looked at again.
+      for (const feed of await feedsRepo.submittedFeeds(db, site.id))
+        await sendFeedJob({ ...job, feedId: feed.feedId, marketplaceId: feed.marketplaceId }, clock.now());
       // Changes a job claimed and did not submit (it stopped between the two) go first, then the ones queued since.
       const items = await feedsRepo.unsubmitted(db, site.id);
       if (items.length === 0) {
