@@ -100,7 +100,9 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, options.nodeArgs ?? ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', APP_URL: url, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The simulators keep their state in memory, as in the suite's in-process apps (test-app.ts): saving it after every
+    // write is work the tests of other things need not pay. test/platforms/sandbox-state.test.ts turns it on.
+    env: { PATH: process.env.PATH ?? '', APP_URL: url, SANDBOX_PERSIST: 'false', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
