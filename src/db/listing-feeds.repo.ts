@@ -37,15 +37,6 @@ export async function dropUnclaimed(db: Db, listingId: number): Promise<boolean>
   return (held?.n ?? 0) > 0;
 }
 
-/** Whether a feed holds the listing's change. */
-export async function isHeld(db: Db, listingId: number): Promise<boolean> {
-  const [held] = await db
-    .select({ n: count() })
-    .from(listingFeedItems)
-    .where(and(eq(listingFeedItems.listingId, listingId), isNotNull(listingFeedItems.claim)));
-  return (held?.n ?? 0) > 0;
-}
-
 /** Takes every queued change of the site for the feed job `claim`, in one statement: no change is in two feeds. */
 export async function claimChanges(db: Db, siteId: number, claim: string): Promise<void> {
   await db

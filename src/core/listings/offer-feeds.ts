@@ -100,9 +100,9 @@ export function createOfferFeeds(deps: {
     };
     // A live listing staying live with stock is the only one whose change is offers alone; the rest reads it back.
     const offersOnly = !direct && listing.wants === 'active' && listing.status === 'active' && draft.variants.some((v) => v.quantity > 0);
-    if (!offersOnly || !(await feedsRepo.manyAwaitWork(db, site.id, FEED_MIN_LISTINGS)))
-      return (await feedsRepo.dropUnclaimed(db, listing.id)) ? waitForFeed() : null;
-    const change = await feeds.offerChange(call, draft, progress);
+    const burst = offersOnly && (await feedsRepo.manyAwaitWork(db, site.id, FEED_MIN_LISTINGS));
+    const change = burst ? await feeds.offerChange(call, draft, progress) : null;
+    // The work calls the platform itself: a change it queued before is dropped, unless a feed holds it already.
     if (!change) return (await feedsRepo.dropUnclaimed(db, listing.id)) ? waitForFeed() : null;
     const stored: StoredChange = {
       ...change,
