@@ -7,6 +7,9 @@
  * itself, named after its path. Files run three at a time (--test-concurrency=3), so an area's time is the sum of its
  * files' times, and the suite's wall time is about a third of the total.
  *
+ * It then names every test that failed, with its file and the first lines of its error: CI keeps only the end of a long
+ * run's output, and a failure far up a 2,000-test log is otherwise lost.
+ *
  * Plain JavaScript: node 20 loads a reporter without the loader `--import tsx` registers, so it cannot be TypeScript.
  */
 // @ts-check
@@ -63,6 +66,38 @@ export function buildAreaTimesReport(times) {
   return lines.join('\n');
 }
 
+/** @typedef {{ file: string, name: string, error: string }} Failure */
+
+/**
+ * The failed tests, each with its file, its name and the first lines of its error.
+ * @param {readonly Failure[]} failures
+ */
+export function buildFailuresReport(failures) {
+  if (failures.length === 0) return '';
+  return [
+    `${failures.length} failed:`,
+    ...failures.flatMap(({ file, name, error }) => [
+      `  ${file}: ${name}`,
+      ...error
+        .split('\n')
+        // node's own frames say nothing about the test
+        .filter((line) => line.trim() !== '' && !/^\s*at .*\b(node:internal|node:async_hooks)/.test(line))
+        .slice(0, 8)
+        .map((line) => `      ${line}`),
+    ]),
+    '',
+  ].join('\n');
+}
+
+/** @param {unknown} error */
+function errorText(error) {
+  if (!(error instanceof Error)) return String(error);
+  // node:test wraps the test's own error as the cause of its own.
+  const cause = /** @type {{ cause?: unknown }} */ (error).cause;
+  const inner = cause instanceof Error ? cause : error;
+  return inner.stack ?? inner.message;
+}
+
 /**
  * The reporter: collects each file's own event, and yields the report when the run ends.
  * @param {AsyncIterable<import('node:test/reporters').TestEvent>} source
@@ -70,7 +105,16 @@ export function buildAreaTimesReport(times) {
 export default async function* areaTimesReporter(source) {
   /** @type {Map<string, FileTime>} */
   const times = new Map();
+  /** @type {Failure[]} */
+  const failures = [];
   for await (const event of source) {
+    // A failed test of its own (not a suite failing because a test in it did, nor the file's own test).
+    if (event.type === 'test:fail' && event.data.file !== undefined && event.data.details.type !== 'suite') {
+      const { name, file, details } = event.data;
+      if (resolve(name) !== file) {
+        failures.push({ file: relative(process.cwd(), file), name, error: errorText(details.error) });
+      }
+    }
     if (event.type !== 'test:complete' && event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { name, file, nesting, details } = event.data;
     // The file's own test is the one named after the file (its absolute path on Node 20, the path from the working
@@ -81,4 +125,5 @@ export default async function* areaTimesReporter(source) {
     times.set(path, { file: path, ms: Math.max(details.duration_ms, times.get(path)?.ms ?? 0), passed });
   }
   if (times.size > 0) yield buildAreaTimesReport([...times.values()]);
+  if (failures.length > 0) yield buildFailuresReport(failures);
 }
