@@ -261,6 +261,12 @@ export async function benchListings(server: ServerProcess, user: BenchUser, coun
 
   // TikTok changes the price of a live product only: its review (SANDBOX_REVIEW_SECONDS) passes first.
   await until(600_000, async () => (listed = await held()).filter((l) => l.state === 'active').length === count, 'going live');
+  // And Storelink has seen them live: a listing it still holds in review (Amazon's is read back every minute) is changed
+  // by its own PATCH, never put in a bulk feed (src/core/listings/offer-feeds.ts), so repricing before would not
+  // measure the burst a seller makes on live listings.
+  const activeInStorelink = async () =>
+    (await send(server, user, 'GET', `/sites/${site}/listings?status=active&per_page=1`)).meta.total as number;
+  await until(600_000, async () => (await activeInStorelink()) === count, 'Storelink seeing the listings live');
   // Every price at once, as a CSV import of new prices would; each change timed from its own answer to the platform's
   // taking it (the listing's last change: the new price is the only one the change makes).
   // Twenty changes in flight at once, as a seller's tool or an import sends them: the machine's speed does not pace
