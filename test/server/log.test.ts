@@ -74,10 +74,19 @@ describe(`a server started with its output piped [${kind}]`, () => {
 
   test('says at start where the dashboard, the API and its reference are', async () => {
     const started = (await logged('Storelink is running')).find((entry) => entry.msg.startsWith('Storelink is running'));
+    const [said, took] = (started?.msg ?? '').split('; started in ');
     assert.equal(
-      started?.msg,
-      `Storelink is running: dashboard at ${server.url}, API at ${server.url}/api/v1 (reference at ${server.url}/api/v1/docs; database: ${kind})`,
+      said,
+      `Storelink is running: dashboard at ${server.url}, API at ${server.url}/api/v1 (reference at ${server.url}/api/v1/docs; database: ${kind}`,
     );
+    // What the start spent its time on, step by step: the steps' times add up to the whole within rounding.
+    const match =
+      /^(\d+) ms: modules (\d+) ms, database (\d+) ms, routes (\d+) ms, jobs (\d+) ms, listen (\d+) ms, workers (\d+) ms\)$/.exec(
+        took ?? '',
+      );
+    assert.ok(match, took);
+    const [whole, ...steps] = match.slice(1).map(Number);
+    assert.ok(Math.abs(steps.reduce((sum, ms) => sum + ms, 0) - whole!) <= steps.length, took);
   });
 
   test('logs JSON lines, requests included, when stdout is not a terminal (development)', async () => {
