@@ -1,12 +1,14 @@
 /**
  * (j) Starts on the embedded database: the time from spawning `npm start`'s server on a new data directory to its
- * first `/health` 200 (a first start: the build's PGlite image loaded, src/db/pglite-image.ts), then on the same
- * directory again (a second start), round after round. Before issue 37 a first start ran initdb, the migrations and
+ * first `/health` 200 (a first start: the build's PGlite image taken, src/db/pglite-image.ts), then on the same
+ * directory again (a second start), round after round. A first start takes the image's data directory and a child
+ * process makes it again 10 s later; each round waits for it, as a first start after `npm install` finds it. Before issue 37 a first start ran initdb, the migrations and
  * pg-boss's install: 13.4 s on an idle machine.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGLITE_IMAGE_DIR } from '../src/db/pglite-image.js';
 import type { ServerProcess } from './server-process.js';
 
 export interface StartTimes {
@@ -24,6 +26,7 @@ export async function startTimes(start: (env: Record<string, string>) => Promise
     await server.stop();
   };
   for (let round = 0; round < rounds; round++) {
+    await imageDirectoryMade();
     const dir = mkdtempSync(join(tmpdir(), 'storelink-starts-'));
     try {
       await timed(times.first, { DATA_DIR: dir });
@@ -33,6 +36,17 @@ export async function startTimes(start: (env: Record<string, string>) => Promise
     }
   }
   return times;
+}
+
+/** Until the build's image has its data directory again (within a minute): a directory in dist/pglite-image. */
+async function imageDirectoryMade(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  const made = () =>
+    readdirSync(PGLITE_IMAGE_DIR).some((name) => !name.includes('.') && statSync(join(PGLITE_IMAGE_DIR, name)).isDirectory());
+  while (!made()) {
+    if (Date.now() > deadline) throw new Error(`no image data directory in ${PGLITE_IMAGE_DIR} within a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;

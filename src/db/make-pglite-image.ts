@@ -3,13 +3,13 @@
  * migrations, pg-boss's install) with the embedded database's memory setting, dumped as a tarball. The server build
  * writes it (scripts/make-pglite-image.ts); the suite starts its in-memory databases from it.
  */
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { createJobs } from '../lib/jobs.js';
 import { MIGRATIONS, openDatabase } from './client.js';
-import { PGLITE_SHARED_BUFFERS } from './pglite.js';
-import { PGLITE_IMAGE_DIR, pgliteImageFile, pgliteImageKey } from './pglite-image.js';
+import { PGLITE_EXTENSIONS, PGLITE_SHARED_BUFFERS } from './pglite.js';
+import { PGLITE_IMAGE_DIR, pgliteImageDirectory, pgliteImageFile, pgliteImageKey } from './pglite-image.js';
 
 export async function makePgliteImage(): Promise<Blob> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
@@ -30,17 +30,34 @@ export async function makePgliteImage(): Promise<Blob> {
 
 /**
  * Writes the image of the current migrations to `dir` unless it is there, and removes the images of other migrations;
- * answers its file. Written aside and renamed: a process reading at the same time sees the whole file or none.
+ * answers its tarball. `withDirectory` (the build's) writes the data directory made from it too, unless it is there
+ * (a start may have taken it: src/db/pglite.ts). Each is made aside and renamed into place: a process reading at the same
+ * time sees the whole of it or none.
  */
-export async function writePgliteImage(dir = PGLITE_IMAGE_DIR): Promise<{ file: string; made: boolean }> {
+export async function writePgliteImage(dir = PGLITE_IMAGE_DIR, { withDirectory = false } = {}): Promise<{ file: string; made: boolean }> {
   const key = await pgliteImageKey(MIGRATIONS);
   const file = pgliteImageFile(key, dir);
+  const directory = pgliteImageDirectory(key, dir);
   const present = await readdir(dir).catch(() => [] as string[]);
-  if (present.includes(`${key}.tar`)) return { file, made: false };
+  const makeTarball = !present.includes(`${key}.tar`);
+  const makeDirectory = withDirectory && !present.includes(key);
+  if (!makeTarball && !makeDirectory) return { file, made: false };
   await mkdir(dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}`;
-  await writeFile(partial, Buffer.from(await (await makePgliteImage()).arrayBuffer()));
-  await rename(partial, file);
-  for (const other of present) if (other.endsWith('.tar')) await rm(`${dir}/${other}`, { force: true });
+  const tarball = makeTarball ? await makePgliteImage() : new Blob([await readFile(file)]);
+  if (makeTarball) {
+    const partial = `${file}.${process.pid}`;
+    await writeFile(partial, Buffer.from(await tarball.arrayBuffer()));
+    await rename(partial, file);
+  }
+  if (makeDirectory) {
+    const partial = `${directory}.${process.pid}`;
+    const client = new PGlite(partial, { extensions: PGLITE_EXTENSIONS, loadDataDir: tarball });
+    await client.waitReady;
+    await client.close();
+    // Another process may have put its own in place meanwhile: the same image, so either is kept.
+    await rename(partial, directory).catch(() => rm(partial, { recursive: true, force: true }));
+  }
+  // Other migrations' images; what another process is making for these (`<key>….<pid>`) is left to it.
+  for (const other of present) if (!other.startsWith(key)) await rm(`${dir}/${other}`, { recursive: true, force: true });
   return { file, made: true };
 }

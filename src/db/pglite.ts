@@ -1,6 +1,6 @@
 /** The embedded database: PGlite in this process, with pg-boss's adapter on the same instance. */
 import { execFile } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
@@ -10,7 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
-import { madePgliteImage } from './pglite-image.js';
+import { madePgliteImage, readPgliteImage, remakePgliteImageDirectory } from './pglite-image.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
 
@@ -21,7 +21,7 @@ const PGLITE_SETTING = `shared_buffers = ${PGLITE_SHARED_BUFFERS}`;
  * The contrib modules the migrations create (pg_trgm: migration 0022, the product search's index). PGlite loads an
  * extension's files only when given it here, so every PGlite opened on Storelink's schema must be given these.
  */
-const EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
+export const PGLITE_EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
 
 /** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
 export async function openPglite(
@@ -36,7 +36,7 @@ export async function openPglite(
     if (dataDir && image) throw new Error('an image is for an in-memory database only');
     client = dataDir
       ? await openDataDir(dataDir, migrationsFolder)
-      : new PGlite({ extensions: EXTENSIONS, ...(image ? { loadDataDir: image } : {}) });
+      : new PGlite({ extensions: PGLITE_EXTENSIONS, ...(image ? { loadDataDir: image } : {}) });
     await client.waitReady;
   } catch (error) {
     lock?.release();
@@ -92,19 +92,47 @@ async function probeWrite(client: PGlite): Promise<void> {
 }
 
 /**
- * PGlite in `dataDir`: a new directory is loaded from the image made for these migrations when there is one (a start in
- * a second or two), else made by initdb (preparePgliteDataDir) and migrated by the caller.
+ * PGlite in `dataDir`: a new directory is made from the image made for these migrations when there is one (a start in
+ * a second or two: the image's data directory taken, or its tarball loaded), else made by initdb
+ * (preparePgliteDataDir) and migrated by the caller.
  */
 async function openDataDir(dataDir: string, migrationsFolder: string): Promise<PGlite> {
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     const image = await madePgliteImage(migrationsFolder);
+    if (image?.directory && takeImage(image.directory, dataDir)) {
+      remakePgliteImageDirectory(image.key);
+      return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
+    }
     if (image) {
       mkdirSync(dataDir, { recursive: true });
-      return new PGlite(dataDir, { extensions: EXTENSIONS, loadDataDir: image });
+      return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS, loadDataDir: await readPgliteImage(image.tarball) });
     }
   }
   await preparePgliteDataDir(dataDir);
-  return new PGlite(dataDir, { extensions: EXTENSIONS });
+  return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
+}
+
+/**
+ * Moves the image's data directory into `dataDir` (which holds the lock already); false when another start took it
+ * first. Claimed whole by one rename, so two starts never share it; PG_VERSION goes last, so a move cut short is not
+ * taken for a database at the next start but made again. On another file system it is copied.
+ */
+function takeImage(image: string, dataDir: string): boolean {
+  const taken = join(dataDir, `.image-${process.pid}`);
+  try {
+    renameSync(image, taken);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') return false;
+    for (const entry of readdirSync(image)) {
+      if (entry !== 'PG_VERSION') cpSync(join(image, entry), join(dataDir, entry), { recursive: true });
+    }
+    cpSync(join(image, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
+    return true;
+  }
+  for (const entry of readdirSync(taken)) if (entry !== 'PG_VERSION') renameSync(join(taken, entry), join(dataDir, entry));
+  renameSync(join(taken, 'PG_VERSION'), join(dataDir, 'PG_VERSION'));
+  rmdirSync(taken);
+  return true;
 }
 
 /**
