@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CategoryAttribute } from '../../../src/domain/index.js';
-import type { ListingDraft } from '../../../src/platforms/contracts/listings.js';
+import { type ListingDraft, noFile } from '../../../src/platforms/contracts/listings.js';
 import { checkCertifications, checkEmptyChoices } from '../../../src/platforms/tiktok-shop/listing-rules.js';
 
 const draft: ListingDraft = {
@@ -17,6 +17,7 @@ const draft: ListingDraft = {
   variants: [{ sku: 'A', optionValues: {}, price: '24.00', quantity: 3, barcode: null }],
   images: [],
   package: null,
+  file: noFile,
 };
 const material: CategoryAttribute = {
   name: '100392',
