@@ -141,6 +141,11 @@ export interface ListingProgress {
   createKey?: string | null;
   /** Image key to the platform's image id. */
   images: Record<string, string>;
+  /**
+   * A file a `file` attribute names (`<sha256>.<extension>`) to the platform's id of it once uploaded (TikTok Shop's
+   * certificates: a PDF's file id, an image's URI), so a retry or a later edit names it without uploading it again.
+   */
+  files?: Record<string, string>;
   /** The key of the image whose upload was sent and not yet answered: one the platform took is found, not sent again. */
   uploading?: string | null;
   /** Part name (the adapter's own: fields, inventory, images) to the fingerprint of what the platform last took. */
