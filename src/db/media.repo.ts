@@ -24,6 +24,11 @@ export async function storedMediaNames(db: Db, names: readonly { sha256: string;
   const rows = await db
     .select({ sha256: media.sha256, extension: media.extension })
     .from(media)
-    .where(inArray(media.sha256, names.map((name) => name.sha256)));
+    .where(
+      inArray(
+        media.sha256,
+        names.map((name) => name.sha256),
+      ),
+    );
   return new Set(rows.map((row) => `${row.sha256}.${row.extension}`));
 }

@@ -27,7 +27,8 @@ const FileSchema = Named('StoredFile', {
   size_bytes: Type.Integer(),
 });
 
-const DESCRIBED = 'A PDF (recognised by its `%PDF-` header) of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB, 10,000 px a side and 50 megapixels';
+const DESCRIBED =
+  'A PDF (recognised by its `%PDF-` header) of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB, 10,000 px a side and 50 megapixels';
 
 /** The body for the OpenAPI document only: declared as the route's `body`, Fastify would validate the stream against it. */
 const documented: SwaggerTransform = ({ schema, url }) => ({

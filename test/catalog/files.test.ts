@@ -71,10 +71,7 @@ for (const kind of databaseKinds()) {
     test('an image is taken as a product image is: its format read from its bytes', async () => {
       const response = await upload(await seller(), PNG_640X480, { filename: 'certificate.pdf', type: 'application/pdf' });
       assert.equal(response.statusCode, 201, response.body);
-      assert.deepEqual(
-        [response.json().data.name, response.json().data.content_type],
-        [`${sha256(PNG_640X480)}.png`, 'image/png'],
-      );
+      assert.deepEqual([response.json().data.name, response.json().data.content_type], [`${sha256(PNG_640X480)}.png`, 'image/png']);
     });
 
     test('a file that is neither a PDF nor an image, a PDF over 20 MB, an image over 10 MB or no file is 422 on file, and nothing is stored', async () => {

@@ -3,9 +3,10 @@
  * is a leaf the platform knows, the attributes fit its requirements, the site's required settings are set. Each problem
  * is an issue on the request's field (`category_id`, `attributes.<name>`, `settings.<name>`), in Storelink's words.
  */
-import { parseMediaName } from '../catalog/images.js';
+
 import { type Category, type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { FieldErrors } from '../../errors.js';
+import { parseMediaName } from '../catalog/images.js';
 
 export const errorsOf = (issues: readonly ListingIssue[]) => issues.filter((issue) => issue.severity === 'error');
 

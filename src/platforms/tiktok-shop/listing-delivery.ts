@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
+import { storelinkIssue } from '../../domain/index.js';
 import { AllowanceSpent, ListingRefused } from '../contracts/errors.js';
 import type { DraftFile, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import type { TikTokCategories } from './categories.js';
-import { storelinkIssue } from '../../domain/index.js';
 import {
   CERTIFICATION_PREFIX,
   certificateName,
@@ -105,7 +105,11 @@ export function createListingDelivery(
   /** Uploads one certificate's file: a PDF by Upload Product File, an image by Upload Product Image at CERTIFICATION_IMAGE. */
   async function uploadCertificate(call: ListingsCall, file: DraftFile): Promise<string> {
     const form = new FormData();
-    form.set('data', new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.extension === 'pdf' ? certificateName(file.sha256) : `certificate.${file.extension}`);
+    form.set(
+      'data',
+      new Blob([new Uint8Array(file.bytes)], { type: file.contentType }),
+      file.extension === 'pdf' ? certificateName(file.sha256) : `certificate.${file.extension}`,
+    );
     if (file.extension === 'pdf') {
       form.set('name', certificateName(file.sha256));
       return (await send(call, 'POST', `${PRODUCT_API}/files/upload`, reader(UploadedFile), { multipart: form })).id;
@@ -128,7 +132,11 @@ export function createListingDelivery(
         const file = await draft.file(name);
         if (!file)
           throw new ListingRefused([
-            storelinkIssue(`attributes.${CERTIFICATION_PREFIX}${id}`, 'file_unknown', `Storelink holds no file ${name}: upload the certificate again.`),
+            storelinkIssue(
+              `attributes.${CERTIFICATION_PREFIX}${id}`,
+              'file_unknown',
+              `Storelink holds no file ${name}: upload the certificate again.`,
+            ),
           ]);
         uploaded[name] = await uploadCertificate(call, file);
         await save(progress);

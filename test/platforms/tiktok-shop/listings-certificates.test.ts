@@ -76,13 +76,16 @@ for (const kind of databaseKinds()) {
           required: boolean;
           type: string;
         }[];
-      assert.deepEqual((await attributes(BABY_BOTTLES)).find((a) => a.name === REPORT), {
-        name: REPORT,
-        label: 'Baby feeding product safety test report',
-        required: true,
-        type: 'file',
-        values: [],
-      });
+      assert.deepEqual(
+        (await attributes(BABY_BOTTLES)).find((a) => a.name === REPORT),
+        {
+          name: REPORT,
+          label: 'Baby feeding product safety test report',
+          required: true,
+          type: 'file',
+          values: [],
+        },
+      );
       const food = (await attributes(MUGS)).find((a) => a.name === 'certification:700101');
       assert.deepEqual([food?.required, food?.type], [false, 'file']);
     });
@@ -165,7 +168,10 @@ for (const kind of databaseKinds()) {
       assert.equal(refused.statusCode, 422, refused.body);
       const [required, how] = refused.json().errors[`attributes.${REPORT}`];
       assert.equal(required, 'Baby feeding product safety test report is required in this category.');
-      assert.match(how, /^TikTok Shop needs the certificate "Baby feeding product safety test report" for a product in this category: upload it/);
+      assert.match(
+        how,
+        /^TikTok Shop needs the certificate "Baby feeding product safety test report" for a product in this category: upload it/,
+      );
       assert.match(how, /POST \/files and give the name it answers as the attribute certification:700102/);
       // A name that is no file's, or names no file Storelink holds, is refused as well.
       for (const [value, message] of [
