@@ -11,7 +11,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
-import { PDF, PNG_640X480, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
+import { PDF, PNG_640X480, SANDBOX_REVIEW_MS, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
 import { mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { API, call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
@@ -141,6 +141,8 @@ for (const kind of databaseKinds()) {
       assert.equal(renamed.statusCode, 200, renamed.body);
       await runDueJobs(t, LISTING_QUEUE);
       assert.deepEqual([calls('partial_edit_product') - edits, calls('upload_file') - files], [1, 1]);
+      // The product went live meanwhile: the edit is reviewed before the shop shows it.
+      t.clock.advance(SANDBOX_REVIEW_MS);
       const [held] = await shop(me.account);
       assert.equal(held!.title, 'Glass baby bottle, 240 ml');
       const first = held!.certifications![0]!.files[0]!.id;
@@ -152,6 +154,7 @@ for (const kind of databaseKinds()) {
       assert.equal(changed.statusCode, 202, changed.body);
       await runDueJobs(t, LISTING_QUEUE);
       assert.deepEqual([calls('partial_edit_product') - edits, calls('upload_file') - files], [2, 2]);
+      t.clock.advance(SANDBOX_REVIEW_MS);
       const [edited] = await shop(me.account);
       const sent = edited!.certifications![0]!.files[0]!;
       assert.notEqual(sent.id, first);
