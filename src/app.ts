@@ -16,6 +16,7 @@ import { createClientErrorHandler } from './http/client-errors.js';
 import { registerConnectRoutes } from './http/connect.routes.js';
 import { handleError } from './http/error-handler.js';
 import { registerEventRoutes } from './http/events.routes.js';
+import { registerFileRoutes } from './http/files.routes.js';
 import { registerHealthRoutes } from './http/health.routes.js';
 import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
@@ -136,6 +137,7 @@ export async function buildApp(deps: Deps): Promise<App> {
       registerWorkspaceRoutes(api, { accounts, workspaces: deps.workspaces });
       registerAccountRoutes(api, { accountSettings: deps.accountSettings, config: cfg });
       registerProductRoutes(api, { products: deps.products, catalogueCsv: deps.catalogueCsv, bulkEdit: deps.bulkEdit });
+      registerFileRoutes(api, { files: deps.files });
       registerConnectRoutes(api, { connect: deps.connect });
       registerPlatformRoutes(api, { config: cfg });
       registerSiteRoutes(api, { sites });

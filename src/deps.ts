@@ -15,6 +15,7 @@ import { createSecurityEvents, type SecurityEvents } from './core/auth/security-
 import { createUsageRecorder, type UsageRecorder } from './core/auth/token-usage.js';
 import { createTokensService, type TokensService } from './core/auth/tokens.service.js';
 import { type CatalogueCsvService, createCatalogueCsvService } from './core/catalog/catalogue-csv.service.js';
+import { createFilesService, type FilesService } from './core/catalog/files.js';
 import { createProductsService, type ProductsService } from './core/catalog/products.service.js';
 import { type ConnectService, createConnectService } from './core/connect/connect.service.js';
 import { createOAuthStates } from './core/connect/oauth-states.js';
@@ -97,6 +98,8 @@ export interface Deps {
   /** Failed logins and refused requests, for the operator's log and the workspaces' audit logs. */
   readonly security: SecurityEvents;
   readonly products: ProductsService;
+  /** Files a listing names (a certificate): POST /files. */
+  readonly files: FilesService;
   readonly siteListings: SiteListingsService;
   readonly listings: ListingsService;
   readonly bulkEdit: BulkEdit;
@@ -437,6 +440,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     security,
     media: { find: (sha256) => findMedia(db, sha256) },
     products,
+    files: createFilesService({ db, clock, appUrl: config.appUrl }),
     siteListings,
     listingImport,
     listingWatch,

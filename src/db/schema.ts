@@ -28,9 +28,7 @@ import {
   type DeliveryStatus,
   GRANT_KINDS,
   type GrantKind,
-  IMAGE_TYPES,
   IMPORT_STATUSES,
-  type ImageExtension,
   type ImportSkip,
   type ImportStatus,
   LISTING_STATUSES,
@@ -39,6 +37,8 @@ import {
   type ListingIssue,
   type ListingOverrides,
   type ListingStatus,
+  MEDIA_TYPES,
+  type MediaExtension,
   ORDER_STATUSES,
   type OrderStatus,
   type ProductOption,
@@ -274,20 +274,23 @@ export const productImages = pgTable(
   (t) => [index('product_images_product_idx').on(t.productId, t.position), index('product_images_media_idx').on(t.mediaSha256)],
 );
 
-/** Uploaded image bytes, stored once per content (sha256) and served publicly at /media/<sha256>.<extension>. */
+/**
+ * Uploaded bytes, stored once per content (sha256) and served publicly at /media/<sha256>.<extension>: a product's
+ * images, and the files a listing names (a certificate: a PDF or an image; a PDF has no width or height).
+ */
 export const media = pgTable(
   'media',
   {
     sha256: text('sha256').primaryKey(),
-    extension: text('extension').$type<ImageExtension>().notNull(),
+    extension: text('extension').$type<MediaExtension>().notNull(),
     contentType: text('content_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
-    width: integer('width').notNull(),
-    height: integer('height').notNull(),
+    width: integer('width'),
+    height: integer('height'),
     bytes: bytea('bytes').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('media_extension_check', oneOf(t.extension, Object.keys(IMAGE_TYPES)))],
+  (t) => [check('media_extension_check', oneOf(t.extension, Object.keys(MEDIA_TYPES)))],
 );
 
 export const sites = pgTable(

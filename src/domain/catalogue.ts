@@ -55,6 +55,13 @@ export const IMAGE_TYPES = {
 export type ImageExtension = keyof typeof IMAGE_TYPES;
 export const IMAGE_BYTES_MAX = 10 * 1024 * 1024;
 /**
+ * What the media table stores: the images, and PDFs (a certificate a platform asks for, such as TikTok Shop's, which
+ * takes a PDF of at most 20 MB: its Upload Product File), recognised by their bytes.
+ */
+export const MEDIA_TYPES = { ...IMAGE_TYPES, pdf: 'application/pdf' } as const;
+export type MediaExtension = keyof typeof MEDIA_TYPES;
+export const PDF_BYTES_MAX = 20 * 1024 * 1024;
+/**
  * An uploaded image's pixels, read from its header before anything decodes it (a pixel flood: a few bytes claiming
  * billions of pixels, decoded by every thumbnail and platform). Product photos fit comfortably: Etsy recommends 2,000 px
  * a side, Amazon takes at most 10,000 on the longer side, and a 48-megapixel phone photo (8,000 x 6,000) is under both.

@@ -93,7 +93,8 @@ export interface Category {
   leaf: boolean;
 }
 
-export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'select', 'multiselect'] as const;
+/** `file`: the name of a file uploaded with POST /files (`<sha256>.<extension>`), such as TikTok Shop's certificates. */
+export const ATTRIBUTE_TYPES = ['text', 'number', 'boolean', 'select', 'multiselect', 'file'] as const;
 
 /** What a listing in a category can or must say: `values` lists the choices of a select (empty otherwise). */
 export interface CategoryAttribute {

@@ -102,7 +102,9 @@ const AttributeSchema = Type.Object({
   name: Type.String({ description: 'The key of the value in a listing’s `attributes`' }),
   label: Type.String(),
   required: Type.Boolean(),
-  type: OneOf(ATTRIBUTE_TYPES),
+  type: OneOf(ATTRIBUTE_TYPES, {
+    description: '`file`: the `name` of a file uploaded with POST /files (a PDF or an image, such as a certificate)',
+  }),
   values: Type.Array(Choice, { description: 'The choices of a select or multiselect' }),
 });
 

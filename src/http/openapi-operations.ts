@@ -49,6 +49,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /orders/{order_id}': 'getOrder',
   'POST /sites/{site_id}/orders/sync': 'syncSiteOrders',
   'POST /products/{product_id}/images': 'uploadProductImage',
+  'POST /files': 'uploadFile',
   'GET /products/export': 'exportProducts',
   'POST /products/import': 'importProducts',
   'POST /products/bulk-edit': 'bulkEditProducts',
@@ -98,7 +99,10 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'workspaces', description: 'The workspaces you belong to and the current user' },
   { name: 'connect', description: 'Connecting a platform over OAuth 2.0: the authorization URL, the callbacks, platform notifications' },
   { name: 'sites', description: 'Connected sites: one per platform account connected to the workspace' },
-  { name: 'products', description: 'The catalogue: products, their variants and images, CSV export and import' },
+  {
+    name: 'products',
+    description: 'The catalogue: products, their variants and images, CSV export and import, and the files a listing names (a certificate)',
+  },
   {
     name: 'listings',
     description: "A product offered on a connected site: publish, change, take off sale, read back, the site's settings",

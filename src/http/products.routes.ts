@@ -44,6 +44,7 @@ import {
 import { AppError, type FieldErrors } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
 import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { CLOSE, readUpload } from './uploads.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 const NotBlank = (maxLength: number, description?: string) =>
@@ -225,45 +226,6 @@ const ProductSchema = Named('Product', {
   updated_at: Timestamp,
 });
 
-/**
- * A refusal before the body's end leaves its rest unread: the connection is closed after the answer (as with the
- * import's 413), so a kept-alive connection does not wait behind the rest until a 408.
- */
-const CLOSE = { connection: 'close' };
-
-/** The one file part, named `file`, and an optional `alt` field of an upload; anything else is 422 on `file`. */
-async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; alt: string | null }> {
-  const refuse = (message: string, headers: Record<string, string> = {}) =>
-    new AppError('validation_failed', { fields: { file: [message] }, headers });
-  const refuseAlt = (message: string) => new AppError('validation_failed', { fields: { alt: [message] }, headers: CLOSE });
-  if (!request.isMultipart()) throw refuse('The file field is required: send multipart/form-data with one part named file.');
-  let bytes: Buffer | null = null;
-  let alt: string | null = null;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw refuse('Send the image in a part named file.', CLOSE);
-        bytes = await part.toBuffer();
-      } else if (part.fieldname === 'alt' && typeof part.value === 'string') {
-        if (part.value.length > IMAGE_ALT_LENGTH_MAX)
-          throw refuseAlt(`The alt must not be greater than ${IMAGE_ALT_LENGTH_MAX} characters.`);
-        // PostgreSQL's text cannot hold NUL: the schema refuses it in a JSON body, and this is a multipart field's only check.
-        if (part.value.includes('\u0000')) throw refuseAlt('The alt field must not contain a NUL character.');
-        alt = part.value;
-      }
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw refuse('The file must not be greater than 10 MB.', CLOSE);
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw refuse('Send one file part, named file.', CLOSE);
-    throw refuse('The upload could not be read as multipart/form-data.', CLOSE);
-  }
-  if (!bytes || bytes.length === 0) throw refuse('The file field is required.');
-  return { bytes, alt };
-}
-
 /** What the schema found wrong with the body; a body that is not even an object is refused at once. */
 function shapeProblems(request: FastifyRequest): FieldErrors {
   const error = request.validationError as
@@ -431,7 +393,7 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
       },
       async (request, reply) => {
         const workspace = workspaceOf(request);
-        const upload = await readUpload(request);
+        const upload = await readUpload(request, { noun: 'image', bytesMax: IMAGE_BYTES_MAX });
         const { image } = await products.addUploadedImage(workspace.id, request.params.product_id, upload, actorOf(request));
         return reply.code(201).send(ok({ id: image.id, url: image.url, position: image.position, alt: image.alt }));
       },

@@ -132,6 +132,9 @@ export function pngSized(width: number, height: number): Buffer {
 }
 
 /** A 1 x 1 GIF: the smallest image the catalogue takes, and bytes other than the PNG's. */
+/** A small PDF (a certificate): its header, a comment line, its end. */
+export const PDF = Buffer.from('%PDF-1.4\n% Baby feeding product safety test report\n%%EOF\n');
+
 export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 /** GIF_1X1 with its logical screen claiming another width and height (at most 65,535 each: two bytes, little-endian). */

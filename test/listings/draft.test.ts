@@ -60,7 +60,7 @@ test('the site’s rules are applied to each variant, images are keyed by hash o
     pricingOf('EUR', 'EUR', { price_adjustment_percent: 10, stock_buffer: 2 }).pricing,
     async (sha256) => {
       asked.push(sha256);
-      return { bytes: Buffer.from('x'), contentType: 'image/jpeg' };
+      return { bytes: Buffer.from('x'), contentType: 'image/jpeg', extension: 'jpg' };
     },
   );
   assert.deepEqual(

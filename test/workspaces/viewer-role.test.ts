@@ -311,6 +311,7 @@ for (const kind of databaseKinds()) {
         'PATCH /products/{product_id}',
         'DELETE /products/{product_id}',
         'POST /products/{product_id}/images',
+        'POST /files',
         'POST /products/import',
         'POST /products/bulk-edit',
         'POST /sites/{site_id}/listings',

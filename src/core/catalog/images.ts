@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';
-import { IMAGE_PIXELS_MAX, IMAGE_SIDE_PX_MAX, IMAGE_TYPES, type ImageExtension } from '../../domain/index.js';
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_PX_MAX, IMAGE_TYPES, type ImageExtension, type MediaExtension } from '../../domain/index.js';
 
 export interface InspectedImage {
   readonly sha256: string;
@@ -60,8 +60,8 @@ export function imageRefusalMessage(refusal: ImageRefusal): string {
 /** The public path of stored bytes: /media/<sha256>.<extension>. */
 export const mediaPath = (image: { sha256: string; extension: string }) => `/media/${image.sha256}.${image.extension}`;
 
-/** A /media/ file name: the hash and an accepted extension, or null. */
-export function parseMediaName(name: string): { sha256: string; extension: ImageExtension } | null {
-  const match = /^([0-9a-f]{64})\.(jpg|png|webp|gif)$/.exec(name);
-  return match ? { sha256: match[1]!, extension: match[2] as ImageExtension } : null;
+/** A /media/ file name: the hash and an accepted extension (an image's, or a PDF's), or null. */
+export function parseMediaName(name: string): { sha256: string; extension: MediaExtension } | null {
+  const match = /^([0-9a-f]{64})\.(jpg|png|webp|gif|pdf)$/.exec(name);
+  return match ? { sha256: match[1]!, extension: match[2] as MediaExtension } : null;
 }

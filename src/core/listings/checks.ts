@@ -3,8 +3,10 @@
  * is a leaf the platform knows, the attributes fit its requirements, the site's required settings are set. Each problem
  * is an issue on the request's field (`category_id`, `attributes.<name>`, `settings.<name>`), in Storelink's words.
  */
+
 import { type Category, type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { FieldErrors } from '../../errors.js';
+import { parseMediaName } from '../catalog/images.js';
 
 export const errorsOf = (issues: readonly ListingIssue[]) => issues.filter((issue) => issue.severity === 'error');
 
@@ -45,6 +47,10 @@ function valueProblem(attribute: CategoryAttribute, value: unknown): string | nu
       return typeof value === 'number' && Number.isFinite(value) ? null : `${label} must be a number.`;
     case 'boolean':
       return typeof value === 'boolean' ? null : `${label} must be true or false.`;
+    case 'file':
+      return typeof value === 'string' && parseMediaName(value)
+        ? null
+        : `${label} must be the name of a file uploaded with POST /files (<sha256>.<extension>).`;
     default:
       return typeof value === 'string' && value.trim() !== '' ? null : `${label} must be text.`;
   }
@@ -70,6 +76,30 @@ export function checkAttributes(attributes: readonly CategoryAttribute[], given:
     if (!known.has(name)) issues.push(storelinkIssue(`attributes.${name}`, 'attribute_unknown', 'The category has no such attribute.'));
   }
   return issues;
+}
+
+/** The names the listing gives its `file` attributes, well formed (a malformed one is checkAttributes's issue). */
+export const fileNamesOf = (attributes: readonly CategoryAttribute[], given: Readonly<Record<string, unknown>>) =>
+  attributes.flatMap((attribute) => {
+    const value = given[attribute.name];
+    return attribute.type === 'file' && typeof value === 'string' && parseMediaName(value) ? [{ attribute, name: value }] : [];
+  });
+
+/** A `file` attribute naming a file Storelink does not hold (`stored`: the names it holds): an issue on it. */
+export function checkFiles(
+  attributes: readonly CategoryAttribute[],
+  given: Readonly<Record<string, unknown>>,
+  stored: ReadonlySet<string>,
+): ListingIssue[] {
+  return fileNamesOf(attributes, given)
+    .filter(({ name }) => !stored.has(name))
+    .map(({ attribute }) =>
+      storelinkIssue(
+        `attributes.${attribute.name}`,
+        'file_unknown',
+        `${attribute.label} names no file Storelink holds: upload it with POST /files and give the name it answers.`,
+      ),
+    );
 }
 
 /** The site's settings a listing needs: each missing one is an issue on `settings.<name>`. */

@@ -2,10 +2,18 @@
 import type { ProductRecord } from '../../db/products.repo.js';
 import type { ListedVariant, ListingOverrides } from '../../domain/index.js';
 import type { DraftImage, ListingDraft } from '../../platforms/contracts/listings.js';
+import { parseMediaName } from '../catalog/images.js';
 import { type ListingPricing, listedPrice, listedQuantity } from './pricing.js';
 
-/** The bytes of a stored image (an upload, by its hash). */
-export type ImageBytes = (sha256: string) => Promise<{ bytes: Buffer; contentType: string }>;
+/** The bytes of stored media (an uploaded image or file, by its hash); null where none is stored. */
+export type ImageBytes = (sha256: string) => Promise<{ bytes: Buffer; contentType: string; extension: string } | null>;
+
+/** A stored image's bytes; a product image keeps its media row (a foreign key), so a missing one is a broken database. */
+async function storedBytes(imageBytes: ImageBytes, sha256: string) {
+  const stored = await imageBytes(sha256);
+  if (!stored) throw new Error(`the stored image ${sha256} is missing`);
+  return stored;
+}
 
 /** What a draft is of: the listing's category and attributes, and what it shows instead of the product's. */
 export interface DraftOf {
@@ -45,10 +53,16 @@ export function draftOf(product: ProductRecord, listing: DraftOf, pricing: Listi
         url: image.url,
         alt: image.alt,
         stored: image.mediaSha256 !== null,
-        bytes: () => (image.mediaSha256 ? imageBytes(image.mediaSha256) : Promise.reject(new Error(`${image.url} is not stored`))),
+        bytes: () =>
+          image.mediaSha256 ? storedBytes(imageBytes, image.mediaSha256) : Promise.reject(new Error(`${image.url} is not stored`)),
       }),
     ),
     package: product.package,
+    file: async (name) => {
+      const parsed = parseMediaName(name);
+      const stored = parsed && (await imageBytes(parsed.sha256));
+      return parsed && stored?.extension === parsed.extension ? { ...parsed, name, ...stored } : null;
+    },
   };
 }
 

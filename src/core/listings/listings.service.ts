@@ -7,6 +7,7 @@ import * as auditRepo from '../../db/audit.repo.js';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import * as listingsRepo from '../../db/listings.repo.js';
+import { storedMediaNames } from '../../db/media.repo.js';
 import type { ProductRecord } from '../../db/products.repo.js';
 import * as productsRepo from '../../db/products.repo.js';
 import {
@@ -21,9 +22,10 @@ import {
 } from '../../domain/index.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { parseMediaName } from '../catalog/images.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { Outbox } from '../webhooks/outbox.js';
-import { checkAttributes, checkCategory, checkSettings, errorsOf, fieldsOf } from './checks.js';
+import { checkAttributes, checkCategory, checkFiles, checkSettings, errorsOf, fieldsOf, fileNamesOf } from './checks.js';
 import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
@@ -97,12 +99,14 @@ export function createListingsService(deps: {
     const issues = await deps.siteListings.onSite(site, async (call, adapter) => {
       const category = await adapter.category(call, input.category_id);
       const found = category?.leaf ? ((await adapter.categoryAttributes(call, input.category_id)) ?? []) : [];
+      const named = fileNamesOf(found, attributes).map(({ name }) => parseMediaName(name)!);
       const checked = [
         ...checkSettings(missing),
         ...pricingIssues,
         ...checkOverrides(product, overrides),
         ...checkCategory(input.category_id, category),
         ...(category?.leaf ? checkAttributes(found, attributes) : []),
+        ...checkFiles(found, attributes, await storedMediaNames(db, named)),
         // The platform's rules on what the listing shows: an overridden field's issue is the override's.
         ...adapter.check(draft, found, call).map((issue) => onOverride(issue, overrides)),
         ...((await adapter.readiness?.(call)) ?? []),

@@ -5,7 +5,7 @@
  * delivering it, built with the delivery's own builder, so that a product made from it sends nothing until it changes.
  * Pure: the adapter does the I/O.
  */
-import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
+import { type DraftImage, type ExistingListing, type ListingDraft, noFile } from '../contracts/listings.js';
 import {
   type AmazonMarketplace,
   type AttributeShape,
@@ -132,6 +132,7 @@ export function existingListing(
     variants: [{ ...variant, barcode: null }],
     images: draftImages(images),
     package: null,
+    file: noFile,
   };
   // A SKU without stock is off (Amazon has no other "inactive", listings.md §3.5): switching it on restores its stock.
   const off = state.status === 'inactive';
@@ -214,6 +215,7 @@ export function existingFamily(
     attributes: listing,
     images: draftImages(images),
     package: null,
+    file: noFile,
   };
   const states = singles.map((single) => single.state);
   const off = states.every((state) => state.status === 'inactive');

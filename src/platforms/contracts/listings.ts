@@ -87,6 +87,19 @@ export interface DraftImage {
   bytes(): Promise<{ bytes: Buffer; contentType: string }>;
 }
 
+/** A file a listing's `file` attribute names (a certificate), as Storelink stores it. */
+export interface DraftFile {
+  /** `<sha256>.<extension>`: what the attribute gives, and what identifies the file across versions. */
+  readonly name: string;
+  readonly sha256: string;
+  readonly extension: string;
+  readonly contentType: string;
+  readonly bytes: Buffer;
+}
+
+/** The `file` of a draft that names no stored file: what a platform holds, read back (an import). */
+export const noFile = async (): Promise<DraftFile | null> => null;
+
 /** A listing as the platform should hold it: the catalogue's product after the site's price and stock rules. */
 export interface ListingDraft {
   readonly title: string;
@@ -100,6 +113,8 @@ export interface ListingDraft {
   readonly variants: readonly DraftVariant[];
   readonly images: readonly DraftImage[];
   readonly package: ProductPackage | null;
+  /** The file a `file` attribute names (`<sha256>.<extension>`), with its bytes; null where Storelink holds none by that name. */
+  file(name: string): Promise<DraftFile | null>;
 }
 
 /**
@@ -126,6 +141,11 @@ export interface ListingProgress {
   createKey?: string | null;
   /** Image key to the platform's image id. */
   images: Record<string, string>;
+  /**
+   * A file a `file` attribute names (`<sha256>.<extension>`) to the platform's id of it once uploaded (TikTok Shop's
+   * certificates: a PDF's file id, an image's URI), so a retry or a later edit names it without uploading it again.
+   */
+  files?: Record<string, string>;
   /** The key of the image whose upload was sent and not yet answered: one the platform took is found, not sent again. */
   uploading?: string | null;
   /** Part name (the adapter's own: fields, inventory, images) to the fingerprint of what the platform last took. */

@@ -4,7 +4,7 @@
  * a shop of n listings costs about n / 100 calls. Pure: the adapter does the I/O.
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
-import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
+import { type DraftImage, type ExistingListing, type ListingDraft, noFile } from '../contracts/listings.js';
 import { fingerprint } from '../fingerprint.js';
 import { fieldsForm, inventoryPrint } from './listing-requests.js';
 import { type EtsyListing, platformListing } from './listing-responses.js';
@@ -90,6 +90,7 @@ export function existingListing(listing: EtsyListing): ExistingListing {
       }),
     ),
     package: null,
+    file: noFile,
   };
   const profiles = {
     shipping_profile_id: listing.shipping_profile_id,

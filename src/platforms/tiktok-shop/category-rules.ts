@@ -3,7 +3,8 @@
  * attributes of the publish form: a size chart template where the category takes one (`size_chart`, a select of the
  * seller's templates from Search Size Charts), and in a local seller's EU shop, or wherever the rules require them, the
  * responsible persons and manufacturers (`responsible_person_ids`, `manufacturer_ids`, multiselects of the seller's own
- * from Search Responsible Persons and Search Manufacturers). The rules are read as the attributes are (an hour per shop
+ * from Search Responsible Persons and Search Manufacturers), and each certification a file (`certification:<id>`, a
+ * PDF or an image uploaded with POST /files). The rules are read as the attributes are (an hour per shop
  * and category: TikTok gives them "based on your shop's location"); the seller's lists for ten minutes per shop, as
  * they are made in Seller Center while a seller publishes. The three searches are the seller's, not a shop's: TikTok's docs take no `shop_cipher` for them
  * (lazykern/ecommerce-api-docs `data/raw/tiktok/api-reference/products/search-*.spec.json`, `is_shop_chiper_exist: false`).
@@ -13,7 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import { readCache } from '../../lib/read-cache.js';
 import { ListingRefused } from '../contracts/errors.js';
 import type { ListingsCall } from '../contracts/listings.js';
-import { MANUFACTURERS_ATTRIBUTE, RESPONSIBLE_PERSONS_ATTRIBUTE, SIZE_CHART_ATTRIBUTE } from './listing-requests.js';
+import { CERTIFICATION_PREFIX, MANUFACTURERS_ATTRIBUTE, RESPONSIBLE_PERSONS_ATTRIBUTE, SIZE_CHART_ATTRIBUTE } from './listing-requests.js';
 import { Manufacturers, ResponsiblePersons, Rules, reader, SizeCharts, type TikTokEntity, type TikTokRules } from './listing-responses.js';
 
 /** The adapter's signed call, as the rules need it: `shopless` sends no `shop_cipher`. */
@@ -123,8 +124,9 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
     knownRules: (call: ListingsCall, categoryId: string) => rulesCache.known(`${shopKey(call)}:${categoryId}`) ?? null,
 
     /**
-     * The attributes the rules add: a size chart where the category takes one, and the responsible persons and
-     * manufacturers in a local seller's EU shop or where the rules require them; each required as the rules say.
+     * The attributes the rules add: a size chart where the category takes one, the responsible persons and
+     * manufacturers in a local seller's EU shop or where the rules require them, and a file per certification; each
+     * required as the rules say.
      */
     async attributesOf(call: ListingsCall, rules: TikTokRules | null): Promise<CategoryAttribute[]> {
       const added: CategoryAttribute[] = [];
@@ -153,6 +155,16 @@ export function createCategoryRules(send: RulesSend, clock: Clock) {
           required: rules.manufacturer?.is_required === true,
           type: 'multiselect',
           values: await manufacturers(call),
+        });
+      // Each certification, a file of the seller's (POST /files): required when always required; one required by a
+      // condition the listing's attributes meet is checked with them (listing-rules.ts).
+      for (const certification of rules.product_certifications ?? [])
+        added.push({
+          name: `${CERTIFICATION_PREFIX}${certification.id}`,
+          label: certification.name || `Certificate ${certification.id}`,
+          required: certification.is_required === true,
+          type: 'file',
+          values: [],
         });
       return added;
     },

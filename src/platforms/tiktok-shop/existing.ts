@@ -5,7 +5,7 @@
  * delivering it, so that a product made from it sends nothing until it changes. Pure: the adapter does the I/O.
  */
 import { PRODUCT_IMAGES_MAX } from '../../domain/index.js';
-import type { DraftImage, ExistingListing, ListingDraft } from '../contracts/listings.js';
+import { type DraftImage, type ExistingListing, type ListingDraft, noFile } from '../contracts/listings.js';
 import {
   BRAND_ATTRIBUTE,
   deliveredPrints,
@@ -92,6 +92,7 @@ export function existingListing(product: TikTokProduct, attributes: readonly Tik
       }),
     ),
     package: packageOf(product),
+    file: noFile,
   };
   const uris = images.map((image) => image.uri);
   return {

@@ -1,15 +1,27 @@
 /**
  * A product delivered to TikTok Shop (listings.md §2.2–2.5): its images uploaded to TikTok (it shows only images it
- * hosts), created once under an idempotency key and reviewed by TikTok, its price and stock updated without review,
+ * hosts), its certificates uploaded once each (a PDF by Upload Product File, an image at `CERTIFICATION_IMAGE`), created once under an idempotency key and reviewed by TikTok, its price and stock updated without review,
  * its content changed by partial edit (back to review; a live product stays live on its earlier version meanwhile).
  * Each part's fingerprint in `progress.delivered` says what was sent.
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
+import { storelinkIssue } from '../../domain/index.js';
 import { AllowanceSpent, ListingRefused } from '../contracts/errors.js';
-import type { ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
+import type { DraftFile, ListingDraft, ListingProgress, ListingsAdapter, ListingsCall } from '../contracts/listings.js';
 import type { TikTokCategories } from './categories.js';
-import { contentBody, deliveredPrints, inventoryBody, MAIN_IMAGES_MAX, pricesBody, skusBody } from './listing-requests.js';
+import {
+  CERTIFICATION_PREFIX,
+  certificateName,
+  certificationFiles,
+  contentBody,
+  deliveredPrints,
+  inventoryBody,
+  MAIN_IMAGES_MAX,
+  pricesBody,
+  skusBody,
+  type TikTokCertification,
+} from './listing-requests.js';
 import {
   ALL_WAREHOUSES,
   Created,
@@ -20,6 +32,7 @@ import {
   productOrGone,
   reader,
   type TikTokAttribute,
+  UploadedFile,
   UploadedImage,
   WRONG_STATUS,
 } from './listing-responses.js';
@@ -89,6 +102,56 @@ export function createListingDelivery(
     return images.map((image) => progress.images[image.key]!);
   }
 
+  /** Uploads one certificate's file: a PDF by Upload Product File, an image by Upload Product Image at CERTIFICATION_IMAGE. */
+  async function uploadCertificate(call: ListingsCall, file: DraftFile): Promise<string> {
+    const form = new FormData();
+    form.set(
+      'data',
+      new Blob([new Uint8Array(file.bytes)], { type: file.contentType }),
+      file.extension === 'pdf' ? certificateName(file.sha256) : `certificate.${file.extension}`,
+    );
+    if (file.extension === 'pdf') {
+      form.set('name', certificateName(file.sha256));
+      return (await send(call, 'POST', `${PRODUCT_API}/files/upload`, reader(UploadedFile), { multipart: form })).id;
+    }
+    form.set('use_case', 'CERTIFICATION_IMAGE');
+    return (await send(call, 'POST', `${PRODUCT_API}/images/upload`, reader(UploadedImage), { multipart: form })).uri;
+  }
+
+  /**
+   * The listing's certifications as Create Product takes them, each file uploaded once: what TikTok answered is saved
+   * in `progress.files` at once (a certificate is rare and a save is cheap), so a retry, a crash or a later edit names
+   * it again without a second upload. A file Storelink no longer holds refuses the listing on its attribute.
+   */
+  async function uploadCertificates(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, save: Save) {
+    const named = certificationFiles(draft.attributes);
+    const uploaded = (progress.files ??= {});
+    const certifications: TikTokCertification[] = [];
+    for (const { id, file: name } of named) {
+      if (!uploaded[name]) {
+        const file = await draft.file(name);
+        if (!file)
+          throw new ListingRefused([
+            storelinkIssue(
+              `attributes.${CERTIFICATION_PREFIX}${id}`,
+              'file_unknown',
+              `Storelink holds no file ${name}: upload the certificate again.`,
+            ),
+          ]);
+        uploaded[name] = await uploadCertificate(call, file);
+        await save(progress);
+      }
+      const [sha256, extension] = name.split('.') as [string, string];
+      const held = uploaded[name]!;
+      certifications.push(
+        extension === 'pdf' ? { id, files: [{ id: held, name: certificateName(sha256), format: 'PDF' }] } : { id, images: [{ uri: held }] },
+      );
+    }
+    const names = new Set(named.map((each) => each.file));
+    for (const name of Object.keys(uploaded)) if (!names.has(name)) delete uploaded[name];
+    return certifications;
+  }
+
   /** Creates the product once: a create sent again (its answer lost) carries the same idempotency key, so TikTok answers the first. */
   async function create(
     call: ListingsCall,
@@ -97,12 +160,13 @@ export function createListingDelivery(
     save: Save,
     uris: string[],
     attributes: TikTokAttribute[],
+    certifications: TikTokCertification[],
   ) {
     progress.createStartedAt ??= deps.clock.now().toISOString();
     progress.createKey ??= randomUUID();
     await save(progress);
     const body = {
-      ...contentBody(draft, uris, attributes),
+      ...contentBody(draft, uris, attributes, certifications),
       skus: skusBody(draft, warehouseOf(call), attributes, {}, true),
       save_mode: 'LISTING',
       idempotency_key: progress.createKey,
@@ -120,7 +184,7 @@ export function createListingDelivery(
     }
     progress.externalId = created.product_id;
     progress.variantIds = skuIdsOf(created.skus);
-    Object.assign(progress.delivered, deliveredPrints(draft, uris, attributes, warehouseOf(call)));
+    Object.assign(progress.delivered, deliveredPrints(draft, uris, attributes, warehouseOf(call), certifications));
     await save(progress);
     // A created product goes to review (listings.md §2.2); TikTok's warnings (a brand it cleared) are the listing's.
     return { status: 'in_review' as const, platformStatus: 'PENDING', externalUrl: null, issues: warningsOf(created.warnings) };
@@ -166,14 +230,21 @@ export function createListingDelivery(
   }
 
   /** An existing product told what changed: its content by partial edit, else its price and its stock each by update. */
-  async function sendChanges(call: ListingsCall, draft: ListingDraft, progress: ListingProgress, attributes: TikTokAttribute[]) {
+  async function sendChanges(
+    call: ListingsCall,
+    draft: ListingDraft,
+    progress: ListingProgress,
+    save: Save,
+    attributes: TikTokAttribute[],
+  ) {
     const uris = await uploadImages(call, draft, progress);
+    const certifications = await uploadCertificates(call, draft, progress, save);
     const warehouse = warehouseOf(call);
-    const wanted = deliveredPrints(draft, uris, attributes, warehouse);
+    const wanted = deliveredPrints(draft, uris, attributes, warehouse, certifications);
     const whole = () => skusBody(draft, warehouse, attributes, progress.variantIds, false, progress.locations);
     if (progress.delivered.fields !== wanted.fields) {
       await validation.refuseUncertified(call, draft, attributes);
-      await edit(call, progress, { ...contentBody(draft, uris, attributes), skus: whole() });
+      await edit(call, progress, { ...contentBody(draft, uris, attributes, certifications), skus: whole() });
       Object.assign(progress.delivered, wanted);
       return;
     }
@@ -191,12 +262,13 @@ export function createListingDelivery(
     async deliver(call, draft, progress, save) {
       const attributes = (await categories.rawAttributes(call, draft.categoryId)) ?? [];
       if (progress.externalId) {
-        await sendChanges(call, draft, progress, attributes);
+        await sendChanges(call, draft, progress, save, attributes);
         return null;
       }
       await validation.refuseUncertified(call, draft, attributes);
       refuseWhileSpent(call);
-      return create(call, draft, progress, save, await uploadImages(call, draft, progress), attributes);
+      const uris = await uploadImages(call, draft, progress);
+      return create(call, draft, progress, save, uris, attributes, await uploadCertificates(call, draft, progress, save));
     },
   } satisfies Pick<ListingsAdapter, 'deliver'>;
 }

@@ -1,8 +1,8 @@
 /**
  * TikTok Shop's product API requests (listings.md §2.1–2.7), built without I/O: the signed URL of every call, and a
  * product's body in TikTok's terms from a listing draft: its content (title, HTML description, category, brand, images
- * TikTok hosts, attributes, package, the size chart template and the EU's responsible persons and manufacturers the
- * category's rules ask for), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
+ * TikTok hosts, attributes, package, the size chart template, the EU's responsible persons and manufacturers and the
+ * certifications the category's rules ask for), its SKUs (seller sku, price, stock in the site's warehouse, sales attributes from
  * the product's options), and the price and stock updates.
  */
 
@@ -18,6 +18,11 @@ export const SIZE_CHART_ATTRIBUTE = 'size_chart';
 /** The EU's responsible persons and manufacturers of the seller's (their searches), sent under TikTok's own names. */
 export const RESPONSIBLE_PERSONS_ATTRIBUTE = 'responsible_person_ids';
 export const MANUFACTURERS_ATTRIBUTE = 'manufacturer_ids';
+/**
+ * `certification:<id>`: the file (POST /files) of one of the category's certifications (Get Category Rules'
+ * `product_certifications[].id`), sent in `certifications[{id, files|images}]`.
+ */
+export const CERTIFICATION_PREFIX = 'certification:';
 /** The attributes that are fields of Create Product's body rather than product properties. */
 const SYNTHETIC: ReadonlySet<string> = new Set([
   BRAND_ATTRIBUTE,
@@ -25,6 +30,30 @@ const SYNTHETIC: ReadonlySet<string> = new Set([
   RESPONSIBLE_PERSONS_ATTRIBUTE,
   MANUFACTURERS_ATTRIBUTE,
 ]);
+const isSynthetic = (name: string) => SYNTHETIC.has(name) || name.startsWith(CERTIFICATION_PREFIX);
+
+/**
+ * A certification as Create Product takes it (`certifications[{id, images[{uri}], files[{id, name, format}]}]`): a
+ * PDF by the id Upload Product File gave, an image by the URI Upload Product Image gave at `CERTIFICATION_IMAGE`.
+ */
+export type TikTokCertification =
+  | { id: string; files: { id: string; name: string; format: 'PDF' }[] }
+  | { id: string; images: { uri: string }[] };
+
+/** The certifications the listing names a file for, by id, with each file's name in the draft's attributes. */
+export function certificationFiles(attributes: Readonly<Record<string, unknown>>): { id: string; file: string }[] {
+  return Object.entries(attributes).flatMap(([name, value]) =>
+    name.startsWith(CERTIFICATION_PREFIX) && typeof value === 'string' && value !== ''
+      ? [{ id: name.slice(CERTIFICATION_PREFIX.length), file: value }]
+      : [],
+  );
+}
+
+/**
+ * The name a PDF is uploaded under (Upload Product File wants its extension, no spaces, no other period, no symbol
+ * first): made of its hash, so the same file has the same name in every upload.
+ */
+export const certificateName = (sha256: string) => `certificate-${sha256.slice(0, 16)}.pdf`;
 /** Main images per product (listings.md §2.5). */
 export const MAIN_IMAGES_MAX = 9;
 
@@ -115,12 +144,18 @@ function complianceBody(attributes: Readonly<Record<string, unknown>>) {
 
 /**
  * The product's content: everything but its SKUs. `images` are TikTok's URIs of the draft's images in order; `attributes`
- * are the category's, by which a listing's attribute values become TikTok's value ids.
+ * are the category's, by which a listing's attribute values become TikTok's value ids; `certifications` the files
+ * uploaded for the listing's `certification:<id>` attributes (none sends no `certifications`).
  */
-export function contentBody(draft: ListingDraft, images: readonly string[], attributes: readonly TikTokAttribute[]) {
+export function contentBody(
+  draft: ListingDraft,
+  images: readonly string[],
+  attributes: readonly TikTokAttribute[],
+  certifications: readonly TikTokCertification[] = [],
+) {
   const byId = new Map(attributes.map((attribute) => [attribute.id, attribute]));
   const given = Object.entries(draft.attributes).filter(
-    ([name, value]) => !SYNTHETIC.has(name) && value !== null && value !== undefined && value !== '',
+    ([name, value]) => !isSynthetic(name) && value !== null && value !== undefined && value !== '',
   );
   const brand = draft.attributes[BRAND_ATTRIBUTE];
   return {
@@ -142,6 +177,7 @@ export function contentBody(draft: ListingDraft, images: readonly string[], attr
         }
       : {}),
     ...complianceBody(draft.attributes),
+    ...(certifications.length > 0 ? { certifications } : {}),
   };
 }
 
@@ -231,11 +267,17 @@ export function inventoryBody(
 
 /**
  * The parts a delivery sends apart, each with its fingerprint: the content (to review when it changes), the prices and
- * the stock (without review). `uris` are TikTok's URIs of the draft's images in order.
+ * the stock (without review). `uris` are TikTok's URIs of the draft's images in order; `certifications` as contentBody's.
  */
-export function deliveredPrints(draft: ListingDraft, uris: readonly string[], attributes: readonly TikTokAttribute[], warehouseId: string) {
+export function deliveredPrints(
+  draft: ListingDraft,
+  uris: readonly string[],
+  attributes: readonly TikTokAttribute[],
+  warehouseId: string,
+  certifications: readonly TikTokCertification[] = [],
+) {
   return {
-    fields: fingerprint({ content: contentBody(draft, uris, attributes), skus: skuShapes(draft, attributes) }),
+    fields: fingerprint({ content: contentBody(draft, uris, attributes, certifications), skus: skuShapes(draft, attributes) }),
     prices: fingerprint(draft.variants.map((v) => [v.sku, v.price, draft.currency])),
     inventory: fingerprint({ warehouseId, quantities: draft.variants.map((v) => [v.sku, v.quantity]) }),
   };

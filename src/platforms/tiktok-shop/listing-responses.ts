@@ -199,6 +199,8 @@ export const Warehouses = Type.Object({
 });
 
 export const UploadedImage = Type.Object({ uri: Type.String({ minLength: 1 }), url: Type.Optional(Type.String()) });
+/** Upload Product File's answer: `{id, url, name, format}` (a certificate's PDF). */
+export const UploadedFile = Type.Object({ id: Type.String({ minLength: 1 }), name: Type.Optional(Type.String()) });
 
 const SkuIds = Type.Array(Type.Object({ id: Type.String(), seller_sku: Type.Optional(Type.String()) }));
 export const Created = Type.Object({

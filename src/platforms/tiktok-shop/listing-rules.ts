@@ -3,12 +3,14 @@
  * most 255 characters, a description of at most 10,000 characters of HTML, at most three sales attributes, one to nine main images it can upload (files, not links), at
  * most 300 SKUs with seller skus TikTok takes, stock of at least 1 per SKU on creation, prices in its range, a package
  * weight, and a brand only from its list. Each problem is an issue on the product field that breaks it. Then what the
- * category's rules ask (Get Category Rules) that Storelink cannot send: a required certification.
+ * category's rules ask (Get Category Rules) that the listing does not give: a required certification's file, a
+ * required choice the seller has none of.
  */
 
 import { type CategoryAttribute, type ListingIssue, storelinkIssue } from '../../domain/index.js';
 import type { ListingDraft } from '../contracts/listings.js';
 import {
+  CERTIFICATION_PREFIX,
   htmlOf,
   MAIN_IMAGES_MAX,
   MANUFACTURERS_ATTRIBUTE,
@@ -138,8 +140,8 @@ function requirementOf(certification: Certification, draft: ListingDraft, attrib
 
 /**
  * A certification the category requires of the draft, always or by a condition its attributes meet (TikTok's "Get
- * Category Rules": `is_required`, else any one `requirement_conditions` met), is an error on `category_id`: the
- * catalogue holds no certificate files, so Storelink cannot send one. Optional certifications say nothing.
+ * Category Rules": `is_required`, else any one `requirement_conditions` met), and the listing names no file for
+ * (`certification:<id>`), is an error on that attribute saying how to attach one. Optional certifications say nothing.
  */
 export function checkCertifications(
   rules: TikTokRules | null,
@@ -147,17 +149,21 @@ export function checkCertifications(
   attributes: readonly CategoryAttribute[],
 ): ListingIssue[] {
   return (rules?.product_certifications ?? []).flatMap((certification) => {
+    const attribute = `${CERTIFICATION_PREFIX}${certification.id}`;
+    const given = draft.attributes[attribute];
+    if (typeof given === 'string' && given !== '') return [];
     const required = requirementOf(certification, draft, attributes);
     if (!required) return [];
     const name = certification.name ?? `certification ${certification.id}`;
     const when = required.always ? '' : ` when ${required.attribute} is ${required.value}`;
-    const instead = required.always ? 'choose another category' : `choose another category or another ${required.attribute}`;
+    const otherwise = required.always ? '' : `, or choose another ${required.attribute}`;
     return [
       storelinkIssue(
-        'category_id',
+        `attributes.${attribute}`,
         'tiktok_certification_required',
-        `TikTok Shop needs the certificate "${name}" for a product in this category${when}, and Storelink has no certificate ` +
-          `files to send: ${instead}, or list the product in TikTok Shop Seller Center, which can take the certificate.`,
+        `TikTok Shop needs the certificate "${name}" for a product in this category${when}: upload it (a PDF of at most ` +
+          `20 MB, or an image) with POST /files and give the name it answers as the attribute ${attribute} (the publish ` +
+          `form's "${name}" takes the file)${otherwise}.`,
       ),
     ];
   });

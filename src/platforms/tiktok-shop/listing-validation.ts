@@ -16,12 +16,15 @@ import { type OpenApi, PRODUCT_API, type TikTokListingsDeps, warehouseOf } from 
 
 /** How long a shop found ready to list is taken as ready (a publish of many products asks once). */
 const READY_TTL_MS = 10 * 60_000;
-/** TikTok's "main image required": the dry run is sent without images (uploading them is no dry run). */
-const MAIN_IMAGE_REQUIRED = '12052028';
+/**
+ * TikTok's "main image required" and "required qualification miss": the dry run is sent without images and
+ * certificates (uploading them is no dry run), and Storelink checked both itself.
+ */
+const NOT_SENT_IN_A_DRY_RUN: ReadonlySet<string> = new Set(['12052028', '12052105']);
 
-/** Check Product Listing's answer as issues: its failures but the missing images, and its diagnoses as warnings. */
+/** Check Product Listing's answer as issues: its failures but the missing images and certificates, and its diagnoses as warnings. */
 function listingCheckIssues(checked: Static<typeof ListingCheck>): ListingIssue[] {
-  const failures = (checked.fail_reasons ?? []).filter((reason) => String(reason.code) !== MAIN_IMAGE_REQUIRED);
+  const failures = (checked.fail_reasons ?? []).filter((reason) => !NOT_SENT_IN_A_DRY_RUN.has(String(reason.code)));
   const diagnoses = (checked.diagnoses ?? []).flatMap((d) =>
     (d.diagnosis_results ?? []).map((result) =>
       platformIssue(
@@ -45,7 +48,7 @@ export function createListingValidation(
   // When each shop (by cipher) was last found ready to list.
   const readyAt = new Map<string, number>();
 
-  /** A certification the rules require refuses the product before it is sent: Storelink has no certificate to send. */
+  /** A certification the rules require and the listing names no file for refuses the product before it is sent. */
   async function refuseUncertified(call: ListingsCall, draft: ListingDraft, attributes: readonly TikTokAttribute[]) {
     const issues = checkCertifications(await rules.rulesOf(call, draft.categoryId), draft, categoryAttributesOf(attributes));
     if (issues.length > 0) throw new ListingRefused(issues);
@@ -81,8 +84,9 @@ export function createListingValidation(
     ],
 
     /**
-     * Check Product Listing (listings.md §2.6) on the product as it would be created, without its images: uploading
-     * them is not a dry run, and Storelink checked them itself, so TikTok's "main image required" is not repeated.
+     * Check Product Listing (listings.md §2.6) on the product as it would be created, without its images and
+     * certificates: uploading them is not a dry run, and Storelink checked them itself, so TikTok's "main image
+     * required" and "required qualification miss" are not repeated.
      */
     async validate(call, draft) {
       const attributes = (await categories.rawAttributes(call, draft.categoryId)) ?? [];

@@ -75,19 +75,20 @@ const STATES: Record<ProductStatus, string> = {
   DELETED: 'deleted',
 };
 
-/** What the inspection adds of a product's size chart template and EU entities, where it has them. */
+/** What the inspection adds of a product's size chart template, EU entities and certifications, where it has them. */
 function complianceInspected(version: ProductVersion) {
   const template = version.size_chart?.template?.id;
   return {
     ...(template ? { size_chart_template_id: template } : {}),
     ...(version.responsible_person_ids.length > 0 ? { responsible_person_ids: version.responsible_person_ids } : {}),
     ...(version.manufacturer_ids.length > 0 ? { manufacturer_ids: version.manufacturer_ids } : {}),
+    ...(version.certifications.length > 0 ? { certifications: version.certifications } : {}),
   };
 }
 
 /**
  * A product as the inspection shows it: DESIGN §10's shape, TikTok's status, the audit's reasons, its size chart
- * template, responsible persons and manufacturers where it has them, its creation and last change.
+ * template, responsible persons, manufacturers and certifications where it has them, its creation and last change.
  */
 export function presentInspected(product: StoredProduct) {
   return {

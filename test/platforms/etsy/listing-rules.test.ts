@@ -1,7 +1,7 @@
 /** Etsy's rules checked before anything is sent (listings.md §1.4–1.7). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ListingDraft } from '../../../src/platforms/contracts/listings.js';
+import { type ListingDraft, noFile } from '../../../src/platforms/contracts/listings.js';
 import { checkEtsyDraft } from '../../../src/platforms/etsy/listing-rules.js';
 
 const image = {
@@ -26,6 +26,7 @@ const draft: ListingDraft = {
   ],
   images: [image],
   package: null,
+  file: noFile,
 };
 
 test('a draft within every rule has no issue', () => {

@@ -1,8 +1,8 @@
-/** TikTok Shop's category rules Storelink checks itself (listings.md §2.3, Get Category Rules): certifications and empty choices. */
+/** TikTok Shop's category rules Storelink checks itself (listings.md §2.3, Get Category Rules): certificates and empty choices. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { CategoryAttribute } from '../../../src/domain/index.js';
-import type { ListingDraft } from '../../../src/platforms/contracts/listings.js';
+import { type ListingDraft, noFile } from '../../../src/platforms/contracts/listings.js';
 import { checkCertifications, checkEmptyChoices } from '../../../src/platforms/tiktok-shop/listing-rules.js';
 
 const draft: ListingDraft = {
@@ -17,6 +17,7 @@ const draft: ListingDraft = {
   variants: [{ sku: 'A', optionValues: {}, price: '24.00', quantity: 3, barcode: null }],
   images: [],
   package: null,
+  file: noFile,
 };
 const material: CategoryAttribute = {
   name: '100392',
@@ -47,20 +48,27 @@ test('an optional certification, or one whose condition is not met, says nothing
 test('a condition is met by the value id, or by its name given as text', () => {
   for (const value of ['1001539', 'leather', ['1001539']]) {
     const issues = checkCertifications(rules, { ...draft, attributes: { 100392: value } }, [material]);
-    assert.deepEqual(fieldsOf(issues), [['category_id', 'tiktok_certification_required']], JSON.stringify(value));
-    assert.match(issues[0]!.message, /"Leather REACH declaration" for a product in this category when Material is Leather/);
-    assert.match(issues[0]!.message, /choose another category or another Material/);
+    assert.deepEqual(fieldsOf(issues), [['attributes.certification:700103', 'tiktok_certification_required']], JSON.stringify(value));
+    assert.match(issues[0]!.message, /"Leather REACH declaration" for a product in this category when Material is Leather: upload it/);
+    assert.match(issues[0]!.message, /, or choose another Material\.$/);
   }
 });
 
-test('a certification always required is one error on category_id, whatever the attributes, its conditions ignored', () => {
+test('a certification always required is one error on its attribute, whatever the attributes, its conditions ignored', () => {
   const always = { product_certifications: [{ ...leatherRule, is_required: true }] };
   const issues = checkCertifications(always, draft, [material]);
-  assert.deepEqual(fieldsOf(issues), [['category_id', 'tiktok_certification_required']]);
+  assert.deepEqual(fieldsOf(issues), [['attributes.certification:700103', 'tiktok_certification_required']]);
   assert.match(
     issues[0]!.message,
-    /^TikTok Shop needs the certificate "Leather REACH declaration" for a product in this category, and Storelink/,
+    /^TikTok Shop needs the certificate "Leather REACH declaration" for a product in this category: upload it \(a PDF of at most 20 MB, or an image\) with POST \/files/,
   );
+});
+
+test('a required certification the listing names a file for says nothing', () => {
+  const always = { product_certifications: [{ ...leatherRule, is_required: true }] };
+  const named = { 'certification:700103': `${'a'.repeat(64)}.pdf`, 100392: '1001539' };
+  assert.deepEqual(checkCertifications(always, { ...draft, attributes: named }, [material]), []);
+  assert.deepEqual(checkCertifications(rules, { ...draft, attributes: named }, [material]), []);
 });
 
 test('a required size chart, responsible person or manufacturer the seller has none of says where to make one', () => {

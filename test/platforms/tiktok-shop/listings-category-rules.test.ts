@@ -2,7 +2,8 @@
  * TikTok Shop's category rules in a publish (DESIGN §10, listings.md §2.3, Get Category Rules), end to end against the
  * sandbox over real HTTP: a size chart the category requires, chosen from the seller's templates; the EU's responsible
  * person and manufacturer in a shop of a seller local to Germany, chosen from the seller's own; a certification the
- * category requires, which Storelink cannot send, refused before anything reaches TikTok Shop; an import of a German
+ * category requires left without its file, refused before anything reaches TikTok Shop (listings-certificates.test.ts
+ * sends one); an import of a German
  * shop keeps its products' responsible person and manufacturer, so a price change is a price update alone.
  */
 import assert from 'node:assert/strict';
@@ -159,18 +160,19 @@ for (const kind of databaseKinds()) {
       assert.deepEqual([held!.responsible_person_ids, held!.manufacturer_ids], [[persons[1]], makers]);
     });
 
-    test('a category that requires a certificate is a 422 on category_id naming it, and nothing reaches TikTok Shop', async () => {
+    test('a category that requires a certificate is a 422 on its attribute saying how to attach one, and nothing reaches TikTok Shop', async () => {
       const me = await tiktokSeller(t, '455');
       const productId = await mugProduct(t, me, 'B1', { image: PNG, packaged: true, currency: 'GBP', title: 'Glass baby bottle' });
       const [creates, uploads] = [calls('create_product'), calls('upload_image')];
       const validated = await post(me, { product_id: productId, category_id: BABY_BOTTLES, attributes: {}, mode: 'validate' });
       const [issue] = validated.json().data.issues;
-      assert.deepEqual([validated.json().data.valid, issue.field, issue.severity], [false, 'category_id', 'error']);
+      assert.deepEqual([validated.json().data.valid, issue.field, issue.severity], [false, 'attributes.certification:700102', 'error']);
       const refused = await post(me, { product_id: productId, category_id: BABY_BOTTLES, attributes: {} });
       assert.equal(refused.statusCode, 422, refused.body);
-      const [message] = refused.json().errors.category_id;
-      assert.match(message, /"Baby feeding product safety test report"/);
-      assert.match(message, /choose another category, or list the product in TikTok Shop Seller Center, which can take the certificate/);
+      const messages = refused.json().errors['attributes.certification:700102'];
+      assert.equal(messages[0], 'Baby feeding product safety test report is required in this category.');
+      assert.match(messages[1], /"Baby feeding product safety test report"/);
+      assert.match(messages[1], /upload it \(a PDF of at most 20 MB, or an image\) with POST \/files/);
       assert.deepEqual(await shop(me.account), []);
       assert.deepEqual([calls('create_product'), calls('upload_image')], [creates, uploads]);
     });
@@ -181,8 +183,8 @@ for (const kind of databaseKinds()) {
       const leather = await post(me, { product_id: productId, category_id: TOTE_BAGS, attributes: { 100392: 'Leather' } });
       assert.equal(leather.statusCode, 422, leather.body);
       assert.match(
-        leather.json().errors.category_id[0],
-        /"Leather REACH declaration" for a product in this category when Material is Leather/,
+        leather.json().errors['attributes.certification:700103'][0],
+        /"Leather REACH declaration" for a product in this category when Material is Leather: upload it/,
       );
       const canvas = await post(me, { product_id: productId, category_id: TOTE_BAGS, attributes: { 100392: 'Canvas' }, mode: 'validate' });
       assert.equal(canvas.json().data.valid, true, canvas.body);

@@ -335,6 +335,13 @@ export interface paths {
      */
     post: operations["importProducts"];
   };
+  "/api/v1/files": {
+    /**
+     * Upload a file a listing names, such as a certificate (multipart: a part named file, a PDF or an image)
+     * @description A PDF (recognised by its `%PDF-` header) of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB, 10,000 px a side and 50 megapixels. The file is recognised by its bytes, stored once by its SHA-256 and served without authentication at its `url`. A listing attribute of type `file` (TikTok Shop's `certification:<id>`) gives its `name`. A refused file is a 422 on `file`, and nothing is stored.
+     */
+    post: operations["uploadFile"];
+  };
   "/api/v1/platform-notifications/tiktok-shop": {
     /**
      * TikTok Shop webhooks (register this URL with the app): a seller deauthorizing the app, product status, information and inventory changes, order status changes
@@ -746,6 +753,14 @@ export interface components {
       };
       /** @description Orders not cancelled with a line the stock pool could not cover */
       oversold_orders: number;
+    };
+    StoredFile: {
+      /** @description What a listing attribute of type `file` gives: `<sha256>.<extension>` */
+      name: string;
+      /** @description Where it is served, without authentication: `{app_url}/media/<name>` */
+      url: string;
+      content_type: string;
+      size_bytes: number;
     };
   };
   responses: never;
@@ -5950,7 +5965,8 @@ export interface operations {
                 name: string;
                 label: string;
                 required: boolean;
-                type: "text" | "number" | "boolean" | "select" | "multiselect";
+                /** @description `file`: the `name` of a file uploaded with POST /files (a PDF or an image, such as a certificate) */
+                type: "text" | "number" | "boolean" | "select" | "multiselect" | "file";
                 /** @description The choices of a select or multiselect */
                 values: {
                     value: string;
@@ -7814,6 +7830,101 @@ export interface operations {
                   to: unknown;
                 })[];
             };
+          };
+        };
+      };
+      /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
+      400: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
+      401: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
+      403: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found (also a resource of another workspace) */
+      404: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Payload too large */
+      413: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Unsupported media type: send application/json */
+      415: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The given data was invalid: `errors` has the messages of each field */
+      422: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests: Retry-After says in how many seconds to try again */
+      429: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Server error */
+      500: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Service unavailable: the database or another dependency is down; Retry-After says when to try again */
+      503: {
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  /**
+   * Upload a file a listing names, such as a certificate (multipart: a part named file, a PDF or an image)
+   * @description A PDF (recognised by its `%PDF-` header) of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB, 10,000 px a side and 50 megapixels. The file is recognised by its bytes, stored once by its SHA-256 and served without authentication at its `url`. A listing attribute of type `file` (TikTok Shop's `certification:<id>`) gives its `name`. A refused file is a 422 on `file`, and nothing is stored.
+   */
+  uploadFile: {
+    parameters: {
+      header: {
+        /** @description The id of a workspace the user belongs to (GET /workspaces lists them) */
+        "x-workspace-id": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description A PDF (recognised by its `%PDF-` header) of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB, 10,000 px a side and 50 megapixels
+           */
+          file: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["StoredFile"];
           };
         };
       };

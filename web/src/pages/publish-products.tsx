@@ -1,7 +1,8 @@
 /**
  * "Publish products": pick products from the catalogue, a leaf category of the platform (by search or by browsing),
  * fill the category's attributes (a form built from what the API says of each: select, multiselect, text, with the
- * platform's suggestions when it lists some, number, yes/no; the required ones marked), then validate or publish each
+ * platform's suggestions when it lists some, number, yes/no, a file to upload such as TikTok Shop's certificates; the
+ * required ones marked), then validate or publish each
  * picked product (one POST per product). Validating shows the platform's warnings (TikTok Shop's listing check) without
  * holding the publish back. What the platform does next is said before publishing: on Etsy the fee, USD 0.20 for each
  * published listing; on TikTok Shop the review every listing goes through. On Amazon the barcode and the ASIN of an
@@ -10,6 +11,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
+import { FileAttributeField } from './attribute-file';
 import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
 
 const SEARCH_DELAY_MS = 300;
@@ -229,6 +231,7 @@ function PublishForm({
             {shown.map((attribute) => (
               <AttributeField
                 key={attribute.name}
+                workspaceId={workspaceId}
                 attribute={attribute}
                 value={values[attribute.name]}
                 onChange={(value) => setValues((v) => ({ ...v, [attribute.name]: value }))}
@@ -533,14 +536,17 @@ function suggestionValue(attribute: Attribute, text: string): string {
 }
 
 /**
- * One attribute's control: a select, checkboxes for a multiselect, a checkbox for yes/no, a number input, else a text
- * input, offering the platform's suggestions when it lists some (a datalist: pick one or type another).
+ * One attribute's control: a select, checkboxes for a multiselect, a checkbox for yes/no, a number input, an upload for
+ * a file (a certificate), else a text input, offering the platform's suggestions when it lists some (a datalist: pick
+ * one or type another).
  */
 function AttributeField({
+  workspaceId,
   attribute,
   value,
   onChange,
 }: {
+  workspaceId: string;
   attribute: Attribute;
   value: AttributeValue | undefined;
   onChange: (value: AttributeValue) => void;
@@ -560,6 +566,16 @@ function AttributeField({
       )}
     </>
   );
+  if (attribute.type === 'file')
+    return (
+      <FileAttributeField
+        id={id}
+        label={label}
+        workspaceId={workspaceId}
+        value={typeof value === 'string' ? value : ''}
+        onChange={onChange}
+      />
+    );
   // A text with values lists the platform's suggestions (TikTok Shop: a value the seller may also make up).
   const suggested = attribute.type === 'text' && attribute.values.length > 0;
   if (attribute.type === 'multiselect') {
