@@ -124,11 +124,11 @@ export interface HeldListing {
   skus: { sku: string; price: string | number | null; quantity: number }[];
 }
 
-/** What the sandbox platform `slug` holds for the account: its inspection answer. */
-export async function heldListings(t: TestApp, slug: string, account: string): Promise<HeldListing[]> {
+/** What the sandbox platform `slug` holds for the account: its inspection answer, read as `Held` (a test's own view). */
+export async function heldListings<Held = HeldListing>(t: TestApp, slug: string, account: string): Promise<Held[]> {
   const response = await fetch(`${t.deps.config.appUrl}/sandbox/${slug}/accounts/${account}/listings`);
   assert.equal(response.status, 200);
-  return (await response.json()) as HeldListing[];
+  return (await response.json()) as Held[];
 }
 
 /** Each sku's price in the listings, as a number (an Amazon family's parent has none of its own: DESIGN §15). */

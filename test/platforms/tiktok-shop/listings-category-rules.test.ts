@@ -14,7 +14,7 @@ import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product
 import { connectTikTokShopSite } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
-import { mugProduct, tiktokSeller } from '../../helpers/listings.js';
+import { heldListings, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'item.png' };
@@ -49,11 +49,7 @@ for (const kind of databaseKinds()) {
 
     type Seller = Awaited<ReturnType<typeof tiktokSeller>>;
     /** What the sandbox shops of the account hold (its inspection endpoint). */
-    const shop = async (account: string): Promise<Held[]> => {
-      const response = await fetch(`${t.deps.config.appUrl}/sandbox/tiktok-shop/accounts/${account}/listings`);
-      assert.equal(response.status, 200);
-      return response.json() as Promise<Held[]>;
-    };
+    const shop = (account: string) => heldListings<Held>(t, 'tiktok-shop', account);
     const attributesOf = async (me: Seller, category: string): Promise<Attribute[]> => {
       const response = await call(t, 'GET', `/sites/${me.site}/categories/${category}/attributes`, me.as);
       assert.equal(response.statusCode, 200, response.body);

@@ -12,7 +12,7 @@ import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PDF, PNG_640X480, SANDBOX_REVIEW_MS, TIKTOK_CATEGORY } from '../../helpers/fixtures.js';
-import { mugProduct, tiktokSeller } from '../../helpers/listings.js';
+import { heldListings, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { API, call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 const PNG = { bytes: PNG_640X480, type: 'image/png', name: 'item.png' };
@@ -37,11 +37,7 @@ for (const kind of databaseKinds()) {
     beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
 
     type Seller = Awaited<ReturnType<typeof tiktokSeller>>;
-    const shop = async (account: string): Promise<Held[]> => {
-      const response = await fetch(`${t.deps.config.appUrl}/sandbox/tiktok-shop/accounts/${account}/listings`);
-      assert.equal(response.status, 200);
-      return response.json() as Promise<Held[]>;
-    };
+    const shop = (account: string) => heldListings<Held>(t, 'tiktok-shop', account);
     const calls = (operation: string) => t.deps.sandbox.calls.get(`tiktok-shop:${operation}`) ?? 0;
     const post = (me: Seller, body: Record<string, unknown>) => call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;

@@ -14,7 +14,7 @@ import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { setTikTokShopDailyUploads, setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
-import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
+import { heldListings, leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 import { sandboxShopsOf, signedCall, uploadImage } from '../../helpers/tiktok-sandbox.js';
 
@@ -70,11 +70,7 @@ for (const kind of databaseKinds()) {
     beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
 
     type Seller = Awaited<ReturnType<typeof tiktokSeller>>;
-    const shop = async (account: string): Promise<ShopProduct[]> => {
-      const response = await fetch(`${base}/sandbox/tiktok-shop/accounts/${account}/listings`);
-      assert.equal(response.status, 200);
-      return response.json() as Promise<ShopProduct[]>;
-    };
+    const shop = (account: string) => heldListings<ShopProduct>(t, 'tiktok-shop', account);
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
     const calls = (operation: string) => t.deps.sandbox.calls.get(`tiktok-shop:${operation}`) ?? 0;
     /** Publishes a mug of `sku` in the mugs category with its required Material: the product's and the listing's ids. */

@@ -15,7 +15,7 @@ import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
-import { tiktokSeller } from '../../helpers/listings.js';
+import { heldListings, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 interface ShopProduct {
@@ -65,11 +65,7 @@ for (const kind of databaseKinds()) {
     const seller = (account: string, shop = 'stocked') => tiktokSeller(t, account, { shop });
     const calls = (operation: string) => t.deps.sandbox.calls.get(`tiktok-shop:${operation}`) ?? 0;
     const writes = () => WRITES.reduce((sum, operation) => sum + calls(operation), 0);
-    const shopOf = async (account: string): Promise<ShopProduct[]> => {
-      const response = await fetch(`${base}/sandbox/tiktok-shop/accounts/${account}/listings`);
-      assert.equal(response.status, 200);
-      return response.json() as Promise<ShopProduct[]>;
-    };
+    const shopOf = (account: string) => heldListings<ShopProduct>(t, 'tiktok-shop', account);
     const onTikTok = async (account: string, id: string) => (await shopOf(account)).find((p) => p.id === id)!;
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
     const listingsOf = async (me: Seller) => (await call(t, 'GET', `/sites/${me.site}/listings?per_page=50`, me.as)).json().data;

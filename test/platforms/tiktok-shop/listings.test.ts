@@ -14,7 +14,7 @@ import { setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product
 import { connectTikTokShopSite } from '../../helpers/connect.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
-import { leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
+import { heldListings, leafCategory, mugProduct, tiktokSeller } from '../../helpers/listings.js';
 import { call, createTestApp, registerUser, runDueJobs, type TestApp } from '../../helpers/test-app.js';
 
 interface ShopProduct {
@@ -53,11 +53,7 @@ for (const kind of databaseKinds()) {
     beforeEach(() => setTikTokShopRateLimit(t.deps.sandbox, 1_000_000));
 
     type Seller = Awaited<ReturnType<typeof tiktokSeller>>;
-    const shop = async (account: string): Promise<ShopProduct[]> => {
-      const response = await fetch(`${base}/sandbox/tiktok-shop/accounts/${account}/listings`);
-      assert.equal(response.status, 200);
-      return response.json() as Promise<ShopProduct[]>;
-    };
+    const shop = (account: string) => heldListings<ShopProduct>(t, 'tiktok-shop', account);
     const listing = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}`, me.as)).json().data;
     const product = (me: Seller, sku: string, title?: string) =>
       mugProduct(t, me, sku, { image: PNG, packaged: true, currency: 'GBP', ...(title ? { title } : {}) });
