@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export { freePort, startScript } from '../test/helpers/server-process.js';
@@ -31,6 +32,15 @@ let serverCpus: string | null = null;
 export function pinCpus(pins: { server: string; load: string } | null): void {
   serverCpus = pins?.server ?? null;
   if (pins) execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', pins.load, String(process.pid)], { stdio: 'ignore' });
+  else {
+    // Unpinned, this process goes back to every CPU, as a server it spawns inherits its affinity (without taskset it
+    // was never pinned).
+    try {
+      // Every CPU the machine has (availableParallelism() counts only this process's, one once pinned).
+      const all = `0-${cpus().length - 1}`;
+      execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', all, String(process.pid)], { stdio: 'ignore' });
+    } catch {}
+  }
 }
 
 export async function startServer(
