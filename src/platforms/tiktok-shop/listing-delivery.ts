@@ -1,8 +1,9 @@
 /**
  * A product delivered to TikTok Shop (listings.md §2.2–2.5): its images uploaded to TikTok (it shows only images it
- * hosts), its certificates uploaded once each (a PDF by Upload Product File, an image at `CERTIFICATION_IMAGE`), created once under an idempotency key and reviewed by TikTok, its price and stock updated without review,
- * its content changed by partial edit (back to review; a live product stays live on its earlier version meanwhile).
- * Each part's fingerprint in `progress.delivered` says what was sent.
+ * hosts), its certificates uploaded once each (a PDF by Upload Product File, an image at `CERTIFICATION_IMAGE`),
+ * created once under an idempotency key and reviewed by TikTok, its price and stock updated without review, its
+ * content changed by partial edit (back to review; a live product stays live on its earlier version meanwhile). Each
+ * part's fingerprint in `progress.delivered` says what was sent.
  */
 import { randomUUID } from 'node:crypto';
 import type { Static } from 'typebox';
