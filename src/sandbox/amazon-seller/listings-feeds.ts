@@ -27,6 +27,11 @@ export const FEED_PROCESSING_MS = 2_000;
 const DOCUMENT_TTL_MS = 5 * 60_000;
 /** listings.md §3.10: at most 25,000 messages a feed. */
 const MESSAGES_MAX = 25_000;
+/**
+ * The largest feed document the sandbox takes: 25,000 messages of up to about 2 KB each. ASSUMPTION: the sandbox's
+ * choice; Amazon uploads the document to S3 at the link it gives, which takes far more in one PUT.
+ */
+export const FEED_DOCUMENT_BYTES_MAX = 50 * 1024 * 1024;
 
 interface FeedDocument {
   id: string;
@@ -240,7 +245,9 @@ export function registerFeedDocuments(app: FastifyInstance, context: SandboxCont
     // The upload is the feed's bytes as they are, in the content type its document was asked for.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-    scope.put('/feed-documents/:feedDocumentId', async (request, reply) => {
+    // The document's own size limit, not the API's (BODY_LIMIT_BYTES, 64 KB by default): S3 takes a feed of 25,000
+    // messages whole, and a price change of 1,000 listings is about 600 KB.
+    scope.put('/feed-documents/:feedDocumentId', { bodyLimit: FEED_DOCUMENT_BYTES_MAX }, async (request, reply) => {
       const document = documentOf(request);
       if (!document || document.text !== null) return denied(reply);
       // S3 signs the link for the content type asked for: another is refused.

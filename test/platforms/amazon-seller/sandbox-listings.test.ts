@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Ajv2019 } from 'ajv/dist/2019.js';
+import { FEED_PROCESSING_MS } from '../../../src/sandbox/amazon-seller/listings-feeds.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
@@ -765,4 +766,36 @@ describe('Amazon variation families (DESIGN §15)', () => {
       'purchasable_offer',
     ]);
   });
+});
+
+test('a feed document larger than a request to the API may be (64 KB) uploads whole, as S3 takes it, and its feed is processed', async () => {
+  const seller = await connect(41);
+  const made = await sp(seller, 'POST', '/feeds/2021-06-30/documents', { body: { contentType: 'application/json; charset=UTF-8' } });
+  assert.equal(made.status, 201);
+  // A price change of 3,000 SKUs: about 700 KB, as a catalogue-wide change of Storelink's makes.
+  const messages = Array.from({ length: 3_000 }, (_, i) => ({
+    messageId: i + 1,
+    sku: `BULK-${i}`,
+    operationType: 'PATCH',
+    productType: 'KITCHEN',
+    patches: [{ op: 'replace', path: '/attributes/purchasable_offer', value: offer(25) }],
+  }));
+  const document = JSON.stringify({ header: { sellerId: seller.sellerId, version: '2.0' }, messages });
+  assert.ok(document.length > 10 * t.deps.config.bodyLimitBytes, `${document.length} bytes`);
+  const uploaded = await fetch(made.body.url, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json; charset=UTF-8' },
+    body: document,
+  });
+  assert.equal(uploaded.status, 200, await uploaded.text());
+  const feed = await sp(seller, 'POST', '/feeds/2021-06-30/feeds', {
+    body: { feedType: 'JSON_LISTINGS_FEED', marketplaceIds: [US], inputFeedDocumentId: made.body.feedDocumentId },
+  });
+  assert.equal(feed.status, 202, JSON.stringify(feed.body));
+  t.clock.advance(FEED_PROCESSING_MS + 1);
+  const read = await sp(seller, 'GET', `/feeds/2021-06-30/feeds/${feed.body.feedId}`);
+  assert.equal(read.body.processingStatus, 'DONE', JSON.stringify(read.body));
+  const report = await sp(seller, 'GET', `/feeds/2021-06-30/documents/${read.body.resultFeedDocumentId}`);
+  const { summary } = (await (await fetch(report.body.url)).json()) as { summary: { messagesProcessed: number } };
+  assert.equal(summary.messagesProcessed, 3_000);
 });
