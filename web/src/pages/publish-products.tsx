@@ -124,6 +124,13 @@ function PublishForm({
   const [identity, setIdentity] = useState<Identity>('barcode');
   const [outcomes, setOutcomes] = useState<Map<number, Outcome>>(() => new Map());
   const [busy, setBusy] = useState<'validate' | 'publish' | null>(null);
+  // Each finished validate or publish moves the focus to its results once they are on the page: after React's commit,
+  // not at the next frame, which a slow machine reached before the results were rendered (the focus then stayed on
+  // the page, the disabled button having dropped it).
+  const [finished, setFinished] = useState(0);
+  useEffect(() => {
+    if (finished > 0) document.getElementById('outcomes-heading')?.focus();
+  }, [finished]);
   const header = inWorkspace(workspaceId);
 
   const attributes = useRequest(
@@ -194,7 +201,7 @@ function PublishForm({
     }
     setBusy(null);
     // The results may be below the fold: focus moves to them, so the seller (and a screen reader) lands on what was found.
-    requestAnimationFrame(() => document.getElementById('outcomes-heading')?.focus());
+    setFinished((count) => count + 1);
     if (mode === 'publish' && [...results.values()].some((o) => o.kind === 'published')) onPublished();
   }
 
