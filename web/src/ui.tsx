@@ -50,6 +50,18 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A failed upload: what the API said of the file itself when it refused the file (a 422 on `file`), else the error. */
+export function UploadError({ error }: { error: Error }) {
+  const fileErrors = error instanceof ApiError ? Object.values(error.fields).flat() : [];
+  return fileErrors.length ? (
+    <p className="field-error" role="alert">
+      {fileErrors.join(' ')}
+    </p>
+  ) : (
+    <ErrorMessage error={error} title="The upload failed" />
+  );
+}
+
 export function ErrorMessage({ error, title }: { error: Error | string; title?: string }) {
   const message = typeof error === 'string' ? error : error.message;
   return (

@@ -3,8 +3,8 @@
  * and the attribute takes the name the upload answers; the file attached is linked, and can be replaced or removed.
  */
 import { type ReactNode, useState } from 'react';
-import { ApiError, api, inWorkspace, unwrap } from '../api/client';
-import { ErrorMessage } from '../ui';
+import { api, inWorkspace, unwrap } from '../api/client';
+import { UploadError } from '../ui';
 
 const ACCEPT = 'application/pdf,image/jpeg,image/png,image/webp,image/gif';
 
@@ -44,7 +44,6 @@ export function FileAttributeField({
       input.value = '';
     }
   }
-  const fileErrors = error instanceof ApiError ? Object.values(error.fields).flat() : [];
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -71,14 +70,7 @@ export function FileAttributeField({
       <p className="muted small hint" id={`${id}-hint`}>
         A PDF of at most 20 MB, or a JPEG, PNG, WebP or GIF image of at most 10 MB. {value ? 'Choose another to replace it.' : ''}
       </p>
-      {error &&
-        (fileErrors.length ? (
-          <p className="field-error" role="alert">
-            {fileErrors.join(' ')}
-          </p>
-        ) : (
-          <ErrorMessage error={error} title="The upload failed" />
-        ))}
+      {error && <UploadError error={error} />}
     </div>
   );
 }

@@ -3,8 +3,8 @@
  * dragging or with the move buttons, alt text, remove. The order and alt texts are saved with the product.
  */
 import { type DragEvent, useRef, useState } from 'react';
-import { ApiError, api, inWorkspace, unwrap } from '../api/client';
-import { ErrorMessage } from '../ui';
+import { api, inWorkspace, unwrap } from '../api/client';
+import { UploadError } from '../ui';
 import { type Draft, IMAGES_MAX, type ImageDraft, move, newKey } from './product-draft';
 import { describedBy, type Errors, FieldError, messagesUnder, type Update } from './product-options';
 import { Thumb } from './product-parts';
@@ -238,7 +238,6 @@ function UploadImage({
       if (input.current) input.current.value = '';
     }
   }
-  const fileErrors = error instanceof ApiError ? Object.values(error.fields).flat() : [];
   return (
     <div className="field">
       <span className="label">Or upload a file</span>
@@ -270,14 +269,7 @@ function UploadImage({
           ? 'Save the product first; then you can upload images to it.'
           : 'JPEG, PNG, WebP or GIF, at most 10 MB and 10,000 px a side. Uploaded at once; it is added as the last image.'}
       </p>
-      {error &&
-        (fileErrors.length ? (
-          <p className="field-error" role="alert">
-            {fileErrors.join(' ')}
-          </p>
-        ) : (
-          <ErrorMessage error={error} title="The upload failed" />
-        ))}
+      {error && <UploadError error={error} />}
     </div>
   );
 }
