@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { assertCount, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { PNG_640X480 } from '../helpers/fixtures.js';
 
 /** Chromium logs every 4xx answer of a fetch as a console error; a refused save or import is one the test asks for. */
@@ -118,7 +118,7 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Values of Color', { exact: true }).fill('Red, Blue');
     await page.getByLabel('Values of Color', { exact: true }).press('Enter');
     const rows = page.locator('.variants-table tbody tr');
-    assert.equal(await rows.count(), 2);
+    await assertCount(rows, 2);
 
     await page.getByRole('button', { name: 'Add another option' }).click();
     await page.getByLabel('Option name').nth(1).fill('Size');
@@ -127,13 +127,13 @@ describe('the Products pages in a browser', () => {
       await page.getByLabel('Values of Size', { exact: true }).press('Enter');
     }
     await page.getByRole('heading', { name: 'Variants (4)' }).waitFor();
-    assert.equal(await rows.count(), 4);
+    await assertCount(rows, 4);
 
     // Removing a value takes its variants away, adding it back brings them again.
     await page.getByRole('button', { name: 'Remove M from Size' }).click();
-    assert.equal(await rows.count(), 2);
+    await assertCount(rows, 2);
     await page.getByLabel('Values of Size', { exact: true }).fill('M,');
-    assert.equal(await rows.count(), 4);
+    await assertCount(rows, 4);
 
     for (const [color, size] of COMBINATIONS) {
       await page.getByLabel(`SKU of ${color} / ${size}`).fill(skuOf(color, size));
@@ -183,7 +183,7 @@ describe('the Products pages in a browser', () => {
     await chooseFile('Upload an image…', 'swatch.png', 'image/png', PNG_640X480);
     await notice('Image uploaded. This is version 2.').waitFor();
     const items = page.locator('.image-list > li');
-    assert.equal(await items.count(), 1);
+    await assertCount(items, 1);
     const url = (await items.first().locator('img').getAttribute('src'))!;
     assert.match(url, /\/media\/[0-9a-f]{64}\.png$/);
     const media = await fetch(url);
@@ -195,7 +195,7 @@ describe('the Products pages in a browser', () => {
 
     await page.getByLabel('Add an image by URL').fill(url);
     await page.getByRole('button', { name: 'Add image', exact: true }).click();
-    assert.equal(await items.count(), 2);
+    await assertCount(items, 2);
     await page.getByLabel('Alt text of image 1').fill('Swatch, front');
     await page.getByLabel('Alt text of image 2').fill('Swatch, back');
 

@@ -178,3 +178,18 @@ export async function isFocused(locator: Locator): Promise<boolean> {
     (element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
   );
 }
+
+/**
+ * Asserts that the locator comes to match `count` elements. A plain `count()` reads the page at once, before React has
+ * rendered what a click or a fetch brings, so a loaded machine fails it; this reads again until the count holds or
+ * the time is up. For a count that must stay 0, read `count()` once: waiting for an absence proves nothing.
+ */
+export async function assertCount(locator: Locator, count: number, message?: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  let seen = await locator.count();
+  while (seen !== count && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.count();
+  }
+  assert.equal(seen, count, message);
+}
