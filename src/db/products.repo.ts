@@ -46,53 +46,82 @@ function matching(workspaceId: number, q: string | undefined): SQL {
 }
 
 /**
- * A page of the workspace's products (of those matching `q`) with their variants and images in one statement, and how
- * many match in all. The page tells the total when it is not full (and not empty past the end); otherwise the same
- * statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when there
- * is none are the matches counted, once, for the pages after. A window's `count(*) over ()` would count every match on
- * every page, and copies every match aside first: twice the count's time on PGlite.
+ * A page of the workspace's products (of those matching `q`), as the API shows them (`presentProduct`), written by the
+ * database as JSON text: `items` is the page's products joined by commas, ready to be put between brackets and sent
+ * unparsed. Turning 25 products into rows, objects and back into 10 KB of JSON was most of a search's CPU time; the
+ * database writes that text at a small part of the cost (BENCHMARKS.md, "Catalogue search"). Text kept as jsonb (tags,
+ * attributes, options, a variant's option values) comes as PostgreSQL writes jsonb, with a space after `:` and `,`.
+ *
+ * And how many match in all: the page tells the total when it is not full (and not empty past the end); otherwise the
+ * same statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when
+ * there is none are the matches counted, once, for the pages after. A window's `count(*) over ()` would count every
+ * match on every page, and copies every match aside first: twice the count's time on PGlite.
  */
-export async function listProducts(
+export async function listProductsJson(
   db: Db,
   workspaceId: number,
   page: { limit: number; offset: number },
   q?: string,
-): Promise<{ rows: ProductRecord[]; total: number }> {
+): Promise<{ items: string; total: number }> {
   const key = q?.toLowerCase() ?? '';
   const statements = pageStatements(db);
-  const rows = await (q ? statements.search : statements.all).execute({ workspaceId, key, pattern: likePattern(key), ...page });
-  const told = rows.length < page.limit && (rows.length > 0 || page.offset === 0);
-  // An empty page past the end has no row to carry the kept total: read apart, as the count was before.
-  const known = rows.length > 0 ? rows[0]!.knownTotal : await readKeptTotal(db, workspaceId, key);
-  const total = told ? page.offset + rows.length : (known ?? (await countMatches(db, workspaceId, key, matching(workspaceId, q))));
-  return { rows: rows.map(({ knownTotal: _, ...row }) => recordOf(row)), total };
+  const [row] = await (q ? statements.search : statements.all).execute({ workspaceId, key, pattern: likePattern(key), ...page });
+  const { items, count, known } = row!;
+  const told = count < page.limit && (count > 0 || page.offset === 0);
+  const total = told ? page.offset + count : (known ?? (await countMatches(db, workspaceId, key, matching(workspaceId, q))));
+  return { items, total };
 }
 
 /**
  * The page's statement with and without `q`, built once per database rather than on every request (Drizzle's building
- * of this select was most of a search's CPU time in the service). Unnamed on PostgreSQL: each execution is planned for
+ * of a select was most of a search's CPU time in the service). Unnamed on PostgreSQL: each execution is planned for
  * its own `q`, as a statement built anew was (a named one may settle on one generic plan for every `q`, which cannot
  * tell a rare `q`, best found by the trigram index, from a common one, best read in id order).
  */
 function pageStatements(db: Db) {
   let statements = PAGE_STATEMENTS.get(db);
   if (!statements) {
-    const inWorkspace = eq(products.workspaceId, sql.placeholder('workspaceId'));
-    const search = and(inWorkspace, like(products.search, sql.placeholder('pattern')))!;
+    const inWorkspace = sql`p.workspace_id = ${sql.placeholder('workspaceId')}`;
+    const search = sql`${inWorkspace} and p.search like ${sql.placeholder('pattern')}`;
     statements = { all: preparePage(db, inWorkspace), search: preparePage(db, search) };
     PAGE_STATEMENTS.set(db, statements);
   }
   return statements;
 }
 
+/** An ISO 8601 time in UTC to the millisecond, as `Date#toISOString` writes it (both cut the microseconds off). */
+const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A JSON array of the rows' objects, in `order`, `[]` for none; `row_to_json` writes no spaces, `json_agg` would. */
+const jsonArray = (object: string, from: string, order: string) =>
+  `coalesce((select '[' || string_agg((select row_to_json(o)::text from (select ${object}) o), ',' order by ${order}) || ']'
+    from ${from}), '[]')::json`;
+
+/**
+ * One product as `presentProduct` shows it, keys in its order: the variants and images by position, the first variant's
+ * price, sku and quantity (f, the page's lateral join), a package's four measures in the schema's order.
+ */
+const PRODUCT_JSON = sql.raw(`(select row_to_json(x)::text from (select p.id, p.title, p.handle, p.description, p.brand, p.tags,
+  p.attributes, p.currency, p.options,
+  ${jsonArray('v.id, v.sku, v.option_values, v.price::text as price, v.quantity, v.barcode', 'product_variants v where v.product_id = p.id', 'v.position')} as variants,
+  ${jsonArray('i.id, i.url, i.position, i.alt', 'product_images i where i.product_id = p.id', 'i.position')} as images,
+  case when jsonb_typeof(p.package) = 'object' then (select row_to_json(k) from (select p.package->'weight_grams' as weight_grams,
+    p.package->'length_mm' as length_mm, p.package->'width_mm' as width_mm, p.package->'height_mm' as height_mm) k) end as package,
+  p.version, coalesce(f.price::text, '0.00') as price, coalesce(f.sku, '') as sku, coalesce(f.quantity, 0) as quantity,
+  ${isoText('p.created_at')} as created_at, ${isoText('p.updated_at')} as updated_at) x)`);
+
 const preparePage = (db: Db, where: SQL) =>
   db
-    .select({ ...WHOLE, knownTotal: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')) })
-    .from(products)
-    .where(where)
-    .orderBy(asc(products.id))
-    .limit(sql.placeholder('limit'))
-    .offset(sql.placeholder('offset'))
+    .select({
+      items: sql<string>`coalesce(string_agg(page.item, ',' order by page.id), '')`,
+      count: sql<number>`count(*)::int`,
+      known: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')),
+    })
+    .from(
+      sql`(select p.id, ${PRODUCT_JSON} as item from ${products} p
+        left join lateral (select price, sku, quantity from ${productVariants} where product_id = p.id order by position limit 1) f on true
+        where ${where} order by p.id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as page`,
+    )
     .prepare('');
 const PAGE_STATEMENTS = new WeakMap<Db, Record<'all' | 'search', ReturnType<typeof preparePage>>>();
 
@@ -105,11 +134,6 @@ const SEARCH_TOTALS_KEPT = 100;
 const keptTotal = (workspaceId: number | Placeholder, key: string | Placeholder) =>
   sql<number | null>`(select ${productSearchTotals.total} from ${productSearchTotals}
     where ${productSearchTotals.workspaceId} = ${workspaceId} and ${productSearchTotals.q} = ${key})`;
-
-async function readKeptTotal(db: Db, workspaceId: number, key: string): Promise<number | null> {
-  const [row] = await db.select({ total: keptTotal(workspaceId, key) }).from(sql`(select 1) as one`);
-  return row?.total ?? null;
-}
 
 /**
  * Counts the workspace's products matching `where` and keeps the total under `key` when it may. The lock is held shared

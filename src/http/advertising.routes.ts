@@ -8,7 +8,7 @@ import type { AdvertisingService } from '../core/advertising/advertising.service
 import { ADVERTISING_STATES, KEYWORD_MATCH_TYPES, SELLER_AD_STATES, SYNC_STATUSES } from '../domain/index.js';
 import { type App, actorOf, workspaceOf } from './access.js';
 import { IssueSchema } from './listings.routes.js';
-import { Id, Named, Ok, OneOf, ok, Timestamp } from './schemas.js';
+import { Dictionary, Id, Named, Ok, OneOf, ok, Timestamp } from './schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -42,7 +42,7 @@ const AdvertisingSchema = Named('Advertising', {
   campaign_id: Nullable(Type.String()),
   ad_group_id: Nullable(Type.String()),
   ad_ids: Type.Array(Type.String()),
-  skus: Type.Record(Type.String(), Type.String(), { description: 'The product ad id of each advertised SKU' }),
+  skus: Dictionary(Type.String(), Type.String(), { description: 'The product ad id of each advertised SKU' }),
   state: OneOf(ADVERTISING_STATES),
   sync_status: OneOf(SYNC_STATUSES),
   targeting: Targeting,

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { SitesService } from '../core/sites/sites.service.js';
 import { AUDIT_ACTIONS, AUDIT_SUBJECTS, type AuditAction } from '../domain/index.js';
 import { type App, workspaceOf } from './access.js';
-import { Id, iso, Named, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
+import { Dictionary, Id, iso, Named, OkPage, OneOf, okPage, PageQuery, pageOf, Timestamp, UserSchema } from './schemas.js';
 
 const AuditEventSchema = Named('AuditEvent', {
   id: Id,
@@ -12,7 +12,7 @@ const AuditEventSchema = Named('AuditEvent', {
   actor: Type.Union([UserSchema, Type.Null()], { description: 'Who did it; null once that user is deleted' }),
   subject: Type.Object({ type: OneOf(AUDIT_SUBJECTS), id: Id }),
   ip_address: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
+  details: Dictionary(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()])),
   created_at: Timestamp,
 });
 

@@ -28,7 +28,7 @@ import {
 } from '../domain/index.js';
 import { AppError } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
-import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Dictionary, Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -68,7 +68,7 @@ const fieldsByPlatform = (fieldsOf: (platform: SitePlatform) => Record<string, T
 
 /** PUT's body as the API document shows it: any record; the handler checks it against the site's platform's fields. */
 const settingsBody = (fieldsOf: (platform: SitePlatform) => Record<string, TSchema>) =>
-  Type.Record(Type.String(), Type.Unknown(), {
+  Dictionary(Type.String(), Type.Unknown(), {
     description: `Every platform: \`price_adjustment_percent\` (−90 to 500), \`stock_buffer\` (≥ 0), \`exchange_rates\` ({currency: rate}). ${fieldsByPlatform(fieldsOf)} A field left out (or null) is not set; GET /sites/{site_id}/listing-options lists the choices. Etsy's \`new_shipping_profile\`, \`new_return_policy\` and \`new_processing_profile\` are not settings: each is created on the shop (scope shops_w) before the settings are stored, and its id fills \`shipping_profile_id\`, \`return_policy_id\` or \`readiness_state_id\` (docs/listings.md, "A new Etsy shop"); a refusal is a 422 on its field and stores nothing.`,
     examples: [
       {
@@ -83,7 +83,7 @@ const settingsBody = (fieldsOf: (platform: SitePlatform) => Record<string, TSche
       },
     ],
   });
-const SettingsSchema = Type.Record(Type.String(), Type.Unknown(), {
+const SettingsSchema = Dictionary(Type.String(), Type.Unknown(), {
   description: "The site's settings: each of its platform's fields, null where not set, and the defaults",
 });
 const Choice = Type.Object({ value: Type.String(), label: Type.String() });
@@ -173,7 +173,7 @@ const ListingSchema = Named('Listing', {
   title: Type.String({ description: "The title as listed: the override's, else the product's" }),
   overrides: Nullable(OverridesSchema),
   category_id: Type.String(),
-  attributes: Type.Record(Type.String(), Type.Unknown()),
+  attributes: Dictionary(Type.String(), Type.Unknown()),
   marketplace_id: Type.Union([Type.String(), Type.Null()]),
   variants: Type.Array(
     Type.Object({
@@ -205,7 +205,7 @@ const PublishBody = Type.Object(
   {
     product_id: Id,
     category_id: Type.String({ minLength: 1, maxLength: 100 }),
-    attributes: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
+    attributes: Type.Optional(Dictionary(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 100 })),
     overrides: Type.Optional(OverridesInput),
     mode: Type.Optional(
       OneOf(['publish', 'validate'] as const, {
@@ -480,7 +480,7 @@ export function registerListingRoutes(app: App, deps: ListingRoutesServices) {
         summary: "The choices of the site's settings, read from its platform: `{<settings field>: [{value, label}]}`",
         tags: ['listings'],
         params: SiteParams,
-        response: { 200: Ok(Type.Record(Type.String(), Type.Array(OptionChoice))) },
+        response: { 200: Ok(Dictionary(Type.String(), Type.Array(OptionChoice))) },
       },
     },
     async (request) => ok(await siteListings.options(workspaceOf(request).id, request.params.site_id)),

@@ -43,7 +43,7 @@ import {
 } from '../domain/index.js';
 import { AppError, type FieldErrors } from '../errors.js';
 import { type App, actorOf, workspaceOf } from './access.js';
-import { Id, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Dictionary, Id, Named, Ok, OkPage, OneOf, ok, PageQuery, pageOf, sendOkPageJson, Timestamp } from './schemas.js';
 import { CLOSE, readUpload } from './uploads.js';
 import { toFieldErrors, validatorCompiler } from './validation.js';
 
@@ -63,7 +63,7 @@ const Barcode = Type.Union([
   Type.String({ pattern: `^[0-9A-Za-z-]{1,${BARCODE_LENGTH_MAX}}$`, description: 'GTIN, UPC, EAN, ISBN or JAN' }),
   Type.Null(),
 ]);
-const OptionValues = Type.Record(Type.String(), Type.String(), {
+const OptionValues = Dictionary(Type.String(), Type.String(), {
   description: 'The variant\'s value of every option, by option name ({"Color": "Red", "Size": "M"}); empty without options',
 });
 const Option = Type.Object(
@@ -89,7 +89,7 @@ const Package = Type.Union([
   Type.Null(),
 ]);
 const Tags = Type.Array(NotBlank(PRODUCT_TAG_LENGTH_MAX), { maxItems: PRODUCT_TAGS_MAX });
-const Attributes = Type.Record(
+const Attributes = Dictionary(
   Type.String({ minLength: 1, maxLength: ATTRIBUTE_KEY_LENGTH_MAX }),
   Type.String({ maxLength: ATTRIBUTE_VALUE_LENGTH_MAX }),
   {
@@ -192,14 +192,14 @@ const ProductSchema = Named('Product', {
   description: Type.String(),
   brand: Type.Union([Type.String(), Type.Null()]),
   tags: Type.Array(Type.String()),
-  attributes: Type.Record(Type.String(), Type.String()),
+  attributes: Dictionary(Type.String(), Type.String()),
   currency: Type.String(),
   options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
   variants: Type.Array(
     Type.Object({
       id: Id,
       sku: Type.String(),
-      option_values: Type.Record(Type.String(), Type.String()),
+      option_values: Dictionary(Type.String(), Type.String()),
       price: Type.String({ description: 'Two decimals ("19.90")' }),
       quantity: Type.Integer(),
       barcode: Type.Union([Type.String(), Type.Null()]),
@@ -285,9 +285,11 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
         response: { 200: OkPage(ProductSchema) },
       },
     },
-    async (request) => {
-      const { rows, total } = await products.list(workspaceOf(request).id, pageOf(request.query), request.query.q);
-      return okPage(rows.map(presentProduct), total, request.query);
+    async (request, reply) => {
+      // The page as the database wrote it (`listProductsJson`), in ProductSchema's shape: a test holds every product of
+      // a page equal to GET /products/{id}'s answer for it (test/catalog/products-page-json.test.ts).
+      const { items, total } = await products.listJson(workspaceOf(request).id, pageOf(request.query), request.query.q);
+      return sendOkPageJson(reply, items, total, request.query);
     },
   );
 

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import type { Site, SitesService } from '../core/sites/sites.service.js';
 import { AMAZON_REGIONS, SITE_PLATFORMS, SITE_STATUSES } from '../domain/index.js';
 import { type App, principalOf, workspaceOf } from './access.js';
-import { Id, iso, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
+import { Dictionary, Id, iso, Named, Ok, OkPage, OneOf, ok, okPage, PageQuery, pageOf, Timestamp } from './schemas.js';
 
 export const SiteSchema = Named('Site', {
   id: Id,
@@ -45,7 +45,7 @@ export const SiteSchema = Named('Site', {
     ],
     { description: 'Amazon Ads, for Amazon seller sites; null for other platforms' },
   ),
-  tracking: Type.Record(Type.String(), Type.String(), { description: "TikTok Shop custom_field_value's tracking pairs" }),
+  tracking: Dictionary(Type.String(), Type.String(), { description: "TikTok Shop custom_field_value's tracking pairs" }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -156,8 +156,11 @@ export function toFieldErrors(errors: readonly ErrorObject[], part: string | und
   for (const error of errors) {
     // Branch errors of a union repeat what the union's own error says.
     if (error.schemaPath.includes('/anyOf/')) continue;
+    // A key refused by `propertyNames` (schemas.ts, Dictionary): Ajv reports what the key broke, then that the key is
+    // invalid; the first says it.
+    if (error.keyword === 'propertyNames') continue;
     const field = fieldOf(error, part);
-    const message = messageOf(error, field);
+    const message = error.propertyName === undefined ? messageOf(error, field) : keyMessageOf(error, field);
     const messages = fields.get(field) ?? [];
     if (!messages.includes(message)) fields.set(field, [...messages, message]);
   }
@@ -166,9 +169,23 @@ export function toFieldErrors(errors: readonly ErrorObject[], part: string | und
 
 function fieldOf(error: ErrorObject, part: string | undefined): string {
   const path = error.instancePath.split('/').filter(Boolean);
+  if (error.propertyName !== undefined) path.push(error.propertyName);
   if (error.keyword === 'required') path.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
   return path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
+}
+
+/** What is wrong with a key of an object whose keys the caller chooses (`attributes.<key>`): said of the key. */
+function keyMessageOf(error: ErrorObject, field: string): string {
+  const label = field.slice(0, field.indexOf('.')).replaceAll('_', ' ');
+  switch (error.keyword) {
+    case 'minLength':
+      return `A key of ${label} must be at least ${error.params.limit} characters.`;
+    case 'maxLength':
+      return `A key of ${label} must not be greater than ${error.params.limit} characters.`;
+    default:
+      return `This key of ${label} is not one it takes.`;
+  }
 }
 
 function messageOf(error: ErrorObject, field: string): string {

@@ -227,6 +227,26 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(changed.json().errors, { valueOf: ['The valueOf field is not one this request takes.'] });
       });
 
+      test('an attribute key is checked whatever it holds: a line break, none, too long; each 422 on its key, nothing stored', async () => {
+        const me = await owner();
+        // TypeBox's record checked keys by /^.*$/, which no key with a line break matches: such a key took any value,
+        // and the answers (this 422's errors too) left it out.
+        const broken = await me.post({ ...mug('KEY-1'), attributes: { 'care\nnotes': 5 } });
+        assert.equal(broken.statusCode, 422, broken.body);
+        assert.deepEqual(broken.json().errors, { 'attributes.care\nnotes': ['The attributes care\nnotes field must be a string.'] });
+        const sizes = await me.post({ ...mug('KEY-2'), attributes: { '': 'x', ['k'.repeat(61)]: 'y' } });
+        assert.equal(sizes.statusCode, 422, sizes.body);
+        assert.deepEqual(sizes.json().errors, {
+          'attributes.': ['A key of attributes must be at least 1 characters.'],
+          [`attributes.${'k'.repeat(61)}`]: ['A key of attributes must not be greater than 60 characters.'],
+        });
+        assert.equal(await countProducts(me.workspace.id), 0);
+        // Text with a line break is a key like any other: stored and shown.
+        const kept = await me.post({ ...mug('KEY-3'), attributes: { 'care\nnotes': 'hand wash' } });
+        assert.equal(kept.statusCode, 201, kept.body);
+        assert.deepEqual((await me.get(`/products/${kept.json().data.id}`)).json().data.attributes, { 'care\nnotes': 'hand wash' });
+      });
+
       test('a body that is not an object, or unknown fields, are 422 and nothing is stored', async () => {
         const me = await owner();
         assert.equal((await me.post([mug('X-1')])).statusCode, 422);

@@ -205,8 +205,9 @@ export function createProductsService(deps: { db: Db; clock: Clock; outbox: Outb
   }
 
   return {
-    list: (workspaceId: number, page: { limit: number; offset: number }, q?: string) =>
-      productsRepo.listProducts(db, workspaceId, page, q?.trim() || undefined),
+    /** A page as JSON text the database wrote (`items`, the products joined by commas), and the total. */
+    listJson: (workspaceId: number, page: { limit: number; offset: number }, q?: string) =>
+      productsRepo.listProductsJson(db, workspaceId, page, q?.trim() || undefined),
 
     get: (workspaceId: number, id: number) => mustFind(db, workspaceId, id),
 
