@@ -19,6 +19,8 @@
  * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
  * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
  * `-- --starts-only`: (j) alone, a first and a second start on the embedded database, five rounds (short: two).
+ * `-- --catalogue-only`: (g) alone, the imports and then the search on each database beside the bare server; with
+ * `--baseline <main.js>` that build answers the same searches in the same rounds (g-*-baseline).
  * Exits 1 on any non-2xx answer, connection error, failed flow or wrong body; a missed target is reported, not failed.
  */
 import { randomBytes } from 'node:crypto';
@@ -109,11 +111,16 @@ let reference: { contentType: string; body: string; headers: Record<string, stri
 
 type Kind = 'PGlite' | 'PostgreSQL';
 
-async function storelink(kind: Kind, database: Record<string, string>, env: Record<string, string> = {}): Promise<ServerProcess> {
+async function storelink(
+  kind: Kind,
+  database: Record<string, string>,
+  env: Record<string, string> = {},
+  file = STORELINK,
+): Promise<ServerProcess> {
   const port = await freePort();
   const server = await startServer(
-    `Storelink (${kind})`,
-    STORELINK,
+    `Storelink (${kind}${file === STORELINK ? '' : `, ${file}`})`,
+    file,
     { ...START.env, ...quiet, ...secrets, ...database, ...env, APP_URL: `http://127.0.0.1:${port}` },
     port,
     START.flags,
@@ -425,8 +432,9 @@ async function main(): Promise<void> {
   // A search reads thousands of rows: under 1,000 requests in flight each waits for the others' queries, and none
   // answers within a short run. Searches are loaded by 10 connections without pipelining, the bare server alike.
   const searchShape = { connections: 10, pipelining: 1 };
-  const catalogue = (key: string, database: BenchDatabase): Contender => ({
+  const catalogue = (key: string, database: BenchDatabase, file = STORELINK): Contender => ({
     ...on(key, database),
+    start: () => storelink(database.kind, database.env, {}, file),
     memoryOf: undefined,
     path: CATALOGUE_PATH,
     check: checkCatalogue,
@@ -439,6 +447,10 @@ async function main(): Promise<void> {
       { ...bare('a-products', catalogueAnswers.PostgreSQL!, CATALOGUE_PATH), shape: searchShape },
       catalogue('g-postgres', postgresSmall),
       catalogue('g-pglite', pgliteSmall),
+      // With --baseline: the same searches of the same catalogues answered by another build, in the same rounds.
+      ...(flags.baseline
+        ? [catalogue('g-postgres-baseline', postgresSmall, flags.baseline), catalogue('g-pglite-baseline', pgliteSmall, flags.baseline)]
+        : []),
     ]);
     console.log(`\n${importLines(imports).join('\n')}`);
     for (const [key, list] of Object.entries(measurements)) {

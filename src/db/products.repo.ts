@@ -1,5 +1,6 @@
 /** Products with their variants and images, always scoped to a workspace. Transactions are the service's (but for countMatches). */
 import { and, asc, eq, getTableColumns, inArray, like, notInArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
 import { productImages, productSearchTotals, products, productVariants } from './schema.js';
@@ -66,28 +67,71 @@ export async function listProductsJson(
   const key = q?.toLowerCase() ?? '';
   const statements = pageStatements(db);
   const [row] = await (q ? statements.search : statements.all).execute({ workspaceId, key, pattern: likePattern(key), ...page });
-  const { items, count, known } = row!;
+  const { items, ids, count, known } = row!;
   const told = count < page.limit && (count > 0 || page.offset === 0);
   const total = told ? page.offset + count : (known ?? (await countMatches(db, workspaceId, key, matching(workspaceId, q))));
-  return { items, total };
+  if (items !== null || count === 0) return { items: items ?? '', total };
+  const [written] = await statements.json!.execute({ workspaceId, ids: `{${ids!.join(',')}}` });
+  return { items: written!.items, total };
 }
 
 /**
- * The page's statement with and without `q`, built once per database rather than on every request (Drizzle's building
- * of a select was most of a search's CPU time in the service). Unnamed on PostgreSQL: each execution is planned for
- * its own `q`, as a statement built anew was (a named one may settle on one generic plan for every `q`, which cannot
- * tell a rare `q`, best found by the trigram index, from a common one, best read in id order).
+ * The page's statements, built once per database rather than on every request (Drizzle's building of a select was
+ * most of a search's CPU time in the service).
+ *
+ * The page's own statement, with and without `q`, is unnamed: each execution is planned for its own `q`, as a
+ * statement built anew was (a named one may settle on one generic plan for every `q`, which cannot tell a rare `q`,
+ * best found by the trigram index, from a common one, best read in id order).
+ *
+ * On PostgreSQL it finds the page's ids and the kept total, and a second statement, named, writes those products' JSON.
+ * Its plan (each product by its key, its variants and images by theirs) suits every page, so PostgreSQL plans it once
+ * per connection: planning the JSON's subqueries on every request made a page cost the database 60 % more than rows
+ * did, and its throughput fell; two statements cost it about what rows did (BENCHMARKS.md, "Catalogue search").
+ * PGlite's driver sends every statement unnamed, so there one statement does both, in one round trip.
  */
 function pageStatements(db: Db) {
   let statements = PAGE_STATEMENTS.get(db);
   if (!statements) {
     const inWorkspace = sql`p.workspace_id = ${sql.placeholder('workspaceId')}`;
     const search = sql`${inWorkspace} and p.search like ${sql.placeholder('pattern')}`;
-    statements = { all: preparePage(db, inWorkspace), search: preparePage(db, search) };
+    const named = (db as unknown) instanceof NodePgDatabase;
+    statements = {
+      all: preparePage(db, inWorkspace, !named),
+      search: preparePage(db, search, !named),
+      json: named ? prepareJson(db) : null,
+    };
     PAGE_STATEMENTS.set(db, statements);
   }
   return statements;
 }
+
+/** The page: its products' JSON (`written`) or their ids, how many it holds, and the kept total. */
+const preparePage = (db: Db, where: SQL, written: boolean) =>
+  db
+    .select({
+      items: written ? sql<string | null>`coalesce(string_agg(page.item, ',' order by page.id), '')` : sql<string | null>`null`,
+      ids: written ? sql<number[] | null>`null` : sql<number[] | null>`array_agg(page.id order by page.id)`,
+      count: sql<number>`count(*)::int`,
+      known: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')),
+    })
+    .from(
+      sql`(select p.id${written ? sql`, ${PRODUCT_JSON} as item` : sql``} from ${products} p ${written ? FIRST_VARIANT : sql``}
+        where ${where} order by p.id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as page`,
+    )
+    .prepare('');
+
+/** The products' JSON by their ids, in id order (PostgreSQL). */
+const prepareJson = (db: Db) =>
+  db
+    .select({ items: sql<string>`coalesce(string_agg(${PRODUCT_JSON}, ',' order by p.id), '')` })
+    .from(sql`${products} p ${FIRST_VARIANT}`)
+    .where(sql`p.id = any(${sql.placeholder('ids')}::int[]) and p.workspace_id = ${sql.placeholder('workspaceId')}`)
+    .prepare('products_page_json');
+
+const PAGE_STATEMENTS = new WeakMap<
+  Db,
+  { all: ReturnType<typeof preparePage>; search: ReturnType<typeof preparePage>; json: ReturnType<typeof prepareJson> | null }
+>();
 
 /** An ISO 8601 time in UTC to the millisecond, as `Date#toISOString` writes it (both cut the microseconds off). */
 const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -110,20 +154,9 @@ const PRODUCT_JSON = sql.raw(`(select row_to_json(x)::text from (select p.id, p.
   p.version, coalesce(f.price::text, '0.00') as price, coalesce(f.sku, '') as sku, coalesce(f.quantity, 0) as quantity,
   ${isoText('p.created_at')} as created_at, ${isoText('p.updated_at')} as updated_at) x)`);
 
-const preparePage = (db: Db, where: SQL) =>
-  db
-    .select({
-      items: sql<string>`coalesce(string_agg(page.item, ',' order by page.id), '')`,
-      count: sql<number>`count(*)::int`,
-      known: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')),
-    })
-    .from(
-      sql`(select p.id, ${PRODUCT_JSON} as item from ${products} p
-        left join lateral (select price, sku, quantity from ${productVariants} where product_id = p.id order by position limit 1) f on true
-        where ${where} order by p.id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as page`,
-    )
-    .prepare('');
-const PAGE_STATEMENTS = new WeakMap<Db, Record<'all' | 'search', ReturnType<typeof preparePage>>>();
+/** The product's first variant, for its price, sku and quantity (PRODUCT_JSON's f). */
+const FIRST_VARIANT = sql`left join lateral (select price, sku, quantity from ${productVariants}
+  where product_id = p.id order by position limit 1) f on true`;
 
 /** The advisory lock (two-key form, this class and the workspace) between counting a search and changing products. */
 const SEARCH_TOTALS_LOCK = 0x5ea2_c407;
