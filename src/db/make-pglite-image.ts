@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createJobs } from '../lib/jobs.js';
 import { MIGRATIONS, openDatabase } from './client.js';
 import { PGLITE_EXTENSIONS, PGLITE_SHARED_BUFFERS } from './pglite.js';
-import { PGLITE_IMAGE_DIR, pgliteImageDirectory, pgliteImageFile, pgliteImageKey } from './pglite-image.js';
+import { PGLITE_IMAGE_DIR, pgliteImageDirectory, pgliteImageFile, pgliteImageKey, sweepAbandonedPartials } from './pglite-image.js';
 
 export async function makePgliteImage(): Promise<Blob> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
@@ -38,6 +38,7 @@ export async function writePgliteImage(dir = PGLITE_IMAGE_DIR, { withDirectory =
   const key = await pgliteImageKey(MIGRATIONS);
   const file = pgliteImageFile(key, dir);
   const directory = pgliteImageDirectory(key, dir);
+  sweepAbandonedPartials(key, dir);
   const present = await readdir(dir).catch(() => [] as string[]);
   const makeTarball = !present.includes(`${key}.tar`);
   const makeDirectory = withDirectory && !present.includes(key);

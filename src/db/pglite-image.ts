@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,34 @@ export async function madePgliteImage(
   return { key, directory: existsSync(join(directory, 'PG_VERSION')) ? directory : null, tarball };
 }
 
+/**
+ * Removes what a process making one of this key's images aside left when it died (`<key>.<pid>`, `<key>.tar.<pid>`: a
+ * build or a remaking child killed mid-way); a partial whose process is alive is left to it. Without this, each was kept
+ * until the migrations changed: a data directory of 40 MB a crash.
+ */
+export function sweepAbandonedPartials(key: string, dir = PGLITE_IMAGE_DIR): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = new RegExp(`^${key}(?:\\.tar)?\\.(\\d+)$`).exec(entry)?.[1];
+    if (pid !== undefined && !processAlive(Number(pid))) rmSync(join(dir, entry), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process of this id runs (one of another user's answers EPERM: it runs). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** The tarball's bytes, for PGlite's `loadDataDir`. */
 export const readPgliteImage = async (tarball: string) => new Blob([await readFile(tarball)]);
 
@@ -67,16 +95,19 @@ const REMAKE_AFTER_MS = 10_000;
  * Makes the image's data directory again from its tarball, in a child process of its own that outlives a short-lived
  * parent and runs at a lower priority than the server, REMAKE_AFTER_MS after the start that took it: aside, then
  * renamed into place (another process's made meanwhile is kept). PGlite's `pg_trgm` is loaded as every PGlite on the
- * schema loads it (pglite.ts). A new data directory opened before it is there loads the tarball.
+ * schema loads it (pglite.ts). A new data directory opened before it is there loads the tarball. The child names its
+ * partial by its own pid, so a sweep (sweepAbandonedPartials) tells a live one from one left by a kill.
  */
 export function remakePgliteImageDirectory(key: string): void {
   const directory = pgliteImageDirectory(key);
+  sweepAbandonedPartials(key);
   const script = `
     const [{ PGlite }, { pg_trgm }, { readFileSync, renameSync, rmSync }] = await Promise.all([
       import(process.argv[1]), import(process.argv[2]), import('node:fs'),
     ]);
-    const [tarball, partial, directory, wait] = process.argv.slice(3);
+    const [tarball, directory, wait] = process.argv.slice(3);
     await new Promise((resolve) => setTimeout(resolve, Number(wait)));
+    const partial = directory + '.' + process.pid;
     const db = new PGlite(partial, { extensions: { pg_trgm }, loadDataDir: new Blob([readFileSync(tarball)]) });
     await db.waitReady;
     await db.close();
@@ -90,7 +121,6 @@ export function remakePgliteImageDirectory(key: string): void {
       import.meta.resolve('@electric-sql/pglite'),
       import.meta.resolve('@electric-sql/pglite/contrib/pg_trgm'),
       pgliteImageFile(key),
-      `${directory}.${process.pid}`,
       directory,
       String(REMAKE_AFTER_MS),
     ],
