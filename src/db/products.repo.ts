@@ -49,12 +49,14 @@ function matching(workspaceId: number, q: string | undefined): SQL {
 /**
  * A page of the workspace's products (of those matching `q`), as the API shows them (`presentProduct`), written by the
  * database as JSON text: `items` is the page's products joined by commas, ready to be put between brackets and sent
- * unparsed. Turning 25 products into rows, objects and back into 10 KB of JSON was most of a search's CPU time; the
- * database writes that text at a small part of the cost (BENCHMARKS.md, "Catalogue search"). Text kept as jsonb (tags,
- * attributes, options, a variant's option values) comes as PostgreSQL writes jsonb, with a space after `:` and `,`.
+ * unparsed. Turning 25 products into rows, objects and back into 10 KB of JSON was most of a search's CPU time in Node;
+ * written by the database, Node's share of a search is about 0.6 of what it was (BENCHMARKS.md, "Catalogue search").
+ * Text kept as jsonb (tags, attributes, options, a variant's option values) comes as PostgreSQL writes jsonb, with a
+ * space after `:` and `,`. On PostgreSQL the ids and the JSON are two statements, not one snapshot: a product deleted
+ * between them is left out of the page, one changed between them shows its change.
  *
  * And how many match in all: the page tells the total when it is not full (and not empty past the end); otherwise the
- * same statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when
+ * page's own statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when
  * there is none are the matches counted, once, for the pages after. A window's `count(*) over ()` would count every
  * match on every page, and copies every match aside first: twice the count's time on PGlite.
  */
