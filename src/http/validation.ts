@@ -160,7 +160,7 @@ export function toFieldErrors(errors: readonly ErrorObject[], part: string | und
     // invalid; the first says it.
     if (error.keyword === 'propertyNames') continue;
     const field = fieldOf(error, part);
-    const message = error.propertyName === undefined ? messageOf(error, field) : keyMessageOf(error, field);
+    const message = error.propertyName === undefined ? messageOf(error, field) : keyMessageOf(error);
     const messages = fields.get(field) ?? [];
     if (!messages.includes(message)) fields.set(field, [...messages, message]);
   }
@@ -175,9 +175,12 @@ function fieldOf(error: ErrorObject, part: string | undefined): string {
   return path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
 }
 
-/** What is wrong with a key of an object whose keys the caller chooses (`attributes.<key>`): said of the key. */
-function keyMessageOf(error: ErrorObject, field: string): string {
-  const label = field.slice(0, field.indexOf('.')).replaceAll('_', ' ');
+/**
+ * What is wrong with a key of an object whose keys the caller chooses (`attributes.<key>`): said of the key, named by
+ * the object's own path (a key may hold a dot, and the object may be nested).
+ */
+function keyMessageOf(error: ErrorObject): string {
+  const label = error.instancePath.split('/').filter(Boolean).join(' ').replaceAll('_', ' ');
   switch (error.keyword) {
     case 'minLength':
       return `A key of ${label} must be at least ${error.params.limit} characters.`;
