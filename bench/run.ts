@@ -45,6 +45,7 @@ import {
   ordersChecks,
   ordersLines,
   renderReport,
+  searchChecks,
   writeReport,
 } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
@@ -453,10 +454,11 @@ async function main(): Promise<void> {
         : []),
     ]);
     console.log(`\n${importLines(imports).join('\n')}`);
-    for (const [key, list] of Object.entries(measurements)) {
-      const m = medianOf(list);
+    const medians = Object.fromEntries(Object.entries(measurements).map(([key, list]) => [key, medianOf(list)]));
+    for (const [key, m] of Object.entries(medians))
       console.log(`${key.padEnd(12)} median ${Math.round(m.rps)} req/s, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/request`);
-    }
+    for (const check of searchChecks(medians))
+      console.log(`${check.name}: ${check.value.toFixed(1)}, target ${check.target}: ${check.met ? 'met' : 'not met'}`);
     return;
   }
   // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
