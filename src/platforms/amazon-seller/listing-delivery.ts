@@ -12,6 +12,7 @@ import {
   type AmazonMarketplace,
   fbaOf,
   forgetSku,
+  handlingOf,
   heldSkus,
   offerPatch,
   parentBody,
@@ -149,7 +150,11 @@ export function createListingDelivery(productTypes: AmazonProductTypes, items: L
     const marketplace = marketplaceFor(call, progress);
     const schema = await productTypes.schemaFor(call, marketplace, draft.categoryId, requirementsOf(draft));
     const family = familyOf(draft, schema, progress.delivered);
-    const context = { ...contextOf(call, marketplace, schema, progress.delivered.off === '1', family), fba: fbaOf(progress.delivered) };
+    const context = {
+      ...contextOf(call, marketplace, schema, progress.delivered.off === '1', family),
+      fba: fbaOf(progress.delivered),
+      handling: handlingOf(progress.delivered),
+    };
     return { marketplace, schema, family, context };
   }
 

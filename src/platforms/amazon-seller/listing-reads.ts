@@ -2,17 +2,18 @@
  * A listing read back from its SKUs (listings.md §3.6–3.7): its state in Storelink's words, the listing as an import
  * reads it, and what Amazon holds recorded as delivered where a seller changed it in Seller Central.
  */
-import type {
-  ChangedListing,
-  ExistingListing,
-  ListingChanges,
-  ListingProgress,
-  ListingsAdapter,
-  ListingsCall,
-  PlatformListing,
+import {
+  type ChangedListing,
+  type ExistingListing,
+  type ListingChanges,
+  type ListingProgress,
+  type ListingsAdapter,
+  type ListingsCall,
+  PLATFORM_FULFILLED,
+  type PlatformListing,
 } from '../contracts/listings.js';
 import { existingFamily, existingListing } from './existing.js';
-import { type AmazonMarketplace, ASIN, productPageOf } from './listing-requests.js';
+import { type AmazonMarketplace, ASIN, HANDLING, productPageOf } from './listing-requests.js';
 import { type AmazonItem, childrenOfItem, issuesOf, listingStatus, recordChannels, skuState } from './listing-responses.js';
 import { contextOf, skuPrefix } from './listing-validation.js';
 import type { ListingsItemsApi } from './listings-items-api.js';
@@ -76,9 +77,11 @@ export const reconcile: ListingsAdapter['reconcile'] = (progress, existing) => {
     }
     delivered[key] = value;
   }
-  // Which SKUs Amazon fulfils (FBA), as Amazon says now: a SKU the seller sent to FBA, or took back, in Seller Central.
-  for (const key of Object.keys(delivered)) if (key.startsWith('fba.') && !(key in existing.progress.delivered)) delete delivered[key];
-  for (const [key, value] of Object.entries(existing.progress.delivered)) if (key.startsWith('fba.')) delivered[key] = value;
+  // Which SKUs Amazon fulfils (FBA), and the handling time of the others, as Amazon says now: a SKU the seller sent to
+  // FBA, or took back, or whose handling time they set, in Seller Central.
+  const recorded = (key: string) => key.startsWith(PLATFORM_FULFILLED) || key.startsWith(HANDLING);
+  for (const key of Object.keys(delivered)) if (recorded(key) && !(key in existing.progress.delivered)) delete delivered[key];
+  for (const [key, value] of Object.entries(existing.progress.delivered)) if (recorded(key)) delivered[key] = value;
   return { ...progress, delivered, variantIds: { ...progress.variantIds, ...existing.progress.variantIds } };
 };
 

@@ -135,6 +135,8 @@ export interface SkuContext {
   off: boolean;
   /** The SKUs Amazon fulfils (FBA), with their channel: their stock is Amazon's count, never written. */
   fba?: Readonly<Record<string, string>>;
+  /** The handling time the seller set on their own channel, in days, by SKU (as reads and imports last found it). */
+  handling?: Readonly<Record<string, number>>;
 }
 
 const given = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -254,7 +256,7 @@ export function skuAttributes(draft: ListingDraft, variant: DraftVariant, contex
     if (context.family) Object.assign(attributes, childAttributes(variant, context.family, context));
   }
   attributes[CONDITION] = [{ value: condition, marketplace_id: marketplaceId }];
-  return { ...attributes, ...offerAttributes(draft, variant, context) };
+  return { ...attributes, ...offerAttributes(draft, variant, context, true) };
 }
 
 /**
@@ -274,8 +276,12 @@ export function parentBody(draft: ListingDraft, family: Family, context: SkuCont
 export const parentPrint = (draft: ListingDraft, family: Family, context: SkuContext) =>
   fingerprint(canonical(parentBody(draft, family, context)));
 
-/** The SKU's price and stock: `purchasable_offer` in the marketplace and `fulfillment_availability` of the seller's own channel. */
-export function offerAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
+/**
+ * The SKU's price and stock: `purchasable_offer` in the marketplace and `fulfillment_availability` of the seller's own
+ * channel. `whole`: the attributes replace the SKU's (a PUT), so the handling time the seller set goes with them, else
+ * the PUT wipes it; a `merge` patch leaves it out and keeps Amazon's, which may be newer than Storelink's last read.
+ */
+export function offerAttributes(draft: ListingDraft, variant: DraftVariant, context: SkuContext, whole = false) {
   return {
     purchasable_offer: [
       {
@@ -287,7 +293,7 @@ export function offerAttributes(draft: ListingDraft, variant: DraftVariant, cont
     fulfillment_availability: context.fba?.[variant.sku]
       ? // Amazon's channel alone, so a PUT keeps the SKU on FBA: its quantity is Amazon's count, not Storelink's.
         [{ fulfillment_channel_code: context.fba[variant.sku] }]
-      : stockAttribute(context.off ? 0 : variant.quantity),
+      : stockAttribute(context.off ? 0 : variant.quantity, whole ? context.handling?.[variant.sku] : undefined),
   };
 }
 
@@ -299,7 +305,25 @@ export const fbaOf = (delivered: Readonly<Record<string, string>>): Record<strin
       .map(([key, channel]) => [key.slice(PLATFORM_FULFILLED.length), channel]),
   );
 
-export const stockAttribute = (quantity: number) => [{ fulfillment_channel_code: 'DEFAULT', quantity }];
+/**
+ * `progress.delivered[HANDLING + sku]`: the handling time (`lead_time_to_ship_max_days`, days before the SKU ships) the
+ * seller set on their own channel in Seller Central, as reads and imports found it. Storelink has no field of its own
+ * for it: it sends it back with a PUT, which replaces the SKU's attributes whole (selling-partner-api-models#4406).
+ */
+export const HANDLING = 'handling.';
+
+/** The handling times a listing's progress records, by SKU. */
+export const handlingOf = (delivered: Readonly<Record<string, string>>): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(delivered)
+      .filter(([key, days]) => key.startsWith(HANDLING) && /^[0-9]+$/.test(days))
+      .map(([key, days]) => [key.slice(HANDLING.length), Number(days)]),
+  );
+
+/** The seller's own channel's entry: its quantity, and the handling time where one is known. */
+export const stockAttribute = (quantity: number, handlingDays?: number) => [
+  { fulfillment_channel_code: 'DEFAULT', quantity, ...(handlingDays === undefined ? {} : { lead_time_to_ship_max_days: handlingDays }) },
+];
 
 /** putListingsItem's body: the product type, the requirements (an offer on an ASIN is LISTING_OFFER_ONLY) and every attribute. */
 export function putBody(draft: ListingDraft, variant: DraftVariant, context: SkuContext) {
@@ -389,7 +413,7 @@ export const heldParent = (delivered: Readonly<Record<string, string>>) => deliv
 
 /** Forgets a SKU's prints (it was deleted from Amazon). */
 export function forgetSku(delivered: Record<string, string>, sku: string) {
-  for (const part of ['item', 'text', 'offer', 'quantity', 'fba']) delete delivered[`${part}.${sku}`];
+  for (const part of ['item', 'text', 'offer', 'quantity', 'fba', 'handling']) delete delivered[`${part}.${sku}`];
 }
 
 /** A Listings Items path: `/listings/2021-08-01/items/{sellerId}/{sku}` (the SKU URL-encoded). */

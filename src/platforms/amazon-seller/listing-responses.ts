@@ -10,7 +10,7 @@ import { isPassingFailure } from '../../lib/outbound-http.js';
 import { ListingRefused, PlatformError } from '../contracts/errors.js';
 import { PLATFORM_FULFILLED } from '../contracts/listings.js';
 import { parseBody } from '../parse.js';
-import type { AttributeShape } from './listing-requests.js';
+import { type AttributeShape, HANDLING } from './listing-requests.js';
 import { isGrantRefused, spApiErrorOf } from './responses.js';
 
 export const platformIssue = (code: string, message: string, field: string | null, severity: ListingIssue['severity'] = 'error') =>
@@ -249,12 +249,33 @@ export function stockOf(item: AmazonItem): number {
   return item.fulfillmentAvailability?.find((entry) => entry.fulfillmentChannelCode === channel)?.quantity ?? 0;
 }
 
-/** Records in a listing's progress which of its SKUs Amazon fulfils (`fba.<sku>`: the channel), as a read found them. */
+/**
+ * The handling time the seller set on their own channel: `lead_time_to_ship_max_days` of the `DEFAULT` entry of the
+ * item's `fulfillment_availability` attribute (the model's `fulfillmentAvailability` carries no handling time); null
+ * where none is set or the attributes were not read.
+ */
+export function handlingTimeOf(item: AmazonItem): number | null {
+  const entries = item.attributes?.fulfillment_availability;
+  if (!Array.isArray(entries)) return null;
+  const own = entries.find((entry) => (entry as { fulfillment_channel_code?: unknown })?.fulfillment_channel_code === 'DEFAULT');
+  const days = (own as { lead_time_to_ship_max_days?: unknown } | undefined)?.lead_time_to_ship_max_days;
+  return Number.isInteger(days) && (days as number) >= 0 ? (days as number) : null;
+}
+
+/**
+ * Records in a listing's progress which of its SKUs Amazon fulfils (`fba.<sku>`: the channel) and the handling time
+ * the seller set on their own channel (`handling.<sku>`: days), as a read found them; a read without the SKU's
+ * availability or attributes changes neither record.
+ */
 export function recordChannels(delivered: Record<string, string>, items: readonly AmazonItem[]) {
   for (const item of items) {
     const channel = fbaChannelOf(item);
     if (channel) delivered[`${PLATFORM_FULFILLED}${item.sku}`] = channel;
     else if (item.fulfillmentAvailability?.length) delete delivered[`${PLATFORM_FULFILLED}${item.sku}`];
+    if (!item.attributes) continue;
+    const days = handlingTimeOf(item);
+    if (days !== null) delivered[`${HANDLING}${item.sku}`] = String(days);
+    else delete delivered[`${HANDLING}${item.sku}`];
   }
 }
 

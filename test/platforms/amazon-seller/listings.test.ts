@@ -314,7 +314,7 @@ for (const kind of databaseKinds()) {
       );
     });
 
-    test('the handling time the seller set on Amazon survives a price and stock change, and deactivate and activate', async () => {
+    test('the handling time the seller set on Amazon survives a price and stock change, deactivate and activate, and a title change', async () => {
       const me = await amazonSeller(t, '712');
       const { id, productId } = await published(me, 'A11');
       const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/A11-W`, {
@@ -337,6 +337,18 @@ for (const kind of databaseKinds()) {
       }
       const [back] = await held(me.account);
       assert.deepEqual([back!.skus[0]!.quantity, back!.handling_time], [9, 4], 'the stock back, the handling time kept');
+
+      // A title change puts the SKU whole (a PUT replaces its attributes): the handling time the reads found goes with it.
+      const puts = calls('putListingsItem');
+      assert.equal((await call(t, 'PATCH', `/products/${productId}`, { ...me.as, body: { title: 'Speckled mug' } })).statusCode, 200);
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.ok(calls('putListingsItem') > puts, 'the title change is a PUT');
+      const [renamed] = await held(me.account);
+      assert.deepEqual(
+        [renamed!.title, renamed!.skus[0]!.quantity, renamed!.handling_time],
+        ['Speckled mug — White', 9, 4],
+        'the title changed, the handling time kept',
+      );
     });
 
     test('a SKU Amazon fulfils (FBA) is read as such: its price still changes, its stock is never written', async () => {
@@ -406,6 +418,29 @@ for (const kind of databaseKinds()) {
       assert.equal((await listing(me, mug.id)).sync_status, 'synced');
       const now = (await held(me.account)).find((s) => s.id === 'MUG-SPECKLE')!;
       assert.deepEqual([now.fulfillment_channel, now.skus[0]!.price, now.skus[0]!.quantity], ['AMAZON_NA', '31.00', 25]);
+    });
+
+    test('the handling time of an imported SKU survives a title change (a PUT of the whole SKU)', async () => {
+      const me = await amazonSeller(t, '716', { listings: 'stocked' });
+      const edit = await fetch(`${base}/sandbox/amazon-seller/accounts/${me.account}/listings/MUG-SPECKLE`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ handling_time: 3 }),
+      });
+      assert.equal(edit.status, 200, await edit.text());
+      assert.equal((await call(t, 'POST', `/sites/${me.site}/listings/import`, me.as)).statusCode, 202);
+      await runDueJobs(t, IMPORT_QUEUE);
+      const listings = (await call(t, 'GET', `/sites/${me.site}/listings?per_page=100`, me.as)).json().data;
+      const mug = listings.find((l: { external_id: string }) => l.external_id === 'MUG-SPECKLE');
+      const puts = calls('putListingsItem');
+      assert.equal(
+        (await call(t, 'PATCH', `/products/${mug.product_id}`, { ...me.as, body: { title: 'Speckled mug, large' } })).statusCode,
+        200,
+      );
+      await runDueJobs(t, LISTING_QUEUE);
+      assert.equal(calls('putListingsItem'), puts + 1, 'the title change is a PUT');
+      const now = (await held(me.account)).find((s) => s.id === 'MUG-SPECKLE')!;
+      assert.deepEqual([now.title, now.handling_time], ['Speckled mug, large', 3]);
     });
 
     test("a grant the seller revoked, which Amazon says in the 403's details, turns the site reauthorization_required", async () => {
