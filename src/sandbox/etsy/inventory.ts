@@ -1,6 +1,6 @@
 /**
  * updateListingInventory's body (listings.md §1.6): a full replace of the listing's products, each with its property
- * values and one offering, checked by Etsy's rules: at most two variation properties, a unique combination per
+ * values (a value of the taxonomy's named by its id, whatever its text) and one offering, checked by Etsy's rules: at most two variation properties, a unique combination per
  * product, no parentheses in values, prices and quantities in range, the `*_on_property` lists consistent with what
  * varies, and some stock on a listing with variations.
  */
@@ -52,8 +52,13 @@ function readPropertyValue(raw: unknown, path: string, taxonomyId: number): Prod
   if (raw.value_ids === undefined) return refuse(`${path}/value_ids`, 'is required');
   const valueIds = raw.value_ids;
   if (!isIdList(valueIds)) return refuse(`${path}/value_ids`, 'must be a list of integers');
-  if (property && property.possible_values.length > 0 && valueIds.some((v) => !property.possible_values.some((p) => p.value_id === v)))
-    refuse(`${path}/value_ids`, 'are not possible values of the property');
+  const chosen =
+    property && property.possible_values.length > 0 ? valueIds.map((v) => property.possible_values.find((p) => p.value_id === v)) : [];
+  if (chosen.some((value) => value === undefined)) refuse(`${path}/value_ids`, 'are not possible values of the property');
+  // Observed (etsy/open-api#343, 2022): Etsy refuses neither of these. An id names the value whatever the text says
+  // ("Made Up Colour" sent with Black's id was stored as Black); empty ids with a text on a property of possible values
+  // are the seller's own value of it, the text kept (Etsy's staff advised it for a colour not in the list).
+  const text = chosen[0]?.name ?? values[0];
   const name = property?.name ?? raw.property_name;
   if (typeof name !== 'string' || name.trim() === '') return refuse(`${path}/property_name`, 'is required for a custom property');
   const scaleId = Number.isInteger(raw.scale_id) ? (raw.scale_id as number) : null;
@@ -64,7 +69,7 @@ function readPropertyValue(raw: unknown, path: string, taxonomyId: number): Prod
     scale_id: scaleId,
     scale_name: scale?.display_name ?? null,
     value_ids: valueIds,
-    values: [values[0]],
+    values: [text],
   };
 }
 

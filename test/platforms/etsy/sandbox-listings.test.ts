@@ -603,6 +603,34 @@ describe('inventory refusals', () => {
     await refusedWith(body, /value_ids : is required/);
   });
 
+  test("a value's ids over its text: ids naming another value store that value, empty ids keep the seller's own text (etsy/open-api#343)", async () => {
+    const token = await connect(account);
+    const id = await draft(token, account);
+    const body = base();
+    // Black's products sent with Blue's id (4): Etsy refuses neither, and stores Blue; White's with no id: White kept.
+    for (const product of body.products.slice(0, 2)) product.property_values[0]!.value_ids = [4];
+    for (const product of body.products.slice(2)) product.property_values[0]!.value_ids = [];
+    const answer = await call(token, 'PUT', `/listings/${id}/inventory`, body);
+    assert.equal(answer.statusCode, 200, answer.body);
+    const read = (await call(token, 'GET', `/listings/${id}/inventory`)).json();
+    assert.deepEqual(
+      read.products.map((product: { property_values: { value_ids: number[]; values: string[] }[] }) => [
+        product.property_values[0]!.value_ids,
+        product.property_values[0]!.values,
+      ]),
+      [
+        [[4], ['Blue']],
+        [[4], ['Blue']],
+        [[], ['White']],
+        [[], ['White']],
+      ],
+    );
+    // Two texts under one id are one value twice: the combination is no longer unique.
+    const twice = base();
+    twice.products[2]!.property_values[0]!.value_ids = [1];
+    await refusedWith(twice, /unique combination/);
+  });
+
   test('a property the taxonomy does not vary on, and an empty product list', async () => {
     const body = base();
     for (const product of body.products) product.property_values[1]!.property_id = 507;
