@@ -188,9 +188,10 @@ for (const kind of databaseKinds()) {
       assert.equal((await get('/sites')).json().data.length, 1);
     });
 
-    test('a callback whose selling_partner_id is not letters and digits is refused (400), and no site is stored', async () => {
+    test("a callback whose selling_partner_id is not of Amazon's form (A, then 8 to 19 upper-case letters and digits) is refused (400), and no site is stored", async () => {
       const before = (await calls())['amazon-seller:token'] ?? 0;
-      for (const sellerId of ['A<img src=x onerror=alert(1)>', 'ASANDBOX000053 ', 'A-1', 'A'.repeat(65), 'Ａ1']) {
+      const lowercase = 'asandbox000053';
+      for (const sellerId of ['A<img src=x onerror=alert(1)>', 'ASANDBOX000053 ', 'A-1', 'A'.repeat(65), 'Ａ1', 'a1b2', '1', lowercase]) {
         const callbackUrl = new URL(
           await consent(await authorizationUrl(t, actor, { platform_id: 5, redirect_url: CUSTOM }), 'allow', '53'),
         );
@@ -203,7 +204,7 @@ for (const kind of databaseKinds()) {
             target.searchParams.get('code'),
             target.searchParams.get('message'),
           ],
-          [CUSTOM, 'marketplace', '400', 'Amazon sent a selling partner id that is not letters and digits'],
+          [CUSTOM, 'marketplace', '400', 'Amazon sent a selling partner id that is not of the form Amazon gives them'],
           sellerId,
         );
       }

@@ -6,10 +6,12 @@ import { PlatformError } from '../contracts/errors.js';
 import { parseBody } from '../parse.js';
 
 /**
- * A selling partner id as Amazon writes them (`A3EXAMPLE1ABCD`, a merchant token): letters and digits. The id comes
- * through the user's browser and becomes the site's external id, so anything else is refused before the code is used.
+ * A selling partner id as Amazon writes them (a merchant token such as `A2EUQ1WTGCTBG2`; the sandbox's
+ * `ASANDBOX000053`): an upper-case A, then 8 to 19 upper-case letters and digits. ASSUMPTION: the shape is inferred
+ * from the ids seen (typically 10 to 14 characters); Amazon documents none. The id comes through the user's browser and
+ * becomes the site's external id, so anything else is refused before the code is used.
  */
-const SELLING_PARTNER_ID = /^[A-Za-z0-9]{1,64}$/;
+const SELLING_PARTNER_ID = /^A[0-9A-Z]{8,19}$/;
 
 /**
  * `?state=…&selling_partner_id=…&spapi_oauth_code=…` (and `mws_auth_token` for legacy hybrid apps, which is ignored).
@@ -25,7 +27,7 @@ export function readCallback(query: Readonly<Record<string, string | undefined>>
   if (!query.selling_partner_id) return { kind: 'error', message: 'Amazon sent no selling partner id' };
   // The message does not repeat the id: it is the browser's text, and goes into a redirect.
   if (!SELLING_PARTNER_ID.test(query.selling_partner_id))
-    return { kind: 'error', message: 'Amazon sent a selling partner id that is not letters and digits' };
+    return { kind: 'error', message: 'Amazon sent a selling partner id that is not of the form Amazon gives them' };
   return { kind: 'code', code: query.spapi_oauth_code, params: { selling_partner_id: query.selling_partner_id } };
 }
 

@@ -72,21 +72,21 @@ test('the seller consent URL of a draft app adds version=beta', () => {
 
 test('a seller callback with spapi_oauth_code and selling_partner_id is a code carrying the seller id', () => {
   assert.deepEqual(
-    readSellerCallback({ state: 's', selling_partner_id: 'A1B2C3', spapi_oauth_code: 'ANcode', mws_auth_token: 'amzn.mws.x' }),
-    { kind: 'code', code: 'ANcode', params: { selling_partner_id: 'A1B2C3' } },
+    readSellerCallback({ state: 's', selling_partner_id: 'A3EXAMPLE1ABCD', spapi_oauth_code: 'ANcode', mws_auth_token: 'amzn.mws.x' }),
+    { kind: 'code', code: 'ANcode', params: { selling_partner_id: 'A3EXAMPLE1ABCD' } },
   );
 });
 
 test('a seller callback missing the code or the seller id is an error', () => {
-  assert.equal(readSellerCallback({ state: 's', selling_partner_id: 'A1B2C3' }).kind, 'error');
+  assert.equal(readSellerCallback({ state: 's', selling_partner_id: 'A3EXAMPLE1ABCD' }).kind, 'error');
   assert.equal(readSellerCallback({ state: 's', spapi_oauth_code: 'ANcode' }).kind, 'error');
 });
 
-test('a seller callback whose seller id is not letters and digits is an error that does not repeat it', () => {
-  for (const id of ['A<img src=x onerror=alert(1)>', 'A1 ', 'A-1', 'A'.repeat(65)])
+test("a seller callback whose seller id is not of Amazon's form is an error that does not repeat it", () => {
+  for (const id of ['A<img src=x onerror=alert(1)>', 'A1 ', 'A-1', 'A'.repeat(65), 'a1b2', '1', 'a3example1abcd', 'B3EXAMPLE1ABCD'])
     assert.deepEqual(readSellerCallback({ state: 's', selling_partner_id: id, spapi_oauth_code: 'ANcode' }), {
       kind: 'error',
-      message: 'Amazon sent a selling partner id that is not letters and digits',
+      message: 'Amazon sent a selling partner id that is not of the form Amazon gives them',
     });
 });
 
@@ -105,9 +105,9 @@ test("the seller adapter checks the grant on its region's Sellers API and names 
   const { http, sent } = fakeHttp({ status: 200, body: PARTICIPATIONS });
   const adapter = createAmazonSellerConnectAdapter(SELLER_CONFIG, { http, clock: createManualClock(NOW) });
   const tokens = { accessToken: 'Atza|a', refreshToken: 'Atzr|r', accessExpiresAt: null, refreshExpiresAt: null };
-  assert.deepEqual(await adapter.fetchAccounts(tokens, { selling_partner_id: 'A1B2C3' }, { region: 'EU' }), [
+  assert.deepEqual(await adapter.fetchAccounts(tokens, { selling_partner_id: 'A3EXAMPLE1ABCD' }, { region: 'EU' }), [
     {
-      externalId: 'A1B2C3',
+      externalId: 'A3EXAMPLE1ABCD',
       name: 'Maomao UK',
       data: { store_name: 'Maomao UK', marketplace_ids: ['A1F83G8C2ARO7P'] },
       currency: null,
@@ -157,7 +157,7 @@ test('the seller adapter exchanges the code with a form POST to the LWA token UR
     code: 'ANcode',
     redirectUri: CALLBACK,
     codeVerifier: null,
-    params: { selling_partner_id: 'A1' },
+    params: { selling_partner_id: 'A3EXAMPLE1ABCD' },
     grant: { region: 'EU' },
   });
   assert.deepEqual(sent, [

@@ -250,7 +250,7 @@ describe("Amazon's regions: the real hosts each region's calls go to", () => {
     const adapter = createAmazonSellerListingsAdapter(config, deps(http));
     for (const marketplace of [UK, DE, JP]) {
       const call = {
-        externalId: 'A1SELLER',
+        externalId: 'A3EXAMPLE1ABCD',
         data: { marketplace_ids: [marketplace] },
         settings: { marketplace_id: marketplace },
         accessToken: 'Atza|t',
