@@ -3,8 +3,9 @@
  * platform (title, price, stock, state) shows in GET /listings/{id} within 60 s. On Etsy, by the read of the shop's
  * recently updated listings every 15 s (one call a turn, the two states in turn); on TikTok Shop, by its product
  * webhooks at once, and by the read of recently updated products every 30 s when a webhook is lost; on Amazon, by the
- * read of the seller's recently updated SKUs every 30 s. A listing changed by nobody costs no read, and a fresh Amazon
- * publish shows no change (the "Changed on Amazon: tags" of the newcomer's review). The delays of the edits, on the
+ * read of the seller's recently updated SKUs every 30 s. A listing changed by nobody costs no read, and a fresh publish
+ * of a product with tags shows no change on TikTok Shop or Amazon, which hold none (the "Changed on Amazon: tags" of the
+ * newcomer's review). The delays of the edits, on the
  * test clock (a second at a time), are printed as TAP diagnostics with their p50 and p99.
  */
 import assert from 'node:assert/strict';
@@ -16,7 +17,8 @@ import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../helpers/database.js';
-import { amazonSeller, etsySeller, mugProduct, publishMug, tiktokSeller } from '../helpers/listings.js';
+import { PNG_640X480, SANDBOX_REVIEW_MS } from '../helpers/fixtures.js';
+import { amazonSeller, etsySeller, leafCategory, mugProduct, publishMug, tiktokSeller } from '../helpers/listings.js';
 import { call, createTestApp, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
 /** The promise: a change made on the platform shows within this, on every platform's sandbox. */
@@ -147,6 +149,31 @@ for (const kind of databaseKinds()) {
       // Two lists in turn, 15 s apart: each is read every 30 s, so an edit shows within 30 s and a read.
       assert.ok(Math.max(...delays) <= 31_000, JSON.stringify(delays));
       report(context, 'Etsy', delays);
+    });
+
+    test('TikTok Shop: a fresh publish of a product with tags shows no change, in review and once live', async () => {
+      const me = await tiktokSeller(t, '7605');
+      const productId = await mugProduct(t, me, 'LIVE5', {
+        image: { bytes: PNG_640X480, type: 'image/png', name: 'mug.png' },
+        packaged: true,
+        currency: 'GBP',
+        tags: ['mug', 'stoneware'],
+      });
+      const { id: categoryId, attributes } = await leafCategory(t, me, 'mug');
+      const body = { product_id: productId, category_id: categoryId, attributes };
+      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
+      assert.equal(published.statusCode, 202, published.body);
+      const id = published.json().data.id as number;
+      await runDueJobs(t, LISTING_QUEUE);
+      // Read right after the publish: TikTok Shop holds no tags (none are sent), so none differ.
+      await t.deps.listingWatch.read({ listingId: id });
+      const fresh = await shown(me, id);
+      assert.deepEqual([fresh.status, fresh.differences], ['in_review', []]);
+      // TikTok's review passes (settled on the shop's next call): read again once live, still with nothing changed.
+      t.clock.advance(SANDBOX_REVIEW_MS);
+      await t.deps.listingWatch.read({ listingId: id });
+      const live = await shown(me, id);
+      assert.deepEqual([live.status, live.differences], ['active', []]);
     });
 
     test('TikTok Shop: a product webhook has the listing read at once; the clock does not move', async (context) => {
