@@ -65,7 +65,7 @@ import {
   createNotificationsAdapters,
   createOrdersAdapters,
 } from './platforms/registry.js';
-import { DEFAULT_ETSY_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
+import { DEFAULT_ETSY_LIMITS, DEFAULT_TIKTOK_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
 import { createSandboxTokens } from './sandbox/tokens.js';
 import type { ResolvedConfig } from './secrets.js';
@@ -406,7 +406,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     accessTokenTtlSeconds: config.sandboxAccessTokenTtlSeconds,
     revokedGrants: new Set(),
     etsyLimits: { ...DEFAULT_ETSY_LIMITS },
-    tiktokLimits: { perSecond: 50, uploadsPerDay: 1_000 },
+    tiktokLimits: { ...DEFAULT_TIKTOK_LIMITS },
     reviewSeconds: config.sandboxReviewSeconds,
     stateParts: new Map(),
     stateStore: config.sandboxPersist

@@ -33,6 +33,19 @@ export interface EtsyLimits {
 }
 export const DEFAULT_ETSY_LIMITS: Readonly<EtsyLimits> = { perSecond: 10, perDay: 10_000 };
 
+/**
+ * TikTok Shop's limits: requests a second per shop and API (50, listings.md §2.8), and new products a shop may create
+ * a day. Every new shop is on probation at first, 100 uploads a day, and 1,000 once it graduates (TikTok's Products API
+ * overview, listings.md §2.2 [T1]): the sandbox's shops are new ones; a test or the bench gives them more.
+ */
+export interface TikTokLimits {
+  perSecond: number;
+  uploadsPerDay: number;
+}
+export const DEFAULT_TIKTOK_LIMITS: Readonly<TikTokLimits> = { perSecond: 50, uploadsPerDay: 100 };
+/** A shop out of probation: 1,000 new products a day (listings.md §2.2 [T1]). */
+export const GRADUATED_UPLOADS_PER_DAY = 1_000;
+
 export interface SandboxContext {
   readonly tokens: SandboxTokens;
   readonly faults: SandboxFaults;
@@ -58,9 +71,8 @@ export interface SandboxContext {
   readonly revokedGrants: Set<string>;
   /** The Etsy simulator's rate limits, read at each call so a test can change them on a running app. */
   readonly etsyLimits: EtsyLimits;
-  /** TikTok Shop's product API budget: requests per second per shop and API (listings.md §2.8: 50 by default). */
-  /** TikTok Shop's requests a second per shop and API, and new products a shop may create a day (product-store.ts). */
-  readonly tiktokLimits: { perSecond: number; uploadsPerDay: number };
+  /** TikTok Shop's requests a second per shop and API, and new products a shop may create a day (DEFAULT_TIKTOK_LIMITS). */
+  readonly tiktokLimits: TikTokLimits;
   /** How long the simulated TikTok Shop's audit of a product takes, in seconds. */
   readonly reviewSeconds: number;
   /** The stores' state parts (state.ts), registered as the simulators are built. */

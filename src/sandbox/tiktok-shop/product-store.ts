@@ -109,8 +109,8 @@ export function setTikTokShopRateLimit(context: SandboxContext, perSecond: numbe
 }
 
 /**
- * Sets how many products a shop may create a day (TikTok's daily upload allowance: 100 for a new shop on probation, 1,000
- * after, listings.md §2.2; the sandbox's default is 1,000), for a running sandbox (tests).
+ * Sets how many products a shop may create a day (TikTok's daily upload allowance: 100 for a new shop on probation, the
+ * sandbox's default, and 1,000 after, listings.md §2.2), for a running sandbox (tests; the bench by POST /limits).
  */
 export function setTikTokShopDailyUploads(context: SandboxContext, perDay: number): void {
   context.tiktokLimits.uploadsPerDay = perDay;

@@ -28,6 +28,7 @@ import {
 import { registerTikTokShopOrders } from './orders.js';
 import { registerTikTokShopProductApi } from './product-api.js';
 import { PRE_APPROVED_REASONS, type PreApprovedReason } from './product-store.js';
+import { registerTikTokShopSandboxRoutes } from './sandbox-routes.js';
 import { DEFAULT_MARKET, LOCAL_MARKETS, MARKETS, MAX_SHOPS, type Market, sandboxShops } from './shops.js';
 import { hasValidSign } from './signature.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './stock.js';
@@ -134,6 +135,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
   const { requestId, envelope, fail, answer } = createReplies(clock);
   const products = registerTikTokShopProductApi(app, context);
   registerTikTokShopOrders(app, context, products.store);
+  registerTikTokShopSandboxRoutes(app, context);
   /** The error classes a test can ask for (src/sandbox/faults.ts), in TikTok's codes. */
   const faultAnswers = (endpoint: 'token' | 'identity'): FaultAnswers => ({
     error: answer(ERRORS.internal).body,

@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { READ_QUEUE } from '../../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../../src/core/listings/listing-work.js';
 import { listingById } from '../../../src/db/listings.repo.js';
-import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { DEFAULT_TIKTOK_LIMITS, SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { setTikTokShopDailyUploads, setTikTokShopRateLimit } from '../../../src/sandbox/tiktok-shop/product-store.js';
 import { databaseKinds } from '../../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
@@ -296,7 +296,32 @@ for (const kind of databaseKinds()) {
         }
         assert.equal((await shop(me.account)).length, 3);
       } finally {
-        setTikTokShopDailyUploads(t.deps.sandbox, 1_000);
+        setTikTokShopDailyUploads(t.deps.sandbox, DEFAULT_TIKTOK_LIMITS.uploadsPerDay);
+      }
+    });
+
+    test("a new shop's daily allowance is TikTok's probation one, 100 new products; POST /sandbox/tiktok-shop/limits gives a graduated shop's 1,000", async () => {
+      const me = await tiktokSeller(t, '477');
+      const allowance = async () =>
+        ((await (await fetch(`${base}/sandbox/tiktok-shop/accounts/${me.account}/uploads`)).json()) as { limit: number }[])[0]!.limit;
+      const limits = (body: unknown) =>
+        fetch(`${base}/sandbox/tiktok-shop/limits`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      assert.equal(await allowance(), 100);
+      try {
+        assert.equal((await limits({ uploads_per_day: 1_000 })).status, 204);
+        assert.equal(await allowance(), 1_000);
+        assert.deepEqual(await (await fetch(`${base}/sandbox/tiktok-shop/limits`)).json(), {
+          per_second: 1_000_000,
+          uploads_per_day: 1_000,
+        });
+        for (const refused of [{}, { uploads_per_day: 0 }, { uploads_per_day: '1000' }, { per_second: 2.5 }])
+          assert.equal((await limits(refused)).status, 400, JSON.stringify(refused));
+      } finally {
+        setTikTokShopDailyUploads(t.deps.sandbox, DEFAULT_TIKTOK_LIMITS.uploadsPerDay);
       }
     });
 
