@@ -18,6 +18,7 @@
  * `-- --orders-only`: (i) alone, on a PostgreSQL database of its own: the oversell window from a sale on each platform
  * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
  * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
+ * `-- --no-platforms`: the whole run but (h) and (i), the publishes and orders on the sandboxes (about half the time).
  * `-- --starts-only`: (j) alone, a first and a second start on the embedded database, five rounds (short: two).
  * `-- --catalogue-only`: (g) alone, the imports and then the search on each database beside the bare server; with
  * `--baseline <main.js>` that build answers the same searches in the same rounds (g-*-baseline).
@@ -70,6 +71,7 @@ const { values: flags } = parseArgs({
     'orders-only': { type: 'boolean', default: false },
     'catalogue-only': { type: 'boolean', default: false },
     'starts-only': { type: 'boolean', default: false },
+    'no-platforms': { type: 'boolean', default: false },
     platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
@@ -496,8 +498,9 @@ async function main(): Promise<void> {
     catalogue('g-pglite', pgliteSmall),
   ]);
   for (const database of small) await connectFlows(database);
-  const { listings, family } = await listingsRun(postgresSmall);
-  const orders = await ordersRun();
+  // --no-platforms: the API's figures alone (a to g, memory, the connect flow), without (h) and (i).
+  const { listings, family } = flags['no-platforms'] ? { listings: [], family: null } : await listingsRun(postgresSmall);
+  const orders = flags['no-platforms'] ? null : await ordersRun();
 
   const results: BenchResults = {
     date: new Date().toISOString(),
