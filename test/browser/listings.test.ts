@@ -85,7 +85,7 @@ describe('the site listings page in a browser', () => {
     session.noConsoleErrors();
   });
 
-  test("before the site's settings are set, Validate names each one in words, moves the focus to the results, and links no API path", async () => {
+  test("before the site's settings are set, Validate names each one in words, moves the focus to the results, links no API path, and the settings are set inside the dialog, the picks kept", async () => {
     await page.getByRole('button', { name: 'Publish products…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Publish products' });
     await dialog.getByLabel('Search the catalogue').fill('mug');
@@ -115,18 +115,37 @@ describe('the site listings page in a browser', () => {
     for (const text of said) assert.doesNotMatch(text, /\/sites\/|\{site_id\}|_id\b|variants \d/, 'no API path or field key');
     await session.shot('listings-publish-settings-missing');
     await session.noAxeViolations('listings-publish-settings-missing');
-    // The settings are set on the page under the dialog: the dialog gives way to them, and keeps the seller's picks.
-    await dialog.getByRole('button', { name: 'Set the site’s listing settings' }).click();
-    await dialog.waitFor({ state: 'hidden' });
-    const settingsHeading = page.getByRole('heading', { name: 'Listing settings' });
+    // The settings are set inside the dialog, which keeps the seller's picks; Validate again reads them.
+    await dialog.getByRole('button', { name: 'Set the site’s listing settings here' }).click();
+    const settingsHeading = dialog.getByRole('heading', { name: 'Listing settings' });
+    await settingsHeading.waitFor();
     const focusBy = Date.now() + 5_000;
     while (!(await isFocused(settingsHeading))) {
       assert.ok(Date.now() < focusBy, 'the listing settings have the focus');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await page.getByRole('button', { name: 'Publish products…' }).click();
+    for (const label of ['Shipping profile', 'Return policy', 'Processing profile']) {
+      await dialog.getByLabel(label).selectOption({ index: 1 });
+    }
+    await dialog.getByLabel('Who made it').selectOption('i_did');
+    await dialog.getByLabel('When it was made').selectOption('made_to_order');
+    await session.shot('listings-publish-settings-in-dialog');
+    await session.noAxeViolations('listings-publish-settings-in-dialog');
+    await dialog.getByRole('button', { name: 'Save settings' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'Listing settings saved.' }).waitFor();
     await dialog.getByText('1 picked').waitFor();
     await dialog.getByText('Picked: Bags & Purses › Totes › Canvas Totes').waitFor();
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    await dialog.getByText(`${TITLE}: ready to publish, no problems.`).waitFor();
+    // The page's own copy of the settings, under the dialog, reads what the dialog saved.
+    const saved = (await (await apiCall('GET', `/sites/${siteId}/listing-settings`)).json()) as { data: Record<string, unknown> };
+    assert.match(String(saved.data.shipping_profile_id), /^\d+$/);
+    assert.equal(saved.data.who_made, 'i_did');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal(await page.getByLabel('Who made it').inputValue(), 'i_did');
+    await page.getByRole('button', { name: 'Publish products…' }).click();
+    await dialog.getByText('1 picked').waitFor();
     // Left as the next test finds a new dialog: no colour chosen.
     await dialog.getByLabel(/Primary color/).selectOption({ index: 0 });
     await dialog.getByRole('button', { name: 'Close' }).click();

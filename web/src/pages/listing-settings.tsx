@@ -3,13 +3,14 @@
  * rest, TikTok Shop's warehouses), the price adjustment and the stock buffer; saved whole with PUT (a PUT replaces all,
  * so every field of the form is sent), each 422 at its field.
  */
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useContext, useEffect, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { LISTINGS_PLATFORMS, SETTING_LABEL } from './listing-parts';
+import { SettingsIdPrefix } from './settings-id-prefix';
 import { type SetupName, type SetupValues, ShopSetup, setupBody, setupDefaults } from './shop-setup';
 
-type SiteLike = { id: number; platform: string; status: string; currency?: string | null };
+export type SiteLike = { id: number; platform: string; status: string; currency?: string | null };
 
 type Choices = Record<string, { value: string; label: string; currency?: string }[]>;
 type Values = Record<string, string | boolean>;
@@ -83,14 +84,22 @@ export function ListingSettings({
   workspaceId,
   onAvailable,
   canEdit = true,
+  version = 0,
+  onSaved,
 }: {
   site: SiteLike;
   workspaceId: string;
   onAvailable: (available: boolean) => void;
   canEdit?: boolean;
+  /** Changed when the settings were saved elsewhere (the publish dialog's copy): read again. */
+  version?: number;
+  onSaved?: () => void;
 }) {
   const siteId = site.id;
   const known = refusalOf(site);
+  const prefix = useContext(SettingsIdPrefix);
+  // On its page the settings are a section of their own; inside another form's dialog, a part of it.
+  const Heading = prefix ? 'h3' : 'h2';
   const loaded = useRequest(async () => {
     const params = { path: { site_id: siteId }, header: inWorkspace(workspaceId) };
     const settings = unwrap(await api.GET('/api/v1/sites/{site_id}/listing-settings', { params })).data;
@@ -103,13 +112,20 @@ export function ListingSettings({
       if (refusal) return { settings, choices: {} as Choices, refusal };
       throw caught;
     }
-  }, `listing-settings-${siteId}-${site.status}`);
+  }, `listing-settings-${siteId}-${site.status}-${version}`);
   const available = loaded.state === 'ready' && loaded.data.refusal === null;
-  useEffect(() => onAvailable(available), [available, onAvailable]);
+  // Read again (settings saved elsewhere), the site stays as listable as it was until the answer says otherwise: the
+  // page would otherwise take its publish dialog away, and the seller's picks with it, while the settings load.
+  const settled = loaded.state !== 'loading';
+  useEffect(() => {
+    if (settled) onAvailable(available);
+  }, [settled, available, onAvailable]);
   if (!canEdit) return null;
   return (
-    <section aria-labelledby="settings-heading" className="card">
-      <h2 id="settings-heading">Listing settings</h2>
+    <section aria-labelledby={`${prefix}settings-heading`} className={prefix ? undefined : 'card'}>
+      <Heading id={`${prefix}settings-heading`} tabIndex={-1}>
+        Listing settings
+      </Heading>
       {loaded.state === 'loading' && <Loading what="the listing settings" />}
       {loaded.state === 'error' && <ErrorMessage error={loaded.error} title="Could not load the listing settings" />}
       {loaded.state === 'ready' &&
@@ -125,6 +141,7 @@ export function ListingSettings({
             currency={site.currency ?? null}
             settings={loaded.data.settings}
             choices={loaded.data.choices}
+            onSaved={onSaved}
           />
         ))}
     </section>
@@ -138,6 +155,7 @@ function SettingsForm({
   currency,
   settings,
   choices: initialChoices,
+  onSaved,
 }: {
   siteId: number;
   workspaceId: string;
@@ -146,7 +164,9 @@ function SettingsForm({
   currency: string | null;
   settings: Record<string, unknown>;
   choices: Choices;
+  onSaved?: () => void;
 }) {
+  const prefix = useContext(SettingsIdPrefix);
   const [values, setValues] = useState<Values>(() => valuesOf(settings));
   // The platform's choices: read again once a save made a profile or policy on the shop (Etsy's shop setup).
   const [choices, setChoices] = useState<Choices>(initialChoices);
@@ -190,6 +210,7 @@ function SettingsForm({
         setSetup(setupDefaults(country, lacks(fresh)));
       }
       setValues(valuesOf(saved));
+      onSaved?.();
       setMessage(Object.keys(creates).length > 0 ? 'Listing settings saved; the new profiles are on Etsy.' : 'Listing settings saved.');
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 422 && Object.keys(caught.fields).length > 0) setErrors(caught.fields);
@@ -215,7 +236,7 @@ function SettingsForm({
     errors[name] ?? errors[`body.${name}`] ?? (name === RATES && rateErrors.length > 0 ? rateErrors : undefined);
   /** The ids of a control's hint and error, as its description. */
   const describedBy = (name: string, hint: boolean) =>
-    [hint && `setting-${name}-hint`, errorOf(name) && `setting-${name}-error`].filter(Boolean).join(' ') || undefined;
+    [hint && `${prefix}setting-${name}-hint`, errorOf(name) && `${prefix}setting-${name}-error`].filter(Boolean).join(' ') || undefined;
   const unknownErrors = Object.entries(errors).filter(
     ([key]) => rateOf(key) === undefined && !(key.replace(/^body\./, '') in values) && !/^(body\.)?new_/.test(key),
   );
@@ -224,8 +245,8 @@ function SettingsForm({
   const listsIn = currency ?? marketplaceCurrency ?? null;
 
   return (
-    <form onSubmit={(e) => void save(e)} noValidate aria-describedby="settings-help">
-      <p id="settings-help" className="muted small">
+    <form onSubmit={(e) => void save(e)} noValidate aria-describedby={`${prefix}settings-help`}>
+      <p id={`${prefix}settings-help`} className="muted small">
         What every listing on this site uses. The choices are read from {platform}; saving replaces all the settings.
       </p>
       {failure && <ErrorMessage error={failure} title="The settings were not saved" />}
@@ -237,7 +258,7 @@ function SettingsForm({
         {selects.map((name) => (
           <Field key={name} name={name} errors={errorOf(name)} hint={SETTING_HINT[name]?.(platform)}>
             <select
-              id={`setting-${name}`}
+              id={`${prefix}setting-${name}`}
               value={String(values[name])}
               onChange={(e) => set(name, e.target.value)}
               aria-invalid={errorOf(name) ? true : undefined}
@@ -254,7 +275,7 @@ function SettingsForm({
         ))}
         {others.map((name) => (
           <Field key={name} name={name} errors={errorOf(name)}>
-            <input id={`setting-${name}`} value={String(values[name])} onChange={(e) => set(name, e.target.value)} />
+            <input id={`${prefix}setting-${name}`} value={String(values[name])} onChange={(e) => set(name, e.target.value)} />
           </Field>
         ))}
         <Field
@@ -263,7 +284,7 @@ function SettingsForm({
           hint="−90 to 500; 10 lists a 20.00 price at 22.00."
         >
           <input
-            id="setting-price_adjustment_percent"
+            id={`${prefix}setting-price_adjustment_percent`}
             type="number"
             inputMode="decimal"
             step="0.01"
@@ -281,7 +302,7 @@ function SettingsForm({
           hint={`From a product's currency into ${listsIn ? `this site's (${listsIn})` : "the marketplace's"}, one a line: EUR 1.08. A product priced in another currency without a rate is not listed.`}
         >
           <textarea
-            id={`setting-${RATES}`}
+            id={`${prefix}setting-${RATES}`}
             rows={3}
             value={String(values[RATES] ?? '')}
             onChange={(e) => set(RATES, e.target.value)}
@@ -291,7 +312,7 @@ function SettingsForm({
         </Field>
         <Field name="stock_buffer" errors={errorOf('stock_buffer')} hint="Listed quantity is the stock less this, never below 0.">
           <input
-            id="setting-stock_buffer"
+            id={`${prefix}setting-stock_buffer`}
             type="number"
             inputMode="numeric"
             step="1"
@@ -329,17 +350,18 @@ function SettingsForm({
 }
 
 function Field({ name, errors, hint, children }: { name: string; errors?: string[]; hint?: string; children: ReactNode }) {
+  const prefix = useContext(SettingsIdPrefix);
   return (
     <div className="field">
-      <label htmlFor={`setting-${name}`}>{SETTING_LABEL[name] ?? name}</label>
+      <label htmlFor={`${prefix}setting-${name}`}>{SETTING_LABEL[name] ?? name}</label>
       {children}
       {hint && (
-        <p id={`setting-${name}-hint`} className="muted small hint">
+        <p id={`${prefix}setting-${name}-hint`} className="muted small hint">
           {hint}
         </p>
       )}
       {errors && (
-        <p id={`setting-${name}-error`} className="field-error">
+        <p id={`${prefix}setting-${name}-error`} className="field-error">
           {errors.join(' ')}
         </p>
       )}

@@ -8,11 +8,13 @@
  * published listing; on TikTok Shop the review every listing goes through. On Amazon the barcode and the ASIN of an
  * existing product to offer on are one choice (a radio), only the chosen one's field shown and sent.
  */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { FileAttributeField } from './attribute-file';
 import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
+import { ListingSettings, type SiteLike } from './listing-settings';
+import { SettingsIdPrefix } from './settings-id-prefix';
 
 const SEARCH_DELAY_MS = 300;
 const ETSY_FEE_CENTS = 20;
@@ -43,23 +45,36 @@ function useDebounced(value: string): string {
   return settled;
 }
 
+/** The dialog's copy of the settings does not decide whether the site can be listed: the page's does. */
+const ignore = () => undefined;
+
 export function PublishProducts({
-  siteId,
+  site,
   workspaceId,
-  platform,
   onPublished,
+  onSettingsSaved,
+  canSetSettings,
 }: {
-  siteId: number;
+  site: SiteLike;
   workspaceId: string;
-  platform: string;
   onPublished: () => void;
+  /** The site's listing settings were saved from inside the dialog: the page's copy reads them again. */
+  onSettingsSaved: () => void;
+  /** Owners and admins set the site's settings; a member is told to ask one of them. */
+  canSetSettings: boolean;
 }) {
+  const { id: siteId, platform } = site;
   const dialog = useRef<HTMLDialogElement>(null);
   // The form is kept while the dialog is closed, so a seller who leaves it to set the site's settings finds their picks
   // again; a publish done starts the next one afresh.
   const [form, setForm] = useState(0);
   const [published, setPublished] = useState(false);
-  const close = () => dialog.current?.close();
+  // Whether the dialog is open: the settings' copy in it is taken off the page while it is closed.
+  const [open, setOpen] = useState(false);
+  const close = () => {
+    setOpen(false);
+    dialog.current?.close();
+  };
   return (
     <>
       <button
@@ -71,11 +86,12 @@ export function PublishProducts({
             setPublished(false);
           }
           dialog.current?.showModal();
+          setOpen(true);
         }}
       >
         Publish products…
       </button>
-      <dialog ref={dialog} className="dialog publish-dialog" aria-labelledby="publish-title">
+      <dialog ref={dialog} className="dialog publish-dialog" aria-labelledby="publish-title" onClose={() => setOpen(false)}>
         {form > 0 && (
           <PublishForm
             key={form}
@@ -87,14 +103,17 @@ export function PublishProducts({
               onPublished();
             }}
             onClose={close}
-            onFixSettings={() => {
-              close();
-              // The site's listing settings, on the page under the dialog: its heading takes the focus.
-              const heading = document.getElementById('settings-heading');
-              heading?.scrollIntoView({ block: 'start' });
-              heading?.setAttribute('tabindex', '-1');
-              heading?.focus();
-            }}
+            settings={
+              !open ? null : !canSetSettings ? (
+                <p className="muted">An owner or an admin of the workspace sets the site’s listing settings: ask one of them.</p>
+              ) : (
+                // The site's listing settings, set inside the dialog: the picks stay as they are, and Validate again
+                // reads the saved settings. Its ids start with `publish-` (the page under the dialog has the same form).
+                <SettingsIdPrefix.Provider value="publish-">
+                  <ListingSettings site={site} workspaceId={workspaceId} onAvailable={ignore} onSaved={onSettingsSaved} />
+                </SettingsIdPrefix.Provider>
+              )
+            }
           />
         )}
       </dialog>
@@ -108,16 +127,20 @@ function PublishForm({
   platform,
   onPublished,
   onClose,
-  onFixSettings,
+  settings,
 }: {
   siteId: number;
   workspaceId: string;
   platform: string;
   onPublished: () => void;
   onClose: () => void;
-  /** Closes the dialog, the form kept, for the seller to set the site's listing settings. */
-  onFixSettings: () => void;
+  /** The site's listing settings form, shown in the dialog when a result asks for a setting. */
+  settings: ReactNode;
 }) {
+  const [settingsShown, setSettingsShown] = useState(false);
+  useEffect(() => {
+    if (settingsShown) document.getElementById('publish-settings-heading')?.focus();
+  }, [settingsShown]);
   const [picked, setPicked] = useState<Map<number, string>>(() => new Map());
   const [category, setCategory] = useState<Category | null>(null);
   const [values, setValues] = useState<Record<string, AttributeValue>>({});
@@ -213,72 +236,84 @@ function PublishForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="page-head">
-        <h2 id="publish-title">Publish products</h2>
-        <button type="button" onClick={onClose} aria-label="Close">
-          Close
-        </button>
-      </div>
-      <ProductPicker workspaceId={workspaceId} picked={picked} setPicked={setPicked} />
-      <CategoryPicker
-        siteId={siteId}
-        workspaceId={workspaceId}
-        category={category}
-        onPick={(c) => (setCategory(c), setValues({}), setIdentity('barcode'))}
-      />
-      {category && (
-        <fieldset className="publish-step">
-          <legend>3. What a listing in {category.name} says</legend>
-          {attributes.state === 'loading' && <Loading what="the category's attributes" />}
-          {attributes.state === 'error' && <ErrorMessage error={attributes.error} title="Could not load the attributes" />}
-          {attributes.state === 'ready' && known.length === 0 && <p className="empty">This category asks for nothing more.</p>}
-          {offersAsin && <IdentityChoice identity={identity} onChange={setIdentity} />}
-          <div className="form-grid">
-            {shown.map((attribute) => (
-              <AttributeField
-                key={attribute.name}
-                workspaceId={workspaceId}
-                attribute={attribute}
-                value={values[attribute.name]}
-                onChange={(value) => setValues((v) => ({ ...v, [attribute.name]: value }))}
-              />
-            ))}
-          </div>
-        </fieldset>
-      )}
-      {platform === 'etsy' && count > 0 && (
-        <p className="alert alert-info fee-note" role="note">
-          Etsy charges the seller USD 0.20 for each published listing. Publishing {count === 1 ? 'this product' : `these ${count} products`}{' '}
-          makes {count === 1 ? 'one listing' : `${count} listings`}: USD {((count * ETSY_FEE_CENTS) / 100).toFixed(2)}, billed by Etsy to
-          the shop. Validating costs nothing.
-        </p>
-      )}
-      {platform === 'tiktok-shop' && count > 0 && (
-        <p className="alert alert-info review-note" role="note">
-          TikTok Shop reviews every new listing before buyers see it: a published listing shows “In review on TikTok Shop” until TikTok Shop
-          passes it (then Active) or refuses it (then Rejected, with TikTok Shop’s reasons). Validating runs TikTok Shop’s listing check;
-          its warnings do not stop a publish.
-        </p>
-      )}
-      {platform === 'amazon-seller' && count > 0 && (
-        <p className="alert alert-info review-note" role="note">
-          Each variant is its own SKU on Amazon; a product with options is a variation family, its variants under a parent SKU with the
-          product type’s theme that fits the options (Size, Color…). Amazon processes a new listing before it is buyable: it shows “In
-          review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s validation preview; nothing is listed.
-        </p>
-      )}
-      <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} onFixSettings={onFixSettings} />
-      <div className="button-row">
-        <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
-          {busy === 'validate' ? 'Validating…' : 'Validate'}
-        </button>
-        <button type="submit" className="primary" disabled={!ready || busy !== null}>
-          {busy === 'publish' ? 'Publishing…' : count > 1 ? `Publish ${count} products` : 'Publish'}
-        </button>
-        {!ready && <span className="muted small">Pick at least one product and a category first.</span>}
-      </div>
-    </form>
+    <>
+      <form onSubmit={submit} noValidate>
+        <div className="page-head">
+          <h2 id="publish-title">Publish products</h2>
+          <button type="button" onClick={onClose} aria-label="Close">
+            Close
+          </button>
+        </div>
+        <ProductPicker workspaceId={workspaceId} picked={picked} setPicked={setPicked} />
+        <CategoryPicker
+          siteId={siteId}
+          workspaceId={workspaceId}
+          category={category}
+          onPick={(c) => (setCategory(c), setValues({}), setIdentity('barcode'))}
+        />
+        {category && (
+          <fieldset className="publish-step">
+            <legend>3. What a listing in {category.name} says</legend>
+            {attributes.state === 'loading' && <Loading what="the category's attributes" />}
+            {attributes.state === 'error' && <ErrorMessage error={attributes.error} title="Could not load the attributes" />}
+            {attributes.state === 'ready' && known.length === 0 && <p className="empty">This category asks for nothing more.</p>}
+            {offersAsin && <IdentityChoice identity={identity} onChange={setIdentity} />}
+            <div className="form-grid">
+              {shown.map((attribute) => (
+                <AttributeField
+                  key={attribute.name}
+                  workspaceId={workspaceId}
+                  attribute={attribute}
+                  value={values[attribute.name]}
+                  onChange={(value) => setValues((v) => ({ ...v, [attribute.name]: value }))}
+                />
+              ))}
+            </div>
+          </fieldset>
+        )}
+        {platform === 'etsy' && count > 0 && (
+          <p className="alert alert-info fee-note" role="note">
+            Etsy charges the seller USD 0.20 for each published listing. Publishing{' '}
+            {count === 1 ? 'this product' : `these ${count} products`} makes {count === 1 ? 'one listing' : `${count} listings`}: USD{' '}
+            {((count * ETSY_FEE_CENTS) / 100).toFixed(2)}, billed by Etsy to the shop. Validating costs nothing.
+          </p>
+        )}
+        {platform === 'tiktok-shop' && count > 0 && (
+          <p className="alert alert-info review-note" role="note">
+            TikTok Shop reviews every new listing before buyers see it: a published listing shows “In review on TikTok Shop” until TikTok
+            Shop passes it (then Active) or refuses it (then Rejected, with TikTok Shop’s reasons). Validating runs TikTok Shop’s listing
+            check; its warnings do not stop a publish.
+          </p>
+        )}
+        {platform === 'amazon-seller' && count > 0 && (
+          <p className="alert alert-info review-note" role="note">
+            Each variant is its own SKU on Amazon; a product with options is a variation family, its variants under a parent SKU with the
+            product type’s theme that fits the options (Size, Color…). Amazon processes a new listing before it is buyable: it shows “In
+            review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s validation preview; nothing is
+            listed.
+          </p>
+        )}
+        <Outcomes
+          picked={picked}
+          outcomes={outcomes}
+          attributes={known}
+          platform={platformName(platform)}
+          onFixSettings={() => setSettingsShown(true)}
+          settingsShown={settingsShown}
+        />
+        <div className="button-row">
+          <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
+            {busy === 'validate' ? 'Validating…' : 'Validate'}
+          </button>
+          <button type="submit" className="primary" disabled={!ready || busy !== null}>
+            {busy === 'publish' ? 'Publishing…' : count > 1 ? `Publish ${count} products` : 'Publish'}
+          </button>
+          {!ready && <span className="muted small">Pick at least one product and a category first.</span>}
+        </div>
+      </form>
+      {/* A form of its own, after the publish form's (a form inside a form would submit both: a save would publish). */}
+      {settingsShown && <div className="publish-settings">{settings}</div>}
+    </>
   );
 }
 
@@ -300,12 +335,14 @@ function Outcomes({
   attributes,
   platform,
   onFixSettings,
+  settingsShown,
 }: {
   picked: Map<number, string>;
   outcomes: Map<number, Outcome>;
   attributes: Attribute[];
   platform: string;
   onFixSettings: () => void;
+  settingsShown: boolean;
 }) {
   if (outcomes.size === 0) return null;
   const needsSettings = [...outcomes.values()].some(
@@ -316,12 +353,12 @@ function Outcomes({
       <h3 id="outcomes-heading" tabIndex={-1}>
         Results
       </h3>
-      {needsSettings && (
+      {needsSettings && !settingsShown && (
         <p>
           <button type="button" onClick={onFixSettings}>
-            Set the site’s listing settings
+            Set the site’s listing settings here
           </button>{' '}
-          <span className="muted small">Your picks here are kept: open Publish products… again when the settings are saved.</span>
+          <span className="muted small">Your picks stay as they are: save the settings below the buttons, then Validate again.</span>
         </p>
       )}
       <ul>

@@ -5,7 +5,8 @@
  * country to it, 3–7 days, free unless the seller prices it; a return policy takes returns and exchanges for 30 days,
  * offered unticked to a shop in the EU, of which Etsy asks none; a processing profile is ready to ship in 1–3 days.
  */
-import type { ReactNode } from 'react';
+import { type ReactNode, useContext } from 'react';
+import { SettingsIdPrefix } from './settings-id-prefix';
 
 /** The three, by the field PUT takes, with the setting each fills and what the seller reads. */
 export const SHOP_SETUP = [
@@ -114,17 +115,18 @@ export function ShopSetup({
   errorsOf: (key: string) => string[] | undefined;
   onChange: (name: SetupName, field: string | null, value: string | boolean) => void;
 }) {
+  const prefix = useContext(SettingsIdPrefix);
   const offered = SHOP_SETUP.filter((setup) => needs(setup.fills));
   if (offered.length === 0) return null;
   return (
     <div className="shop-setup">
-      <p className="muted small" id="shop-setup-help">
+      <p className="muted small" id={`${prefix}shop-setup-help`}>
         This Etsy shop has no {wordsOf(offered.map((o) => o.legend.replace(/^Create an? | on Etsy$/g, '')))} yet. Storelink can create{' '}
         {offered.length === 1 ? 'it' : 'them'} on the shop with these values when you save; check them first.
       </p>
       {offered.map(({ name, legend }) => {
         const { send, fields } = values[name];
-        const id = (field: string) => `${name}-${field}`;
+        const id = (field: string) => `${prefix}${name}-${field}`;
         const input = (field: string, control: ReactNode) => {
           const errors = errorsOf(`${name}.${field}`);
           return (

@@ -56,6 +56,8 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
   const [disconnectError, setDisconnectError] = useState<Error | null>(null);
   const [disconnected, setDisconnected] = useState<string | null>(null);
   const [published, setPublished] = useState(0);
+  // The listing settings saved from the publish dialog: the copy on this page reads them again.
+  const [settingsVersion, setSettingsVersion] = useState(0);
   const [listable, setListable] = useState(false);
   const imported = useCallback(() => setPublished((n) => n + 1), []);
   const { opener, focusNext } = useFocusReturn();
@@ -107,10 +109,11 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           )}
           {listable && canEdit(role) && (
             <PublishProducts
-              siteId={site.id}
+              site={site}
               workspaceId={workspaceId}
-              platform={site.platform}
               onPublished={() => setPublished((n) => n + 1)}
+              onSettingsSaved={() => setSettingsVersion((n) => n + 1)}
+              canSetSettings={manager}
             />
           )}
         </div>
@@ -234,7 +237,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
         </section>
       )}
 
-      <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} canEdit={manager} />
+      <ListingSettings site={site} workspaceId={workspaceId} onAvailable={setListable} canEdit={manager} version={settingsVersion} />
     </Frame>
   );
 }
