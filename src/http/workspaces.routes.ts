@@ -34,6 +34,10 @@ const CreatedInvitation = Type.Object({
   ...InvitationSchema.properties,
   token: Type.String({ description: 'Shown in this answer only: the link carries it' }),
   url: Type.String({ description: 'The link to give the invited person; it works once, for 7 days' }),
+  mailed: Type.Boolean({
+    description:
+      'Whether the link is also being mailed to the invitee: true when the server sends e-mail (SMTP_URL), false when the link must be sent by hand',
+  }),
 });
 const presentMember = (m: { userId: number; name: string; email: string; role: (typeof ROLES)[number]; joinedAt: Date }) => ({
   user_id: m.userId,

@@ -90,6 +90,23 @@ describe('a password reset in a browser', () => {
     session.noConsoleErrors([/status of 422/]);
   });
 
+  test("an invitation made in the dashboard says it is being mailed, and the invitee's mail holds its link", async () => {
+    const workspaceUrl = /\/workspace\/(\d+)\//.exec(page.url())![1]!;
+    await page.goto(`${baseUrl}/workspace/${workspaceUrl}/settings`);
+    const invitee = `invitee-${Date.now()}@example.com`;
+    await page.getByLabel('Email address').fill(invitee);
+    await page.getByRole('button', { name: 'Create invitation link' }).click();
+    const shown = await page.getByLabel('Invitation link').inputValue();
+    await page.getByText(`Storelink is mailing this link to ${invitee}.`).waitFor();
+    await session.shot('invitation-mailed');
+    await session.noAxeViolations('workspace settings with a mailed invitation');
+    assert.deepEqual(await runDueJobs(session.t, MAIL_QUEUE), { sent: 1 });
+    const mail = sink.messages.find((m) => m.to.includes(invitee));
+    assert.ok(mail, 'the invitee is mailed');
+    assert.ok(mail.links.includes(shown), `the mail holds the link shown (${mail.links.join(', ')})`);
+    session.noConsoleErrors();
+  });
+
   test('the link used once is refused, with a way to ask for a new one', async () => {
     await page.goto(link);
     await page.getByLabel('New password', { exact: true }).fill('yet another passphrase');

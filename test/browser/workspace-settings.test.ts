@@ -172,7 +172,7 @@ describe('two people share a workspace in a browser', () => {
     const link = page.getByLabel('Invitation link');
     invitationUrl = await link.inputValue();
     assert.match(invitationUrl, new RegExp(`^${baseUrl}/invite/[A-Za-z0-9_-]{43}$`));
-    await page.getByText('This link is shown once').waitFor();
+    await page.getByText('This server sends no e-mail: copy the link now').waitFor();
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     assert.equal(await page.evaluate('navigator.clipboard.readText()'), invitationUrl);

@@ -201,7 +201,8 @@ for (const kind of databaseKinds()) {
       const body = { email: eve.user.email, role: 'admin' };
       const invited = await call(t, 'POST', `/workspaces/${owner.workspace.id}/invitations`, { ...as(owner), body });
       assert.equal(invited.statusCode, 201, invited.body);
-      const { url, token } = invited.json().data;
+      const { url, token, mailed } = invited.json().data;
+      assert.equal(mailed, true, 'the answer says the link is being mailed');
       assert.deepEqual(await runDueJobs(t, MAIL_QUEUE), { sent: 1 });
       const [mail] = mailsTo(eve.user.email);
       assert.ok(mail);
@@ -321,8 +322,9 @@ for (const kind of databaseKinds()) {
       const body = { email: `hal-${Date.now()}@example.com`, role: 'member' };
       const invited = await call(t, 'POST', `/workspaces/${owner.workspace.id}/invitations`, { ...as(owner), body });
       assert.equal(invited.statusCode, 201);
-      const { token, url, id } = invited.json().data;
+      const { token, url, id, mailed } = invited.json().data;
       assert.equal(url, `${t.deps.config.appUrl}/invite/${token}`);
+      assert.equal(mailed, false, 'the answer says the link must be sent by hand');
       assert.deepEqual(
         notSent()
           .slice(before)

@@ -106,14 +106,18 @@ export function createMailWork(deps: {
       await jobs.send<MailJob>(MAIL_QUEUE, { kind: 'password_reset', userId });
     },
 
-    /** The invitation's link mailed to the invitee, in the invitation's transaction; without SMTP, the log line. */
-    async invitation(tx: Db, invitationId: number, url: string): Promise<void> {
+    /**
+     * The invitation's link mailed to the invitee, in the invitation's transaction; without SMTP, the log line. True when
+     * a mail is on its way.
+     */
+    async invitation(tx: Db, invitationId: number, url: string): Promise<boolean> {
       if (!mailer.configured) {
         logger.info({ mail: 'invitation', invitationId }, `${NOT_SENT} (the dashboard shows the invitation's link to copy)`);
-        return;
+        return false;
       }
       const link = deps.cipher.seal(url, linkContext(invitationId));
       await jobs.send<MailJob>(MAIL_QUEUE, { kind: 'invitation', invitationId, link }, { tx });
+      return true;
     },
 
     /** The alerts among a change's events, each a mail job in the change's transaction (the outbox calls it). */

@@ -34,7 +34,8 @@ export function createWorkspacesService(deps: {
   appUrl: string;
   cache: Pick<AuthCache, 'invalidate'>;
   /** Mails the invitation's link to the invitee, in the invitation's transaction (or logs that no mail was sent). */
-  mailInvitation: (tx: Db, invitationId: number, url: string) => Promise<void>;
+  /** Queues the invitation's mail in the transaction: true when the server sends e-mail (SMTP_URL), false when not. */
+  mailInvitation: (tx: Db, invitationId: number, url: string) => Promise<boolean>;
 }) {
   const { db, clock, cache } = deps;
   const urlOf = (token: string) => `${deps.appUrl}/invite/${token}`;
@@ -151,6 +152,7 @@ export function createWorkspacesService(deps: {
       const token = randomBytes(32).toString('base64url');
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
+      let mailed = false;
       const row = await db.transaction(async (tx) => {
         const invited = await workspacesRepo.insertInvitation(
           tx,
@@ -158,10 +160,10 @@ export function createWorkspacesService(deps: {
           now,
         );
         await audit(tx, workspaceId, actor, 'member.invited', { type: 'invitation', id: invited.id }, { email, role: input.role });
-        await deps.mailInvitation(tx, invited.id, urlOf(token));
+        mailed = await deps.mailInvitation(tx, invited.id, urlOf(token));
         return invited;
       });
-      return { ...presentInvitation(row), token, url: urlOf(token) };
+      return { ...presentInvitation(row), token, url: urlOf(token), mailed };
     },
 
     /** Owners and admins: the invitations not used and not expired. */

@@ -2565,6 +2565,8 @@ export interface operations {
               token: string;
               /** @description The link to give the invited person; it works once, for 7 days */
               url: string;
+              /** @description Whether the link is also being mailed to the invitee: true when the server sends e-mail (SMTP_URL), false when the link must be sent by hand */
+              mailed: boolean;
             };
           };
         };

@@ -1,6 +1,7 @@
 /**
  * Invitations (owners and admins; an admin neither invites nor revokes an owner): invite by e-mail and role, the link
- * shown once to copy (no e-mail is sent, and only the token's hash is kept), the pending invitations with Revoke.
+ * shown once to copy and, when the server sends e-mail (SMTP_URL), mailed to the invitee too (only the token's hash is
+ * kept), the pending invitations with Revoke.
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, PAGE, unwrap } from '../api/client';
@@ -11,7 +12,7 @@ import { invitableRoles, ROLE_LABEL, type Role, refusalOf } from '../roles';
 import { ErrorMessage, formatDate, Loading, Notice, useRequest } from '../ui';
 import type { Workspace } from '../workspace-gate';
 
-type Created = { email: string; role: Role; url: string; expires_at: string };
+type Created = { email: string; role: Role; url: string; expires_at: string; mailed: boolean };
 
 export function Invitations({ workspace }: { workspace: Workspace }) {
   const params = { path: { workspace_id: workspace.id } };
@@ -49,7 +50,7 @@ export function Invitations({ workspace }: { workspace: Workspace }) {
     setBusy(true);
     try {
       const answer = unwrap(await api.POST('/api/v1/workspaces/{workspace_id}/invitations', { params, body: { email, role } })).data;
-      setCreated({ email: answer.email, role: answer.role, url: answer.url, expires_at: answer.expires_at });
+      setCreated({ email: answer.email, role: answer.role, url: answer.url, expires_at: answer.expires_at, mailed: answer.mailed });
       form.reset();
       setRole('member');
       pending.reload();
@@ -80,8 +81,8 @@ export function Invitations({ workspace }: { workspace: Workspace }) {
     <section aria-labelledby="invitations-heading" className="card">
       <h2 id="invitations-heading">Invitations</h2>
       <p>
-        Storelink sends no e-mail: you get a link to send yourself. It works once, for 7 days, and only for someone signed in with the
-        address you invite.
+        You get a link to give the person, mailed to them as well when this server sends e-mail. It works once, for 7 days, and only for
+        someone signed in with the address you invite.
       </p>
       {error && <ErrorMessage error={error} title="The invitation was not made" />}
       <form onSubmit={(e) => void invite(e)} noValidate className="token-form">
@@ -123,10 +124,17 @@ export function Invitations({ workspace }: { workspace: Workspace }) {
               Invitation link for {created.email} ({ROLE_LABEL[created.role].toLowerCase()})
             </strong>
           </p>
-          <p className="warning">
-            This link is shown once: copy it now and send it to {created.email}. It works until {formatDate(created.expires_at)}. If you
-            lose it, revoke the invitation and invite again.
-          </p>
+          {created.mailed ? (
+            <p>
+              Storelink is mailing this link to {created.email}. It is shown here once as well, should you want to send it another way. It
+              works until {formatDate(created.expires_at)}.
+            </p>
+          ) : (
+            <p className="warning">
+              This server sends no e-mail: copy the link now and send it to {created.email} yourself. It is shown once and works until{' '}
+              {formatDate(created.expires_at)}. If you lose it, revoke the invitation and invite again.
+            </p>
+          )}
         </ShownOnce>
       )}
 
