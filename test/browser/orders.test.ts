@@ -206,7 +206,11 @@ describe('orders in a browser', () => {
     session.noConsoleErrors();
   });
 
-  test('the last units sold on both shops at once raise an oversold alert on the dashboard and the Orders page', async () => {
+  test('the last units sold on both shops at once reach the open Orders page without a reload, and raise an oversold alert on the dashboard and the Orders page', async () => {
+    // The Orders page stays open while the shops sell (outside it): the live stream brings the orders to it.
+    await page.goto(ordersUrl());
+    await page.getByRole('status').filter({ hasText: '1 order.' }).waitFor();
+    const opened = await page.evaluate(() => performance.timeOrigin);
     const buy = (account: string) =>
       fetch(`${baseUrl}/sandbox/etsy/accounts/${account}/orders`, {
         method: 'POST',
@@ -221,6 +225,10 @@ describe('orders in a browser', () => {
     await within(ARRIVES_MS, async () => (await allOrders()).length === 3);
     const short = (await allOrders()).find((o) => o.lines.some((l) => l.issues.some((i) => i.code === 'oversold')));
     assert.ok(short, 'one of the two sales is oversold');
+    // Recorded by now: the stream brings them at once, well before the page's own read every 30 s would.
+    await page.getByRole('status').filter({ hasText: '3 orders.' }).waitFor({ timeout: 10_000 });
+    await orderRow(short.external_id).getByText('Oversold:').waitFor();
+    assert.equal(await page.evaluate(() => performance.timeOrigin), opened, 'the page was not loaded again');
 
     await page.goto(`${baseUrl}/workspace/${workspaceId}/dashboard`);
     const alert = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: /An order was oversold/ }) });
