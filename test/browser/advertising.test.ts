@@ -403,6 +403,23 @@ describe('advertising an Amazon listing in a browser', () => {
     session.noConsoleErrors();
   });
 
+  test('a budget changed elsewhere (through the API) reaches the open page without a reload', async () => {
+    const opened = await page.evaluate(() => performance.timeOrigin);
+    const changed = await apiCall('PATCH', `/listings/${listingId}/advertising`, { daily_budget: '16.00' });
+    assert.equal(changed.status, 202, await changed.text());
+    // The panel reads its advertising again only while a change is on its way to Amazon: this one, made by another
+    // client, reaches it by the live stream.
+    await panel()
+      .getByRole('definition')
+      .filter({ hasText: /^\$16\.00$/ })
+      .waitFor({ timeout: 10_000 });
+    await panel()
+      .locator('.badge', { hasText: /^Synced$/ })
+      .waitFor({ timeout: DELIVERED_MS });
+    assert.equal(await page.evaluate(() => performance.timeOrigin), opened, 'the page was not loaded again');
+    session.noConsoleErrors();
+  });
+
   test('End… asks first (on Cancel), then Amazon archives the campaign and the advertising has ended', async () => {
     await panel().getByRole('button', { name: 'End…' }).click();
     const confirm = page.getByRole('alertdialog');
