@@ -10,9 +10,9 @@ import { useLiveChanges } from '../live';
 import { Link, navigate } from '../router';
 import { Breadcrumb, Editable, ErrorMessage, Frame, Loading, lastWorkspace, platformName, ReadOnly, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
+import { ListingIssueList } from './listing-attributes';
 import { ListingOverrides } from './listing-overrides';
 import {
-  IssueList,
   inFlight,
   inReview,
   type Listing,
@@ -210,8 +210,9 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
             </table>
           </div>
         )}
-        <IssueList
-          issues={listing.issues}
+        <ListingIssueList
+          listing={listing}
+          workspaceId={workspaceId}
           platform={platform}
           variants={product?.variants}
           fixAt={{ settings: `${siteListingsUrl(site.id)}#settings-heading`, product: productUrl(workspaceId, listing.product_id) }}

@@ -10,9 +10,9 @@ import { api, inWorkspace, unwrap } from '../api/client';
 import { useLiveChanges } from '../live';
 import { Link } from '../router';
 import { Editable, ErrorMessage, Loading } from '../ui';
+import { ListingIssueList } from './listing-attributes';
 import {
   type AdvertiseOffer,
-  IssueList,
   inFlight,
   inReview,
   LISTING_STATUSES,
@@ -281,8 +281,9 @@ function ListingRow({
               </a>
             </>
           )}
-          <IssueList
-            issues={listing.issues}
+          <ListingIssueList
+            listing={listing}
+            workspaceId={workspaceId}
             platform={platform}
             fixAt={{ settings: '#settings-heading', product: productUrl(workspaceId, listing.product_id) }}
           />
