@@ -12,7 +12,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { FileAttributeField } from './attribute-file';
-import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
+import { type Attribute, type Category, type Issue, IssueList, type NamedVariant } from './listing-parts';
+import { productUrl } from './product-parts';
 
 const SEARCH_DELAY_MS = 300;
 const ETSY_FEE_CENTS = 20;
@@ -27,8 +28,8 @@ type Identity = 'barcode' | 'asin';
 type AttributeValue = string | string[] | boolean;
 type Outcome =
   | { kind: 'valid' }
-  | { kind: 'warnings'; issues: Issue[] }
-  | { kind: 'issues'; issues: Issue[] }
+  | { kind: 'warnings'; issues: Issue[]; variants?: readonly NamedVariant[] }
+  | { kind: 'issues'; issues: Issue[]; variants?: readonly NamedVariant[] }
   | { kind: 'published' }
   | { kind: 'conflict'; message: string }
   | { kind: 'failed'; message: string };
@@ -197,6 +198,7 @@ function PublishForm({
       } catch (caught) {
         results.set(productId, outcomeOf(caught));
       }
+      results.set(productId, await withVariants(workspaceId, productId, results.get(productId)!));
       setOutcomes(new Map(results));
     }
     setBusy(null);
@@ -268,7 +270,14 @@ function PublishForm({
           review on Amazon” until then. Validating checks the product type’s rules and runs Amazon’s validation preview; nothing is listed.
         </p>
       )}
-      <Outcomes picked={picked} outcomes={outcomes} attributes={known} platform={platformName(platform)} onFixSettings={onFixSettings} />
+      <Outcomes
+        picked={picked}
+        outcomes={outcomes}
+        attributes={known}
+        platform={platformName(platform)}
+        workspaceId={workspaceId}
+        onFixSettings={onFixSettings}
+      />
       <div className="button-row">
         <button type="button" onClick={() => void send('validate')} disabled={!ready || busy !== null}>
           {busy === 'validate' ? 'Validating…' : 'Validate'}
@@ -280,6 +289,16 @@ function PublishForm({
       </div>
     </form>
   );
+}
+
+/** An outcome with an issue on a variant, given the product's variants: the issue names it by its SKU, not its place. */
+async function withVariants(workspaceId: string, productId: number, outcome: Outcome): Promise<Outcome> {
+  if (!('issues' in outcome) || !outcome.issues.some((issue) => issue.field?.startsWith('product.variants.'))) return outcome;
+  const variants = await api
+    .GET('/api/v1/products/{product_id}', { params: { path: { product_id: productId }, header: inWorkspace(workspaceId) } })
+    .then((result) => unwrap(result).data.variants)
+    .catch(() => undefined);
+  return { ...outcome, variants };
 }
 
 function outcomeOf(caught: unknown): Outcome {
@@ -299,12 +318,14 @@ function Outcomes({
   outcomes,
   attributes,
   platform,
+  workspaceId,
   onFixSettings,
 }: {
   picked: Map<number, string>;
   outcomes: Map<number, Outcome>;
   attributes: Attribute[];
   platform: string;
+  workspaceId: string;
   onFixSettings: () => void;
 }) {
   if (outcomes.size === 0) return null;
@@ -329,7 +350,13 @@ function Outcomes({
           <li key={id} className={`outcome outcome-${outcome.kind}`}>
             <strong>{picked.get(id) ?? `Product ${id}`}</strong>: {sayOutcome(outcome, platform)}
             {(outcome.kind === 'issues' || outcome.kind === 'warnings') && (
-              <IssueList issues={outcome.issues} attributes={attributes} platform={platform} />
+              <IssueList
+                issues={outcome.issues}
+                attributes={attributes}
+                platform={platform}
+                variants={outcome.variants}
+                fixAt={{ product: productUrl(workspaceId, id) }}
+              />
             )}
           </li>
         ))}
