@@ -391,4 +391,23 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await page.waitForURL(new RegExp(`/workspace/${workspaceId}/products/${plainId}$`));
     session.noConsoleErrors();
   });
+
+  test('a barcode taken off a listed variant fails its sync, and the row names the variant by its SKU and option', async () => {
+    const current = (await (await apiCall('GET', `/products/${productId}`)).json()) as { data: { variants: Record<string, unknown>[] } };
+    const variants = current.data.variants.map((v) => (v.sku === 'AMZ-MUG-B' ? { ...v, barcode: null } : v));
+    const changed = await apiCall('PATCH', `/products/${productId}`, { variants });
+    assert.equal(changed.status, 200, await changed.clone().text());
+    await page.goto(`${baseUrl}/site/${siteId}/listings`);
+    await row().getByText('Failed', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().locator('.issue').first().waitFor();
+    const fields = await row().locator('.issue .issue-field').allTextContents();
+    assert.ok(
+      fields.some((field) => field.startsWith('Variant AMZ-MUG-B (Blue)')),
+      fields.join(' | '),
+    );
+    for (const field of fields) assert.doesNotMatch(field, /Variant \d|Attribute|ASIN/);
+    await session.shot('listings-amazon-variant-issue');
+    await session.noAxeViolations('listings-amazon-variant-issue');
+    session.noConsoleErrors();
+  });
 });
