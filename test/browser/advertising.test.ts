@@ -148,6 +148,13 @@ describe('advertising an Amazon listing in a browser', () => {
     const why = page.locator('#advertise-needs-connection');
     assert.match((await why.textContent()) ?? '', /connect Amazon advertising first: “Connect advertising” under Advertising profiles/);
     assert.equal(await advertise.getAttribute('aria-describedby'), 'advertise-needs-connection');
+    // The site's region in words, not Amazon's code.
+    const details = page.getByRole('region', { name: 'Details', exact: true });
+    await details
+      .getByRole('definition')
+      .filter({ hasText: /^North America$/ })
+      .waitFor();
+    assert.equal(await details.getByText(/^NA$/).count(), 0);
     await session.shot('advertising-site-not-connected');
     await session.noAxeViolations('the Amazon site page without advertising');
 
@@ -292,6 +299,15 @@ describe('advertising an Amazon listing in a browser', () => {
         'No figures for this period yet. Amazon reports figures daily; the first ones arrive within a few minutes of the campaign starting.',
       )
       .waitFor();
+    // The Ads profile's marketplace by its name, not its id.
+    await panel().getByRole('definition').filter({ hasText: 'Amazon.com (US)' }).waitFor();
+    assert.equal(
+      await panel()
+        .getByText(/ATVPDKIKX0DER/)
+        .count(),
+      0,
+      'no marketplace id',
+    );
     await session.shot('advertising-enabled');
     await session.noAxeViolations('the listing page with its advertising enabled');
     session.noConsoleErrors();

@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { apiCaller, assertCount, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const TITLE = 'Stoneware mug';
@@ -349,5 +349,65 @@ describe('the site listings page of an Amazon seller site in a browser', () => {
     await session.noAxeViolations('listings-amazon-fulfilled-by-amazon');
     // The page's advertising section asks for the listing's advertising, never set up: a 404 Chromium logs.
     session.noConsoleErrors([/Failed to load resource: the server responded with a status of 404/]);
+  });
+
+  test('a product without barcodes, validated by barcode, names each variant by its SKU, links to the product, and asks for no ASIN', async () => {
+    const plain = 'Barcodeless mug';
+    const created = await apiCall('POST', '/products', mug('NOBAR', { colours: true, title: plain, brand: 'Sandbox Pottery' }));
+    assert.equal(created.status, 201, await created.clone().text());
+    const plainId = ((await created.json()) as { data: { id: number } }).data.id;
+    const form = new FormData();
+    form.set('file', new Blob([PNG_640X480], { type: 'image/png' }), 'mug.png');
+    assert.equal((await apiCall('POST', `/products/${plainId}/images`, form)).status, 201);
+
+    await page.goto(`${baseUrl}/site/${siteId}/listings`);
+    await page.getByRole('button', { name: 'Publish products…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish products' });
+    await dialog.getByLabel('Search the catalogue').fill('barcodeless');
+    await dialog.getByRole('checkbox', { name: plain }).check();
+    await dialog.getByLabel('Search categories').fill('mug');
+    await dialog.getByRole('radio', { name: 'Kitchen' }).check();
+    await dialog.getByLabel(/Material/).selectOption({ label: 'Stoneware' });
+    assert.equal(await dialog.getByRole('radio', { name: /by each variant’s barcode/ }).isChecked(), true);
+    await dialog.getByRole('button', { name: 'Validate' }).click();
+    await dialog.getByText(new RegExp(`^${plain}: (one problem|\\d+ problems); nothing was published\\.`)).waitFor();
+    const issues = dialog.locator('.issue');
+    const said = await issues.allTextContents();
+    // Each variant by its SKU and option, not its place; the barcode route asks for no ASIN; no schema title of Amazon's.
+    for (const variant of ['Variant NOBAR-W (White)', 'Variant NOBAR-B (Blue)'])
+      assert.ok(
+        said.some((text) => text.startsWith(variant) && /barcode/i.test(text)),
+        `${variant} in ${said.join(' | ')}`,
+      );
+    for (const text of said) assert.doesNotMatch(text, /Variant \d|Merchant Suggested ASIN|External Product ID|ASIN to offer on/);
+    // Each variant's issue links to the product, where its barcode is set.
+    const links = issues.filter({ hasText: /^Variant NOBAR-/ }).getByRole('link', { name: 'Open the product' });
+    await assertCount(links, 2, 'a link on each variant’s issue');
+    for (const href of await links.evaluateAll((all) => all.map((a) => a.getAttribute('href'))))
+      assert.equal(href, `/workspace/${workspaceId}/products/${plainId}`);
+    await session.shot('listings-amazon-publish-no-barcode');
+    await session.noAxeViolations('listings-amazon-publish-no-barcode');
+    await links.first().click();
+    await page.waitForURL(new RegExp(`/workspace/${workspaceId}/products/${plainId}$`));
+    session.noConsoleErrors();
+  });
+
+  test('a barcode taken off a listed variant fails its sync, and the row names the variant by its SKU and option', async () => {
+    const current = (await (await apiCall('GET', `/products/${productId}`)).json()) as { data: { variants: Record<string, unknown>[] } };
+    const variants = current.data.variants.map((v) => (v.sku === 'AMZ-MUG-B' ? { ...v, barcode: null } : v));
+    const changed = await apiCall('PATCH', `/products/${productId}`, { variants });
+    assert.equal(changed.status, 200, await changed.clone().text());
+    await page.goto(`${baseUrl}/site/${siteId}/listings`);
+    await row().getByText('Failed', { exact: true }).waitFor({ timeout: DELIVERED_MS });
+    await row().locator('.issue').first().waitFor();
+    const fields = await row().locator('.issue .issue-field').allTextContents();
+    assert.ok(
+      fields.some((field) => field.startsWith('Variant AMZ-MUG-B (Blue)')),
+      fields.join(' | '),
+    );
+    for (const field of fields) assert.doesNotMatch(field, /Variant \d|Attribute|ASIN/);
+    await session.shot('listings-amazon-variant-issue');
+    await session.noAxeViolations('listings-amazon-variant-issue');
+    session.noConsoleErrors();
   });
 });

@@ -82,6 +82,16 @@ describe('a TikTok Shop certificate attached in the publish form, in a browser',
       .getByText(/TikTok Shop needs the certificate "Baby feeding product safety test report"/)
       .first()
       .waitFor();
+    // Said once, in a seller's words: no API path, no field key, no second "is required" line beside it.
+    const said = await dialog.locator('.issue').filter({ hasText: REPORT }).allTextContents();
+    assert.equal(said.length, 1, said.join(' | '));
+    assert.match(
+      said[0]!,
+      /Upload it \(a PDF of at most 20 MB, or an image\) as “Baby feeding product safety test report” in the publish form/,
+    );
+    assert.doesNotMatch(said[0]!, /POST|\/files|certification:|700102|is required in this category/);
+    await session.shot('listings-tiktok-certificate-missing');
+    await session.noAxeViolations('listings-tiktok-certificate-missing');
 
     // A file that is neither a PDF nor an image is refused where it was chosen.
     await certificate.setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf') });

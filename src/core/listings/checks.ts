@@ -21,13 +21,7 @@ export function fieldsOf(issues: readonly ListingIssue[]): FieldErrors {
 export function checkCategory(categoryId: string, category: Category | null): ListingIssue[] {
   if (!category) return [storelinkIssue('category_id', 'category_unknown', `The platform has no category ${categoryId}.`)];
   if (!category.leaf) {
-    return [
-      storelinkIssue(
-        'category_id',
-        'category_not_leaf',
-        `${category.path.join(' > ')} has subcategories: pick one of them (GET categories?parent_id=${category.id}).`,
-      ),
-    ];
+    return [storelinkIssue('category_id', 'category_not_leaf', `${category.path.join(' > ')} has subcategories: pick one of them.`)];
   }
   return [];
 }
@@ -39,7 +33,7 @@ function valueProblem(attribute: CategoryAttribute, value: unknown): string | nu
   switch (attribute.type) {
     case 'multiselect':
       if (!Array.isArray(value) || value.length === 0 || value.some((v) => typeof v !== 'string' || !choices.has(v)))
-        return `${label} must be a list of its choices (the values of GET categories/{category_id}/attributes).`;
+        return `${label} takes one or more of its choices.`;
       return null;
     case 'select':
       return typeof value === 'string' && choices.has(value) ? null : `The selected ${label} is not one of its choices.`;
@@ -50,7 +44,7 @@ function valueProblem(attribute: CategoryAttribute, value: unknown): string | nu
     case 'file':
       return typeof value === 'string' && parseMediaName(value)
         ? null
-        : `${label} must be the name of a file uploaded with POST /files (<sha256>.<extension>).`;
+        : `${label} must be a file uploaded in the publish form (a PDF or an image).`;
     default:
       return typeof value === 'string' && value.trim() !== '' ? null : `${label} must be text.`;
   }
@@ -78,6 +72,15 @@ export function checkAttributes(attributes: readonly CategoryAttribute[], given:
   return issues;
 }
 
+/**
+ * The issues with an attribute's "is required" said once: dropped where another check says more of the same attribute
+ * (TikTok Shop's certificate check says which file and how to attach it), so a seller reads one line, not two.
+ */
+export function withoutRepeats(issues: readonly ListingIssue[]): ListingIssue[] {
+  const saidMore = new Set(issues.filter((issue) => issue.code !== 'attribute_required').map((issue) => issue.field));
+  return issues.filter((issue) => issue.code !== 'attribute_required' || !saidMore.has(issue.field));
+}
+
 /** The names the listing gives its `file` attributes, well formed (a malformed one is checkAttributes's issue). */
 export const fileNamesOf = (attributes: readonly CategoryAttribute[], given: Readonly<Record<string, unknown>>) =>
   attributes.flatMap((attribute) => {
@@ -97,7 +100,7 @@ export function checkFiles(
       storelinkIssue(
         `attributes.${attribute.name}`,
         'file_unknown',
-        `${attribute.label} names no file Storelink holds: upload it with POST /files and give the name it answers.`,
+        `${attribute.label} is no file Storelink holds: upload it again in the publish form.`,
       ),
     );
 }

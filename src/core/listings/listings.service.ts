@@ -25,7 +25,7 @@ import type { Clock } from '../../lib/clock.js';
 import { parseMediaName } from '../catalog/images.js';
 import type { ProductsService } from '../catalog/products.service.js';
 import type { Outbox } from '../webhooks/outbox.js';
-import { checkAttributes, checkCategory, checkFiles, checkSettings, errorsOf, fieldsOf, fileNamesOf } from './checks.js';
+import { checkAttributes, checkCategory, checkFiles, checkSettings, errorsOf, fieldsOf, fileNamesOf, withoutRepeats } from './checks.js';
 import { adoption } from './differences.js';
 import { draftOf, type ImageBytes, listedVariants } from './draft.js';
 import type { ListingWork } from './listing-work.js';
@@ -100,7 +100,7 @@ export function createListingsService(deps: {
       const category = await adapter.category(call, input.category_id);
       const found = category?.leaf ? ((await adapter.categoryAttributes(call, input.category_id)) ?? []) : [];
       const named = fileNamesOf(found, attributes).map(({ name }) => parseMediaName(name)!);
-      const checked = [
+      const checked = withoutRepeats([
         ...checkSettings(missing),
         ...pricingIssues,
         ...checkOverrides(product, overrides),
@@ -110,7 +110,7 @@ export function createListingsService(deps: {
         // The platform's rules on what the listing shows: an overridden field's issue is the override's.
         ...adapter.check(draft, found, call).map((issue) => onOverride(issue, overrides)),
         ...((await adapter.readiness?.(call)) ?? []),
-      ];
+      ]);
       return input.mode === 'validate' && errorsOf(checked).length === 0 ? [...checked, ...(await adapter.validate(call, draft))] : checked;
     });
     return { site, product, draft, overrides, issues };

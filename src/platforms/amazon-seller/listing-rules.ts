@@ -107,10 +107,27 @@ function productFieldOf(attribute: string, variantIndex: number): string | null 
   return null;
 }
 
+/** Attributes Storelink fills or asks for under its own names, said in the seller's words, not the schema's titles. */
+const SELLER_WORDS: Readonly<Record<string, string>> = {
+  [IDENTIFIER]: 'The barcode (UPC, EAN or GTIN)',
+  [ASIN]: 'The ASIN to offer on',
+};
+
+/** A required attribute the seller's route does not take: a product of its own needs a barcode, never an ASIN. */
+const offRoute = (attribute: string, draft: ListingDraft) => attribute === ASIN && offeredAsin(draft) === null;
+
+/** The schema's "required" in a seller's words, for the attributes Storelink names itself. */
+function requiredMessage(attribute: string, title: string): string {
+  if (attribute === IDENTIFIER)
+    return 'Amazon needs a barcode (UPC, EAN or GTIN) on each variant of a new product: set the variant’s barcode, or offer on an existing ASIN.';
+  return `Amazon requires ${title} for this product type.`;
+}
+
 /**
  * Ajv's errors on one SKU's attributes as issues: on `attributes.<name>` where the seller gives the attribute (or
  * Storelink does not fill it), else on the product's field Storelink fills it from. The same problem on several
- * SKUs is one issue.
+ * SKUs is one issue. The schema requires a barcode or an ASIN, each without the other: only the route the seller
+ * chose is asked for (a barcode unless the listing offers on an ASIN).
  */
 export function schemaIssues(
   errors: readonly ErrorObject[],
@@ -124,12 +141,13 @@ export function schemaIssues(
     const path = error.instancePath.split('/').slice(1);
     const attribute = path[0] ?? (error.keyword === 'required' ? String(error.params.missingProperty) : undefined);
     if (attribute === undefined) continue;
-    const title = titles[attribute] ?? attribute;
+    if (path.length === 0 && error.keyword === 'required' && offRoute(attribute, draft)) continue;
+    const title = SELLER_WORDS[attribute] ?? titles[attribute] ?? attribute;
     const byListing = attribute in draft.attributes || attribute === ASIN || attribute === BULLETS;
     const field = byListing ? `attributes.${attribute}` : (productFieldOf(attribute, variantIndex) ?? `attributes.${attribute}`);
     const message =
       path.length === 0 && error.keyword === 'required'
-        ? `Amazon requires ${title} for this product type.`
+        ? requiredMessage(attribute, title)
         : `${title} ${error.message ?? 'is not valid'} (Amazon's schema for the product type).`;
     issues.push(storelinkIssue(field, `amazon_schema_${error.keyword}`, message));
   }

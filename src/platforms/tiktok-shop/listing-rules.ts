@@ -161,9 +161,9 @@ export function checkCertifications(
       storelinkIssue(
         `attributes.${attribute}`,
         'tiktok_certification_required',
-        `TikTok Shop needs the certificate "${name}" for a product in this category${when}: upload it (a PDF of at most ` +
-          `20 MB, or an image) with POST /files and give the name it answers as the attribute ${attribute} (the publish ` +
-          `form's "${name}" takes the file)${otherwise}.`,
+        // In a seller's words: the issue's field names the attribute for an API client (`attributes.certification:<id>`).
+        `TikTok Shop needs the certificate "${name}" for a product in this category${when}. Upload it (a PDF of at most ` +
+          `20 MB, or an image) as “${name}” in the publish form${otherwise}.`,
       ),
     ];
   });

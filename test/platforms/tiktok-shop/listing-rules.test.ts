@@ -49,7 +49,7 @@ test('a condition is met by the value id, or by its name given as text', () => {
   for (const value of ['1001539', 'leather', ['1001539']]) {
     const issues = checkCertifications(rules, { ...draft, attributes: { 100392: value } }, [material]);
     assert.deepEqual(fieldsOf(issues), [['attributes.certification:700103', 'tiktok_certification_required']], JSON.stringify(value));
-    assert.match(issues[0]!.message, /"Leather REACH declaration" for a product in this category when Material is Leather: upload it/);
+    assert.match(issues[0]!.message, /"Leather REACH declaration" for a product in this category when Material is Leather\. Upload it/);
     assert.match(issues[0]!.message, /, or choose another Material\.$/);
   }
 });
@@ -60,7 +60,7 @@ test('a certification always required is one error on its attribute, whatever th
   assert.deepEqual(fieldsOf(issues), [['attributes.certification:700103', 'tiktok_certification_required']]);
   assert.match(
     issues[0]!.message,
-    /^TikTok Shop needs the certificate "Leather REACH declaration" for a product in this category: upload it \(a PDF of at most 20 MB, or an image\) with POST \/files/,
+    /^TikTok Shop needs the certificate "Leather REACH declaration" for a product in this category\. Upload it \(a PDF of at most 20 MB, or an image\) as “Leather REACH declaration” in the publish form\.$/,
   );
 });
 

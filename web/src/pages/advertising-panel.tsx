@@ -23,6 +23,7 @@ export function AdvertisingPanel({
   title,
   workspaceId,
   manager,
+  marketplaces = {},
   onChanged,
 }: {
   ad: Advertising;
@@ -31,6 +32,8 @@ export function AdvertisingPanel({
   title: string;
   workspaceId: string;
   manager: boolean;
+  /** The marketplaces' names by id ("Amazon.com (US)"): the Ads profile's is named, not given by its id. */
+  marketplaces?: Readonly<Record<string, string>>;
   onChanged: (ad: Advertising, message: string) => void;
 }) {
   const [open, setOpen] = useState<Action | null>(null);
@@ -124,7 +127,7 @@ export function AdvertisingPanel({
         </dd>
         <dt>Ads profile</dt>
         <dd>
-          <code>{ad.profile_id}</code> <span className="muted small">({ad.marketplace_id})</span>
+          <code>{ad.profile_id}</code> <span className="muted small">({marketplaces[ad.marketplace_id] ?? ad.marketplace_id})</span>
         </dd>
         <dt>Started</dt>
         <dd>{formatDate(ad.created_at)}</dd>

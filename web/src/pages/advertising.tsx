@@ -64,12 +64,15 @@ export function AdvertisingSection({
   role,
   listingVersion,
   openForm,
+  marketplaces = {},
 }: {
   site: Site;
   listing: Listing;
   title: string;
   workspaceId: string;
   role: Role;
+  /** The marketplaces' names by id ("Amazon.com (US)"), to name the advertising's. */
+  marketplaces?: Readonly<Record<string, string>>;
   /** Changes when the listing does, so its advertising is read again. */
   listingVersion: string;
   /** Opened by the listings' "Advertise" action: the form shows at once when the listing can be advertised. */
@@ -158,6 +161,7 @@ export function AdvertisingSection({
           title={title}
           workspaceId={workspaceId}
           manager={canManage(role)}
+          marketplaces={marketplaces}
           onChanged={(changed, message) => {
             setAd(changed);
             setNotice(message);

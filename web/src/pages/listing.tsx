@@ -10,9 +10,9 @@ import { useLiveChanges } from '../live';
 import { Link, navigate } from '../router';
 import { Breadcrumb, Editable, ErrorMessage, Frame, Loading, lastWorkspace, platformName, ReadOnly, usePageTitle, useRequest } from '../ui';
 import { AdvertisingSection } from './advertising';
+import { ListingIssueList } from './listing-attributes';
 import { ListingOverrides } from './listing-overrides';
 import {
-  IssueList,
   inFlight,
   inReview,
   type Listing,
@@ -39,18 +39,19 @@ async function loadListingPage(siteId: string, listingId: string) {
     .GET('/api/v1/products/{product_id}', { params: { path: { product_id: listing.product_id }, header: inWorkspace(workspaceId) } })
     .then((result) => unwrap(result).data)
     .catch(() => null);
-  // Amazon's marketplace by the name a seller knows ("Amazon.com (US)"): the site's choices, read from what connecting
-  // stored (no call to Amazon).
-  const marketplace = listing.marketplace_id
+  // Amazon's marketplaces by the names a seller knows ("Amazon.com (US)"), by id: the site's choices, read from what
+  // connecting stored (no call to Amazon). The listing's and its advertising's are named from them.
+  const marketplaces: Readonly<Record<string, string>> = listing.marketplace_id
     ? await api
         .GET('/api/v1/sites/{site_id}/listing-options', { params: { path: { site_id: site.id }, header: inWorkspace(workspaceId) } })
         .then((result) => {
           const choices = (unwrap(result).data as Record<string, { value: string; label: string }[] | undefined>).marketplace_id;
-          return choices?.find((choice) => choice.value === listing.marketplace_id)?.label ?? null;
+          return Object.fromEntries((choices ?? []).map((choice) => [choice.value, choice.label]));
         })
-        .catch(() => null)
-    : null;
-  return { workspaceId, role, site, listing, product, marketplace, title: product?.title ?? `Product ${listing.product_id}` };
+        .catch(() => ({}))
+    : {};
+  const marketplace = listing.marketplace_id ? (marketplaces[listing.marketplace_id] ?? null) : null;
+  return { workspaceId, role, site, listing, product, marketplace, marketplaces, title: product?.title ?? `Product ${listing.product_id}` };
 }
 
 /** The listing as last read: first from the page's load, then from each poll or action. */
@@ -107,7 +108,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
       </Frame>
     );
   }
-  const { workspaceId, role, site, title, product, marketplace } = ready;
+  const { workspaceId, role, site, title, product, marketplace, marketplaces } = ready;
   const platform = listingPlatformName(listing);
   // A variant the platform ships from its own warehouses (Amazon's FBA) says so: its stock is the platform's count.
   const fulfilledByPlatform = listing.variants.some((v) => v.fulfilled_by === 'platform');
@@ -210,8 +211,9 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
             </table>
           </div>
         )}
-        <IssueList
-          issues={listing.issues}
+        <ListingIssueList
+          listing={listing}
+          workspaceId={workspaceId}
           platform={platform}
           variants={product?.variants}
           fixAt={{ settings: `${siteListingsUrl(site.id)}#settings-heading`, product: productUrl(workspaceId, listing.product_id) }}
@@ -234,6 +236,7 @@ export function ListingPage({ siteId, listingId, search }: { siteId: string; lis
           role={role}
           listingVersion={`${listing.status}:${listing.sync_status}:${listing.updated_at}`}
           openForm={advertise.current}
+          marketplaces={marketplaces}
         />
       )}
       <p>

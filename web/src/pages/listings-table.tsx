@@ -10,9 +10,9 @@ import { api, inWorkspace, unwrap } from '../api/client';
 import { useLiveChanges } from '../live';
 import { Link } from '../router';
 import { Editable, ErrorMessage, Loading } from '../ui';
+import { ListingIssueList } from './listing-attributes';
 import {
   type AdvertiseOffer,
-  IssueList,
   inFlight,
   inReview,
   LISTING_STATUSES,
@@ -21,6 +21,7 @@ import {
   ListingStatusBadge,
   listingPlatformName,
   listingUrl,
+  type NamedVariant,
   platformStatusWords,
   priceRange,
   SyncBadge,
@@ -37,6 +38,8 @@ const REVIEW_POLL_MS = 5_000;
 interface ProductName {
   title: string;
   image: string | undefined;
+  /** To name an issue's variant by its SKU and options, not its place. */
+  variants: readonly NamedVariant[];
 }
 
 /**
@@ -55,7 +58,7 @@ function useProductNames(workspaceId: string, rows: readonly Listing[]) {
         .GET('/api/v1/products/{product_id}', { params: { path: { product_id: id }, header: inWorkspace(workspaceId) } })
         .then((result) => {
           const product = unwrap(result).data;
-          return { title: product.title, image: product.images[0]?.url };
+          return { title: product.title, image: product.images[0]?.url, variants: product.variants };
         })
         .catch(() => null)
         .then((name) => setNames((m) => new Map(m).set(id, name)));
@@ -281,9 +284,11 @@ function ListingRow({
               </a>
             </>
           )}
-          <IssueList
-            issues={listing.issues}
+          <ListingIssueList
+            listing={listing}
+            workspaceId={workspaceId}
             platform={platform}
+            variants={name?.variants}
             fixAt={{ settings: '#settings-heading', product: productUrl(workspaceId, listing.product_id) }}
           />
           {listing.differences.length > 0 && listing.status !== 'deleted' && (

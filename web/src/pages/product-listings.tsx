@@ -9,7 +9,8 @@ import { api, inWorkspace, PAGE, unwrap } from '../api/client';
 import { canManage, type Role } from '../roles';
 import { Link } from '../router';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
-import { IssueList, type Listing, ListingStatusBadge, listingUrl, SyncBadge, siteListingsUrl } from './listing-parts';
+import { ListingIssueList } from './listing-attributes';
+import { type Listing, ListingStatusBadge, listingUrl, SyncBadge, siteListingsUrl } from './listing-parts';
 
 /** The product's listing on the site: the one not deleted, else the last deleted one, else null. */
 async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null> {
@@ -76,7 +77,9 @@ export function ProductListings({ workspaceId, productId, role }: { workspaceId:
                       </Link>
                     </>
                   )}
-                  {listing.status !== 'deleted' && <IssueList issues={listing.issues} platform={platformName(site.platform)} />}
+                  {listing.status !== 'deleted' && (
+                    <ListingIssueList listing={listing} workspaceId={workspaceId} platform={platformName(site.platform)} />
+                  )}
                 </>
               )}
             </li>

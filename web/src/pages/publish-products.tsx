@@ -12,8 +12,9 @@ import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'rea
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { FileAttributeField } from './attribute-file';
-import { type Attribute, type Category, type Issue, IssueList } from './listing-parts';
+import { type Attribute, type Category, type Issue, IssueList, type NamedVariant } from './listing-parts';
 import { ListingSettings, type SiteLike } from './listing-settings';
+import { productUrl } from './product-parts';
 import { SettingsIdPrefix } from './settings-id-prefix';
 
 const SEARCH_DELAY_MS = 300;
@@ -29,8 +30,8 @@ type Identity = 'barcode' | 'asin';
 type AttributeValue = string | string[] | boolean;
 type Outcome =
   | { kind: 'valid' }
-  | { kind: 'warnings'; issues: Issue[] }
-  | { kind: 'issues'; issues: Issue[] }
+  | { kind: 'warnings'; issues: Issue[]; variants?: readonly NamedVariant[] }
+  | { kind: 'issues'; issues: Issue[]; variants?: readonly NamedVariant[] }
   | { kind: 'published' }
   | { kind: 'conflict'; message: string }
   | { kind: 'failed'; message: string };
@@ -220,6 +221,7 @@ function PublishForm({
       } catch (caught) {
         results.set(productId, outcomeOf(caught));
       }
+      results.set(productId, await withVariants(workspaceId, productId, results.get(productId)!));
       setOutcomes(new Map(results));
     }
     setBusy(null);
@@ -298,6 +300,7 @@ function PublishForm({
           outcomes={outcomes}
           attributes={known}
           platform={platformName(platform)}
+          workspaceId={workspaceId}
           onFixSettings={() => setSettingsShown(true)}
           settingsShown={settingsShown}
         />
@@ -317,6 +320,16 @@ function PublishForm({
   );
 }
 
+/** An outcome with an issue on a variant, given the product's variants: the issue names it by its SKU, not its place. */
+async function withVariants(workspaceId: string, productId: number, outcome: Outcome): Promise<Outcome> {
+  if (!('issues' in outcome) || !outcome.issues.some((issue) => issue.field?.startsWith('product.variants.'))) return outcome;
+  const variants = await api
+    .GET('/api/v1/products/{product_id}', { params: { path: { product_id: productId }, header: inWorkspace(workspaceId) } })
+    .then((result) => unwrap(result).data.variants)
+    .catch(() => undefined);
+  return { ...outcome, variants };
+}
+
 function outcomeOf(caught: unknown): Outcome {
   if (!(caught instanceof ApiError)) return { kind: 'failed', message: (caught as Error).message };
   if (caught.status === 409) return { kind: 'conflict', message: 'This product is already listed on this site.' };
@@ -334,6 +347,7 @@ function Outcomes({
   outcomes,
   attributes,
   platform,
+  workspaceId,
   onFixSettings,
   settingsShown,
 }: {
@@ -341,6 +355,7 @@ function Outcomes({
   outcomes: Map<number, Outcome>;
   attributes: Attribute[];
   platform: string;
+  workspaceId: string;
   onFixSettings: () => void;
   settingsShown: boolean;
 }) {
@@ -366,7 +381,13 @@ function Outcomes({
           <li key={id} className={`outcome outcome-${outcome.kind}`}>
             <strong>{picked.get(id) ?? `Product ${id}`}</strong>: {sayOutcome(outcome, platform)}
             {(outcome.kind === 'issues' || outcome.kind === 'warnings') && (
-              <IssueList issues={outcome.issues} attributes={attributes} platform={platform} />
+              <IssueList
+                issues={outcome.issues}
+                attributes={attributes}
+                platform={platform}
+                variants={outcome.variants}
+                fixAt={{ product: productUrl(workspaceId, id) }}
+              />
             )}
           </li>
         ))}

@@ -28,6 +28,9 @@ import { ListingSettings } from './listing-settings';
 import { ListingsTable } from './listings-table';
 import { PublishProducts } from './publish-products';
 
+/** Amazon's regions in words (the site's `region` is Amazon's code: NA, EU, FE). */
+const REGION_NAME: Readonly<Record<'NA' | 'EU' | 'FE', string>> = { NA: 'North America', EU: 'Europe', FE: 'Far East' };
+
 /** The workspace the dashboard was last on, if the user still has it, else their first. */
 async function currentWorkspace() {
   const workspaces = await loadWorkspaces();
@@ -151,7 +154,7 @@ export function SiteListings({ siteId, search }: { siteId: string; search: URLSe
           {site.region !== null && (
             <>
               <dt>Region</dt>
-              <dd>{site.region}</dd>
+              <dd>{REGION_NAME[site.region]}</dd>
             </>
           )}
           <dt>Sells in</dt>
