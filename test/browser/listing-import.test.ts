@@ -107,4 +107,23 @@ describe('importing a shop’s listings in a browser', () => {
     assert.equal(product.data.variants[0]!.price, '31.00');
     session.noConsoleErrors();
   });
+
+  test('the audit log shows each listing taken as imported, named by its product and its site, none as published', async () => {
+    const site = (await (await apiCall('GET', `/sites/${siteId}`)).json()) as { data: { name: string } };
+    await page.goto(`${baseUrl}/workspace/${workspaceId}/audit-log`);
+    const rows = page.getByRole('row');
+    await rows
+      .filter({ hasText: 'Imported a listing' })
+      .getByRole('cell', { name: `Listing “Hand-thrown vase” on “${site.data.name}”`, exact: true })
+      .waitFor();
+    await rows
+      .filter({ hasText: 'Started importing a site’s listings' })
+      .getByRole('cell', { name: `Site “${site.data.name}”`, exact: true })
+      .waitFor();
+    assert.equal(await rows.filter({ hasText: 'Imported a listing' }).count(), 6);
+    assert.equal(await rows.filter({ hasText: 'Published a listing' }).count(), 0);
+    await session.shot('listing-import-audit');
+    await session.noAxeViolations('listing-import-audit');
+    session.noConsoleErrors();
+  });
 });
