@@ -141,6 +141,13 @@ const actionOf = (event: AuditEvent) =>
     ? 'Started importing a site’s listings'
     : (ACTION_LABEL[event.action] ?? event.action);
 
+/** Actions only Storelink takes, with no user: reading a site's orders. */
+const BY_STORELINK = new Set<string>(['order.recorded', 'order.changed']);
+
+/** Who, when the entry names no user: Storelink itself, nobody signed in, or a user since deleted. */
+const nobodyOf = (event: AuditEvent) =>
+  BY_STORELINK.has(event.action) ? 'Storelink' : event.action === 'auth.login_failed' ? 'Not signed in' : 'A deleted user';
+
 export function AuditLog({ workspace, search }: { workspace: Workspace; search: URLSearchParams }) {
   const workspaceId = String(workspace.id);
   usePageTitle('Audit log', workspace.name);
@@ -212,7 +219,7 @@ export function AuditLog({ workspace, search }: { workspace: Workspace; search: 
                           <div className="small muted">{event.actor.email}</div>
                         </>
                       ) : (
-                        <span className="muted">{event.action === 'auth.login_failed' ? 'Not signed in' : 'A deleted user'}</span>
+                        <span className="muted">{nobodyOf(event)}</span>
                       )}
                     </td>
                     <td data-label="What">
