@@ -226,6 +226,9 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Add an image by URL').fill(url);
     await page.getByRole('button', { name: 'Add image', exact: true }).click();
     await assertCount(items, 2);
+    // The image given by URL is marked as such (Etsy and TikTok Shop take uploaded files only); the uploaded one is not.
+    await items.nth(1).getByText('From a URL', { exact: true }).waitFor();
+    assert.equal(await items.nth(0).getByText('From a URL', { exact: true }).count(), 0);
     await page.getByLabel('Alt text of image 1').fill('Swatch, front');
     await page.getByLabel('Alt text of image 2').fill('Swatch, back');
 
@@ -244,6 +247,8 @@ describe('the Products pages in a browser', () => {
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await notice('Saved. This is version 3.').waitFor();
+    // Saved, it is still marked: the API says it is not a file Storelink holds.
+    await items.nth(1).getByText('From a URL', { exact: true }).waitFor();
     const product = await stored();
     assert.deepEqual(
       product.images.map((i) => i.alt),

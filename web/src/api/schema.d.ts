@@ -446,6 +446,8 @@ export interface components {
       url: string;
       position: number;
       alt: string | null;
+      /** @description Whether Storelink holds its file (uploaded); false for one given by URL, which Etsy and TikTok Shop do not take */
+      uploaded: boolean;
     };
     Site: {
       id: number;
