@@ -2748,18 +2748,6 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
-      403: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
       /** @description Not found (also a resource of another workspace) */
       404: {
         content: {
