@@ -101,7 +101,10 @@ describe('importing a shop’s listings in a browser', () => {
     await changes.getByText('MUG-SPECKLE price: Etsy “31.00”, catalogue “28.00”').waitFor();
     await session.shot('listing-import-changed-on-etsy');
     await session.noAxeViolations('listing-import-changed-on-etsy');
-    await changes.getByRole('button', { name: /^Take Etsy’s values for/ }).click();
+    const take = changes.getByRole('button', { name: /^Take Etsy’s values for/ });
+    // The button's visible label is whole, not cut after the possessive.
+    assert.equal(await take.textContent(), 'Take Etsy’s values');
+    await take.click();
     await changes.waitFor({ state: 'detached', timeout: IMPORTED_MS });
     const product = (await (await apiCall('GET', `/products/${mug.product_id}`)).json()) as { data: { variants: { price: string }[] } };
     assert.equal(product.data.variants[0]!.price, '31.00');
