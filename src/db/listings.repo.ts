@@ -64,6 +64,16 @@ export async function findListing(db: Db, workspaceId: number, id: number, forUp
   return row ?? null;
 }
 
+/** What names a listing in the audit log: its product's title and its site's name. */
+export async function namesOf(db: Db, listing: Pick<ListingRow, 'productId' | 'siteId'>): Promise<{ title: string; site: string }> {
+  const [row] = await db
+    .select({ title: products.title, site: sites.name })
+    .from(products)
+    .innerJoin(sites, eq(sites.id, listing.siteId))
+    .where(eq(products.id, listing.productId));
+  return row ?? { title: '', site: '' };
+}
+
 /** A listing by id alone, for its jobs; `forUpdate` locks it. */
 export async function listingById(db: Db, id: number, forUpdate = false): Promise<ListingRow | null> {
   const query = db.select().from(listings).where(eq(listings.id, id));

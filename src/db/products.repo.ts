@@ -150,7 +150,7 @@ const jsonArray = (object: string, from: string, order: string) =>
 const PRODUCT_JSON = sql.raw(`(select row_to_json(x)::text from (select p.id, p.title, p.handle, p.description, p.brand, p.tags,
   p.attributes, p.currency, p.options,
   ${jsonArray('v.id, v.sku, v.option_values, v.price::text as price, v.quantity, v.barcode', 'product_variants v where v.product_id = p.id', 'v.position')} as variants,
-  ${jsonArray('i.id, i.url, i.position, i.alt', 'product_images i where i.product_id = p.id', 'i.position')} as images,
+  ${jsonArray('i.id, i.url, i.position, i.alt, i.media_sha256 is not null as uploaded', 'product_images i where i.product_id = p.id', 'i.position')} as images,
   case when jsonb_typeof(p.package) = 'object' then (select row_to_json(k) from (select p.package->'weight_grams' as weight_grams,
     p.package->'length_mm' as length_mm, p.package->'width_mm' as width_mm, p.package->'height_mm' as height_mm) k) end as package,
   p.version, coalesce(f.price::text, '0.00') as price, coalesce(f.sku, '') as sku, coalesce(f.quantity, 0) as quantity,

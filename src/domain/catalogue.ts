@@ -97,6 +97,8 @@ export interface ProductImage {
   url: string;
   position: number;
   alt: string | null;
+  /** Whether Storelink holds its file; false for an image given by URL (Etsy and TikTok Shop take files only). */
+  uploaded: boolean;
 }
 
 /** A product as the API shows it (DESIGN §9); `price`, `sku` and `quantity` are its first variant's. */

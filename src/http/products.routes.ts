@@ -183,6 +183,9 @@ const ImageSchema = Named('ProductImage', {
   url: Type.String(),
   position: Type.Integer(),
   alt: Type.Union([Type.String(), Type.Null()]),
+  uploaded: Type.Boolean({
+    description: 'Whether Storelink holds its file (uploaded); false for one given by URL, which Etsy and TikTok Shop do not take',
+  }),
 });
 
 const ProductSchema = Named('Product', {
@@ -397,7 +400,7 @@ export function registerProductRoutes(app: App, deps: ProductRoutesServices) {
         const workspace = workspaceOf(request);
         const upload = await readUpload(request, { noun: 'image', bytesMax: IMAGE_BYTES_MAX });
         const { image } = await products.addUploadedImage(workspace.id, request.params.product_id, upload, actorOf(request));
-        return reply.code(201).send(ok({ id: image.id, url: image.url, position: image.position, alt: image.alt }));
+        return reply.code(201).send(ok({ id: image.id, url: image.url, position: image.position, alt: image.alt, uploaded: true }));
       },
     );
   });

@@ -266,7 +266,9 @@ export function registerWorkspaceRoutes(app: App, deps: WorkspaceRoutesServices)
   app.get(
     '/invitations/:token',
     {
-      config: { access: 'user' },
+      // Public: the link's page names the workspace to someone not signed in yet. The token is the secret, and whoever
+      // holds it could make an account and read the same; accepting still takes the invited user signed in.
+      config: { access: 'public' },
       schema: {
         summary: "What an invitation's link offers: the workspace, the role and whom it is for",
         tags: ['workspaces'],

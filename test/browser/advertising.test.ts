@@ -334,6 +334,13 @@ describe('advertising an Amazon listing in a browser', () => {
     const chart = figures.getByRole('figure', { name: /Spend and sales per day, with clicks/ });
     await chart.locator('svg.recharts-surface').first().waitFor({ timeout: DELIVERED_MS });
     assert.equal(chartFile(), true, 'the chart came as its own file');
+    // However few the days, a bar is drawn at most 40 px wide (one day's two bars once filled the width).
+    const bars = chart.locator('.recharts-bar-rectangle');
+    await bars.first().waitFor();
+    for (const bar of await bars.all()) {
+      const width = (await bar.boundingBox())?.width ?? 0;
+      assert.ok(width <= 40, `a bar ${width} px wide`);
+    }
     const totals = figures.getByRole('definition');
     assert.equal(await totals.count(), 6);
     const term = (name: string) =>

@@ -101,10 +101,32 @@ describe('importing a shop’s listings in a browser', () => {
     await changes.getByText('MUG-SPECKLE price: Etsy “31.00”, catalogue “28.00”').waitFor();
     await session.shot('listing-import-changed-on-etsy');
     await session.noAxeViolations('listing-import-changed-on-etsy');
-    await changes.getByRole('button', { name: /^Take Etsy’s values for/ }).click();
+    const take = changes.getByRole('button', { name: /^Take Etsy’s values for/ });
+    // The button's visible label is whole, not cut after the possessive.
+    assert.equal(await take.textContent(), 'Take Etsy’s values');
+    await take.click();
     await changes.waitFor({ state: 'detached', timeout: IMPORTED_MS });
     const product = (await (await apiCall('GET', `/products/${mug.product_id}`)).json()) as { data: { variants: { price: string }[] } };
     assert.equal(product.data.variants[0]!.price, '31.00');
+    session.noConsoleErrors();
+  });
+
+  test('the audit log shows each listing taken as imported, named by its product and its site, none as published', async () => {
+    const site = (await (await apiCall('GET', `/sites/${siteId}`)).json()) as { data: { name: string } };
+    await page.goto(`${baseUrl}/workspace/${workspaceId}/audit-log`);
+    const rows = page.getByRole('row');
+    await rows
+      .filter({ hasText: 'Imported a listing' })
+      .getByRole('cell', { name: `Listing “Hand-thrown vase” on “${site.data.name}”`, exact: true })
+      .waitFor();
+    await rows
+      .filter({ hasText: 'Started importing a site’s listings' })
+      .getByRole('cell', { name: `Site “${site.data.name}”`, exact: true })
+      .waitFor();
+    assert.equal(await rows.filter({ hasText: 'Imported a listing' }).count(), 6);
+    assert.equal(await rows.filter({ hasText: 'Published a listing' }).count(), 0);
+    await session.shot('listing-import-audit');
+    await session.noAxeViolations('listing-import-audit');
     session.noConsoleErrors();
   });
 });

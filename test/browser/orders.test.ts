@@ -288,4 +288,18 @@ describe('orders in a browser', () => {
     await page.getByRole('status').filter({ hasText: '3 orders.' }).waitFor();
     session.noConsoleErrors();
   });
+
+  test('the audit log shows an order read by Storelink itself as Storelink’s, naming the order and its shop', async () => {
+    const order = (await allOrders()).at(-1)!;
+    const site = await json<{ name: string }>('GET', `/sites/${order.site_id}`);
+    await page.goto(`${baseUrl}/workspace/${workspaceId}/audit-log?action=order.recorded`);
+    const row = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: `Order ${order.external_id} on “${site.name}”`, exact: true }) });
+    await row.getByRole('cell', { name: 'Storelink', exact: true }).waitFor();
+    assert.equal(await page.getByText('A deleted user').count(), 0);
+    await session.shot('orders-audit-log');
+    await session.noAxeViolations('orders-audit-log');
+    session.noConsoleErrors();
+  });
 });

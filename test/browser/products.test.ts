@@ -68,6 +68,15 @@ describe('the Products pages in a browser', () => {
     await chooser.setFiles({ name, mimeType, buffer });
   }
 
+  /** Imports a CSV file as a seller does: Import CSV… says what the file needs, then Choose a file… picks it. */
+  async function importFile(name: string, buffer: Buffer) {
+    await page.getByRole('button', { name: 'Import CSV…' }).click();
+    const help = page.getByRole('dialog', { name: 'Import a CSV file' });
+    await help.waitFor();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), help.getByRole('button', { name: 'Choose a file…' }).click()]);
+    await chooser.setFiles({ name, mimeType: 'text/csv', buffer });
+  }
+
   /** Whether the element has the focus within 5 s (the test is compiled without the DOM's types, hence the cast). */
   async function isFocused(locator: Locator): Promise<boolean> {
     for (let tries = 0; tries < 50; tries++) {
@@ -93,10 +102,31 @@ describe('the Products pages in a browser', () => {
     assert.equal(await page.title(), 'Products · Storelink');
     assert.equal(await page.getByRole('link', { name: 'Products', exact: true }).getAttribute('aria-current'), 'page');
     await page.getByRole('link', { name: 'Add a product' }).waitFor();
-    await page.getByRole('button', { name: 'Import CSV…' }).waitFor();
+    // The empty catalogue sends a seller with no export yet to Import CSV…, which says what a file needs before any picker.
+    await page.getByText('shows the columns it needs and offers a template to fill in').waitFor();
+    assert.equal(await page.getByText('in the columns of the export').count(), 0);
     await session.shot('products-empty');
     await session.shot('products-empty-375', 375);
     await session.noAxeViolations('products-empty');
+    let picked = false;
+    const onChooser = () => {
+      picked = true;
+    };
+    page.on('filechooser', onChooser);
+    await page.getByRole('button', { name: 'Import CSV…' }).click();
+    const help = page.getByRole('dialog', { name: 'Import a CSV file' });
+    await help.getByText('One row per variant, with a header row naming the columns.').waitFor();
+    await help.locator('code', { hasText: 'image_urls' }).waitFor();
+    const template = help.getByRole('link', { name: 'Download a template' });
+    assert.equal(await template.getAttribute('download'), 'storelink-products-template.csv');
+    const csv = decodeURIComponent((await template.getAttribute('href'))!.replace(/^data:text\/csv;charset=utf-8,/, ''));
+    assert.match(csv, /^handle,title,description,brand,tags,currency,option1_name,.*,sku,price,quantity,/);
+    await session.shot('products-import-help');
+    await session.noAxeViolations('products-import-help');
+    await help.getByRole('button', { name: 'Cancel' }).click();
+    await help.waitFor({ state: 'hidden' });
+    page.off('filechooser', onChooser);
+    assert.equal(picked, false, 'no file picker opened before the seller asked for one');
     session.noConsoleErrors();
   });
 
@@ -196,6 +226,9 @@ describe('the Products pages in a browser', () => {
     await page.getByLabel('Add an image by URL').fill(url);
     await page.getByRole('button', { name: 'Add image', exact: true }).click();
     await assertCount(items, 2);
+    // The image given by URL is marked as such (Etsy and TikTok Shop take uploaded files only); the uploaded one is not.
+    await items.nth(1).getByText('From a URL', { exact: true }).waitFor();
+    assert.equal(await items.nth(0).getByText('From a URL', { exact: true }).count(), 0);
     await page.getByLabel('Alt text of image 1').fill('Swatch, front');
     await page.getByLabel('Alt text of image 2').fill('Swatch, back');
 
@@ -214,6 +247,8 @@ describe('the Products pages in a browser', () => {
 
     await page.getByRole('button', { name: 'Save changes' }).click();
     await notice('Saved. This is version 3.').waitFor();
+    // Saved, it is still marked: the API says it is not a file Storelink holds.
+    await items.nth(1).getByText('From a URL', { exact: true }).waitFor();
     const product = await stored();
     assert.deepEqual(
       product.images.map((i) => i.alt),
@@ -279,7 +314,7 @@ describe('the Products pages in a browser', () => {
     const before = await stored();
 
     const edited = records.map((r) => (r.sku === skuOf('Blue', 'S') ? { ...r, price: '27.00' } : r));
-    await chooseFile('Import CSV…', 'catalogue.csv', 'text/csv', Buffer.from(stringify(edited, { header: true })));
+    await importFile('catalogue.csv', Buffer.from(stringify(edited, { header: true })));
     // First the preview: what would change, line by line, and nothing written until the seller says so.
     const preview = page.getByRole('region', { name: 'Preview of catalogue.csv' });
     await preview.getByText('catalogue.csv would create 0 products, update 1 product.').waitFor();
@@ -311,7 +346,7 @@ describe('the Products pages in a browser', () => {
     const records = parse(exported, { columns: true, bom: true }) as Record<string, string>[];
     // Line 1 is the header: the second record is line 3, the fourth line 5.
     const bad = records.map((r, i) => (i === 1 ? { ...r, price: 'cheap' } : i === 3 ? { ...r, quantity: '-1' } : r));
-    await chooseFile('Import CSV…', 'bad.csv', 'text/csv', Buffer.from(stringify(bad, { header: true })));
+    await importFile('bad.csv', Buffer.from(stringify(bad, { header: true })));
     const problems = page.getByRole('alert').filter({ hasText: 'bad.csv was not imported' });
     await problems.waitFor();
     const lines = await problems.getByRole('listitem').allInnerTexts();

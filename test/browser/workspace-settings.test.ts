@@ -203,7 +203,9 @@ describe('two people share a workspace in a browser', () => {
 
   test('signed out, the invited person signs up through the link, comes back to it and joins as a member', async () => {
     const expected = await visit(second.page, invitationUrl);
-    await second.page.getByRole('heading', { name: 'You are invited to a Storelink workspace' }).waitFor();
+    // Signed out, the page names the workspace and the role before its holder signs in.
+    await second.page.getByRole('heading', { name: `You are invited to ${workspaceName} on Storelink` }).waitFor();
+    await second.page.getByText(`You were invited to join ${workspaceName} as member.`).waitFor();
     assert.equal(await second.page.title(), 'Invitation · Storelink');
     await second.shot('team-invite-signed-out');
     await assertNoAxeViolations(second.page, 'the invitation page, signed out');

@@ -132,7 +132,7 @@ function catalogueArbitrary(canonical: boolean) {
         ...draft.rest,
         options: draft.options,
         variants,
-        images: draft.images.map((image, position) => ({ id: next++, position, ...image })),
+        images: draft.images.map((image, position) => ({ id: next++, position, ...image, uploaded: false })),
         version: 1,
         price: variants[0]!.price,
         sku: variants[0]!.sku,

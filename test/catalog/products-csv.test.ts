@@ -207,12 +207,12 @@ for (const kind of databaseKinds()) {
         assert.deepEqual(changed.images, bag.images);
         assert.equal((await me.get(`/products/${cup.id}`)).json().data.version, 1);
         assert.deepEqual(await auditActions(me.workspace.id), ['product.created', 'product.created', 'product.updated']);
-        // The import's change is logged as the import's, naming the product.
+        // The import's change is logged as the import's, naming the product and saying what changed, from → to.
         const [logged] = await selectRows<{ details: Record<string, string> }>(
           t.database,
           sql`select details from audit_events where workspace_id = ${me.workspace.id} and action = 'product.updated'`,
         );
-        assert.deepEqual(logged!.details, { title: bag.title, via: 'CSV import' });
+        assert.deepEqual(logged!.details, { title: bag.title, via: 'CSV import', 'P-NAT-L price': '26.50 → 27.50' });
       });
 
       test('a new handle creates a product from its rows, with its options, images, package and attributes', async () => {

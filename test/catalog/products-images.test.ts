@@ -62,10 +62,26 @@ for (const kind of databaseKinds()) {
       assert.equal(response.statusCode, 201, response.body);
       const image = response.json().data;
       const path = `/media/${sha256(bytes)}.png`;
-      assert.deepEqual(image, { id: image.id, url: `${t.deps.config.appUrl}${path}`, position: 0, alt: 'A mug on a table' });
+      assert.deepEqual(image, {
+        id: image.id,
+        url: `${t.deps.config.appUrl}${path}`,
+        position: 0,
+        alt: 'A mug on a table',
+        uploaded: true,
+      });
       const product = (await call(t, 'GET', `/products/${me.product.id}`, me.as)).json().data;
       assert.equal(product.version, 2);
       assert.deepEqual(product.images, [image]);
+      // An image given by URL, even Storelink's own, is not a file Storelink holds: the editor marks it.
+      const given = await call(t, 'PATCH', `/products/${me.product.id}`, {
+        ...me.as,
+        body: { images: [{ id: image.id }, { url: image.url }] },
+      });
+      assert.equal(given.statusCode, 200, given.body);
+      assert.deepEqual(
+        given.json().data.images.map((i: { uploaded: boolean }) => i.uploaded),
+        [true, false],
+      );
       const [stored] = await selectRows<{ width: number; height: number; size_bytes: number }>(
         t.database,
         sql`select width, height, size_bytes from media where sha256 = ${sha256(bytes)}`,

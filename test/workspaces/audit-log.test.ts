@@ -19,7 +19,7 @@ for (const kind of databaseKinds()) {
     const events = async (query = '') =>
       (await call(t, 'GET', `/audit-events${query}`, { token: owner.session, workspace: owner.workspace.id })).json();
 
-    test('connecting, reconnecting and disconnecting a site are logged newest first with the actor and address', async () => {
+    test('connecting, reconnecting and disconnecting a site are logged newest first with the actor, the address and the site’s name', async () => {
       const siteId = Number(
         /\/site\/(\d+)\//.exec(locationOf(await connectThroughSandbox(t, owner, { platform_id: 1 }, 'allow', '5')))![1],
       );
@@ -41,9 +41,17 @@ for (const kind of databaseKinds()) {
         actor: owner.user,
         subject: { type: 'site', id: siteId },
         ip_address: '203.0.113.9',
-        details: { platform: 'etsy' },
+        // The site by its name: the log names it, not its id alone.
+        details: { name: 'Sandbox Etsy Shop 5', platform: 'etsy' },
         created_at: t.clock.now().toISOString(),
       });
+      assert.deepEqual(
+        data.slice(1, 3).map((e: { details: Record<string, unknown> }) => e.details),
+        [
+          { name: 'Sandbox Etsy Shop 5', platform: 'etsy' },
+          { name: 'Sandbox Etsy Shop 5', platform: 'etsy' },
+        ],
+      );
       assert.equal(data[2].ip_address, '127.0.0.1');
       assert.equal(meta.total >= 3, true);
     });

@@ -81,6 +81,10 @@ for (const kind of databaseKinds()) {
         email: bob.user.email.toUpperCase(),
         expires_at: invitation.expires_at,
       });
+      // Signed out too: the page names the workspace before its holder signs in or makes an account.
+      const signedOut = await call(t, 'GET', `/invitations/${invitation.token}`);
+      assert.equal(signedOut.statusCode, 200, signedOut.body);
+      assert.deepEqual(signedOut.json().data, preview.json().data);
       const wrongPerson = await call(t, 'POST', `/invitations/${invitation.token}/accept`, as(eve));
       assert.equal(wrongPerson.statusCode, 403);
       assert.match(wrongPerson.json().message, /is for .*: sign in as that user/);

@@ -33,6 +33,7 @@ import {
   unescapeCell,
 } from './csv.js';
 import { presentProduct } from './present.js';
+import { productChanges } from './product-changes.js';
 import { changedFields, imageFields, productFields, sameImages, sameVariants, variantFields } from './product-fields.js';
 import { ALL_GIVEN, checkProduct } from './product-rules.js';
 import type { ProductChanges } from './products.service.js';
@@ -59,14 +60,14 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     await auditRepo.recordAudits(
       tx,
       workspaceId,
-      changes.map(({ action, id, title }) => ({
+      changes.map(({ action, id, title, changed }) => ({
         action,
         actorUserId: actor.userId,
         subjectType: 'product',
         subjectId: id,
         ipAddress: actor.ipAddress,
         // A change an import made says so: the log tells an import from an edit.
-        details: { title, via: 'CSV import' },
+        details: { title, via: 'CSV import', ...changed },
       })),
       now,
     );
@@ -145,11 +146,21 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
       tx,
       updates.map((update) => update.current.id),
     );
-    const updated = new Set(updates.map((update) => update.current.id));
+    // Each changed product as it now is: its entry says what changed, from → to, as an edit's does.
+    const after = new Map(
+      (
+        await productsRepo.findProducts(
+          tx,
+          workspaceId,
+          updates.map((update) => update.current.id),
+        )
+      ).map((product) => [product.id, product]),
+    );
     let next = 0;
     const changes = plans.flatMap(({ built, current }): Change[] => {
       if (!current) return [{ action: 'product.created', id: made[next++]!, title: built.input.title }];
-      return updated.has(current.id) ? [{ action: 'product.updated', id: current.id, title: built.input.title }] : [];
+      const now = after.get(current.id);
+      return now ? [{ action: 'product.updated', id: current.id, title: built.input.title, changed: productChanges(current, now) }] : [];
     });
     await record(tx, workspaceId, changes, actor, now);
     return counts;
@@ -287,6 +298,8 @@ interface Change {
   action: 'product.created' | 'product.updated';
   id: number;
   title: string;
+  /** A change's fields, from → to (productChanges). */
+  changed?: Record<string, string>;
 }
 
 interface ReadFile {

@@ -23,7 +23,7 @@ export function presentProduct(row: ProductRecord): Product {
     currency: row.currency,
     options: row.options,
     variants,
-    images: row.images.map((i) => ({ id: i.id, url: i.url, position: i.position, alt: i.alt })),
+    images: row.images.map((i) => ({ id: i.id, url: i.url, position: i.position, alt: i.alt, uploaded: i.mediaSha256 !== null })),
     package: row.package,
     version: row.version,
     price: first?.price ?? '0.00',

@@ -248,13 +248,14 @@ export function createConnectService(deps: {
     params: Readonly<Record<string, string>>,
     ipAddress: string | null,
   ): Promise<number> {
-    const audit = (action: auditRepo.AuditEntry['action'], siteId: number) => ({
+    // A site is named in the log by its account's name.
+    const audit = (action: auditRepo.AuditEntry['action'], site: { id: number; name: string }) => ({
       action,
       actorUserId: state.userId,
       subjectType: 'site' as const,
-      subjectId: siteId,
+      subjectId: site.id,
       ipAddress,
-      details: { platform: adapter.track },
+      details: { name: site.name, platform: adapter.track },
     });
     const grant = { region: state.region };
     // No platform call for a seller site that was disconnected while the user was away.
@@ -300,7 +301,7 @@ export function createConnectService(deps: {
             now,
           );
           await storeGrant(tx, site.id, 'seller', tokens, now);
-          await auditRepo.recordAudit(tx, [state.workspaceId], audit(existing ? 'site.reconnected' : 'site.connected', site.id), now);
+          await auditRepo.recordAudit(tx, [state.workspaceId], audit(existing ? 'site.reconnected' : 'site.connected', site), now);
           siteIds.push(site.id);
         }
         return siteIds[0]!;
@@ -313,7 +314,7 @@ export function createConnectService(deps: {
       await storeGrant(tx, site.id, 'advertising', tokens, now);
       await sitesRepo.setAdvertisingProfiles(tx, site.id, profiles, state.region, now);
       await deps.outbox.emit(tx, state.workspaceId, 'advertising.connected', { ...siteEventData(site), profiles }, now);
-      await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site.id), now);
+      await auditRepo.recordAudit(tx, [state.workspaceId], audit('advertising.connected', site), now);
       return site.id;
     });
   }

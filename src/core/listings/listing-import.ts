@@ -200,12 +200,20 @@ export function createListingImport(deps: {
       tx,
       [row.workspaceId],
       {
-        action: 'listing.created',
+        // An import's listing is logged as imported, not published, and named by its product's title and its site's name.
+        action: 'listing.imported',
         actorUserId: row.startedBy,
         subjectType: 'listing',
         subjectId: inserted.id,
         ipAddress: null,
-        details: { site_id: site.id, product_id: productId, import_id: row.id, external_id: listing.externalId },
+        details: {
+          title: product.title,
+          site: site.name,
+          site_id: site.id,
+          product_id: productId,
+          import_id: row.id,
+          external_id: listing.externalId,
+        },
       },
       now,
     );
@@ -303,7 +311,7 @@ export function createListingImport(deps: {
             subjectType: 'site',
             subjectId: site.id,
             ipAddress: actor.ipAddress,
-            details: { import_id: row.id },
+            details: { name: site.name, import_id: row.id },
           },
           now,
         );

@@ -73,7 +73,8 @@ export function createListingsService(deps: {
         subjectType: 'listing',
         subjectId: listing.id,
         ipAddress: actor.ipAddress,
-        details: { site_id: listing.siteId, product_id: listing.productId },
+        // Named by its product's title and its site's name, as they are now: the log keeps them if either goes.
+        details: { ...(await listingsRepo.namesOf(tx, listing)), site_id: listing.siteId, product_id: listing.productId },
       },
       now,
     );

@@ -314,6 +314,8 @@ export function createOrderIntake(deps: {
           subjectId: row.id,
           ipAddress: null,
           details: {
+            // The order by its number on the site, and the site by its name.
+            site: site.name,
             site_id: site.id,
             external_id: order.view.externalId,
             status: order.view.status,

@@ -43,6 +43,7 @@ export function createOrdersService(deps: { db: Db; clock: Clock; reads: Pick<Or
             subjectType: 'site',
             subjectId: site.id,
             ipAddress: actor.ipAddress,
+            details: { name: site.name },
           },
           clock.now(),
         );

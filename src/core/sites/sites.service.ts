@@ -50,7 +50,7 @@ export function createSitesService(deps: { db: Db; clock: Clock; outbox: Outbox;
           subjectType: 'site' as const,
           subjectId: site.id,
           ipAddress: actor.ipAddress,
-          details: { platform: site.platform },
+          details: { name: site.name, platform: site.platform },
         };
         await auditRepo.recordAudit(tx, [workspaceId], audit, now);
         await deps.outbox.emit(tx, workspaceId, 'site.disconnected', siteEventData(disconnected), now);

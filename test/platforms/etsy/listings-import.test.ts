@@ -113,6 +113,23 @@ for (const kind of databaseKinds()) {
       const linked = listings.find((l: { product_id: number }) => l.product_id === card);
       assert.equal(linked.sync_status, 'synced');
       assert.equal(linked.synced_version, null);
+      // Each listing taken is logged as imported (not published), named by its product's title and its site's name.
+      const siteName = (await call(t, 'GET', `/sites/${me.site}`, me.as)).json().data.name;
+      const logged = async (action: string) =>
+        (await call(t, 'GET', `/audit-events?action=${action}&per_page=50`, me.as)).json().data as {
+          subject: { type: string; id: number };
+          details: Record<string, unknown>;
+        }[];
+      assert.deepEqual(await logged('listing.created'), []);
+      const imported = await logged('listing.imported');
+      assert.deepEqual(
+        imported.filter((e) => e.subject.type === 'site').map((e) => [e.subject.id, e.details.name]),
+        [[me.site, siteName]],
+      );
+      const taken = imported.filter((e) => e.subject.type === 'listing');
+      assert.equal(taken.length, 5);
+      assert.ok(taken.every((e) => e.details.site === siteName));
+      assert.equal(taken.find((e) => e.subject.id === linked.id)?.details.title, 'Catalogue CARD-TAN');
       assert.deepEqual(
         linked.differences.map((d: { field: string; platform: string; catalogue: string }) => [d.field, d.platform, d.catalogue]),
         [

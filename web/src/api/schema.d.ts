@@ -446,6 +446,8 @@ export interface components {
       url: string;
       position: number;
       alt: string | null;
+      /** @description Whether Storelink holds its file (uploaded); false for one given by URL, which Etsy and TikTok Shop do not take */
+      uploaded: boolean;
     };
     Site: {
       id: number;
@@ -2744,18 +2746,6 @@ export interface operations {
       };
       /** @description Bad request: the body is not valid JSON, or a callback state is invalid or expired */
       400: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Unauthenticated: no bearer token, or one that is invalid, expired or revoked */
-      401: {
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Invalid workspace or access denied: the X-Workspace-Id is missing or not yours, or the token may not do this */
-      403: {
         content: {
           "application/json": components["schemas"]["Error"];
         };

@@ -6,6 +6,9 @@
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import { type AdvertisingDay, formatCount, formatDay, money } from './advertising-parts';
 
+/** The widest a bar is drawn, in px. */
+const BAR_MAX_PX = 40;
+
 /** Colours with at least 3:1 against the white card (WCAG 1.4.11 for the bars and the line). */
 const SPEND = '#c2410c';
 const SALES = '#1f5fbf';
@@ -51,8 +54,9 @@ export default function AdvertisingChart({ days, currency, measure, summary }: C
         ]}
       />
       <Legend />
-      <Bar yAxisId="money" dataKey="spend" name="Spend" fill={SPEND} isAnimationActive={false} />
-      <Bar yAxisId="money" dataKey="sales" name="Sales" fill={SALES} isAnimationActive={false} />
+      {/* A few days' bars stay bars: without a maximum, one day's two fill the width. */}
+      <Bar yAxisId="money" dataKey="spend" name="Spend" fill={SPEND} maxBarSize={BAR_MAX_PX} isAnimationActive={false} />
+      <Bar yAxisId="money" dataKey="sales" name="Sales" fill={SALES} maxBarSize={BAR_MAX_PX} isAnimationActive={false} />
       <Line
         yAxisId="count"
         dataKey={measure}

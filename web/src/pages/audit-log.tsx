@@ -96,21 +96,57 @@ function logUrl(workspaceId: string, action: AuditAction | null, page: number) {
 }
 
 /** Details that name the subject (shown under "On") or say how the change came (shown with the action). */
-const NAMING = new Set(['title', 'name', 'via']);
+const NAMING = new Set(['title', 'name', 'via', 'site']);
+
+const named = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+/** The ids a name already says: a listing named by its product and site, an order by its number on its site. */
+const namedIds = (event: AuditEvent) => {
+  const { details } = event;
+  return new Set([
+    ...(named(details.site) ? ['site_id'] : []),
+    ...(named(details.title) ? ['product_id'] : []),
+    ...(event.subject.type === 'order' ? ['external_id'] : []),
+  ]);
+};
 
 /** "from: member, to: admin", "MUG-W price: 18.00 → 23.00": an event's details, as the API keeps them. */
-const detailsOf = (event: AuditEvent) =>
-  Object.entries(event.details)
-    .filter(([key]) => !NAMING.has(key))
+const detailsOf = (event: AuditEvent) => {
+  const ids = namedIds(event);
+  return Object.entries(event.details)
+    .filter(([key]) => !NAMING.has(key) && !ids.has(key))
     .map(([key, value]) => `${key.replace(/_/g, ' ')}: ${value ?? '—'}`)
     .join('; ');
-
-/** What the event is about, by its name where the log kept one: Product “Stoneware mug”. */
-const subjectOf = (event: AuditEvent) => {
-  const label = SUBJECT_LABEL[event.subject.type] ?? event.subject.type;
-  const name = event.details.title ?? event.details.name;
-  return typeof name === 'string' && name !== '' ? `${label} “${name}”` : `${label} ${event.subject.id}`;
 };
+
+/**
+ * What the event is about, by its name where the log kept one: Product “Stoneware mug”, Listing “Stoneware mug” on
+ * “Ada's Etsy shop”, Order 1234 on “Ada's Etsy shop”; by its id otherwise.
+ */
+const subjectOf = (event: AuditEvent) => {
+  const { details, subject } = event;
+  const label = SUBJECT_LABEL[subject.type] ?? subject.type;
+  const name = details.title ?? details.name;
+  const own = named(name)
+    ? `${label} “${name}”`
+    : subject.type === 'order' && named(details.external_id)
+      ? `${label} ${details.external_id}`
+      : `${label} ${subject.id}`;
+  return named(details.site) ? `${own} on “${details.site}”` : own;
+};
+
+/** The action in words; an import's start is on its site, each listing it takes on the listing. */
+const actionOf = (event: AuditEvent) =>
+  event.action === 'listing.imported' && event.subject.type === 'site'
+    ? 'Started importing a site’s listings'
+    : (ACTION_LABEL[event.action] ?? event.action);
+
+/** Actions only Storelink takes, with no user: reading a site's orders. */
+const BY_STORELINK = new Set<string>(['order.recorded', 'order.changed']);
+
+/** Who, when the entry names no user: Storelink itself, nobody signed in, or a user since deleted. */
+const nobodyOf = (event: AuditEvent) =>
+  BY_STORELINK.has(event.action) ? 'Storelink' : event.action === 'auth.login_failed' ? 'Not signed in' : 'A deleted user';
 
 export function AuditLog({ workspace, search }: { workspace: Workspace; search: URLSearchParams }) {
   const workspaceId = String(workspace.id);
@@ -183,11 +219,11 @@ export function AuditLog({ workspace, search }: { workspace: Workspace; search: 
                           <div className="small muted">{event.actor.email}</div>
                         </>
                       ) : (
-                        <span className="muted">{event.action === 'auth.login_failed' ? 'Not signed in' : 'A deleted user'}</span>
+                        <span className="muted">{nobodyOf(event)}</span>
                       )}
                     </td>
                     <td data-label="What">
-                      {ACTION_LABEL[event.action] ?? event.action}
+                      {actionOf(event)}
                       {typeof event.details.via === 'string' && <span className="muted"> (by a {event.details.via})</span>}
                       {detailsOf(event) !== '' && <div className="small muted">{detailsOf(event)}</div>}
                     </td>

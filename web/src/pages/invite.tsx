@@ -19,10 +19,22 @@ const here = (token: string) => `/invite/${encodeURIComponent(token)}`;
 function SignedOut({ token }: { token: string }) {
   useHeadingFocus();
   const next = new URLSearchParams({ next: here(token) });
+  // The link's offer is readable signed out: the page names the workspace. A link that no longer works is said once
+  // signed in, as the accepting page says it.
+  const offer = useRequest(async () => unwrap(await api.GET('/api/v1/invitations/{token}', { params: { path: { token } } })).data, token);
   return (
     <main id="main" className="auth">
-      <h1>You are invited to a Storelink workspace</h1>
+      <h1>
+        {offer.state === 'ready'
+          ? `You are invited to ${offer.data.workspace.name} on Storelink`
+          : 'You are invited to a Storelink workspace'}
+      </h1>
       <div className="card">
+        {offer.state === 'ready' && (
+          <p>
+            You were invited to join {offer.data.workspace.name} as {ROLE_LABEL[offer.data.role].toLowerCase()}.
+          </p>
+        )}
         <p>Sign in, or create an account, with the email address the invitation was sent to. You come back to this page to accept it.</p>
         <div className="button-row">
           <Link className="button primary" href={`/login?${next}`}>

@@ -389,7 +389,7 @@ function PlatformChanges({
             disabled={busy}
             aria-label={`Send the catalogue’s values for ${title}`}
           >
-            Send the catalogue’s
+            Send the catalogue’s values
           </button>
           <button
             type="button"
@@ -397,7 +397,7 @@ function PlatformChanges({
             disabled={busy}
             aria-label={`Take ${platform}’s values for ${title}`}
           >
-            Take {platform}’s
+            Take {platform}’s values
           </button>
         </div>
       </Editable>

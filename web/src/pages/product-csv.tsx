@@ -78,12 +78,47 @@ export function ExportButton({ workspaceId }: { workspaceId: string }) {
   );
 }
 
+/** The columns a file may have (docs/catalogue.md, "CSV"), in the export's order. */
+const TEMPLATE_COLUMNS = [
+  'handle',
+  'title',
+  'description',
+  'brand',
+  'tags',
+  'currency',
+  'option1_name',
+  'option1_value',
+  'option2_name',
+  'option2_value',
+  'option3_name',
+  'option3_value',
+  'sku',
+  'price',
+  'quantity',
+  'barcode',
+  'weight_grams',
+  'length_mm',
+  'width_mm',
+  'height_mm',
+  'image_urls',
+];
+
+/** A template to fill in: the columns, and a product of two sizes as an example (its second row repeats nothing). */
+const TEMPLATE = [
+  TEMPLATE_COLUMNS.join(','),
+  'linen-tote,Linen tote bag,Hand-stitched natural linen.,Ada & Co,"tote, linen",USD,Size,S,,,,,TOTE-S,24.00,10,,250,400,300,20,https://example.com/tote.jpg',
+  ',,,,,,,L,,,,,TOTE-L,26.00,5,,,,,,',
+].join('\r\n');
+const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(`${TEMPLATE}\r\n`)}`;
+
 /**
- * A button that picks a .csv file and posts it to POST /products/import as text/csv: first as a dry run, whose preview
- * `onOutcome` hears with a `confirm` that imports it for real. Nothing is written before the seller confirms.
+ * A button that first says what the file needs (its columns, a template to download), then picks a .csv file and posts
+ * it to POST /products/import as text/csv: first as a dry run, whose preview `onOutcome` hears with a `confirm` that
+ * imports it for real. Nothing is written before the seller confirms.
  */
 export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; onOutcome: (outcome: ImportOutcome) => void }) {
   const input = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
   const [busyWith, setBusyWith] = useState<string | null>(null);
   async function upload(file: File, dryRun: boolean) {
     setBusyWith(file.name);
@@ -133,9 +168,50 @@ export function ImportButton({ workspaceId, onOutcome }: { workspaceId: string; 
           if (file) void upload(file, true);
         }}
       />
-      <button type="button" onClick={() => input.current?.click()} disabled={busyWith !== null}>
+      <button type="button" onClick={() => dialog.current?.showModal()} disabled={busyWith !== null}>
         {busyWith ? `Reading ${busyWith}…` : 'Import CSV…'}
       </button>
+      <dialog ref={dialog} className="dialog" aria-labelledby="import-csv-title" aria-describedby="import-csv-text">
+        <h2 id="import-csv-title">Import a CSV file</h2>
+        <div id="import-csv-text">
+          <p>
+            One row per variant, with a header row naming the columns. Only <code>sku</code> is required: a file of just <code>sku</code>{' '}
+            and <code>quantity</code> updates stock alone. Rows with the same <code>handle</code> are one product.
+          </p>
+          <p>The columns it reads:</p>
+          <p className="small">
+            {TEMPLATE_COLUMNS.map((column, i) => (
+              <span key={column}>
+                {i > 0 && ', '}
+                <code>{column}</code>
+              </span>
+            ))}
+            , and <code>attribute.&lt;name&gt;</code> for each attribute.
+          </p>
+          <p>
+            Start from the template, or from <strong>Export CSV</strong> once you have products. A product export from Shopify imports as it
+            is. You see what will change before anything is written.
+          </p>
+        </div>
+        <div className="button-row">
+          <a className="button" href={TEMPLATE_HREF} download="storelink-products-template.csv">
+            Download a template
+          </a>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              dialog.current?.close();
+              input.current?.click();
+            }}
+          >
+            Choose a file…
+          </button>
+          <button type="button" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+        </div>
+      </dialog>
     </>
   );
 }

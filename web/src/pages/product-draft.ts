@@ -34,6 +34,8 @@ export interface ImageDraft {
   id?: number;
   url: string;
   alt: string;
+  /** A file Storelink holds; false for an image given by URL (shown as such: Etsy and TikTok Shop take files only). */
+  uploaded: boolean;
 }
 
 export const PACKAGE_FIELDS = [
@@ -102,7 +104,7 @@ export function draftOf(product: Product | null, currency = 'USD'): Draft {
       quantity: String(v.quantity),
       barcode: v.barcode ?? '',
     })),
-    images: product.images.map((i) => ({ key: newKey(), id: i.id, url: i.url, alt: i.alt ?? '' })),
+    images: product.images.map((i) => ({ key: newKey(), id: i.id, url: i.url, alt: i.alt ?? '', uploaded: i.uploaded })),
   };
 }
 

@@ -127,7 +127,7 @@ function ProductForm({ workspaceId, stored, onSaved }: { workspaceId: string; st
       const known = new Set(d.images.map((i) => i.id));
       const added = product.images
         .filter((i) => !before.has(i.id) && !known.has(i.id))
-        .map((i) => ({ key: newKey(), id: i.id, url: i.url, alt: i.alt ?? '' }));
+        .map((i) => ({ key: newKey(), id: i.id, url: i.url, alt: i.alt ?? '', uploaded: i.uploaded }));
       return { ...d, images: [...d.images, ...added] };
     });
     setMessage(`Image uploaded. This is version ${product.version}.`);

@@ -119,7 +119,11 @@ export function ImagesEditor({
                     <strong>Image {i + 1}</strong>
                     {i === 0 && <span className="badge">Main image</span>}
                     {image.id === undefined && <span className="badge badge-warn">Not saved yet</span>}
+                    {!image.uploaded && <span className="badge">From a URL</span>}
                   </p>
+                  {!image.uploaded && (
+                    <p className="muted small">Etsy and TikTok Shop take uploaded files only: upload this image to list it there.</p>
+                  )}
                   <div className="field">
                     <label htmlFor={altId}>
                       Alt text <span className="visually-hidden">of image {i + 1}</span>
@@ -167,7 +171,7 @@ export function ImagesEditor({
         </ol>
       )}
       <div className="image-add">
-        <AddByUrl full={full} onAdd={(url) => setImages((list) => [...list, { key: newKey(), url, alt: '' }])} />
+        <AddByUrl full={full} onAdd={(url) => setImages((list) => [...list, { key: newKey(), url, alt: '', uploaded: false }])} />
         <UploadImage workspaceId={workspaceId} productId={productId} full={full} onUploaded={onUploaded} />
       </div>
     </section>

@@ -96,9 +96,9 @@ export function ProductList({ workspaceId, search }: { workspaceId: string; sear
         <section className="card empty-state" aria-labelledby="empty-heading">
           <h2 id="empty-heading">No products yet</h2>
           <p>
-            Add your first product here, or import a CSV file with one row per variant: in the columns of the export, or a product export
-            from Shopify as it is. A file of just <code>sku</code> and <code>quantity</code> updates stock alone. You see what will change
-            before anything is written.
+            Add your first product here, or import a spreadsheet saved as a CSV file, one row per variant. <strong>Import CSV…</strong>{' '}
+            shows the columns it needs and offers a template to fill in; a product export from Shopify imports as it is. You see what will
+            change before anything is written.
           </p>
           <Editable>
             <div className="button-row">
