@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { sql } from 'drizzle-orm';
+import { TEMPLATE, TEMPLATE_COLUMNS } from '../../web/src/pages/product-csv-template.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { INVALID, mug, tote } from '../helpers/fixtures.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp } from '../helpers/test-app.js';
@@ -154,6 +155,24 @@ for (const kind of databaseKinds()) {
     });
 
     describe('POST /products/import', () => {
+      test("the dashboard's template imports as it is: one product of two sizes, the second row taking the first's", async () => {
+        const me = await owner();
+        const response = await me.importCsv(`${TEMPLATE}\r\n`);
+        assert.equal(response.statusCode, 200, response.body);
+        assert.deepEqual(madeAndChanged(response.json()), { created: 1, updated: 0 });
+        const [product] = (await me.get('/products')).json().data;
+        assert.equal(product.title, 'Linen tote bag');
+        assert.deepEqual(
+          product.variants.map((v: { sku: string; price: string; quantity: number }) => [v.sku, v.price, v.quantity]),
+          [
+            ['TOTE-S', '24.00', 10],
+            ['TOTE-L', '26.00', 5],
+          ],
+        );
+        // The template names every column the export writes, in its order.
+        assert.deepEqual(TEMPLATE_COLUMNS, COLUMNS);
+      });
+
       test('the export imported unchanged changes nothing: no version, no audit entry', async () => {
         const me = await owner();
         await me.post(tote('U'));

@@ -2,6 +2,7 @@
 import { useRef, useState } from 'react';
 import { ApiError, api, inWorkspace, unwrap } from '../api/client';
 import { ErrorMessage } from '../ui';
+import { TEMPLATE, TEMPLATE_COLUMNS } from './product-csv-template';
 
 /** One value an import would change (POST /products/import?dry_run=true). */
 export interface ImportChange {
@@ -78,37 +79,6 @@ export function ExportButton({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-/** The columns a file may have (docs/catalogue.md, "CSV"), in the export's order. */
-const TEMPLATE_COLUMNS = [
-  'handle',
-  'title',
-  'description',
-  'brand',
-  'tags',
-  'currency',
-  'option1_name',
-  'option1_value',
-  'option2_name',
-  'option2_value',
-  'option3_name',
-  'option3_value',
-  'sku',
-  'price',
-  'quantity',
-  'barcode',
-  'weight_grams',
-  'length_mm',
-  'width_mm',
-  'height_mm',
-  'image_urls',
-];
-
-/** A template to fill in: the columns, and a product of two sizes as an example (its second row repeats nothing). */
-const TEMPLATE = [
-  TEMPLATE_COLUMNS.join(','),
-  'linen-tote,Linen tote bag,Hand-stitched natural linen.,Ada & Co,"tote, linen",USD,Size,S,,,,,TOTE-S,24.00,10,,250,400,300,20,https://example.com/tote.jpg',
-  ',,,,,,,L,,,,,TOTE-L,26.00,5,,,,,,',
-].join('\r\n');
 const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(`${TEMPLATE}\r\n`)}`;
 
 /**
