@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
+import type { DatabaseKind } from './database.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -46,17 +47,19 @@ export interface BrowserSession {
 }
 
 /**
- * A served app on PGlite and a fresh Chromium profile with one page of 1440x900. `env` is the app's environment beyond
+ * A served app on the database of `kind` (a test file runs its tests once per databaseKinds()) and a fresh Chromium
+ * profile with one page of 1440x900. `env` is the app's environment beyond
  * the test defaults; `chromiumArgs` are added to Chromium's command line (a `--host-resolver-rules` to reach the app by
  * another name); `renewals` as createTestApp takes it.
  */
 export async function openBrowser(
+  kind: DatabaseKind,
   options: { acceptDownloads?: boolean; env?: Record<string, string>; chromiumArgs?: string[]; renewals?: 'worker' | 'by-hand' } = {},
 ): Promise<BrowserSession> {
   assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
   await mkdir(SCREENSHOTS, { recursive: true });
-  const t = await createTestApp('pglite', {
+  const t = await createTestApp(kind, {
     listen: true,
     ...(options.env ? { env: options.env } : {}),
     ...(options.renewals ? { renewals: options.renewals } : {}),
