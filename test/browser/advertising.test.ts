@@ -19,7 +19,7 @@ import type { Page } from 'playwright-core';
 import { REPORT_POLL_MS, REPORT_QUEUE } from '../../src/core/advertising/advertising-metrics.js';
 import { setAmazonAdsRateLimit } from '../../src/sandbox/amazon-ads/rate-limits.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
-import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 import { runDueJobs } from '../helpers/test-app.js';
@@ -124,9 +124,7 @@ for (const kind of databaseKinds()) {
       assert.equal(authorization.status, 200);
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByLabel('Sandbox account number').fill(ACCOUNT);
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
 
       const settings = await apiCall('PUT', `/sites/${siteId}/listing-settings`, { marketplace_id: 'ATVPDKIKX0DER' });
       assert.equal(settings.status, 200, await settings.clone().text());

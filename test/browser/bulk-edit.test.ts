@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -82,9 +82,7 @@ for (const kind of databaseKinds()) {
       const authorization = await json<{ url: string }>(apiCall('POST', '/authenticate-site', { platform_id: 1 }));
       await page.goto(authorization.url);
       await page.getByLabel('Sandbox account number').fill('1');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
       const choices = await json<Record<string, { value: unknown }[]>>(apiCall('GET', `/sites/${siteId}/listing-options`));
       const first = (field: string) => choices[field]![0]!.value;
       // A 10 % adjustment: the channel's prices differ from the catalogue's, so its rows are its own.

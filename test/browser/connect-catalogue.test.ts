@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { connectTikTokShopSite } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
 import { refreshDue } from '../helpers/jobs.js';
@@ -44,8 +44,7 @@ for (const kind of databaseKinds()) {
       await page.waitForURL((url) => url.pathname.startsWith('/sandbox/'));
       await page.getByLabel('Sandbox account number').fill(account);
       if (market) await page.getByLabel("The sandbox seller's market").selectOption(market);
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
+      await allowConsent(page);
     }
 
     test('each platform says what its connection allows, with a Sandbox badge when the server simulates it', async () => {

@@ -54,6 +54,10 @@ for (const kind of databaseKinds()) {
       );
       // Not 'networkidle': the page's live event stream (web/src/live.ts) keeps a request open for as long as it is shown.
       await page.waitForLoadState('load');
+      if (new URL(page.url()).pathname.startsWith('/site/')) {
+        await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
+        await session.noAxeViolations(`the site page ${buttonName} brought`);
+      }
     }
 
     test('a visitor signs up and lands on the workspace dashboard, whose id is in the address', async () => {

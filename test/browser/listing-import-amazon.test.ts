@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 
 /** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
@@ -52,9 +52,7 @@ for (const kind of databaseKinds()) {
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByLabel('Sandbox account number').fill(ACCOUNT);
       await page.getByLabel("The sandbox seller's existing listings").selectOption('stocked');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
 
       const saved = await apiCall('PUT', `/sites/${siteId}/listing-settings`, { marketplace_id: 'ATVPDKIKX0DER' });
       assert.equal(saved.status, 200, await saved.clone().text());

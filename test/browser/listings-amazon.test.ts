@@ -19,7 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -119,9 +119,7 @@ for (const kind of databaseKinds()) {
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByText('Sandbox.').waitFor();
       await page.getByLabel('Sandbox account number').fill(ACCOUNT);
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
       await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
       await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
       await page.locator('dd', { hasText: 'Amazon' }).first().waitFor();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PDF, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -55,9 +55,7 @@ for (const kind of databaseKinds()) {
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByLabel('Sandbox account number').fill('49');
       await page.getByLabel("The sandbox seller's market").selectOption('GB');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      const siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      const siteId = await allowConsent(page);
       const options = (await (await apiCall('GET', `/sites/${siteId}/listing-options`)).json()) as {
         data: { warehouse_id: { value: string }[] };
       };

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -58,9 +58,7 @@ for (const kind of databaseKinds()) {
       // A UK seller: the mug is priced in pounds.
       await page.getByLabel("The sandbox seller's market").selectOption('GB');
       await page.getByLabel('A prerequisite the sandbox shops still lack').selectOption('KYC_PENDING');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
 
       const options = (await (await apiCall('GET', `/sites/${siteId}/listing-options`)).json()) as {
         data: { warehouse_id: { value: string }[] };

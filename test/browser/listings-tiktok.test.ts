@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -114,9 +114,7 @@ for (const kind of databaseKinds()) {
       );
       assert.equal(await market.inputValue(), 'US');
       await session.noAxeViolations('the TikTok Shop consent page with its market choice');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
       await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
       await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
       await page.locator('dd', { hasText: 'TikTok Shop' }).waitFor();

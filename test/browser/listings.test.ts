@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -78,9 +78,7 @@ for (const kind of databaseKinds()) {
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByText('Sandbox.').waitFor();
       await page.getByLabel('Sandbox account number').fill('1');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
       await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
       await page.getByText('No listings yet.').waitFor();
       await page.locator('.badge-connected', { hasText: 'Connected' }).waitFor();
@@ -261,6 +259,7 @@ for (const kind of databaseKinds()) {
       await page.waitForURL(`${baseUrl}/workspace/${workspaceId}/products/${productId}`);
       const listed = page.getByRole('region', { name: 'Listed on' });
       await listed.getByText('Inactive', { exact: true }).waitFor();
+      await session.noAxeViolations('the product page');
       await listed.getByRole('link', { name: /\(Etsy\)/ }).click();
       await page.waitForURL(`${baseUrl}/site/${siteId}/listings`);
       await row().waitFor();

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 import { within } from '../helpers/test-app.js';
@@ -74,8 +74,7 @@ for (const kind of databaseKinds()) {
       await page.goto(authorization.url);
       await page.getByText('Sandbox.').waitFor();
       await page.getByLabel('Sandbox account number').fill(account);
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
+      await allowConsent(page);
       await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
       return Number(/\/site\/(\d+)\/listings$/.exec(page.url())![1]);
     }

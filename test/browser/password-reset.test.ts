@@ -41,6 +41,8 @@ for (const kind of databaseKinds()) {
 
     test('"Forgot password?" on the sign-in page mails a link to the account', async () => {
       await page.goto(`${baseUrl}/login`);
+      await page.getByRole('link', { name: 'Forgot password?' }).waitFor();
+      await session.noAxeViolations('the sign-in page');
       await page.getByRole('link', { name: 'Forgot password?' }).click();
       await page.waitForURL(/\/forgot-password$/);
       assert.equal(await page.title(), 'Forgot your password · Storelink');
@@ -84,6 +86,7 @@ for (const kind of databaseKinds()) {
 
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.waitForURL(/\/login$/);
+      await session.noAxeViolations('the sign-in page the reset leads to');
       await page.getByLabel('Email').fill(user.email);
       await page.getByLabel('Password').fill(NEW_PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();

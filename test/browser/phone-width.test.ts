@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -64,9 +64,7 @@ for (const kind of databaseKinds()) {
       const authorization = await apiCall('POST', '/authenticate-site', { platform_id: 1 });
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByLabel('Sandbox account number').fill('390');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
 
       const options = (
         (await (await apiCall('GET', `/sites/${siteId}/listing-options`)).json()) as { data: Record<string, { value: string }[]> }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 
 async function waitForFocus(locator: Locator, what: string): Promise<void> {
@@ -220,8 +220,7 @@ for (const kind of databaseKinds()) {
       assert.equal(await page.getByText('Invalid credentials').count(), 0, 'the seed’s code word is not shown');
       await banner.getByRole('button', { name: 'Try again' }).click();
       await page.getByLabel('Sandbox account number').fill('4');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
+      await allowConsent(page);
       await page.getByRole('status').filter({ hasText: 'Etsy is connected.' }).waitFor();
       assert.equal(await page.title(), `Listings · ${await page.locator('main h1').textContent()} · Storelink`);
       session.noConsoleErrors();

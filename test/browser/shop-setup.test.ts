@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
+import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
@@ -47,9 +47,7 @@ for (const kind of databaseKinds()) {
       await page.goto(((await authorization.json()) as { data: { url: string } }).data.url);
       await page.getByLabel('Sandbox account number').fill('36');
       await page.getByLabel("The sandbox account's shop").selectOption('empty');
-      await page.getByRole('button', { name: 'Allow', exact: true }).click();
-      await page.waitForURL(/\/site\/\d+\/listings$/);
-      siteId = /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
+      siteId = await allowConsent(page);
 
       for (const legend of ['Create a shipping profile on Etsy', 'Create a return policy on Etsy', 'Create a processing profile on Etsy'])
         await page.getByRole('group', { name: legend }).waitFor();

@@ -119,6 +119,8 @@ export async function signUp(
   user: { name: string; email: string; password: string },
 ): Promise<{ workspaceId: string; token: string }> {
   await page.goto(`${baseUrl}/signup`);
+  await page.getByRole('button', { name: 'Create account' }).waitFor();
+  await assertNoAxeViolations(page, 'the sign-up page');
   await page.getByLabel('Name').fill(user.name);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
@@ -127,6 +129,20 @@ export async function signUp(
   const workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
   const token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
   return { workspaceId, token };
+}
+
+/**
+ * Presses Allow on the sandbox consent page the browser is on, axe having checked the page as the test filled it in,
+ * and waits for the new site's listings page the dashboard brings the browser back to, checked by axe once its listing
+ * settings have loaded: the site's id.
+ */
+export async function allowConsent(page: Page): Promise<string> {
+  await assertNoAxeViolations(page, `the sandbox consent page ${new URL(page.url()).pathname}`);
+  await page.getByRole('button', { name: 'Allow', exact: true }).click();
+  await page.waitForURL(/\/site\/\d+\/listings$/);
+  await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
+  await assertNoAxeViolations(page, "a new site's listings page");
+  return /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
 }
 
 /**
