@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The file of the inputs' hash, in the bundle's directory. */
 export const INPUTS_HASH_FILE = 'inputs.sha256';
@@ -40,7 +41,8 @@ export function serverBundleCurrent(root: string, outdir = join(root, 'dist/serv
   return readFileSync(hashFile, 'utf8').trim() === bundleInputsHash(root);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Compared as URLs, so a path with a space or a # still runs the check: a check that did not run would exit 0, current.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const current = serverBundleCurrent(process.cwd());
   if (current) console.log('dist/server is current: not built again');
   process.exit(current ? 0 : 1);
