@@ -50,7 +50,7 @@ import {
   writeReport,
 } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
-import { freePort, pinCpus, type ServerProcess, startScript, startServer } from './server-process.js';
+import { freePort, pinCpus, type ServerProcess, startScript, startServer, startThroughNpm } from './server-process.js';
 import { startLines, startTimes } from './starts.js';
 import { type BenchUser, createBenchUser, ownHeaders, readUser } from './storelink-api.js';
 
@@ -400,7 +400,18 @@ async function main(): Promise<void> {
     // runs it, on all the machine's CPUs: on one (the bench's own, whose affinity a child inherits), V8's background
     // compilation of PGlite's WebAssembly and its GC shared the server's core, and a start took 1.5 s longer.
     pinCpus(null);
-    console.log(`\n${startLines(await startTimes((env) => storelink('PGlite', env), short ? 2 : 5)).join('\n')}`);
+    const npmStart = async (env: Record<string, string>) => {
+      const port = await freePort();
+      const server = await startThroughNpm(
+        'npm start (PGlite)',
+        { ...quiet, ...secrets, ...env, APP_URL: `http://127.0.0.1:${port}` },
+        port,
+      );
+      cleanups.push(() => server.stop());
+      return server;
+    };
+    const times = await startTimes((env) => storelink('PGlite', env), short ? 2 : 5, npmStart);
+    console.log(`\n${startLines(times).join('\n')}`);
     return;
   }
   const { postgres, small, grown } = await openDatabases();

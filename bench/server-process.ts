@@ -43,6 +43,51 @@ export function pinCpus(pins: { server: string; load: string } | null): void {
   }
 }
 
+/**
+ * `npm start` itself, in the project's directory, as a user runs it: its prestart (the build, or the check that skips
+ * it) and then the server, a grandchild. Resolved at the first /health 200; its memory and CPU are npm's, not the
+ * server's, so it is for timing a start only. Stopped by a SIGTERM to its process group (npm's, set up for that).
+ */
+export async function startThroughNpm(name: string, env: Record<string, string>, port: number): Promise<ServerProcess> {
+  const child = spawn('npm', ['start'], {
+    cwd: new URL('..', import.meta.url),
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {}
+  };
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(child, url);
+  } catch (error) {
+    group('SIGKILL');
+    throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
+  }
+  return {
+    name,
+    pid: child.pid!,
+    url,
+    memory: () => readMemory(child.pid!),
+    cpuMicros: () => readCpuMicros(child.pid!),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      group('SIGTERM');
+      const timer = setTimeout(() => group('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
 export async function startServer(
   name: string,
   file: string,

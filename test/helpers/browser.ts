@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { DEFAULT_WEB_DIR } from '../../src/web/dashboard.routes.js';
+import type { DatabaseKind } from './database.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -46,17 +47,19 @@ export interface BrowserSession {
 }
 
 /**
- * A served app on PGlite and a fresh Chromium profile with one page of 1440x900. `env` is the app's environment beyond
+ * A served app on the database of `kind` (a test file runs its tests once per databaseKinds()) and a fresh Chromium
+ * profile with one page of 1440x900. `env` is the app's environment beyond
  * the test defaults; `chromiumArgs` are added to Chromium's command line (a `--host-resolver-rules` to reach the app by
  * another name); `renewals` as createTestApp takes it.
  */
 export async function openBrowser(
+  kind: DatabaseKind,
   options: { acceptDownloads?: boolean; env?: Record<string, string>; chromiumArgs?: string[]; renewals?: 'worker' | 'by-hand' } = {},
 ): Promise<BrowserSession> {
   assert.ok(existsSync(join(DEFAULT_WEB_DIR, 'index.html')), 'The dashboard is not built: run npm run build:web (npm install does it)');
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
   await mkdir(SCREENSHOTS, { recursive: true });
-  const t = await createTestApp('pglite', {
+  const t = await createTestApp(kind, {
     listen: true,
     ...(options.env ? { env: options.env } : {}),
     ...(options.renewals ? { renewals: options.renewals } : {}),
@@ -116,6 +119,8 @@ export async function signUp(
   user: { name: string; email: string; password: string },
 ): Promise<{ workspaceId: string; token: string }> {
   await page.goto(`${baseUrl}/signup`);
+  await page.getByRole('button', { name: 'Create account' }).waitFor();
+  await assertNoAxeViolations(page, 'the sign-up page');
   await page.getByLabel('Name').fill(user.name);
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
@@ -124,6 +129,20 @@ export async function signUp(
   const workspaceId = /\/workspace\/(\d+)\/dashboard/.exec(page.url())![1]!;
   const token = (await page.evaluate("localStorage.getItem('storelink.session')")) as string;
   return { workspaceId, token };
+}
+
+/**
+ * Presses Allow on the sandbox consent page the browser is on, axe having checked the page as the test filled it in,
+ * and waits for the new site's listings page the dashboard brings the browser back to, checked by axe once its listing
+ * settings have loaded: the site's id.
+ */
+export async function allowConsent(page: Page): Promise<string> {
+  await assertNoAxeViolations(page, `the sandbox consent page ${new URL(page.url()).pathname}`);
+  await page.getByRole('button', { name: 'Allow', exact: true }).click();
+  await page.waitForURL(/\/site\/\d+\/listings$/);
+  await page.getByRole('heading', { name: 'Listing settings' }).waitFor();
+  await assertNoAxeViolations(page, "a new site's listings page");
+  return /\/site\/(\d+)\/listings$/.exec(page.url())![1]!;
 }
 
 /**
