@@ -408,6 +408,17 @@ for (const kind of databaseKinds()) {
       for (const field of fields) assert.doesNotMatch(field, /Variant \d|Attribute|ASIN/);
       await session.shot('listings-amazon-variant-issue');
       await session.noAxeViolations('listings-amazon-variant-issue');
+      // The product's page says the same in its "Listed on": the variant by its sku and option, not its place.
+      await page.goto(`${baseUrl}/workspace/${workspaceId}/products/${productId}`);
+      const listed = page.getByRole('region', { name: 'Listed on' });
+      await listed.locator('.issue').first().waitFor();
+      const onProduct = await listed.locator('.issue .issue-field').allTextContents();
+      assert.ok(
+        onProduct.some((field) => field.startsWith('Variant AMZ-MUG-B (Blue)')),
+        onProduct.join(' | '),
+      );
+      for (const field of onProduct) assert.doesNotMatch(field, /Variant \d|Attribute|ASIN/);
+      await session.noAxeViolations('the product page with a variant issue');
       session.noConsoleErrors();
     });
   });

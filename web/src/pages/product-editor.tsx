@@ -46,7 +46,9 @@ export function ProductEditor({ workspaceId, productId, role }: { workspaceId: s
           ) : (
             <ProductForm workspaceId={workspaceId} stored={loaded.data} onSaved={() => setSaves((n) => n + 1)} />
           )}
-          {loaded.data && <ProductListings workspaceId={workspaceId} productId={loaded.data.id} role={role} />}
+          {loaded.data && (
+            <ProductListings workspaceId={workspaceId} productId={loaded.data.id} variants={loaded.data.variants} role={role} />
+          )}
           {loaded.data && <StockMovements workspaceId={workspaceId} productId={loaded.data.id} version={saves} />}
         </>
       ) : (

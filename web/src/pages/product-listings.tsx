@@ -10,7 +10,7 @@ import { canManage, type Role } from '../roles';
 import { Link } from '../router';
 import { ErrorMessage, Loading, platformName, useRequest } from '../ui';
 import { ListingIssueList } from './listing-attributes';
-import { type Listing, ListingStatusBadge, listingUrl, SyncBadge, siteListingsUrl } from './listing-parts';
+import { type Listing, ListingStatusBadge, listingUrl, type NamedVariant, SyncBadge, siteListingsUrl } from './listing-parts';
 
 /** The product's listing on the site: the one not deleted, else the last deleted one, else null. */
 async function listingOf(workspaceId: string, siteId: number, productId: number): Promise<Listing | null> {
@@ -22,7 +22,18 @@ async function listingOf(workspaceId: string, siteId: number, productId: number)
   return data.find((listing) => listing.status !== 'deleted') ?? data.at(-1) ?? null;
 }
 
-export function ProductListings({ workspaceId, productId, role }: { workspaceId: string; productId: number; role?: Role }) {
+export function ProductListings({
+  workspaceId,
+  productId,
+  variants,
+  role,
+}: {
+  workspaceId: string;
+  productId: number;
+  /** The product's variants, so an issue on one names it by its sku and options, not its place. */
+  variants: readonly NamedVariant[];
+  role?: Role;
+}) {
   const loaded = useRequest(async () => {
     const sites = unwrap(await api.GET('/api/v1/sites', { params: { query: PAGE, header: inWorkspace(workspaceId) } })).data;
     const connected = sites.filter((site) => site.status !== 'disconnected');
@@ -78,7 +89,12 @@ export function ProductListings({ workspaceId, productId, role }: { workspaceId:
                     </>
                   )}
                   {listing.status !== 'deleted' && (
-                    <ListingIssueList listing={listing} workspaceId={workspaceId} platform={platformName(site.platform)} />
+                    <ListingIssueList
+                      listing={listing}
+                      workspaceId={workspaceId}
+                      platform={platformName(site.platform)}
+                      variants={variants}
+                    />
                   )}
                 </>
               )}
