@@ -178,7 +178,10 @@ for (const kind of databaseKinds()) {
       const adProfiles = page.getByRole('region', { name: 'Advertising profiles' });
       await adProfiles.getByRole('cell', { name: 'UK', exact: true }).waitFor();
       assert.ok((await adProfiles.getByRole('row').count()) > 2, 'the advertising profiles are listed (a header and two or more)');
-      await page.getByRole('definition').filter({ hasText: /^Europe$/ }).waitFor();
+      await page
+        .getByRole('definition')
+        .filter({ hasText: /^Europe$/ })
+        .waitFor();
       await shot('site-listings-amazon-advertising');
       await session.noAxeViolations('the Amazon site page with advertising');
       await page.goto(dashboardUrl());
