@@ -123,6 +123,48 @@ function requiredMessage(attribute: string, title: string): string {
   return `Amazon requires ${title} for this product type.`;
 }
 
+/** "1 character", "50 characters". */
+const counted = (limit: unknown, noun: string) => `${limit} ${noun}${limit === 1 ? '' : 's'}`;
+
+/** How many of a list's allowed values a message names before it says how many more there are. */
+const NAMED_VALUES = 8;
+
+/**
+ * What a rule of Amazon's schema asks, in a seller's words: Ajv's own words where they are plain ("must NOT have more
+ * than 50 characters"), and none of its regular expressions or keyword names where they are not.
+ */
+export function ruleInWords(error: Pick<ErrorObject, 'keyword' | 'params' | 'message'>): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'pattern':
+    case 'format':
+      return 'is not written the way Amazon accepts for it';
+    case 'enum': {
+      const allowed = (params.allowedValues as unknown[] | undefined) ?? [];
+      if (allowed.length === 0) return 'is not one of the values Amazon accepts';
+      const named = allowed.slice(0, NAMED_VALUES).map((value) => `“${String(value)}”`);
+      const more = allowed.length > NAMED_VALUES ? ` and ${allowed.length - NAMED_VALUES} more` : '';
+      return `must be one of ${named.join(', ')}${more}`;
+    }
+    case 'maxLength':
+      return `must have at most ${counted(params.limit, 'character')}`;
+    case 'minLength':
+      return `must have at least ${counted(params.limit, 'character')}`;
+    case 'maxItems':
+      return `must have at most ${counted(params.limit, 'value')}`;
+    case 'minItems':
+      return `must have at least ${counted(params.limit, 'value')}`;
+    case 'maximum':
+      return `must be at most ${params.limit}`;
+    case 'minimum':
+      return `must be at least ${params.limit}`;
+    case 'type':
+      return params.type === 'number' || params.type === 'integer' ? 'must be a number' : 'is not a value of the kind Amazon expects';
+    default:
+      return error.message ?? 'is not valid';
+  }
+}
+
 /**
  * Ajv's errors on one SKU's attributes as issues: on `attributes.<name>` where the seller gives the attribute (or
  * Storelink does not fill it), else on the product's field Storelink fills it from. The same problem on several
@@ -148,7 +190,7 @@ export function schemaIssues(
     const message =
       path.length === 0 && error.keyword === 'required'
         ? requiredMessage(attribute, title)
-        : `${title} ${error.message ?? 'is not valid'} (Amazon's schema for the product type).`;
+        : `${title} ${ruleInWords(error)} (Amazon's schema for the product type).`;
     issues.push(storelinkIssue(field, `amazon_schema_${error.keyword}`, message));
   }
   return issues;

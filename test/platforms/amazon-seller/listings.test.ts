@@ -163,7 +163,7 @@ for (const kind of databaseKinds()) {
         local.json().data.issues.map((i: { field: string; source: string }) => [i.field, i.source]),
         [['attributes.color', 'storelink']],
       );
-      assert.match(local.json().data.issues[0].message, /Color must NOT have more than 50 characters/);
+      assert.match(local.json().data.issues[0].message, /Color must have at most 50 characters/);
       assert.equal(calls('putListingsItem'), puts, 'a listing the schema refuses is not sent');
 
       const preview = await validate({ material: 'Stoneware' });
