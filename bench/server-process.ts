@@ -55,37 +55,11 @@ export async function startThroughNpm(name: string, env: Record<string, string>,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let output = '';
-  const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const group = (signal: NodeJS.Signals) => {
+  return supervised(name, child, port, (signal) => {
     try {
       process.kill(-child.pid!, signal);
     } catch {}
-  };
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(child, url);
-  } catch (error) {
-    group('SIGKILL');
-    throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
-  }
-  return {
-    name,
-    pid: child.pid!,
-    url,
-    memory: () => readMemory(child.pid!),
-    cpuMicros: () => readCpuMicros(child.pid!),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      group('SIGTERM');
-      const timer = setTimeout(() => group('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  });
 }
 
 export async function startServer(
@@ -105,7 +79,14 @@ export async function startServer(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  // Kept so a start-up failure can say why; LOG_LEVEL=warn keeps it small during the load.
+  return supervised(name, child, port, (signal) => child.kill(signal));
+}
+
+/**
+ * A started child as a ServerProcess, resolved at its first /health 200: its output kept so a start-up failure can
+ * say why (LOG_LEVEL=warn keeps it small during the load), and stopped by `kill` (SIGTERM, then SIGKILL after 10 s).
+ */
+async function supervised(name: string, child: ChildProcess, port: number, kill: (signal: NodeJS.Signals) => void): Promise<ServerProcess> {
   let output = '';
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString()).slice(-4000));
   child.stdout!.on('data', keep);
@@ -115,7 +96,7 @@ export async function startServer(
   try {
     await waitForHealth(child, url);
   } catch (error) {
-    child.kill('SIGKILL');
+    kill('SIGKILL');
     throw new Error(`${name} did not start: ${(error as Error).message}\n${output}`);
   }
   return {
@@ -126,8 +107,8 @@ export async function startServer(
     cpuMicros: () => readCpuMicros(child.pid!),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
     },
