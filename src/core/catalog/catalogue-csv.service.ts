@@ -159,8 +159,10 @@ export function createCatalogueCsvService(deps: { db: Db; clock: Clock; outbox: 
     let next = 0;
     const changes = plans.flatMap(({ built, current }): Change[] => {
       if (!current) return [{ action: 'product.created', id: made[next++]!, title: built.input.title }];
-      const now = after.get(current.id);
-      return now ? [{ action: 'product.updated', id: current.id, title: built.input.title, changed: productChanges(current, now) }] : [];
+      const stored = after.get(current.id);
+      return stored
+        ? [{ action: 'product.updated', id: current.id, title: built.input.title, changed: productChanges(current, stored) }]
+        : [];
     });
     await record(tx, workspaceId, changes, actor, now);
     return counts;
