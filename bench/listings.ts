@@ -74,6 +74,8 @@ interface Platform {
   readonly platformId: 1 | 4 | 5;
   readonly account: number;
   readonly limit: string;
+  /** What the seller picks on the sandbox's consent page besides the account (TikTok Shop: the market it sells in). */
+  readonly choices: Record<string, string>;
   prepare(server: ServerProcess): Promise<void>;
   settings(options: Record<string, { value: string }[]>): Record<string, unknown>;
   readonly currency: string;
@@ -92,6 +94,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     name: 'Etsy',
     platformId: 1,
     account: 424_242,
+    choices: {},
     limit: `${ETSY_CALLS_PER_SECOND} calls/s`,
     async prepare(server) {
       const limits = await fetch(`${server.url}/sandbox/limits`, {
@@ -121,6 +124,8 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     name: 'TikTok Shop',
     platformId: 4,
     account: 424_243,
+    // The sandbox's seller is in the US unless the consent page says otherwise: this bench sells in pounds.
+    choices: { market: 'GB' },
     limit: `${TIKTOK_CALLS_PER_SECOND} calls/s per API`,
     // The sandbox's rate limit is TikTok's own. Its shops are new ones, on probation at 100 new products a day: the
     // bench publishes 1,000 to a shop (and (i) over 100), as a shop out of probation may (listings.md §2.2).
@@ -133,7 +138,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
       if (limits.status !== 204) throw new Error(`POST /sandbox/tiktok-shop/limits answered ${limits.status}`);
     },
     settings: (options) => ({ warehouse_id: options.warehouse_id![0]!.value }),
-    // The sandbox's first shop sells in the UK.
+    // The shop of a UK seller (choices) sells in pounds.
     currency: 'GBP',
     image: { bytes: PNG_640X480, type: 'image/png', name: 'tote.png' },
     publish: { category_id: '602011', attributes: {} },
@@ -145,6 +150,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     name: 'Amazon',
     platformId: 5,
     account: 424_244,
+    choices: {},
     limit: 'each operation at 5/s (burst 5 to 10)',
     // The sandbox's usage plans are Amazon's defaults.
     prepare: async () => undefined,
@@ -214,7 +220,7 @@ export async function connectPlatform(
 ): Promise<number> {
   const platform = PLATFORMS[key];
   await platform.prepare(server);
-  const site = await connectOnce(server.url, user, account, platform.platformId, {}, request);
+  const site = await connectOnce(server.url, user, account, platform.platformId, platform.choices, request);
   const options = (await send(server, user, 'GET', `/sites/${site}/listing-options`)).data;
   await send(server, user, 'PUT', `/sites/${site}/listing-settings`, platform.settings(options));
   return site;
