@@ -207,6 +207,38 @@ export function createJobs(options: JobsOptions): Jobs {
     setTimeout(() => wake(name), Math.max(0, delay) + 100).unref();
   };
 
+  /**
+   * Jobs sent outside a transaction while an insert of their queue is on its way wait for it, and go together in the
+   * next: one statement and one commit for all of them. A burst of platform notifications (hundreds a second, each
+   * queuing an order's read) then costs the database a few commits instead of one each, and leaves pg-boss's two
+   * connections free for the workers' fetches (BENCHMARKS.md, the burst). Nothing waits when nothing is on its way;
+   * each sender's promise settles with the insert that took its jobs, an error included.
+   */
+  const gathering = new Map<string, { rows: JobRow[]; inserted: Promise<void> }>();
+  const inserting = new Map<string, Promise<unknown>>();
+  const insertGathered = (name: string, rows: readonly JobRow[]): Promise<void> => {
+    let next = gathering.get(name);
+    if (!next) {
+      const batch: { rows: JobRow[]; inserted: Promise<void> } = { rows: [], inserted: Promise.resolve() };
+      batch.inserted = (async () => {
+        await inserting.get(name)?.catch(() => undefined);
+        // From here on, what is sent waits for this insert.
+        gathering.delete(name);
+        const insert = boss.insert(name, batch.rows);
+        inserting.set(name, insert);
+        try {
+          await insert;
+        } finally {
+          if (inserting.get(name) === insert) inserting.delete(name);
+        }
+      })();
+      gathering.set(name, batch);
+      next = batch;
+    }
+    next.rows.push(...rows);
+    return next.inserted;
+  };
+
   /** Runs the queue's handler on jobs a worker took: all of them together for a batch queue, else the one. */
   const handle = (queue: QueueDefinition<object>, taken: readonly Job<object>[]) =>
     queue.batch ? queue.batch.handler(taken.map((job) => job.data)) : queue.handler(taken[0]!.data, taken[0]!);
@@ -309,11 +341,8 @@ export function createJobs(options: JobsOptions): Jobs {
     async sendMany(name, many, sendOptions = {}) {
       definition(name);
       if (many.length === 0) return;
-      await boss.insert(
-        name,
-        many.map((job) => ({ data: job.data, ...jobOptions(job) })),
-        inTransaction(sendOptions.tx),
-      );
+      const rows = many.map((job) => ({ data: job.data, ...jobOptions(job) }));
+      await (sendOptions.tx ? boss.insert(name, rows, inTransaction(sendOptions.tx)) : insertGathered(name, rows));
       for (const job of many) if (job.startAfter) wakeAt(name, job.startAfter);
     },
     schedule: (name, cron) => boss.schedule(name, cron),
@@ -390,6 +419,9 @@ export function createJobs(options: JobsOptions): Jobs {
     },
   };
 }
+
+/** One job of an insert, as pg-boss takes it. */
+type JobRow = { data: object } & ReturnType<typeof jobOptions>;
 
 /** A send's options as pg-boss takes them for one job (send's and insert's alike). */
 function jobOptions(options: Omit<SendOptions, 'tx'>) {
