@@ -25,6 +25,7 @@ for (const kind of databaseKinds()) {
       jobs.define<{ n: number }>({
         name: QUEUE,
         options: { policy: 'stately', retryLimit: 0 },
+        work: {},
         handler: async () => 'done',
         worker: 'test',
       });
