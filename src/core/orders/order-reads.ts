@@ -19,6 +19,7 @@ import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import type { OrdersPage } from '../../platforms/contracts/orders.js';
 import type { OrdersAdapters } from '../../platforms/registry.js';
 import { listingsCall } from '../listings/listings-call.js';
 import type { Pacer } from '../platform-work/pacing.js';
@@ -104,15 +105,25 @@ export function createOrderReads(deps: {
       const since = site.ordersReadTo
         ? new Date(site.ordersReadTo.getTime() - OVERLAP_MS)
         : new Date(startedAt.getTime() - HISTORY_DAYS * 86_400_000);
+      const pageAt = (cursor: string | null) => {
+        const page = adapter.changed(call, since, cursor);
+        // Awaited below, or left when the page before it failed to be recorded: never an unhandled rejection.
+        page.catch(() => undefined);
+        return page;
+      };
       let cursor: string | null = null;
       let read = 0;
-      let pages = 0;
-      do {
-        const page = await adapter.changed(call, since, cursor);
+      let pages = 1;
+      let next: Promise<OrdersPage> | null = pageAt(null);
+      while (next) {
+        const page: OrdersPage = await next;
+        cursor = page.next;
+        // The next page is asked for while this one is recorded: a burst read after it (Amazon's 100 orders a page)
+        // waits for the platform or the database, not both in turn.
+        next = cursor && pages++ < PAGES_MAX ? pageAt(cursor) : null;
         await deps.intake.record(site, page.orders);
         read += page.orders.length;
-        cursor = page.next;
-      } while (cursor && ++pages < PAGES_MAX);
+      }
       // Orders left past the last page read are changed after `since` still: the next read starts there again.
       if (!cursor) await ordersRepo.markOrdersRead(db, site.id, startedAt);
       return `${read} order(s) read${cursor ? ', more left for the next read' : ''}`;
