@@ -123,12 +123,21 @@ export function createListingWork(deps: {
 
   /**
    * Writes the listing's new state and tells the workspace, in one transaction; with `version`, the listing is `synced`
-   * if it still targets that version (listingsRepo.settleListing).
+   * if it still targets that version (listingsRepo.settleListing), and otherwise its next job is queued here. A change
+   * that arrived while this job ran usually queued that job itself; but when this job was still waiting as the change
+   * was sent, the change's send was dropped as a duplicate (one waiting job per listing), and if the job then started
+   * before the change committed it read the version before it: without this send the newer change would never be
+   * delivered (test/listings/change-while-queued.test.ts). A job already waiting makes this one the same job. Should the
+   * process die before this send, this job is run again (pg-boss's retry of a job whose instance died) and reads anew.
    */
   async function record(id: number, fields: Partial<listingsRepo.ListingRow>, event: WebhookEvent | null, version?: number): Promise<void> {
     const now = clock.now();
-    const write = (tx: Db) =>
-      version === undefined ? listingsRepo.updateListing(tx, id, fields, now) : listingsRepo.settleListing(tx, id, fields, version, now);
+    const write = async (tx: Db) => {
+      if (version === undefined) return listingsRepo.updateListing(tx, id, fields, now);
+      const row = await listingsRepo.settleListing(tx, id, fields, version, now);
+      if (row.syncStatus === 'syncing') await send(tx, row);
+      return row;
+    };
     // One statement needs no transaction of its own.
     if (!event) {
       await write(db);
