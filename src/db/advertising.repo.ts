@@ -48,8 +48,10 @@ export async function liveAdvertisingOfListing(db: Db, listingId: number): Promi
   return row ?? null;
 }
 
-export async function advertisingById(db: Db, id: number): Promise<AdvertisingRow | null> {
-  const [row] = await db.select().from(listingAdvertising).where(eq(listingAdvertising.id, id)).limit(1);
+/** The advertising; with `forUpdate`, locked until the caller's transaction ends. */
+export async function advertisingById(db: Db, id: number, forUpdate = false): Promise<AdvertisingRow | null> {
+  const query = db.select().from(listingAdvertising).where(eq(listingAdvertising.id, id)).limit(1);
+  const [row] = forUpdate ? await query.for('update') : await query;
   return row ?? null;
 }
 

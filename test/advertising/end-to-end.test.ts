@@ -9,19 +9,16 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { REPORT_POLL_MS, REPORT_QUEUE } from '../../src/core/advertising/advertising-metrics.js';
 import { ADVERTISING_QUEUE } from '../../src/core/advertising/advertising-work.js';
-import { READ_QUEUE } from '../../src/core/listings/listing-watch.js';
 import { LISTING_QUEUE } from '../../src/core/listings/listing-work.js';
 import { setAmazonAdsRateLimit } from '../../src/sandbox/amazon-ads/rate-limits.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { adsHeld } from '../helpers/ads-sandbox.js';
+import { AUTO, activeAmazonListing, advertisedListing } from '../helpers/advertising.js';
 import { connectThroughSandbox, locationOf } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
-import { amazonSeller, mugProduct } from '../helpers/listings.js';
+import type { amazonSeller } from '../helpers/listings.js';
 import { call, createPat, createTestApp, registerUser, runDueJobs, type TestApp } from '../helpers/test-app.js';
 
-/** The US profile of a sandbox Ads account (src/sandbox/amazon-ads/simulator.ts: its first marketplace in NA). */
-const usProfile = (account: string) => String(1_400_000_000_000_000 + Number(account) * 100);
-const AUTO = { daily_budget: '10.00', default_bid: '0.50', targeting: 'auto' };
 const DAY_MS = 86_400_000;
 
 for (const kind of databaseKinds()) {
@@ -43,36 +40,8 @@ for (const kind of databaseKinds()) {
     const advertising = async (me: Seller, id: number) => (await call(t, 'GET', `/listings/${id}/advertising`, me.as)).json().data;
     const adsCalls = () => [...t.deps.sandbox.calls].filter(([key]) => key.startsWith('amazon-ads:sp')).reduce((sum, [, n]) => sum + n, 0);
 
-    /** The listing watch reads what Amazon finished processing. */
-    const watched = async () => {
-      t.clock.advance(61_000);
-      await t.deps.listingWatch.sweep();
-      await runDueJobs(t, READ_QUEUE);
-    };
-    /** A seller with an active two-SKU mug on Amazon.com, and (unless `ads` is false) advertising connected for the site. */
-    async function activeListing(account: string, sku: string, options: { ads?: boolean } = {}) {
-      const me = await amazonSeller(t, account);
-      if (options.ads !== false) {
-        const back = locationOf(await connectThroughSandbox(t, me, { platform_id: 5, site_id: me.site }, 'allow', account));
-        assert.match(back, /advertising|site/);
-      }
-      const productId = await mugProduct(t, me, sku, { brand: 'Sandbox Pottery', barcodes: ['012345678905', '4006381333931'] });
-      const body = { product_id: productId, category_id: 'KITCHEN', attributes: { material: 'Stoneware' } };
-      const published = await call(t, 'POST', `/sites/${me.site}/listings`, { ...me.as, body });
-      assert.equal(published.statusCode, 202, published.body);
-      const id = published.json().data.id as number;
-      await runDueJobs(t, LISTING_QUEUE);
-      await watched();
-      assert.equal((await listing(me, id)).status, 'active');
-      return { me, id, productId, profile: usProfile(account) };
-    }
-    async function advertised(account: string, sku: string, body: object = AUTO) {
-      const made = await activeListing(account, sku);
-      const started = await call(t, 'POST', `/listings/${made.id}/advertising`, { ...made.me.as, body });
-      assert.equal(started.statusCode, 202, started.body);
-      await runDueJobs(t, ADVERTISING_QUEUE);
-      return made;
-    }
+    const activeListing = (account: string, sku: string, options: { ads?: boolean } = {}) => activeAmazonListing(t, account, sku, options);
+    const advertised = (account: string, sku: string, body: object = AUTO) => advertisedListing(t, account, sku, body);
     const webhookOf = async (me: Seller) => {
       const created = await call(t, 'POST', '/webhooks', {
         ...me.as,

@@ -90,10 +90,44 @@ export function createAdvertisingWork(deps: {
     });
   };
 
-  async function record(id: number, fields: Partial<advertisingRepo.AdvertisingRow>, event: WebhookEvent | null): Promise<string> {
+  /** What a run brings Amazon to, as it read it before its first save (a save reads the row back into `ad`). */
+  interface Delivered {
+    target: Target;
+    dailyBudget: string;
+    defaultBid: string;
+  }
+
+  /**
+   * Writes the advertising's new state and tells the workspace, in one transaction. With `delivered` (the run as it read
+   * the advertising and its listing, and the target it brought Amazon to), the advertising is `synced`, unless a change
+   * was committed since the run read them (the seller's budget, bid or state; the listing gone off, live or away): then
+   * it is `syncing`, and its next job is queued here. A change's own send adds no job while one waits (one waiting job
+   * per advertising), and the waiting job may start before the change commits and read what was before it: without
+   * this the change would never reach Amazon (the listings' case: listing-work.ts). The row is locked first, so a change
+   * being made commits before it is read (its transaction writes this row too).
+   */
+  async function record(
+    id: number,
+    fields: Partial<advertisingRepo.AdvertisingRow>,
+    event: WebhookEvent | null,
+    delivered?: Delivered,
+  ): Promise<string> {
+    const now = clock.now();
     await db.transaction(async (tx) => {
-      const row = await advertisingRepo.updateAdvertising(tx, id, fields, clock.now());
-      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { advertising: presentAdvertising(row) }, clock.now());
+      let movedOn = false;
+      if (delivered) {
+        const current = await advertisingRepo.advertisingById(tx, id, true);
+        const listing = current ? await listingsRepo.listingById(tx, current.listingId) : null;
+        movedOn =
+          current !== null &&
+          (targetOf(current, listing) !== delivered.target ||
+            current.dailyBudget !== delivered.dailyBudget ||
+            current.defaultBid !== delivered.defaultBid);
+      }
+      const syncStatus = delivered ? { syncStatus: movedOn ? ('syncing' as const) : ('synced' as const) } : {};
+      const row = await advertisingRepo.updateAdvertising(tx, id, { ...fields, ...syncStatus }, now);
+      if (movedOn) await send(tx, row);
+      if (event) await deps.outbox.emit(tx, row.workspaceId, event, { advertising: presentAdvertising(row) }, now);
       // Its first figures at once; a campaign resumed has them, and the daily report goes on.
       if (event === 'advertising.started' && row.metricsReadAt === null) await deps.firstReport(tx, row);
     });
@@ -116,6 +150,7 @@ export function createAdvertisingWork(deps: {
   /** Brings Amazon to where the advertising should stand. */
   async function bring(subject: Subject, site: SiteRow, accessToken: string): Promise<string> {
     const { ad, listing, target, progress } = subject;
+    const delivered: Delivered = { target, dailyBudget: ad.dailyBudget, defaultBid: ad.defaultBid };
     const adapter = deps.adapter!;
     const pacer = deps.pacerOf(`amazon-ads:${ad.profileId}`);
     const call: AdsCall = {
@@ -139,7 +174,7 @@ export function createAdvertisingWork(deps: {
         : target === 'paused' && ad.state === 'enabled'
           ? 'advertising.paused'
           : null;
-    return record(ad.id, { state: target, syncStatus: 'synced', issues: warnings, progress: { ...progress } }, event);
+    return record(ad.id, { state: target, issues: warnings, progress: { ...progress } }, event, delivered);
   }
 
   /** Amazon's refusal, or Amazon out of reach too long: the advertising's issues (`error` if it never ran). */
