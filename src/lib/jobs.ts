@@ -215,25 +215,22 @@ export function createJobs(options: JobsOptions): Jobs {
    * each sender's promise settles with the insert that took its jobs, an error included.
    */
   const gathering = new Map<string, { rows: JobRow[]; inserted: Promise<void> }>();
-  const inserting = new Map<string, Promise<unknown>>();
+  /** Each queue's latest insert, which the next one waits for. */
+  const latest = new Map<string, Promise<void>>();
   const insertGathered = (name: string, rows: readonly JobRow[]): Promise<void> => {
     let next = gathering.get(name);
     if (!next) {
-      const batch: { rows: JobRow[]; inserted: Promise<void> } = { rows: [], inserted: Promise.resolve() };
-      batch.inserted = (async () => {
-        await inserting.get(name)?.catch(() => undefined);
+      const batch: JobRow[] = [];
+      const before = latest.get(name);
+      const inserted = (async () => {
+        await before?.catch(() => undefined);
         // From here on, what is sent waits for this insert.
         gathering.delete(name);
-        const insert = boss.insert(name, batch.rows);
-        inserting.set(name, insert);
-        try {
-          await insert;
-        } finally {
-          if (inserting.get(name) === insert) inserting.delete(name);
-        }
+        await boss.insert(name, batch);
       })();
-      gathering.set(name, batch);
-      next = batch;
+      latest.set(name, inserted);
+      next = { rows: batch, inserted };
+      gathering.set(name, next);
     }
     next.rows.push(...rows);
     return next.inserted;

@@ -12,7 +12,7 @@ import { call, runDueJobs, type TestApp } from './test-app.js';
 export const AUTO = { daily_budget: '10.00', default_bid: '0.50', targeting: 'auto' };
 
 /** The listing watch reads what Amazon finished processing. */
-export async function watched(t: TestApp): Promise<void> {
+async function watched(t: TestApp): Promise<void> {
   t.clock.advance(61_000);
   await t.deps.listingWatch.sweep();
   await runDueJobs(t, READ_QUEUE);
