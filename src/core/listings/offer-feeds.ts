@@ -55,6 +55,28 @@ export interface FeedRecorder {
   direct(listing: { id: number; siteId: number }): Promise<void>;
 }
 
+/**
+ * The items in feeds of at most `max` messages each, in their order; a listing's messages never split between two
+ * feeds (its change is recorded from one feed's outcome), so an item larger than `max` alone goes in a feed of its own.
+ */
+export function feedBatches<T>(items: readonly T[], messages: (item: T) => number, max: number): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    const n = messages(item);
+    if (current.length > 0 && size + n > max) {
+      batches.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += n;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
 export function createOfferFeeds(deps: {
   db: Db;
   clock: Clock;
@@ -127,16 +149,20 @@ export function createOfferFeeds(deps: {
       byMarketplace.set(marketplaceId, [...(byMarketplace.get(marketplaceId) ?? []), item]);
     }
     const submitted: string[] = [];
+    const messagesOf = (item: feedsRepo.FeedItemRow) => (item.change as unknown as StoredChange).messages;
     for (const [marketplaceId, ofMarketplace] of byMarketplace) {
-      const messages = ofMarketplace.flatMap((item) => (item.change as unknown as StoredChange).messages);
-      const feedId = await feeds.submit(call, marketplaceId, messages);
-      await feedsRepo.markSubmitted(
-        db,
-        ofMarketplace.map((item) => item.listingId),
-        feedId,
-      );
-      await sendFeedJob({ ...job, feedId, marketplaceId }, new Date(clock.now().getTime() + LOOK_MS));
-      submitted.push(`${feedId} (${ofMarketplace.length} listings, ${messages.length} messages)`);
+      // Each feed marked submitted as it goes: a job stopped between two feeds sends only the ones not yet sent.
+      for (const batch of feedBatches(ofMarketplace, (item) => messagesOf(item).length, feeds.messagesMax)) {
+        const messages = batch.flatMap(messagesOf);
+        const feedId = await feeds.submit(call, marketplaceId, messages);
+        await feedsRepo.markSubmitted(
+          db,
+          batch.map((item) => item.listingId),
+          feedId,
+        );
+        await sendFeedJob({ ...job, feedId, marketplaceId }, new Date(clock.now().getTime() + LOOK_MS));
+        submitted.push(`${feedId} (${batch.length} listings, ${messages.length} messages)`);
+      }
     }
     return submitted;
   }

@@ -15,6 +15,8 @@ import { issuesOf, reader } from './listing-responses.js';
 import type { AmazonListingsDeps, SpApi } from './sp-api.js';
 
 const FEEDS = '/feeds/2021-06-30';
+/** listings.md §3.10: a JSON_LISTINGS_FEED carries at most 25,000 messages; Amazon ends a larger one FATAL. */
+export const FEED_MESSAGES_MAX = 25_000;
 /** The feed's content type, named when the document is asked for and sent with the upload (its link is signed for it). */
 const CONTENT_TYPE = 'application/json; charset=UTF-8';
 
@@ -56,6 +58,7 @@ export function createListingFeeds({ send }: SpApi, deps: Pick<AmazonListingsDep
   }
 
   return {
+    messagesMax: FEED_MESSAGES_MAX,
     offerChange,
     async submit(call, marketplaceId, messages) {
       const where = marketplace(marketplaceId);

@@ -255,6 +255,8 @@ export type FeedOutcome =
  * the platform paces a listing's own calls (five a second) far under what a change of a whole catalogue needs.
  */
 export interface BulkFeeds {
+  /** The most messages one feed may carry: more changes at once go in several feeds. */
+  readonly messagesMax: number;
   /** What delivering `draft` would send, when that is only offer patches of SKUs the platform holds; else null. */
   offerChange(call: ListingsCall, draft: ListingDraft, progress: ListingProgress): Promise<OfferChange | null>;
   /** Submits one feed of the messages (in one marketplace); the platform's id of the feed. */

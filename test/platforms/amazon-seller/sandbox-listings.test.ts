@@ -3,12 +3,15 @@
  * client would call it, with an access token from the sandbox's Login with Amazon and no adapter code: product type
  * definitions and their schemas, putListingsItem's INVALID/VALID/ACCEPTED and the processing after it, patches,
  * deletes, searches and their 1,000-SKU limit, the All Listings report, usage plans, refusals, faults, stocked
- * accounts, the seller's own edits and the inspection.
+ * accounts, the seller's own edits and the inspection. One test sends the feeds the engine's limit makes (the adapter's
+ * FEED_MESSAGES_MAX), so that limit fails here when it drifts from Amazon's.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { Ajv2019 } from 'ajv/dist/2019.js';
+import { feedBatches } from '../../../src/core/listings/offer-feeds.js';
+import { FEED_MESSAGES_MAX } from '../../../src/platforms/amazon-seller/listing-feeds.js';
 import { FEED_PROCESSING_MS } from '../../../src/sandbox/amazon-seller/listings-feeds.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
@@ -768,20 +771,11 @@ describe('Amazon variation families (DESIGN §15)', () => {
   });
 });
 
-test('a feed document larger than a request to the API may be (64 KB) uploads whole, as S3 takes it, and its feed is processed', async () => {
-  const seller = await connect(41);
+/** A JSON_LISTINGS_FEED of the messages through the Feeds API: a document asked for, uploaded, the feed created and processed. */
+async function processedFeed(seller: Seller, messages: readonly Record<string, unknown>[]) {
   const made = await sp(seller, 'POST', '/feeds/2021-06-30/documents', { body: { contentType: 'application/json; charset=UTF-8' } });
   assert.equal(made.status, 201);
-  // A price change of 3,000 SKUs: about 700 KB, as a catalogue-wide change of Storelink's makes.
-  const messages = Array.from({ length: 3_000 }, (_, i) => ({
-    messageId: i + 1,
-    sku: `BULK-${i}`,
-    operationType: 'PATCH',
-    productType: 'KITCHEN',
-    patches: [{ op: 'replace', path: '/attributes/purchasable_offer', value: offer(25) }],
-  }));
   const document = JSON.stringify({ header: { sellerId: seller.sellerId, version: '2.0' }, messages });
-  assert.ok(document.length > 10 * t.deps.config.bodyLimitBytes, `${document.length} bytes`);
   const uploaded = await fetch(made.body.url, {
     method: 'PUT',
     headers: { 'content-type': 'application/json; charset=UTF-8' },
@@ -794,8 +788,50 @@ test('a feed document larger than a request to the API may be (64 KB) uploads wh
   assert.equal(feed.status, 202, JSON.stringify(feed.body));
   t.clock.advance(FEED_PROCESSING_MS + 1);
   const read = await sp(seller, 'GET', `/feeds/2021-06-30/feeds/${feed.body.feedId}`);
-  assert.equal(read.body.processingStatus, 'DONE', JSON.stringify(read.body));
-  const report = await sp(seller, 'GET', `/feeds/2021-06-30/documents/${read.body.resultFeedDocumentId}`);
-  const { summary } = (await (await fetch(report.body.url)).json()) as { summary: { messagesProcessed: number } };
-  assert.equal(summary.messagesProcessed, 3_000);
+  return { bytes: document.length, feed: read.body as { processingStatus: string; resultFeedDocumentId?: string } };
+}
+
+/** The processing report's summary of a processed feed. */
+async function summaryOf(seller: Seller, feed: { resultFeedDocumentId?: string }) {
+  const report = await sp(seller, 'GET', `/feeds/2021-06-30/documents/${feed.resultFeedDocumentId}`);
+  return ((await (await fetch(report.body.url)).json()) as { summary: { messagesProcessed: number } }).summary;
+}
+
+test('a feed document larger than a request to the API may be (64 KB) uploads whole, as S3 takes it, and its feed is processed', async () => {
+  const seller = await connect(41);
+  // A price change of 3,000 SKUs: about 700 KB, as a catalogue-wide change of Storelink's makes.
+  const messages = Array.from({ length: 3_000 }, (_, i) => ({
+    messageId: i + 1,
+    sku: `BULK-${i}`,
+    operationType: 'PATCH',
+    productType: 'KITCHEN',
+    patches: [{ op: 'replace', path: '/attributes/purchasable_offer', value: offer(25) }],
+  }));
+  const { bytes, feed } = await processedFeed(seller, messages);
+  assert.ok(bytes > 10 * t.deps.config.bodyLimitBytes, `${bytes} bytes`);
+  assert.equal(feed.processingStatus, 'DONE', JSON.stringify(feed));
+  assert.equal((await summaryOf(seller, feed)).messagesProcessed, 3_000);
+});
+
+test("a feed of 25,001 messages ends FATAL; Storelink's feeds of that burst, at its adapter's limit, are each processed", async () => {
+  const seller = await connect(42);
+  // Deletes of SKUs the seller does not have: the cheapest message the sandbox processes, as the limit counts messages.
+  const messages = Array.from({ length: 25_001 }, (_, i) => ({
+    messageId: i + 1,
+    sku: `GONE-${i}`,
+    operationType: 'DELETE',
+    productType: 'KITCHEN',
+  }));
+  assert.equal((await processedFeed(seller, messages)).feed.processingStatus, 'FATAL');
+  const batches = feedBatches(messages, () => 1, FEED_MESSAGES_MAX);
+  const processed: number[] = [];
+  for (const batch of batches) {
+    const { feed } = await processedFeed(
+      seller,
+      batch.map((message, i) => ({ ...message, messageId: i + 1 })),
+    );
+    assert.equal(feed.processingStatus, 'DONE', JSON.stringify(feed));
+    processed.push((await summaryOf(seller, feed)).messagesProcessed);
+  }
+  assert.deepEqual(processed, [25_000, 1]);
 });
