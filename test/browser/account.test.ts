@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`account settings in a browser [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;

@@ -20,7 +20,7 @@ import { REPORT_POLL_MS, REPORT_QUEUE } from '../../src/core/advertising/adverti
 import { setAmazonAdsRateLimit } from '../../src/sandbox/amazon-ads/rate-limits.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { allowConsent, apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 import { runDueJobs } from '../helpers/test-app.js';
 
@@ -48,7 +48,7 @@ interface ApiAdvertising {
   metrics_read_at: string | null;
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`advertising an Amazon listing in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

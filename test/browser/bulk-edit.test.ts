@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const APRON = {
@@ -30,7 +30,7 @@ interface ApiProduct {
   variants: { sku: string; price: string; quantity: number }[];
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the bulk edit of single variants in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

@@ -10,12 +10,12 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { connectTikTokShopSite } from '../helpers/connect.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { refreshDue } from '../helpers/jobs.js';
 
 type Site = { id: number; name: string; status: string; next_refresh_at: string | null };
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the connect catalogue and broken connections in a browser [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;

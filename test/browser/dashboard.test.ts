@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { assertNoAxeViolations, type BrowserSession, openBrowser, SCREENSHOTS } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the dashboard in a browser [${kind}]`, () => {
     let baseUrl: string;
     let context: BrowserContext;

@@ -11,14 +11,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 
 /** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
 const IMPORTED_MS = 30_000;
 /** The sandbox seller account connected. */
 const ACCOUNT = '52';
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`importing an Amazon seller account’s listings in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 
 /** The import's pages, run by the app's own job workers: a few seconds; the page polls every 2 s. */
 const IMPORTED_MS = 30_000;
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`importing a shop’s listings in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

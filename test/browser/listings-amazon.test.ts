@@ -20,7 +20,7 @@ import type { Page } from 'playwright-core';
 import { READ_EVERY_SECONDS } from '../../src/core/listings/listing-watch.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { allowConsent, apiCaller, assertCount, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const TITLE = 'Stoneware mug';
@@ -46,7 +46,7 @@ interface HeldSku {
   asin: string;
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the site listings page of an Amazon seller site in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

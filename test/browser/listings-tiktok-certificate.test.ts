@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PDF, PNG_640X480 } from '../helpers/fixtures.js';
 
 const TITLE = 'Glass baby bottle';
@@ -19,7 +19,7 @@ const REPORT = 'Baby feeding product safety test report';
 /** Publishing, then the listing's work on the sandbox shop: a few seconds. */
 const DELIVERED_MS = 20_000;
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`a TikTok Shop certificate attached in the publish form, in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

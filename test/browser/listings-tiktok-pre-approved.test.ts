@@ -11,14 +11,14 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const TITLE = 'Speckled stoneware mug';
 /** Publishing, then the listing's work on the sandbox shop, then the read its webhook asks for: a few seconds. */
 const DELIVERED_MS = 20_000;
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`a TikTok Shop listing held back from sale (PRE_APPROVED) in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

@@ -18,7 +18,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 /** Shorter than TikTok's 25 characters, so its listing check warns. */
@@ -34,7 +34,7 @@ interface ApiListing {
   platform_status: string | null;
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the site listings page of a TikTok Shop site in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 import { within } from '../helpers/test-app.js';
 import { visit } from './dashboard-pages.js';
@@ -32,7 +32,7 @@ interface ApiOrder {
   lines: { sku: string; stock_taken: number; issues: { code: string }[] }[];
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`orders in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

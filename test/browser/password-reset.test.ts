@@ -9,11 +9,11 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { MAIL_QUEUE } from '../../src/core/mail/mail-work.js';
 import { type BrowserSession, openBrowser } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { type SmtpSink, startSmtpSink } from '../helpers/smtp-sink.js';
 import { runDueJobs } from '../helpers/test-app.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`a password reset in a browser [${kind}]`, () => {
     let sink: SmtpSink;
     let session: BrowserSession;

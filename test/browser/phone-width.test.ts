@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -25,7 +25,7 @@ const topOf = async (page: Page, name: string) => {
   return box.y + ((await page.evaluate('window.scrollY')) as number);
 };
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`a seller’s pages on a phone [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;

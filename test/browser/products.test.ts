@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Locator, Page } from 'playwright-core';
 import { assertCount, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { PNG_640X480 } from '../helpers/fixtures.js';
 
 /** Chromium logs every 4xx answer of a fetch as a console error; a refused save or import is one the test asks for. */
@@ -33,7 +33,7 @@ interface ApiProduct {
   images: { id: number; url: string; alt: string | null }[];
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the Products pages in a browser [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { allowConsent, type BrowserSession, isFocused, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 
 async function waitForFocus(locator: Locator, what: string): Promise<void> {
   const until = Date.now() + 5_000;
@@ -25,7 +25,7 @@ async function signOutHere(page: Page, baseUrl: string) {
   await page.evaluate("localStorage.removeItem('storelink.session')");
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the newcomer review’s rough edges in a browser [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;
@@ -366,7 +366,7 @@ for (const kind of databaseKinds()) {
   });
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`the dashboard over plain http on a host other than localhost [${kind}]`, () => {
     let session: BrowserSession;
     before(async () => {

@@ -9,14 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { allowConsent, apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { mug, PNG_640X480 } from '../helpers/fixtures.js';
 
 /** Chromium logs every 4xx answer of a fetch as a console error; the refused save is one the test asks for. */
 const REFUSED = /Failed to load resource: the server responded with a status of 422/;
 const DELIVERED_MS = 30_000;
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`a new Etsy shop set up from the listing settings page [${kind}]`, () => {
     let baseUrl: string;
     let page: Page;

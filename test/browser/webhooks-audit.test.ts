@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { sendDue } from '../helpers/jobs.js';
 import { notYetListed } from './dashboard-pages.js';
 
@@ -29,7 +29,7 @@ async function startReceiver() {
   return { url, received, state, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`webhooks and the audit log in a browser [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { assertNoAxeViolations, type BrowserSession, CHROMIUM, openBrowser, SCREENSHOTS, signUp } from '../helpers/browser.js';
 import { connectThroughSandbox, locationOf } from '../helpers/connect.js';
-import { databaseKinds } from '../helpers/database.js';
+import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { notYetListed, visit } from './dashboard-pages.js';
 
 /** The second person: a browser of their own (a persistent context has no second context), with its console watched. */
@@ -39,7 +39,7 @@ async function openSecondBrowser() {
   };
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of dashboardDatabaseKinds()) {
   describe(`two people share a workspace in a browser [${kind}]`, () => {
     let session: BrowserSession;
     let page: Page;

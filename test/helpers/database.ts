@@ -13,6 +13,15 @@ export function databaseKinds(): DatabaseKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/**
+ * The database the browser tests serve the dashboard from: PostgreSQL, the production one, when TEST_DATABASE_URL is set
+ * (as in CI), else PGlite. One, not both: the dashboard reaches the database only through the API, whose every route
+ * the rest of the suite runs on both, and the browser files were a third of the suite's time run twice (README, "Tests").
+ */
+export function dashboardDatabaseKinds(): DatabaseKind[] {
+  return [process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite'];
+}
+
 export interface TestDatabase extends Database {
   /** The PostgreSQL URL of this database, or null for PGlite. */
   readonly url: string | null;
