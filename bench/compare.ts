@@ -25,6 +25,9 @@ export interface BuildFigures {
   settledRss: number[];
   /** V8's used heap right after a full collection made at the end of each settled reading. */
   heapAfterGc: number[];
+  /** The highest RSS from start to the load (a start's own peak, PGlite's WebAssembly compiled then). */
+  startPeakRss: number[];
+  /** The highest RSS during the load: warm-up and measured run. */
   peakRss: number[];
   /** The lowest RSS over `settle` seconds alone right after each round's load (empty unless `afterLoad`). */
   afterLoadRss: number[];
@@ -58,6 +61,7 @@ const emptyFigures = (): BuildFigures => ({
   startMs: [],
   settledRss: [],
   heapAfterGc: [],
+  startPeakRss: [],
   peakRss: [],
   afterLoadRss: [],
 });
@@ -218,6 +222,7 @@ export async function compareBuilds(options: {
           // on PGlite, its in-process database run on the same two CPUs), and skewed pairs by up to a third.
           await withSide(kind, build, options.env, heapDir, options.problems, async (side) => {
             const target = figures[index]!;
+            target.startPeakRss.push(side.server.resetPeak());
             const result = await measureServer(side.server, '/api/v1/user', side.user.headers, options);
             if (result.failures > 0)
               options.problems.push(`${build.name} (${kind}): ${result.failures} non-2xx answers or errors under load`);
@@ -290,7 +295,8 @@ export function renderComparison(comparison: Comparison): string {
           ['heap MB after a full GC', memory('heapAfterGc')] as Column,
         ]
       : []),
-    ['peak RSS MB', memory('peakRss')],
+    ['peak RSS MB from start to the load', memory('startPeakRss')],
+    ['peak RSS MB during the load', memory('peakRss')],
     ...(comparison.afterLoad
       ? ([[`settled MB after the load (lowest over ${comparison.settle} s)`, memory('afterLoadRss')]] as const)
       : []),
@@ -314,7 +320,8 @@ export function renderComparison(comparison: Comparison): string {
   const each = (values: number[], digits: number) => values.map((bytes) => (bytes / 2 ** 20).toFixed(digits)).join(', ');
   const listed = [
     ...(settled ? [['settledRss', 'settled', 1] as const] : []),
-    ['peakRss', 'peak RSS', 0] as const,
+    ['startPeakRss', 'peak RSS from start to the load', 0] as const,
+    ['peakRss', 'peak RSS during the load', 0] as const,
     ...(comparison.afterLoad ? [['afterLoadRss', 'settled after load', 1] as const] : []),
   ];
   lines.push('| each start or round, in order | build | MB |', '|---|---|---|');

@@ -103,7 +103,8 @@ const quiet = { LOG_LEVEL: 'warn', HOST: '127.0.0.1', SANDBOX_PERSIST: 'false' }
 
 const measurements: Record<string, Measurement[]> = {};
 const flows: Record<string, FlowResult> = {};
-const memory: Record<string, { idle: number[]; settled: number; peak: number[] }> = {};
+/** Per database: RSS right after start, settled, and the highest before and during (b)'s load (clear_refs between). */
+const memory: Record<string, { idle: number[]; settled: number; startPeak: number[]; peak: number[] }> = {};
 const imports: Record<string, ImportResult> = {};
 /** GET /products?q= as each database answered it, for the bare server's copy of the answer. */
 const catalogueAnswers: Record<string, { body: string; headers: Record<string, string> }> = {};
@@ -194,7 +195,7 @@ async function openDatabases(): Promise<{ postgres: FreshPostgres; small: BenchD
 async function prepare(database: BenchDatabase, readSettled: boolean): Promise<void> {
   const server = await storelink(database.kind, database.env);
   try {
-    if (readSettled && settle > 0) memory[database.kind] = { idle: [], peak: [], settled: await settledRss(server, settle) };
+    if (readSettled && settle > 0) memory[database.kind] = { idle: [], startPeak: [], peak: [], settled: await settledRss(server, settle) };
     database.user = await createBenchUser(server.url);
     await checkBody(server, database.user);
     if (readSettled) {
@@ -221,6 +222,8 @@ async function runRounds(contenders: readonly Contender[]): Promise<void> {
       try {
         const idle = server.memory().rss;
         await (contender.check ?? checkBody)(server, contender.user);
+        // The peak read after the load is the load's: a start's own (PGlite's WebAssembly compiled) is kept apart.
+        const startPeak = server.resetPeak();
         const result = await measureServer(server, contender.path ?? '/api/v1/user', contender.user.headers, {
           warmup,
           duration,
@@ -228,8 +231,9 @@ async function runRounds(contenders: readonly Contender[]): Promise<void> {
         });
         (measurements[contender.key] ??= []).push(result);
         if (contender.memoryOf) {
-          const figures = (memory[contender.memoryOf] ??= { idle: [], peak: [], settled: Number.NaN });
+          const figures = (memory[contender.memoryOf] ??= { idle: [], startPeak: [], peak: [], settled: Number.NaN });
           figures.idle.push(idle);
+          figures.startPeak.push(startPeak);
           figures.peak.push(server.memory().peak);
         }
         if (result.failures > 0) problems.push(`${server.name}: ${result.failures} non-2xx answers or errors under load`);
@@ -540,7 +544,10 @@ async function main(): Promise<void> {
     family,
     orders,
     memory: Object.fromEntries(
-      Object.entries(memory).map(([kind, m]) => [kind, { idle: median(m.idle), settled: m.settled, peak: median(m.peak) }]),
+      Object.entries(memory).map(([kind, m]) => [
+        kind,
+        { idle: median(m.idle), settled: m.settled, startPeak: median(m.startPeak), peak: median(m.peak) },
+      ]),
     ),
   };
   const comparison = flags.baseline || flags.variants ? await compare() : null;

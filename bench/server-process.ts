@@ -4,7 +4,7 @@
  * grandchild and the measured pid would be the wrong process.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -14,8 +14,13 @@ export interface ServerProcess {
   readonly name: string;
   readonly pid: number;
   readonly url: string;
-  /** Resident memory now and its high-water mark since start, in bytes (from /proc/<pid>/status). */
+  /** Resident memory now and its high-water mark since start or the last `resetPeak`, in bytes (/proc/<pid>/status). */
   memory(): { rss: number; peak: number };
+  /**
+   * The high-water mark so far, in bytes, and from now on the mark starts again at the present RSS (Linux's
+   * /proc/<pid>/clear_refs, value 5): a peak read after a load is the load's, not the start's.
+   */
+  resetPeak(): number;
   /** CPU time the process (all its threads) has used since start, user and system, in microseconds (/proc/<pid>/stat). */
   cpuMicros(): number;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
@@ -104,6 +109,11 @@ async function supervised(name: string, child: ChildProcess, port: number, kill:
     pid: child.pid!,
     url,
     memory: () => readMemory(child.pid!),
+    resetPeak() {
+      const { peak } = readMemory(child.pid!);
+      writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
+      return peak;
+    },
     cpuMicros: () => readCpuMicros(child.pid!),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
