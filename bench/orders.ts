@@ -27,6 +27,7 @@ import {
   since,
   TIKTOK_CALLS_PER_SECOND,
   until,
+  windowFloorSeconds,
 } from './listings.js';
 import type { ServerProcess } from './server-process.js';
 import type { BenchUser } from './storelink-api.js';
@@ -311,8 +312,12 @@ async function windows(world: World, sellers: readonly BenchPlatform[], sizes: O
 /** The floor a platform's limit sets for calls made to it (by operation): no client within the limit is faster. */
 function floorOf(key: BenchPlatform, calls: Record<string, number>): number {
   const per = Object.entries(calls).map(([operation, n]) => [operation.slice(key.length + 1), n] as const);
-  if (key === 'etsy') return per.reduce((sum, [, n]) => sum + n, 0) / ETSY_CALLS_PER_SECOND;
-  if (key === 'tiktok-shop') return Math.max(0, ...per.map(([, n]) => n)) / TIKTOK_CALLS_PER_SECOND;
+  if (key === 'etsy')
+    return windowFloorSeconds(
+      per.reduce((sum, [, n]) => sum + n, 0),
+      ETSY_CALLS_PER_SECOND,
+    );
+  if (key === 'tiktok-shop') return windowFloorSeconds(Math.max(0, ...per.map(([, n]) => n)), TIKTOK_CALLS_PER_SECOND);
   return Math.max(
     0,
     ...per.map(([operation, n]) => {

@@ -236,7 +236,7 @@ export function familyLines(family: FamilyResult | null): string[] {
 export function listingsLines(all: readonly ListingsResult[]): string[] {
   if (all.length === 0) return [];
   return [
-    '| listings (h): publish to each sandbox under its rate limit, PostgreSQL | limit | listings | calls per listing | floor (calls ÷ limit) | took | floor / took |',
+    '| listings (h): publish to each sandbox under its rate limit, PostgreSQL | limit | listings | calls per listing | floor (calls ÷ limit, per clock second) | took | floor / took |',
     '|---|---|---:|---:|---:|---:|---:|',
     ...all.map(
       (l) =>
@@ -280,7 +280,7 @@ export function ordersLines(orders: OrdersResult | null): string[] {
         `| ${platformName(w.seller)} → ${platformName(w.other)} | ${HOW[w.how]} | ${w.samples} | ${seconds(w.p50Ms)} | ${seconds(w.p99Ms)} | ${seconds(w.maxMs)} | ${seconds(w.seenP50Ms)}, ${seconds(w.seenMaxMs)} |`,
     ),
     '',
-    `| orders (i): ${fmt(b.orders, 0)} orders in a burst over ${fmt(b.products, 0)} products, eight buyers at once | orders | units | all recorded after | order reads made by then | floor (reads ÷ limit) | 429s |`,
+    `| orders (i): ${fmt(b.orders, 0)} orders in a burst over ${fmt(b.products, 0)} products, eight buyers at once | orders | units | all recorded after | order reads made by then | floor (reads ÷ limit, per clock second) | 429s |`,
     '|---|---:|---:|---:|---|---:|---:|',
     ...b.platforms.map(
       (p) =>
