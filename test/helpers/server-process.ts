@@ -14,6 +14,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
 
+/**
+ * Node's compile cache of the suite (package.json's test script sets NODE_COMPILE_CACHE), passed on to a server or CLI
+ * the tests start with an environment of their own: each such start compiles the same modules again otherwise.
+ */
+export function compileCache(): Record<string, string> {
+  return process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {};
+}
+
 export interface ServerProcess {
   /** `http://127.0.0.1:<port>`, where this process listens (APP_URL may name another instance). */
   readonly url: string;
@@ -102,7 +110,15 @@ export async function startServerProcess(
     cwd: ROOT,
     // The simulators keep their state in memory, as in the suite's in-process apps (test-app.ts): saving it after every
     // write is work the tests of other things need not pay. test/platforms/sandbox-state.test.ts turns it on.
-    env: { PATH: process.env.PATH ?? '', APP_URL: url, SANDBOX_PERSIST: 'false', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...compileCache(),
+      PATH: process.env.PATH ?? '',
+      APP_URL: url,
+      SANDBOX_PERSIST: 'false',
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

@@ -13,6 +13,7 @@ import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createPostgresDatabase, databaseKinds } from '../helpers/database.js';
+import { compileCache } from '../helpers/server-process.js';
 import { API, TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from '../helpers/test-app.js';
 
 const CLI = fileURLToPath(new URL('../../bin/storelink.js', import.meta.url));
@@ -29,7 +30,14 @@ interface Run {
 /** Runs `node bin/storelink.js …` with only the given environment, writing `stdin` (if any) and closing it. */
 function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...compileCache(),
+      PATH: process.env.PATH ?? '',
+      APP_SECRET: TEST_APP_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     timeout: 60_000,
   });
   let stdout = '';
