@@ -21,6 +21,15 @@ export const SANDBOX_CLIENTS = {
     lwaClientSecret: 'sandbox-lwa-secret',
   },
   amazonAds: { clientId: 'amzn1.application-oa2-client.sandbox-ads', clientSecret: 'sandbox-ads-secret' },
+  // The AWS account whose SQS queue receives the sandbox Amazon's notifications (amazon-seller/sqs.ts): an IAM user's
+  // access key (`AKIA` and 16 more, 20 characters) and its secret, for SigV4.
+  amazonSqs: {
+    accessKeyId: 'AKIASANDBOXSTORELINK',
+    secretAccessKey: 'sandbox-aws-secret-access-key',
+    region: 'us-east-1',
+    accountId: '000000000000',
+    queueName: 'storelink-amazon-orders',
+  },
 } as const;
 
 /**

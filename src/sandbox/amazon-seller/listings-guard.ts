@@ -1,10 +1,11 @@
 /**
- * What stands before every SP-API call of the sandbox's listings, definitions and reports (listings.md §3.1, §3.11): a
- * fault a test set (`POST /sandbox/faults {track: 'amazon-seller', endpoint: 'listings'|'listing'}`), the LWA access
- * token in `x-amz-access-token` (of this region, of a grant not revoked), the selling partner's usage plan for the
- * operation (429 `QuotaExceeded`), the `sellerId` of the path (403), and the `marketplaceIds` (400 `InvalidInput`).
- * Every answer carries `x-amzn-RequestId`, and from the usage plan on, `x-amzn-RateLimit-Limit`. Errors are SP-API's
- * ErrorList `{errors: [{code, message, details}]}`.
+ * What stands before every SP-API call of the sandbox's listings, definitions, reports, orders and notifications
+ * (listings.md §3.1, §3.11): a fault a test set (`POST /sandbox/faults {track: 'amazon-seller', endpoint:
+ * 'listings'|'listing'}`), the LWA access token in `x-amz-access-token` (of this region, of a grant not revoked), the
+ * selling partner's usage plan for the operation (429 `QuotaExceeded`), the `sellerId` of the path (403), and the
+ * `marketplaceIds` (400 `InvalidInput`). A grantless operation (`admitGrantless`) takes instead a token of LWA's client
+ * credentials grant with the operation's scope. Every answer carries `x-amzn-RequestId`, and from the usage plan on,
+ * `x-amzn-RateLimit-Limit`. Errors are SP-API's ErrorList `{errors: [{code, message, details}]}`.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -70,6 +71,12 @@ export interface Caller {
 
 export type SpApiGuard = ReturnType<typeof createSpApiGuard>;
 
+/**
+ * ASSUMPTION: whose bucket a grantless call spends is not documented (no selling partner is named); the sandbox keeps
+ * one per application.
+ */
+const GRANTLESS_CALLER = 'application';
+
 /** A comma-delimited list of allowed names, or the default when absent; null for a name not allowed. */
 export function listOf<T extends string>(raw: string | undefined, allowed: readonly T[], fallback: readonly T[]): T[] | null {
   if (raw === undefined || raw === '') return [...fallback];
@@ -115,6 +122,33 @@ export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, reg
   };
 
   /**
+   * Counts a grantless call and checks it: the fault, a client credentials token of `scope`, the usage plan. A seller's
+   * token is refused with SP-API's "Access to requested resource is denied." (as getDestinations answered one in
+   * jrl84/amazon-sp-api#20; ASSUMPTION: empty details, as for an app without the role). Null once an answer was sent.
+   */
+  const admitGrantless = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: { operation: SpApiOperation; scope: string },
+  ): Promise<{ query: Record<string, string> } | null> => {
+    countCall(context, TRACK, access.operation);
+    void reply.header('x-amzn-RequestId', randomUUID());
+    if (await context.faults.apply(TRACK, 'listings', reply, FAULT_ANSWERS)) return null;
+    const token = String(request.headers['x-amz-access-token'] ?? '');
+    const grantless = lwa.readGrantlessToken(token);
+    if (!grantless || grantless.scope !== access.scope) {
+      const body =
+        grantless || lwa.readAccessToken(token) ? spApiErrors('Unauthorized', DENIED) : tokenRefusal(lwa.isExpiredGrantlessToken(token));
+      void reply.code(403).send(body);
+      return null;
+    }
+    const verdict = buckets.spend(GRANTLESS_CALLER, access.operation);
+    void reply.header('x-amzn-RateLimit-Limit', verdict.limitHeader);
+    if (!verdict.allowed) return (void reply.code(429).send(QUOTA_EXCEEDED), null);
+    return { query: queryOf(request.query) };
+  };
+
+  /**
    * The marketplaces of `marketplaceIds`, each one the seller participates in here, at most `max`; null once a 400
    * was answered. ASSUMPTION: the wording of these refusals (the code, InvalidInput, is SP-API's for bad parameters).
    */
@@ -142,5 +176,5 @@ export function createSpApiGuard(context: SandboxContext, lwa: LwaSimulator, reg
     return reply.code(status).send(body);
   };
 
-  return { admit, marketplacesOf, answer, fail };
+  return { admit, admitGrantless, marketplacesOf, answer, fail };
 }

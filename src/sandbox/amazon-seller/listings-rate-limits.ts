@@ -22,9 +22,20 @@ export type SpApiOperation =
   | 'getFeed'
   | 'getFeedDocument'
   | 'searchOrders'
-  | 'getOrder';
+  | 'getOrder'
+  | 'createDestination'
+  | 'getDestinations'
+  | 'getDestination'
+  | 'deleteDestination'
+  | 'createSubscription'
+  | 'getSubscription'
+  | 'getSubscriptionById'
+  | 'deleteSubscriptionById';
 
-/** The default plans: the Listings Items and Product Type Definitions models, Reports and Feeds 2021-06-30's and Orders 2026-01-01's. */
+/**
+ * The default plans: the Listings Items and Product Type Definitions models, Reports and Feeds 2021-06-30's, Orders
+ * 2026-01-01's and the Notifications API v1's (1 a second, burst 5, for every operation).
+ */
 export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst: number }>> = {
   getListingsItem: { rate: 5, burst: 10 },
   putListingsItem: { rate: 5, burst: 10 },
@@ -42,6 +53,14 @@ export const USAGE_PLANS: Readonly<Record<SpApiOperation, { rate: number; burst:
   getFeedDocument: { rate: 0.0222, burst: 10 },
   searchOrders: { rate: 0.0056, burst: 20 },
   getOrder: { rate: 0.5, burst: 30 },
+  createDestination: { rate: 1, burst: 5 },
+  getDestinations: { rate: 1, burst: 5 },
+  getDestination: { rate: 1, burst: 5 },
+  deleteDestination: { rate: 1, burst: 5 },
+  createSubscription: { rate: 1, burst: 5 },
+  getSubscription: { rate: 1, burst: 5 },
+  getSubscriptionById: { rate: 1, burst: 5 },
+  deleteSubscriptionById: { rate: 1, burst: 5 },
 };
 
 /**

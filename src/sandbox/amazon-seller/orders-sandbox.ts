@@ -6,7 +6,9 @@
  *   409 when the listing has too few, or is not buyable. A sku the seller does not list there is sold as an item
  *   listed outside Storelink. The status is UNSHIPPED (paid, ready to ship) unless PENDING is asked.
  * - `…/orders/{id}/cancel` cancels it in whole and puts its units back on the listings; `…/orders/{id}/ship` ships it.
- * Amazon's order notifications go to SQS or EventBridge, not to an HTTP endpoint: none is sent (orders.md §3).
+ * Each placement and status change is the seller's ORDER_CHANGE notification, put on the sandbox's SQS queue before
+ * the answer (notifications-store.ts): Amazon's order notifications go to SQS or EventBridge, not to an HTTP endpoint
+ * (orders.md §3).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { accountOf, readOrderLines } from '../buyer.js';

@@ -140,8 +140,12 @@ export function presentOrder(order: StoredOrder, included: ReadonlySet<Dataset>)
 
 export type OrdersStore = ReturnType<typeof createOrdersStore>;
 
+/** Told of each order placed or moved to another status, before the change's answer is sent (notifications-store.ts). */
+export type OrderChangeListener = (order: Readonly<StoredOrder>) => void;
+
 function createOrdersStore(context: SandboxContext) {
   const orders = new Map<string, StoredOrder>();
+  const listeners: OrderChangeListener[] = [];
   const now = () => context.clock.now().getTime();
   let lastUpdate = 0;
   registerStatePart(context.stateParts, 'amazon-seller:orders', {
@@ -155,7 +159,13 @@ function createOrdersStore(context: SandboxContext) {
   /** A time after every earlier change: two changes in one millisecond stay in order. */
   const stamp = () => (lastUpdate = Math.max(now(), lastUpdate + 1));
 
+  const changed = (order: StoredOrder) => {
+    for (const listener of listeners) listener(order);
+  };
+
   return {
+    /** Adds a listener to every later placement and status change. */
+    onChange: (listener: OrderChangeListener) => void listeners.push(listener),
     get: (orderId: string) => orders.get(orderId),
     all: () => [...orders.values()],
     /** A new order, stamped now, with Amazon's id shapes (`123-1234567-1234567`, a 14-digit item id). */
@@ -172,12 +182,14 @@ function createOrdersStore(context: SandboxContext) {
         items: entry.items.map((item) => ({ ...item, orderItemId: `${1 + randomInt(9)}${digits(13)}` })),
       };
       orders.set(orderId, order);
+      changed(order);
       return order;
     },
     /** The order moves to `status`, stamped now. */
     move(order: StoredOrder, status: SandboxOrderStatus) {
       order.status = status;
       order.updatedAt = stamp();
+      changed(order);
     },
   };
 }

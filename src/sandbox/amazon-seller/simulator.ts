@@ -4,7 +4,9 @@
  * Sellers API's `getMarketplaceParticipations` on the region's SP-API host, and (NA's instance only) LWA's token
  * endpoint, which serves every region as `api.amazon.com` does. NA is served at `/sandbox/amazon-seller`, EU and FE
  * under `/eu` and `/fe` of it. The listing APIs are served from listings-api.ts (DESIGN §10), the Orders API and the
- * buyer's side from orders.ts (DESIGN §14).
+ * buyer's side from orders.ts (DESIGN §14), the Notifications API from notifications.ts. Amazon's order notifications
+ * (ORDER_CHANGE) go to an SQS queue, never to an HTTP endpoint: the sandbox's queue is served once, at NA's base
+ * (`/sqs/`, sqs.ts), as AWS's own endpoint would be, for every region's destinations.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AmazonRegion } from '../../domain/index.js';
@@ -13,11 +15,13 @@ import { SANDBOX_MARKETPLACES } from '../amazon-marketplaces.js';
 import { type ConsentOption, consentChoice, renderConsentPage, renderSandboxError } from '../consent-page.js';
 import { consented, countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import type { FaultAnswers } from '../faults.js';
-import { createLwaSimulator, deniedParams, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
+import { createLwaSimulator, deniedParams, GRANTLESS_SCOPES, type LwaSimulator, redirectBack, sandboxSellerId } from '../lwa/simulator.js';
 import { registerAmazonListingsApi } from './listings-api.js';
 import { DENIED, tokenRefusal } from './listings-guard.js';
 import { LARGE_STOCK, STOCK_CHOICES, type StockChoice } from './listings-stock.js';
+import { registerAmazonNotificationsApi } from './notifications.js';
 import { registerAmazonOrdersApi, registerAmazonOrdersSandbox } from './orders.js';
+import { registerSandboxSqs } from './sqs.js';
 
 type Params = Record<string, string | undefined>;
 const CLIENT = SANDBOX_CLIENTS.amazonSeller;
@@ -62,7 +66,11 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
   const base = `/sandbox/amazon-seller${region === 'NA' ? '' : `/${region.toLowerCase()}`}`;
   const listings = registerAmazonListingsApi(app, context, region, lwa);
   registerAmazonOrdersApi(app, context, region, lwa);
-  if (region === 'NA') registerAmazonOrdersSandbox(app, context);
+  registerAmazonNotificationsApi(app, context, region, lwa);
+  if (region === 'NA') {
+    registerAmazonOrdersSandbox(app, context);
+    registerSandboxSqs(app, context);
+  }
 
   /**
    * Seller Central shows an error page and never redirects for an unknown app or redirect URI. The sandbox app is
@@ -154,5 +162,10 @@ export function registerAmazonSellerSimulator(app: FastifyInstance, context: San
 
 /** The LWA half every region shares: one token endpoint for all, at NA's base. */
 export function createAmazonSellerLwa(context: SandboxContext): LwaSimulator {
-  return createLwaSimulator(context, { track: 'amazon-seller', clientId: CLIENT.lwaClientId, clientSecret: CLIENT.lwaClientSecret });
+  return createLwaSimulator(context, {
+    track: 'amazon-seller',
+    clientId: CLIENT.lwaClientId,
+    clientSecret: CLIENT.lwaClientSecret,
+    grantlessScopes: GRANTLESS_SCOPES,
+  });
 }

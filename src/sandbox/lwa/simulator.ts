@@ -1,6 +1,11 @@
 /**
  * The sandbox's Login with Amazon, shared by both Amazon simulators: 5-minute single-use codes, `Atza|`/`Atzr|` tokens
  * that carry their own claims, and the `POST /auth/o2/token` endpoint with LWA's error JSON (platforms.md §3.3, §4.3).
+ * Where the track is given `grantlessScopes` (the seller's: SP-API's grantless operations), it also takes the
+ * `client_credentials` grant (platforms.md §3.3): a token of the app itself, no seller's, for one of those scopes;
+ * another scope is LWA's `invalid_scope` "The request has an invalid parameter : scope" (as LWA answered in
+ * saleweaver/python-amazon-sp-api#278). The Ads track is given none, so its token endpoint keeps refusing the grant as
+ * `unsupported_grant_type` (ASSUMPTION: no Amazon Ads operation is grantless; every one acts for an advertiser's grant).
  */
 import type { FastifyInstance } from 'fastify';
 import { countCall, isRevoked, type SandboxContext } from '../context.js';
@@ -15,6 +20,8 @@ const ACCESS_TTL_S = 3600;
 const REFRESH_TTL_MS = 365 * 24 * 3600_000;
 const ACCESS_PREFIX = 'Atza|';
 const REFRESH_PREFIX = 'Atzr|';
+/** The scopes of SP-API's grantless operations: the Notifications API's and the Application Management API's. */
+export const GRANTLESS_SCOPES = ['sellingpartnerapi::notifications', 'sellingpartnerapi::client_credential:rotation'] as const;
 
 /** LWA's refusal of a code or refresh token, naming the parameter (as observed in Amazon's repos' issues, platforms.md §3.3). */
 export function invalidGrantBody(parameter: string) {
@@ -82,10 +89,13 @@ function clientCredentials(form: Params, authorization: string | undefined): { i
   }
 }
 
-export function createLwaSimulator(context: SandboxContext, client: { track: AmazonTrack; clientId: string; clientSecret: string }) {
+export function createLwaSimulator(
+  context: SandboxContext,
+  client: { track: AmazonTrack; clientId: string; clientSecret: string; grantlessScopes?: readonly string[] },
+) {
   const { tokens, clock, faults } = context;
   const { track } = client;
-  const kind = (what: 'code' | 'access' | 'refresh') => `${track}-${what}`;
+  const kind = (what: 'code' | 'access' | 'refresh' | 'grantless') => `${track}-${what}`;
   const grantOf = (claims: Record<string, unknown>): Grant => ({
     account: Number(claims.a),
     region: typeof claims.r === 'string' ? claims.r : null,
@@ -123,7 +133,35 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
     expires_in: accessTtlSeconds,
   });
 
+  /**
+   * The client credentials grant: `{access_token, scope, token_type, expires_in}`, no refresh token (RFC 6749 §4.4.3).
+   * ASSUMPTION: `scope` is echoed, as RFC 6749 §5.1 allows; a missing scope is refused as LWA refuses a missing
+   * parameter elsewhere.
+   */
+  const grantlessAnswer = (scope: string | undefined, now: Date) => {
+    if (!scope)
+      return { status: 400, body: { error_description: 'The request is missing a required parameter : scope', error: 'invalid_request' } };
+    if (!client.grantlessScopes?.includes(scope))
+      return { status: 400, body: { error_description: 'The request has an invalid parameter : scope', error: 'invalid_scope' } };
+    const token = tokens.issue(kind('grantless'), { s: scope, n: tokens.nonce() }, new Date(now.getTime() + accessTtlSeconds * 1000));
+    return { status: 200, body: { access_token: `${ACCESS_PREFIX}${token}`, scope, token_type: 'bearer', expires_in: accessTtlSeconds } };
+  };
+
   return {
+    /** The scope of a genuine, unexpired token of the client credentials grant; null for any other token (a seller's too). */
+    readGrantlessToken(token: string): { scope: string } | null {
+      const claims = token.startsWith(ACCESS_PREFIX)
+        ? tokens.read(kind('grantless'), token.slice(ACCESS_PREFIX.length), clock.now())
+        : null;
+      return claims && typeof claims.s === 'string' ? { scope: claims.s } : null;
+    },
+
+    /** True for a grantless token this track issued whose hour has passed. */
+    isExpiredGrantlessToken(token: string): boolean {
+      if (!token.startsWith(ACCESS_PREFIX) || this.readGrantlessToken(token)) return false;
+      return tokens.read(kind('grantless'), token.slice(ACCESS_PREFIX.length), new Date(0)) !== null;
+    },
+
     /** A 5-minute authorization code; a `fail` code is one the token endpoint will refuse. */
     issueCode(input: {
       account: number;
@@ -164,6 +202,10 @@ export function createLwaSimulator(context: SandboxContext, client: { track: Ama
           return reply.code(401).send({ error_description: 'Client authentication failed', error: 'invalid_client' });
         }
         const now = clock.now();
+        if (form.grant_type === 'client_credentials' && client.grantlessScopes) {
+          const answer = grantlessAnswer(form.scope, now);
+          return reply.code(answer.status).send(answer.body);
+        }
         if (form.grant_type !== 'authorization_code' && form.grant_type !== 'refresh_token') {
           return reply.code(400).send({
             error_description: 'The authorization grant type is not supported by the authorization server',
