@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { type AmazonRegion, perAmazonRegion } from './domain/index.js';
 import type { AmazonAdsConfig } from './platforms/amazon-ads/connect.js';
 import type { AmazonSellerConfig } from './platforms/amazon-seller/connect.js';
+import { queueUrlOf, readQueueArn } from './platforms/amazon-seller/order-notifications.js';
 import type { EtsyConfig } from './platforms/etsy/connect.js';
 import { DEFAULT_ETSY_SCOPES } from './platforms/etsy/requests.js';
 import type { TikTokShopConfig } from './platforms/tiktok-shop/connect.js';
@@ -254,6 +255,11 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
   const tiktok = group(['TIKTOK_SHOP_APP_KEY', 'TIKTOK_SHOP_APP_SECRET', 'TIKTOK_SHOP_SERVICE_ID']);
   const seller = group(['AMAZON_SP_APP_ID', 'AMAZON_LWA_CLIENT_ID', 'AMAZON_LWA_CLIENT_SECRET']);
   const ads = group(['AMAZON_ADS_CLIENT_ID', 'AMAZON_ADS_CLIENT_SECRET']);
+  const queue = group(['AMAZON_ORDER_QUEUE_ARN', 'AMAZON_ORDER_QUEUE_ACCESS_KEY_ID', 'AMAZON_ORDER_QUEUE_SECRET_ACCESS_KEY']);
+  const queueArn = queue && readQueueArn(queue[0]!);
+  if (queue && !seller)
+    problems.push('AMAZON_ORDER_QUEUE_ARN: Amazon order notifications need the Amazon seller app (AMAZON_SP_APP_ID and its kin)');
+  if (queue && !queueArn) problems.push('AMAZON_ORDER_QUEUE_ARN: must be an SQS queue ARN, arn:aws:sqs:{region}:{account}:{name}');
   return Object.freeze({
     etsy: etsy && {
       clientId: etsy[0]!,
@@ -285,6 +291,17 @@ function readPlatforms(env: Env, read: Reader, problems: string[]): PlatformsCon
         sellerCentralUrl: url(regional('AMAZON_SELLER_CENTRAL_URL', region), AMAZON_HOSTS[region].sellerCentral),
         apiUrl: url(regional('AMAZON_SP_API_URL', region), AMAZON_HOSTS[region].spApi),
       })),
+      // The SQS queue Amazon sends ORDER_CHANGE to, and the key that reads it (docs/orders.md): without it, polling only.
+      orderQueue:
+        queue && queueArn
+          ? {
+              arn: queue[0]!,
+              url: url('AMAZON_ORDER_QUEUE_URL', queueUrlOf(queue[0]!)!),
+              region: queueArn.region,
+              accessKeyId: queue[1]!,
+              secretAccessKey: queue[2]!,
+            }
+          : null,
     },
     amazonAds: ads && {
       clientId: ads[0]!,

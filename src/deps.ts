@@ -35,6 +35,7 @@ import { createOrdersService, type OrdersService } from './core/orders/orders.se
 import { createOverviewService, type OverviewService } from './core/overview/overview.service.js';
 import { createPacers } from './core/platform-work/pacing.js';
 import { createPlatformJobRunner } from './core/platform-work/runner.js';
+import { createNotificationQueueReaders, type NotificationQueueReaders } from './core/sites/notification-queues.js';
 import { createPlatformHealth, type PlatformHealth } from './core/sites/platform-health.js';
 import { createPlatformNotifications, type PlatformNotifications } from './core/sites/platform-notifications.js';
 import { DEFAULT_REFRESH_POLICY, type RefreshPolicy } from './core/sites/refresh-policy.js';
@@ -62,6 +63,7 @@ import {
   createAdapters,
   createAdvertisingAdapter,
   createListingsAdapters,
+  createNotificationQueues,
   createNotificationsAdapters,
   createOrdersAdapters,
 } from './platforms/registry.js';
@@ -110,6 +112,8 @@ export interface Deps {
   readonly advertising: AdvertisingService;
   readonly advertisingMetrics: AdvertisingMetrics;
   readonly platformNotifications: PlatformNotifications;
+  /** The queues platforms send notifications to (Amazon's orders), read while the listings workers run. */
+  readonly notificationQueues: NotificationQueueReaders;
   /** Orders from every site (DESIGN §14): read by the API, and the reads' queues. */
   readonly orders: OrdersService;
   readonly orderReads: OrderReads;
@@ -396,6 +400,13 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     orders: orderReads,
     adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
   });
+  // A long poll holds its call up to 20 s: the queues' calls get that on top of the usual deadline.
+  const queueHttp = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs + 20_000 });
+  const notificationQueues = createNotificationQueueReaders({
+    queues: createNotificationQueues(config, { http: queueHttp, clock }, SANDBOX_CLIENTS),
+    notifications: platformNotifications,
+    onError: (error, platform) => logger.warn({ err: describeError(error), platform }, 'reading a notification queue failed'),
+  });
   const accountSettings = createAccountSettingsService({ db, passwords, clock, cache: authCache, security });
   passwordResets = createPasswordResetService({ db, clock, appUrl: config.appUrl, accountSettings, mailResetLink: mail.passwordReset });
   const sandbox: SandboxContext = {
@@ -467,13 +478,20 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     sandbox,
     resetSandboxState: () => clearSandboxState(db),
     start: () => jobs.start(),
-    startWorkers: () => jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false),
-    stopWork: () => jobs.stop(shutdownMs),
+    notificationQueues,
+    startWorkers: async () => {
+      await jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false);
+      // The queues' notifications are order work, which the listings workers do.
+      if (config.listings.worker) notificationQueues.start();
+    },
+    stopWork: async () => {
+      await Promise.all([jobs.stop(shutdownMs), notificationQueues.stop()]);
+    },
     close: async () => {
       await live.close();
       await stopWatching?.();
       authCache.deactivate();
-      await jobs.stop(shutdownMs);
+      await Promise.all([jobs.stop(shutdownMs), notificationQueues.stop()]);
       await usage.close();
       mailer.close();
     },

@@ -6,11 +6,12 @@ import { type AmazonAdsConfig, createAmazonAdsConnectAdapter } from './amazon-ad
 import { type AmazonSellerConfig, createAmazonSellerConnectAdapter } from './amazon-seller/connect.js';
 import { AMAZON_SELLER_LISTING_SETTINGS } from './amazon-seller/listing-settings.js';
 import { createAmazonSellerListingsAdapter } from './amazon-seller/listings.js';
+import { createAmazonOrderQueue } from './amazon-seller/order-notifications.js';
 import { createAmazonSellerOrdersAdapter } from './amazon-seller/orders.js';
 import type { AdvertisingAdapter } from './contracts/advertising.js';
 import type { ConnectAdapter } from './contracts/connect.js';
 import type { ListingSettingsSpec, ListingsAdapter } from './contracts/listings.js';
-import type { NotificationsAdapter } from './contracts/notifications.js';
+import type { NotificationQueue, NotificationsAdapter } from './contracts/notifications.js';
 import type { OrdersAdapter } from './contracts/orders.js';
 import { createEtsyConnectAdapter, type EtsyConfig } from './etsy/connect.js';
 import { ETSY_LISTING_SETTINGS } from './etsy/listing-settings.js';
@@ -36,6 +37,14 @@ export interface SandboxClients {
   readonly etsy: { readonly clientId: string; readonly sharedSecret: string; readonly webhookSecret: string };
   readonly tiktokShop: { readonly appKey: string; readonly appSecret: string; readonly serviceId: string };
   readonly amazonSeller: { readonly appId: string; readonly lwaClientId: string; readonly lwaClientSecret: string };
+  /** The sandbox's AWS account, its queue of Amazon's order notifications and the key that reads it. */
+  readonly amazonSqs: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly region: string;
+    readonly accountId: string;
+    readonly queueName: string;
+  };
   readonly amazonAds: { readonly clientId: string; readonly clientSecret: string };
 }
 
@@ -98,6 +107,14 @@ export function platformConfigs(config: RegistryConfig, clients: SandboxClients)
       lwaTokenUrl: `${base}/auth/o2/token`,
       draft: false,
       regions: perAmazonRegion((region) => ({ sellerCentralUrl: sandboxRegionUrl(base, region), apiUrl: sandboxRegionUrl(base, region) })),
+      // The simulator's SQS, served at `{base}/sqs/` with its queues below it, as SQS serves them at its root.
+      orderQueue: {
+        arn: `arn:aws:sqs:${clients.amazonSqs.region}:${clients.amazonSqs.accountId}:${clients.amazonSqs.queueName}`,
+        url: `${base}/sqs/${clients.amazonSqs.accountId}/${clients.amazonSqs.queueName}`,
+        region: clients.amazonSqs.region,
+        accessKeyId: clients.amazonSqs.accessKeyId,
+        secretAccessKey: clients.amazonSqs.secretAccessKey,
+      },
     }));
   const amazonAds =
     platforms.amazonAds ??
@@ -187,6 +204,19 @@ export function createAdvertisingAdapter(
 
 /** The notifications capability of each seller platform that pushes any (TikTok Shop's webhooks, Etsy's ORDER_PAID). */
 export type NotificationsAdapters = Readonly<Partial<Record<SitePlatform, NotificationsAdapter>>>;
+
+/** The queues platforms deliver notifications to, which Storelink reads: Amazon's order queue, where one is configured. */
+export type NotificationQueues = Readonly<Partial<Record<SitePlatform, NotificationQueue>>>;
+
+export function createNotificationQueues(
+  config: RegistryConfig,
+  deps: { http: PlatformHttp; clock: Clock },
+  clients: SandboxClients,
+): NotificationQueues {
+  const { amazonSeller } = platformConfigs(config, clients);
+  const queue = amazonSeller?.orderQueue;
+  return queue ? { 'amazon-seller': createAmazonOrderQueue({ ...amazonSeller, orderQueue: queue }, deps) } : {};
+}
 
 /** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
 export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {

@@ -1,7 +1,7 @@
 /**
  * Orders and one stock pool on Amazon (DESIGN §14, orders.md §3), end to end against the sandbox's Orders API
- * v2026-01-01 over HTTP, with every worker running. Amazon notifies orders through SQS or EventBridge only, so reads
- * are polls (`POST /sites/{id}/orders/sync` here): a sale takes the pool once, the other Amazon seller site of the
+ * v2026-01-01 over HTTP, with every worker running. Reads here are polls (`POST /sites/{id}/orders/sync`; the sandbox's
+ * ORDER_CHANGE notifications through SQS are tested in amazon-order-notifications.test.ts, and read beside them): a sale takes the pool once, the other Amazon seller site of the
  * workspace gets the new quantity while the one that sold keeps what Amazon set, a poll takes nothing more, a
  * cancellation gives back once, a PENDING order takes stock without a price, a sku outside the catalogue is
  * `unknown_sku`. Then the simulator's protocol, driven as an SP-API client would with no adapter code: the paging
@@ -208,16 +208,22 @@ for (const kind of databaseKinds()) {
       const site = await connectAmazonSellerSite(t, user, '815');
       // Connecting reads the site's history first: that read is over before the counting starts.
       await syncOrders(t, me.as, site);
-      const ids = new Set<string>();
-      for (let i = 0; i < 101; i++) ids.add(await buy('815', [{ sku: `MANY-${i}`, quantity: 1 }]));
-      const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
-      const searches = calls('searchOrders');
-      const reads = calls('getOrder');
-      await syncOrders(t, me.as, site);
-      const read = (await orders(me, `?site_id=${site}`)).meta.total;
-      assert.equal(read, 101);
-      assert.equal(calls('searchOrders') - searches, 2, 'two pages of 100');
-      assert.equal(calls('getOrder') - reads, 0, 'the search carries the items');
+      // The orders are read by the poll alone here: their ORDER_CHANGE notifications are lost on the way.
+      t.deps.sandbox.lostNotifications.add('amazon-seller');
+      try {
+        const ids = new Set<string>();
+        for (let i = 0; i < 101; i++) ids.add(await buy('815', [{ sku: `MANY-${i}`, quantity: 1 }]));
+        const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
+        const searches = calls('searchOrders');
+        const reads = calls('getOrder');
+        await syncOrders(t, me.as, site);
+        const read = (await orders(me, `?site_id=${site}`)).meta.total;
+        assert.equal(read, 101);
+        assert.equal(calls('searchOrders') - searches, 2, 'two pages of 100');
+        assert.equal(calls('getOrder') - reads, 0, 'the search carries the items');
+      } finally {
+        t.deps.sandbox.lostNotifications.delete('amazon-seller');
+      }
     });
 
     test('no buyer name, address, e-mail or phone is stored, logged or answered', async () => {

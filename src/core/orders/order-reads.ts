@@ -94,6 +94,23 @@ export function createOrderReads(deps: {
   const callOf = (site: SiteRow, accessToken: string) =>
     listingsCall(site, accessToken, { pacerOf: deps.pacerOf, signal: jobs.stopDeadline });
 
+  /** Sites whose platform subscription (Amazon's ORDER_CHANGE) this instance has seen to. */
+  const subscribed = new Set<number>();
+
+  /** Makes the site's order subscription where its platform has one and it is missing; once per instance and site. */
+  async function subscribeOnce(site: SiteRow, call: ReturnType<typeof callOf>): Promise<string | null> {
+    const adapter = deps.adapters[site.platform]!;
+    if (!adapter.subscribe || subscribed.has(site.id)) return null;
+    try {
+      const said = await adapter.subscribe(call);
+      subscribed.add(site.id);
+      return said;
+    } catch (error) {
+      // The read goes on: polling serves until the next read makes the subscription.
+      return `not subscribed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   const readSite = runner.handlerOf<SiteReadJob, SiteRow>({
     grant: 'seller',
     ready: (site) => Boolean(deps.adapters[site.platform]),
@@ -101,6 +118,7 @@ export function createOrderReads(deps: {
     async call(site, _site, accessToken) {
       const adapter = deps.adapters[site.platform]!;
       const call = callOf(site, accessToken);
+      const subscription = await subscribeOnce(site, call);
       const startedAt = clock.now();
       const since = site.ordersReadTo
         ? new Date(site.ordersReadTo.getTime() - OVERLAP_MS)
@@ -126,7 +144,7 @@ export function createOrderReads(deps: {
       }
       // Orders left past the last page read are changed after `since` still: the next read starts there again.
       if (!cursor) await ordersRepo.markOrdersRead(db, site.id, startedAt);
-      return `${read} order(s) read${cursor ? ', more left for the next read' : ''}`;
+      return `${read} order(s) read${cursor ? ', more left for the next read' : ''}${subscription ? `; ${subscription}` : ''}`;
     },
     // A passing failure waits for the site's next turn (a minute, or Amazon's interval): the sweep is the retry.
     retry: null,
@@ -151,7 +169,14 @@ export function createOrderReads(deps: {
       return typeof loaded === 'string' ? loaded : { ...loaded, subject: job };
     },
     async call(job, site, accessToken) {
-      const found = await deps.adapters[site.platform]!.orders(callOf(site, accessToken), job.externalIds);
+      const adapter = deps.adapters[site.platform]!;
+      const call = callOf(site, accessToken);
+      if (adapter.canReadNotified && !adapter.canReadNotified(call, job.externalIds.length)) {
+        // More than the platform reads one by one now (Amazon's getOrder burst): the site's changed orders hold them.
+        await sendSiteRead({ workspaceId: job.workspaceId, siteId: job.siteId });
+        return `${job.externalIds.length} notified order(s): read with the site's changed orders`;
+      }
+      const found = await adapter.orders(call, job.externalIds);
       const read = new Set(found.map((order) => order.externalId));
       const none = job.externalIds.filter((id) => !read.has(id));
       const recorded = found.length > 0 ? await deps.intake.record(site, found) : null;

@@ -66,6 +66,12 @@ export function createPlatformNotifications(deps: {
         throw error;
       }
     },
+    /**
+     * A notification read from a queue of the operator's (Amazon's SQS: notification-queues.ts). The queue's own
+     * authentication stands for a signature, and it delivers again what was taken and not removed, so it is acted on
+     * as it comes: every kind acted on here changes nothing the second time.
+     */
+    queued: (platform: SitePlatform, notification: PlatformNotification): Promise<string> => act(platform, notification, null),
   };
 
   /** Refuses a notification sent too long ago (or ahead of this clock: 401); false for one already received. */

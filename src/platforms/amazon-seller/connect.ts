@@ -30,6 +30,20 @@ export interface AmazonSellerConfig {
   /** The app is in Draft: the consent URL carries `version=beta`. */
   draft: boolean;
   regions: Readonly<Record<AmazonRegion, AmazonSellerRegion>>;
+  /** The queue Amazon's order notifications are sent to (order-notifications.ts); null or absent: orders are polled only. */
+  orderQueue?: AmazonOrderQueue | null;
+}
+
+/** The operator's SQS queue that Amazon's order notifications are sent to, and the key Storelink reads it with. */
+export interface AmazonOrderQueue {
+  /** `arn:aws:sqs:{region}:{account}:{name}`: what the destination names. */
+  readonly arn: string;
+  /** The queue's URL (`https://sqs.{region}.amazonaws.com/{account}/{name}`), or the sandbox's. */
+  readonly url: string;
+  /** The AWS region the queue is in (the ARN's), which the signature names. */
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
 }
 
 export function createAmazonSellerConnectAdapter(config: AmazonSellerConfig, deps: { http: PlatformHttp; clock: Clock }) {

@@ -12,8 +12,10 @@
  *   UNSHIPPED and PARTIALLY_SHIPPED open; SHIPPED shipped; CANCELLED cancelled. The model has no delivered or closed
  *   status, so nothing reads as completed. UNFULFILLABLE (Amazon-fulfilled orders placed off Amazon) and any status
  *   the model may add read as open: the units stay taken until Amazon says CANCELLED.
- * - Amazon's order notifications go to SQS or EventBridge, not to an HTTP endpoint: polling is the way in, every three
- *   minutes, which the search's 0.0056 a second (one every 179 s) sustains.
+ * - Amazon's order notifications go to SQS or EventBridge, not to an HTTP endpoint. Where the operator configured a
+ *   queue, each seller is subscribed to ORDER_CHANGE on it (order-notifications.ts) and a notified order is read with
+ *   getOrder at once; polling stays the safety net, every three minutes, which the search's 0.0056 a second (one every
+ *   179 s) sustains.
  */
 import Type, { type Static } from 'typebox';
 import type { OrderStatus } from '../../domain/index.js';
@@ -23,6 +25,7 @@ import { type OrdersAdapter, type OrdersPage, type PlatformOrder, type PlatformO
 import type { AmazonSellerConfig } from './connect.js';
 import { type AmazonMarketplace, marketplaceOf } from './listing-requests.js';
 import { reader, readerOrGone } from './listing-responses.js';
+import { createOrderSubscriptions } from './order-notifications.js';
 import { type AmazonListingsDeps, createSpApi, marketplaceFor } from './sp-api.js';
 
 const ORDERS_PATH = '/orders/2026-01-01/orders';
@@ -30,6 +33,8 @@ const ORDERS_PATH = '/orders/2026-01-01/orders';
 export const ORDERS_PAGE_SIZE = 100;
 /** The datasets read: never BUYER or RECIPIENT. */
 export const ORDER_DATASETS = 'FULFILLMENT,PROCEEDS,CANCELLATION';
+/** getOrder's usage plan (orders.md §3): 0.5 a second, burst 30. */
+export const GET_ORDER_PLAN = { rate: 0.5, burst: 30 } as const;
 /** Seconds between two searches of one seller: 1 / 0.0056 is 179 s. */
 export const AMAZON_ORDERS_POLL_SECONDS = 180;
 
@@ -124,6 +129,25 @@ export function amazonOrder(order: AmazonOrder): PlatformOrder {
   };
 }
 
+/**
+ * Token buckets as SP-API's usage plans are (a seller's `burst` calls, refilled at `rate` a second), counted by this
+ * instance: `take` answers whether `count` calls fit now, and takes them if so. Another instance's calls are not seen,
+ * so a 429 stays possible, and is retried after its back-off.
+ */
+export function tokenBuckets(plan: { rate: number; burst: number }) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    take(key: string, count: number, now: number): boolean {
+      const held = buckets.get(key) ?? { tokens: plan.burst, at: now };
+      const bucket = { tokens: Math.min(plan.burst, held.tokens + (Math.max(0, now - held.at) / 1000) * plan.rate), at: now };
+      const fits = bucket.tokens >= count;
+      if (fits) bucket.tokens -= count;
+      buckets.set(key, bucket);
+      return fits;
+    },
+  };
+}
+
 /** The site's marketplaces in the region of its own: a search reads one region's host. */
 function marketplaceIdsOf(call: ListingsCall, home: AmazonMarketplace): string {
   const own = Array.isArray(call.data.marketplace_ids) ? call.data.marketplace_ids.map(String) : [];
@@ -135,10 +159,16 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
   const sp = createSpApi(config, deps.http);
   const searchPage = reader(SearchOrders);
   const orderOrGone = readerOrGone(GetOrder);
+  const queue = config.orderQueue;
+  const subscriptions = queue ? createOrderSubscriptions({ ...config, orderQueue: queue }, deps) : null;
+  const getOrders = tokenBuckets(GET_ORDER_PLAN);
 
   return {
     platform: 'amazon-seller',
     pollEverySeconds: AMAZON_ORDERS_POLL_SECONDS,
+    // getOrder's plan is 0.5 a second, burst 30: a burst of sales notified at once is read by a search, 100 a page.
+    canReadNotified: (call: ListingsCall, count: number) =>
+      getOrders.take(`${call.externalId}:${marketplaceFor(call).region}`, count, deps.clock.now().getTime()),
     async changed(call, since, cursor): Promise<OrdersPage> {
       const home = marketplaceFor(call);
       const query: Record<string, string> = {
@@ -160,5 +190,6 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
         const found = await sp.send(call, home, 'getOrder', 'GET', path, orderOrGone, { query: { includedData: ORDER_DATASETS } });
         return found ? amazonOrder(found.order) : null;
       }),
+    ...(subscriptions ? { subscribe: (call: ListingsCall) => subscriptions.subscribe(call) } : {}),
   } satisfies OrdersAdapter;
 }

@@ -43,6 +43,9 @@ const PLANS = {
   // Orders 2026-01-01 (orders.md §3): the search's rate is met by polling every three minutes (orders.ts).
   searchOrders: [0.0056, 20],
   getOrder: [0.5, 30],
+  // Notifications v1 (order-notifications.ts): one of each a seller, the first time an instance reads its orders.
+  getSubscription: [1, 5],
+  createSubscription: [1, 5],
 } as const;
 export type Operation = keyof typeof PLANS;
 

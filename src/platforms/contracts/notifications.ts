@@ -47,3 +47,22 @@ export interface NotificationsAdapter {
    */
   delivery?(rawBody: string): NotificationDelivery | null;
 }
+
+/** A notification taken from a queue: `handle` removes it; `notification` is null for a message that is none of this app's. */
+export interface QueuedNotification {
+  readonly handle: string;
+  readonly notification: PlatformNotification | null;
+}
+
+/**
+ * A queue a platform delivers its notifications to, which Storelink reads (Amazon's to SQS): the queue's own
+ * authentication stands for a signature, and a message taken and not removed is delivered again, so acting on one
+ * must change nothing the second time.
+ */
+export interface NotificationQueue {
+  readonly platform: SitePlatform;
+  /** Waits up to `waitSeconds` for notifications (a long poll), and answers what came, hidden from other readers a while. */
+  receive(waitSeconds: number, signal?: AbortSignal): Promise<QueuedNotification[]>;
+  /** Removes notifications acted on: they are not delivered again. */
+  remove(handles: readonly string[]): Promise<void>;
+}

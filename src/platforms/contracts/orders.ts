@@ -70,6 +70,18 @@ export interface OrdersAdapter {
    * 50 ids a call); an id the platform has no order of is left out.
    */
   orders(call: ListingsCall, externalIds: readonly string[]): Promise<PlatformOrder[]>;
+  /**
+   * Where `orders` reads one order a call from a small burst (Amazon's getOrder: 30, then one every two seconds):
+   * whether it can read `count` notified orders of the account now within that, counting them as read if so. When it
+   * cannot, the engine reads the account's changed orders instead (Amazon's search: 100 a call). Absent: always.
+   */
+  canReadNotified?(call: ListingsCall, count: number): boolean;
+  /**
+   * Where orders are notified through a subscription the app makes for each account (Amazon's ORDER_CHANGE, sent to the
+   * operator's queue): makes the account's subscription where it is missing, and says what it found or did. The engine
+   * asks once per instance and site, before the site's orders are read.
+   */
+  subscribe?(call: ListingsCall): Promise<string>;
 }
 
 /** Orders a platform that reads one order a call is asked for at once: its pacer spaces the calls. */

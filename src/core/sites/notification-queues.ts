@@ -1,0 +1,98 @@
+/**
+ * Notifications a platform delivers to a queue rather than to Storelink's endpoint (Amazon's ORDER_CHANGE, sent to the
+ * operator's SQS queue; platform-notifications.ts takes the ones pushed over HTTP). Each instance whose listings
+ * workers run long-polls every configured queue, acts on each notification as a pushed one is acted on (an order named
+ * is read whole at once: order-reads.ts), and removes from the queue only what it acted on. So a notification taken by
+ * an instance that dies, or whose acting failed, is delivered again after the queue's visibility timeout; acting twice
+ * changes nothing, and any number of instances share a queue. Polling stays the safety net for what never arrives.
+ */
+import type { SitePlatform } from '../../domain/index.js';
+import type { NotificationQueue } from '../../platforms/contracts/notifications.js';
+import type { NotificationQueues } from '../../platforms/registry.js';
+import type { PlatformNotifications } from './platform-notifications.js';
+
+/** A long poll's wait: SQS's most. */
+const WAIT_SECONDS = 20;
+/** After a failed receive (the queue unreachable, its key refused), the next waits this long. */
+const BACK_OFF_MS = 5_000;
+/** Of failed receives in a row, one in this many is logged (every five minutes at the back-off). */
+const LOG_EVERY = 60;
+
+export function createNotificationQueueReaders(deps: {
+  queues: NotificationQueues;
+  notifications: Pick<PlatformNotifications, 'queued'>;
+  /** A receive or an action that failed: logged by the composition root (never with the message's body). */
+  onError: (error: unknown, platform: SitePlatform) => void;
+  backOffMs?: number;
+}) {
+  const entries = Object.entries(deps.queues) as [SitePlatform, NotificationQueue][];
+  let running: { stop: AbortController; loops: Promise<void>[] } | null = null;
+
+  /** One receive: acts on each notification and removes those acted on; answers how many were taken. */
+  async function readOnce(platform: SitePlatform, queue: NotificationQueue, waitSeconds: number, signal?: AbortSignal): Promise<number> {
+    const taken = await queue.receive(waitSeconds, signal);
+    const done: string[] = [];
+    for (const { handle, notification } of taken) {
+      try {
+        // A message that is none of this app's notifications is removed unread.
+        if (notification) await deps.notifications.queued(platform, notification);
+        done.push(handle);
+      } catch (error) {
+        // Left on the queue: it comes back after its visibility timeout.
+        deps.onError(error, platform);
+      }
+    }
+    if (done.length > 0) await queue.remove(done);
+    return taken.length;
+  }
+
+  const pause = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+
+  async function loop(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        await readOnce(platform, queue, WAIT_SECONDS, signal);
+        failures = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        // The first failure of a run of them is logged, then one in LOG_EVERY: an unreachable queue does not flood the log.
+        if (failures++ % LOG_EVERY === 0) deps.onError(error, platform);
+        await pause(deps.backOffMs ?? BACK_OFF_MS, signal);
+      }
+    }
+  }
+
+  return {
+    /** Whether any queue is configured. */
+    configured: entries.length > 0,
+    /** Starts reading every queue (the listings workers' switch is on); a second start does nothing. */
+    start(): void {
+      if (running || entries.length === 0) return;
+      const stop = new AbortController();
+      running = { stop, loops: entries.map(([platform, queue]) => loop(platform, queue, stop.signal)) };
+    },
+    /** Stops reading: a long poll in flight is cut short, and what it held comes back to the queue in time. */
+    async stop(): Promise<void> {
+      if (!running) return;
+      const { stop, loops } = running;
+      running = null;
+      stop.abort();
+      await Promise.all(loops);
+    },
+    /** Reads every queue until it is empty, without waiting (tests, and the operator's CLI): answers how many were taken. */
+    async drain(): Promise<number> {
+      let taken = 0;
+      for (const [platform, queue] of entries) {
+        for (let got = await readOnce(platform, queue, 0); got > 0; got = await readOnce(platform, queue, 0)) taken += got;
+      }
+      return taken;
+    },
+  };
+}
+
+export type NotificationQueueReaders = ReturnType<typeof createNotificationQueueReaders>;

@@ -1,0 +1,281 @@
+/**
+ * Amazon's order notifications (orders.md §3 ORDER_CHANGE, DESIGN §14 "Amazon's order notifications where
+ * configured"), end to end against the sandbox over HTTP with every worker running: connecting a seller subscribes it
+ * to ORDER_CHANGE on the operator's SQS queue (a destination made once with a grantless token), and a sale on Amazon
+ * then reaches the pool and the other channels from the queue, read with getOrder, with no search spent; a cancellation
+ * the same way. A notification taken by an instance that died before removing it comes back after its visibility
+ * timeout and is counted once. Then the parts without I/O: a message's body read (only this app's ORDER_CHANGE), and
+ * the queue's configuration.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import aws4 from 'aws4';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
+import { GET_ORDER_PLAN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
+import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
+import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { connectAmazonSellerSite } from '../helpers/connect.js';
+import { databaseKinds } from '../helpers/database.js';
+import { mugProduct } from '../helpers/listings.js';
+import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
+
+const US = 'ATVPDKIKX0DER';
+
+for (const kind of databaseKinds()) {
+  describe(`Amazon's order notifications from the SQS queue [${kind}]`, () => {
+    let t: TestApp;
+    let base: string;
+    before(async () => {
+      t = await createTestApp(kind, { listen: true, workers: true });
+      base = t.deps.config.appUrl;
+    });
+    after(() => t.close());
+    beforeEach(() => setAmazonSellerRateLimit(t.deps.sandbox, 1_000_000));
+
+    const calls = (operation: string) => t.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
+
+    /** A workspace with two Amazon sellers selling on Amazon.com, the mug `<sku>-W` (4) and `<sku>-B` (2) buyable on both. */
+    async function listedOnTwo(accounts: [string, string], sku: string) {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const sites: number[] = [];
+      for (const account of accounts) {
+        const site = await connectAmazonSellerSite(t, user, account);
+        const settings = await call(t, 'PUT', `/sites/${site}/listing-settings`, { ...as, body: { marketplace_id: US } });
+        assert.equal(settings.statusCode, 200, settings.body);
+        sites.push(site);
+      }
+      const productId = await mugProduct(t, { ...user, as, site: sites[0]!, account: accounts[0] }, sku, {
+        brand: 'Sandbox Pottery',
+        barcodes: ['012345678905', '4006381333931'],
+      });
+      const ids: number[] = [];
+      for (const site of sites) {
+        const body = { product_id: productId, category_id: 'KITCHEN', attributes: { material: 'Stoneware' } };
+        const published = await call(t, 'POST', `/sites/${site}/listings`, { ...as, body });
+        assert.equal(published.statusCode, 202, published.body);
+        ids.push(published.json().data.id);
+      }
+      const states = () => Promise.all(ids.map(async (id) => (await call(t, 'GET', `/listings/${id}`, as)).json().data.status));
+      await within(20_000, async () => (await states()).every((state) => state === 'in_review'));
+      t.clock.advance(61_000);
+      await t.deps.listingWatch.sweep();
+      await within(20_000, async () => (await states()).every((state) => state === 'active'), { pollMs: 200 });
+      return { as, sites, productId };
+    }
+
+    const held = async (account: string, sku: string) => {
+      const all = (await (await fetch(`${base}/sandbox/amazon-seller/accounts/${account}/listings`)).json()) as {
+        marketplace_id: string;
+        skus: { sku: string; quantity: number }[];
+      }[];
+      return all.find((l) => l.marketplace_id === US && l.skus[0]?.sku === sku)?.skus[0]?.quantity ?? null;
+    };
+    const buy = async (account: string, sku: string, quantity: number) => {
+      const response = await fetch(`${base}/sandbox/amazon-seller/accounts/${account}/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ lines: [{ sku, quantity }] }),
+      });
+      assert.equal(response.status, 201, await response.clone().text());
+      return ((await response.json()) as { id: string }).id;
+    };
+    const orderOf = async (as: { token: string; workspace: number }, externalId: string) =>
+      (await call(t, 'GET', '/orders', as)).json().data.find((o: { external_id: string }) => o.external_id === externalId);
+    const pool = async (as: { token: string; workspace: number }, productId: number) =>
+      Object.fromEntries(
+        (await call(t, 'GET', `/products/${productId}`, as))
+          .json()
+          .data.variants.map((v: { sku: string; quantity: number }) => [v.sku, v.quantity]),
+      );
+
+    test('connecting subscribes the seller; a sale and its cancellation reach the pool and the other seller from the queue, with no search', async () => {
+      const subscriptions = calls('createSubscription');
+      const me = await listedOnTwo(['841', '842'], 'NTF');
+      assert.equal(
+        calls('createSubscription') - subscriptions,
+        2,
+        'each seller subscribed to ORDER_CHANGE when its orders were first read',
+      );
+
+      const searches = calls('searchOrders');
+      const id = await buy('841', 'NTF-W', 3);
+      await within(15_000, async () => Boolean(await orderOf(me.as, id)));
+      const order = await orderOf(me.as, id);
+      assert.deepEqual([order.status, order.platform_status, order.lines[0].stock_taken], ['open', 'UNSHIPPED', 3]);
+      assert.match(order.lines[0].price, /^[0-9]+\.[0-9]{2}$/, 'read whole with getOrder: the notification has no price');
+      assert.deepEqual(await pool(me.as, me.productId), { 'NTF-W': 1, 'NTF-B': 2 });
+      await within(10_000, async () => (await held('842', 'NTF-W')) === 1);
+
+      assert.equal((await fetch(`${base}/sandbox/amazon-seller/accounts/841/orders/${id}/cancel`, { method: 'POST' })).status, 204);
+      await within(15_000, async () => (await orderOf(me.as, id)).status === 'cancelled');
+      assert.deepEqual(await pool(me.as, me.productId), { 'NTF-W': 4, 'NTF-B': 2 });
+      await within(10_000, async () => (await held('842', 'NTF-W')) === 4);
+      assert.equal(calls('searchOrders'), searches, 'no poll read them: the notifications named the order');
+    });
+
+    test('a notification taken by an instance that died before removing it comes back, and the sale is counted once', async () => {
+      const subscriptions = calls('createSubscription');
+      const me = await listedOnTwo(['843', '844'], 'DIE');
+      await within(10_000, async () => calls('createSubscription') - subscriptions === 2);
+      await t.deps.notificationQueues.stop();
+      try {
+        const id = await buy('843', 'DIE-B', 1);
+        // Another instance takes the message and dies before acting on it or removing it. (If this instance's own long
+        // poll, cut short by the stop, took it first, that poll is the instance that died: the same follows.)
+        const queue = SANDBOX_CLIENTS.amazonSqs;
+        const endpoint = new URL(`${t.deps.sandbox.sandboxUrl}/amazon-seller/sqs/`);
+        const body = JSON.stringify({
+          QueueUrl: `${endpoint.href}${queue.accountId}/${queue.queueName}`,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+        });
+        const signed = aws4.sign(
+          {
+            host: endpoint.host,
+            path: endpoint.pathname,
+            method: 'POST',
+            service: 'sqs',
+            region: queue.region,
+            body,
+            headers: {
+              'Content-Type': 'application/x-amz-json-1.0',
+              'X-Amz-Target': 'AmazonSQS.ReceiveMessage',
+              'X-Amz-Date': t.clock
+                .now()
+                .toISOString()
+                .replace(/[:-]|\.\d{3}/g, ''),
+            },
+          },
+          { accessKeyId: queue.accessKeyId, secretAccessKey: queue.secretAccessKey },
+        );
+        const taken = await fetch(endpoint, { method: 'POST', headers: signed.headers as Record<string, string>, body });
+        assert.equal(taken.status, 200, await taken.clone().text());
+        assert.equal(await t.deps.notificationQueues.drain(), 0, 'hidden while the instance that took it holds it');
+        assert.equal(await orderOf(me.as, id), undefined);
+
+        // Its visibility timeout passes (Storelink's own receive asks for VISIBILITY_SECONDS; the test's, the queue's 30 s).
+        t.clock.advance((VISIBILITY_SECONDS + 1) * 1000);
+        assert.equal(await t.deps.notificationQueues.drain(), 1, 'delivered again once its visibility timeout passed');
+        await within(15_000, async () => Boolean(await orderOf(me.as, id)));
+        assert.equal(await t.deps.notificationQueues.drain(), 0, 'removed once acted on');
+        assert.deepEqual(await pool(me.as, me.productId), { 'DIE-W': 4, 'DIE-B': 1 });
+        const lines = (await orderOf(me.as, id)).lines as { stock_taken: number }[];
+        assert.deepEqual(
+          lines.map((line) => line.stock_taken),
+          [1],
+        );
+      } finally {
+        t.deps.notificationQueues.start();
+      }
+    });
+
+    test("a burst of 40 sales on one seller is read within getOrder's plan: what its burst cannot cover, by a search; no 429", async () => {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const subscriptions = calls('createSubscription');
+      const site = await connectAmazonSellerSite(t, user, '845');
+      await within(10_000, async () => calls('createSubscription') - subscriptions === 1);
+      // Amazon's own usage plans here: getOrder 0.5 a second, burst 30; searchOrders burst 20.
+      setAmazonSellerRateLimit(t.deps.sandbox, 1);
+      const throttled = calls('throttled');
+      const gets = calls('getOrder');
+      await t.deps.notificationQueues.stop();
+      try {
+        // Placed while no instance reads the queue: the 40 notifications are taken together.
+        for (let i = 0; i < 40; i++) await buy('845', `BURST-${i}`, 1);
+      } finally {
+        t.deps.notificationQueues.start();
+      }
+      await within(20_000, async () => (await call(t, 'GET', `/orders?site_id=${site}`, as)).json().meta.total === 40);
+      assert.equal(calls('throttled'), throttled, 'no 429');
+      assert.ok(calls('getOrder') - gets <= 30, `getOrder within its burst (${calls('getOrder') - gets})`);
+    });
+  });
+}
+
+describe('an ORDER_CHANGE message read, and the queue configured', () => {
+  const appId = 'amzn1.sellerapps.app.storelink';
+  const message = (over: { type?: string; app?: string } = {}) =>
+    JSON.stringify({
+      NotificationVersion: '1.0',
+      NotificationType: over.type ?? 'ORDER_CHANGE',
+      PayloadVersion: '1.0',
+      EventTime: '2026-12-04T17:00:00.000Z',
+      Payload: {
+        OrderChangeNotification: {
+          NotificationLevel: 'OrderLevel',
+          SellerId: 'A3SELLER',
+          AmazonOrderId: '111-2223334-5556667',
+          OrderChangeType: 'OrderStatusChange',
+          Summary: { OrderStatus: 'Unshipped', OrderItems: [{ OrderItemId: '12345678901234', SellerSKU: 'MUG-W', Quantity: 1 }] },
+        },
+      },
+      NotificationMetadata: {
+        ApplicationId: over.app ?? appId,
+        SubscriptionId: 's',
+        PublishTime: '2026-12-04T17:00:00.000Z',
+        NotificationId: 'n',
+      },
+    });
+
+  test("only this app's ORDER_CHANGE is an order changed; its summary is not read", () => {
+    assert.deepEqual(readOrderChange(message(), appId), {
+      kind: 'order_changed',
+      accountId: 'A3SELLER',
+      externalOrderId: '111-2223334-5556667',
+    });
+    assert.equal(readOrderChange(message({ app: 'amzn1.sellerapps.app.other' }), appId), null);
+    assert.equal(readOrderChange(message({ type: 'ANY_OFFER_CHANGED' }), appId), null);
+    assert.equal(readOrderChange('not json', appId), null);
+    assert.equal(readOrderChange('{"NotificationType":"ORDER_CHANGE"}', appId), null);
+  });
+
+  const seller = { AMAZON_SP_APP_ID: 'amzn1.sellerapps.app.x', AMAZON_LWA_CLIENT_ID: 'c', AMAZON_LWA_CLIENT_SECRET: 's' };
+  const queue = {
+    AMAZON_ORDER_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:storelink-orders',
+    AMAZON_ORDER_QUEUE_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+    AMAZON_ORDER_QUEUE_SECRET_ACCESS_KEY: 'secret',
+  };
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return [];
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      return error.problems;
+    }
+  };
+
+  test("the queue's URL and region follow its ARN; without a queue, orders are polled only", () => {
+    const configured = loadConfig({ ...seller, ...queue }).platforms.amazonSeller!.orderQueue!;
+    assert.deepEqual(
+      [configured.url, configured.region],
+      ['https://sqs.eu-west-1.amazonaws.com/123456789012/storelink-orders', 'eu-west-1'],
+    );
+    assert.equal(queueUrlOf('arn:aws:sqs:us-east-1:000000000000:q'), 'https://sqs.us-east-1.amazonaws.com/000000000000/q');
+    assert.equal(loadConfig(seller).platforms.amazonSeller!.orderQueue, null);
+    assert.equal(problemsOf({ ...seller, ...queue, AMAZON_ORDER_QUEUE_URL: 'https://queue.example/1/q' }).length, 0);
+  });
+
+  test("getOrder's plan is counted per seller: 30 at once, then one every two seconds", () => {
+    const buckets = tokenBuckets(GET_ORDER_PLAN);
+    assert.equal(buckets.take('A:NA', 30, 0), true);
+    assert.equal(buckets.take('A:NA', 1, 0), false);
+    assert.equal(buckets.take('B:NA', 30, 0), true, 'another seller has its own');
+    assert.equal(buckets.take('A:NA', 1, 1_999), false);
+    assert.equal(buckets.take('A:NA', 1, 2_000), true);
+    assert.equal(buckets.take('A:NA', 31, 10_000_000), false, 'never more than the burst');
+    assert.equal(buckets.take('A:NA', 30, 10_000_000), true);
+  });
+
+  test('a queue that is not an SQS ARN, half a key, or a queue without the seller app stops the start with a reason', () => {
+    assert.match(
+      problemsOf({ ...seller, ...queue, AMAZON_ORDER_QUEUE_ARN: 'arn:aws:sns:us-east-1:123456789012:t' }).join(),
+      /SQS queue ARN/,
+    );
+    assert.match(problemsOf({ ...seller, AMAZON_ORDER_QUEUE_ARN: queue.AMAZON_ORDER_QUEUE_ARN }).join(), /must be set together/);
+    assert.match(problemsOf(queue).join(), /need the Amazon seller app/);
+  });
+});
