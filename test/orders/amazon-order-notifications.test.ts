@@ -12,12 +12,16 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import aws4 from 'aws4';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
-import { GET_ORDER_PLAN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
+import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
+import type { PlatformError } from '../../src/platforms/contracts/errors.js';
+import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { createManualClock } from '../helpers/clock.js';
 import { connectAmazonSellerSite } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
 import { mugProduct } from '../helpers/listings.js';
+import { fakeHttp, rejects } from '../helpers/platform-http.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const US = 'ATVPDKIKX0DER';
@@ -259,8 +263,12 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
     assert.equal(problemsOf({ ...seller, ...queue, AMAZON_ORDER_QUEUE_URL: 'https://queue.example/1/q' }).length, 0);
   });
 
-  test("getOrder's plan is counted per seller: 30 at once, then one every two seconds", () => {
+  test("getOrder's plan is counted per seller: 30 at once, then one every two seconds; calls made anyway count", () => {
     const buckets = tokenBuckets(GET_ORDER_PLAN);
+    assert.equal(buckets.waitMs('C:NA', 31, 0), 0, 'a full bucket: the burst at once');
+    buckets.spend('C:NA', 31, 0);
+    assert.equal(buckets.available('C:NA', 0), -1);
+    assert.equal(buckets.waitMs('C:NA', 1, 0), 4_000, 'from one below empty, one in four seconds');
     assert.equal(buckets.take('A:NA', 30, 0), true);
     assert.equal(buckets.take('A:NA', 1, 0), false);
     assert.equal(buckets.take('B:NA', 30, 0), true, 'another seller has its own');
@@ -268,6 +276,34 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
     assert.equal(buckets.take('A:NA', 1, 2_000), true);
     assert.equal(buckets.take('A:NA', 31, 10_000_000), false, 'never more than the burst');
     assert.equal(buckets.take('A:NA', 30, 10_000_000), true);
+  });
+
+  test("notified orders beyond getOrder's burst: a search while its burst has room, else some now and the rest as getOrder refills", async () => {
+    const clock = createManualClock(new Date(0));
+    const searches = Array.from({ length: 20 }, () => ({ status: 200, body: { orders: [] }, headers: new Headers() }));
+    const http = fakeHttp(...searches);
+    const adapter = createAmazonSellerOrdersAdapter(loadConfig(seller).platforms.amazonSeller!, { http: http.http, clock });
+    const call: ListingsCall = {
+      externalId: 'A3SELLER',
+      data: { marketplace_ids: ['ATVPDKIKX0DER'] },
+      settings: {},
+      accessToken: 'Atza|x',
+    };
+    assert.deepEqual(adapter.planNotifiedRead!(call, 25), { changed: false, each: 25, waitMs: 0 });
+    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: true }, 'five getOrder left: the search reads the ten');
+    for (let i = 0; i < 20; i++) await adapter.changed(call, new Date(0), null);
+    const refused = await adapter.changed(call, new Date(0), null).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    assert.ok(rejects('unavailable', /usage plan has no room/)(refused));
+    assert.equal((refused as PlatformError).retryAfterMs, Math.ceil(1000 / 0.0056), 'a 21st search waits for the plan');
+    assert.equal(http.sent.length, 20, 'and is not sent');
+    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: false, each: 5, waitMs: 10_000 }, 'five now, five in 10 s');
+    clock.advance(10_000);
+    assert.deepEqual(adapter.planNotifiedRead!(call, 5), { changed: false, each: 5, waitMs: 0 });
+    const other = { ...call, externalId: 'A3OTHER' };
+    assert.deepEqual(adapter.planNotifiedRead!(other, 30), { changed: false, each: 30, waitMs: 0 }, "another seller's plan is its own");
   });
 
   test('a queue that is not an SQS ARN, half a key, or a queue without the seller app stops the start with a reason', () => {

@@ -19,6 +19,7 @@ import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { OrdersPage } from '../../platforms/contracts/orders.js';
 import type { OrdersAdapters } from '../../platforms/registry.js';
 import { listingsCall } from '../listings/listings-call.js';
@@ -74,8 +75,12 @@ export function createOrderReads(deps: {
 }) {
   const { db, clock, jobs, runner } = deps;
 
-  const sendSiteRead = (site: SiteRef, tx?: Db) =>
-    jobs.send(ORDERS_READ_QUEUE, { ...site } satisfies SiteReadJob, { singletonKey: String(site.siteId), ...(tx ? { tx } : {}) });
+  const sendSiteRead = (site: SiteRef, tx?: Db, startAfter?: Date) =>
+    jobs.send(ORDERS_READ_QUEUE, { ...site } satisfies SiteReadJob, {
+      singletonKey: String(site.siteId),
+      ...(tx ? { tx } : {}),
+      ...(startAfter ? { startAfter } : {}),
+    });
 
   async function sweep(): Promise<string> {
     const every = Object.fromEntries(
@@ -132,19 +137,40 @@ export function createOrderReads(deps: {
       let cursor: string | null = null;
       let read = 0;
       let pages = 1;
+      let recorded = 0;
+      let resumeInMs: number | null = null;
       let next: Promise<OrdersPage> | null = pageAt(null);
       while (next) {
-        const page: OrdersPage = await next;
+        let page: OrdersPage;
+        try {
+          page = await next;
+        } catch (error) {
+          // A later page the platform's plan has no room for yet (Amazon's search): what was read is kept, and the
+          // read goes on from the start again once there is room, rather than at the site's next turn.
+          if (recorded === 0) throw error;
+          if (!(error instanceof PlatformError) || error.reason !== 'unavailable' || error.retryAfterMs === null) throw error;
+          resumeInMs = error.retryAfterMs;
+          break;
+        }
         cursor = page.next;
         // The next page is asked for while this one is recorded: a burst read after it (Amazon's 100 orders a page)
         // waits for the platform or the database, not both in turn.
         next = cursor && pages++ < PAGES_MAX ? pageAt(cursor) : null;
         await deps.intake.record(site, page.orders);
         read += page.orders.length;
+        recorded += 1;
       }
       // Orders left past the last page read are changed after `since` still: the next read starts there again.
       if (!cursor) await ordersRepo.markOrdersRead(db, site.id, startedAt);
-      return `${read} order(s) read${cursor ? ', more left for the next read' : ''}${subscription ? `; ${subscription}` : ''}`;
+      if (resumeInMs !== null)
+        await sendSiteRead({ workspaceId: site.workspaceId, siteId: site.id }, undefined, new Date(clock.now().getTime() + resumeInMs));
+      const left =
+        resumeInMs !== null
+          ? `, more left: read again in ${Math.ceil(resumeInMs / 1000)} s`
+          : cursor
+            ? ', more left for the next read'
+            : '';
+      return `${read} order(s) read${left}${subscription ? `; ${subscription}` : ''}`;
     },
     // A passing failure waits for the site's next turn (a minute, or Amazon's interval): the sweep is the retry.
     retry: null,
@@ -171,17 +197,27 @@ export function createOrderReads(deps: {
     async call(job, site, accessToken) {
       const adapter = deps.adapters[site.platform]!;
       const call = callOf(site, accessToken);
-      if (adapter.canReadNotified && !adapter.canReadNotified(call, job.externalIds.length)) {
-        // More than the platform reads one by one now (Amazon's getOrder burst): the site's changed orders hold them.
+      // Within the platform's limits (Amazon's getOrder burst): the site's changed orders hold them all, or some now
+      // and the rest once the platform's plan has room again.
+      const plan = adapter.planNotifiedRead?.(call, job.externalIds.length) ?? { changed: false, each: job.externalIds.length, waitMs: 0 };
+      if (plan.changed) {
         await sendSiteRead({ workspaceId: job.workspaceId, siteId: job.siteId });
         return `${job.externalIds.length} notified order(s): read with the site's changed orders`;
       }
-      const found = await adapter.orders(call, job.externalIds);
+      const now = job.externalIds.slice(0, plan.each);
+      const later = job.externalIds.slice(plan.each);
+      if (later.length > 0)
+        await sendOrderReads(
+          later.map((externalId) => ({ workspaceId: job.workspaceId, siteId: job.siteId, externalId })),
+          new Date(clock.now().getTime() + plan.waitMs),
+        );
+      const found = now.length > 0 ? await adapter.orders(call, now) : [];
       const read = new Set(found.map((order) => order.externalId));
-      const none = job.externalIds.filter((id) => !read.has(id));
+      const none = now.filter((id) => !read.has(id));
       const recorded = found.length > 0 ? await deps.intake.record(site, found) : null;
       const missing = none.length > 0 ? `the platform has no order ${none.join(', ')}` : null;
-      return [recorded, missing].filter(Boolean).join('; ');
+      const waiting = later.length > 0 ? `${later.length} read in ${Math.ceil(plan.waitMs / 1000)} s, within the platform's limit` : null;
+      return [recorded, missing, waiting].filter(Boolean).join('; ');
     },
     // A passing failure (a 429 in a burst) reads them again after the back-off, not at the site's next read a minute on.
     retry: async (job, at, attempt) =>

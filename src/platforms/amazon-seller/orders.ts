@@ -21,7 +21,14 @@ import Type, { type Static } from 'typebox';
 import type { OrderStatus } from '../../domain/index.js';
 import { PlatformError } from '../contracts/errors.js';
 import type { ListingsCall } from '../contracts/listings.js';
-import { type OrdersAdapter, type OrdersPage, type PlatformOrder, type PlatformOrderLine, readEach } from '../contracts/orders.js';
+import {
+  type NotifiedReadPlan,
+  type OrdersAdapter,
+  type OrdersPage,
+  type PlatformOrder,
+  type PlatformOrderLine,
+  readEach,
+} from '../contracts/orders.js';
 import type { AmazonSellerConfig } from './connect.js';
 import { type AmazonMarketplace, marketplaceOf } from './listing-requests.js';
 import { reader, readerOrGone } from './listing-responses.js';
@@ -33,8 +40,9 @@ const ORDERS_PATH = '/orders/2026-01-01/orders';
 export const ORDERS_PAGE_SIZE = 100;
 /** The datasets read: never BUYER or RECIPIENT. */
 export const ORDER_DATASETS = 'FULFILLMENT,PROCEEDS,CANCELLATION';
-/** getOrder's usage plan (orders.md §3): 0.5 a second, burst 30. */
+/** getOrder's and searchOrders' usage plans (orders.md §3). */
 export const GET_ORDER_PLAN = { rate: 0.5, burst: 30 } as const;
+export const SEARCH_ORDERS_PLAN = { rate: 0.0056, burst: 20 } as const;
 /** Seconds between two searches of one seller: 1 / 0.0056 is 179 s. */
 export const AMAZON_ORDERS_POLL_SECONDS = 180;
 
@@ -131,20 +139,31 @@ export function amazonOrder(order: AmazonOrder): PlatformOrder {
 
 /**
  * Token buckets as SP-API's usage plans are (a seller's `burst` calls, refilled at `rate` a second), counted by this
- * instance: `take` answers whether `count` calls fit now, and takes them if so. Another instance's calls are not seen,
- * so a 429 stays possible, and is retried after its back-off.
+ * instance: `take` takes `count` calls if they fit now and says whether they did; `spend` counts calls made anyway
+ * (the bucket may go below empty, and refills from there); `waitMs` is how long until `count` fit. Another
+ * instance's calls are not seen, so a 429 stays possible, and is retried after its back-off.
  */
 export function tokenBuckets(plan: { rate: number; burst: number }) {
   const buckets = new Map<string, { tokens: number; at: number }>();
+  const now = (key: string, at: number) => {
+    const held = buckets.get(key) ?? { tokens: plan.burst, at };
+    const bucket = { tokens: Math.min(plan.burst, held.tokens + (Math.max(0, at - held.at) / 1000) * plan.rate), at };
+    buckets.set(key, bucket);
+    return bucket;
+  };
   return {
-    take(key: string, count: number, now: number): boolean {
-      const held = buckets.get(key) ?? { tokens: plan.burst, at: now };
-      const bucket = { tokens: Math.min(plan.burst, held.tokens + (Math.max(0, now - held.at) / 1000) * plan.rate), at: now };
-      const fits = bucket.tokens >= count;
-      if (fits) bucket.tokens -= count;
-      buckets.set(key, bucket);
-      return fits;
+    available: (key: string, at: number) => now(key, at).tokens,
+    take(key: string, count: number, at: number): boolean {
+      const bucket = now(key, at);
+      if (bucket.tokens < count) return false;
+      bucket.tokens -= count;
+      return true;
     },
+    spend(key: string, count: number, at: number): void {
+      now(key, at).tokens -= count;
+    },
+    waitMs: (key: string, count: number, at: number) =>
+      Math.ceil((Math.max(0, Math.min(count, plan.burst) - now(key, at).tokens) / plan.rate) * 1000),
   };
 }
 
@@ -162,13 +181,26 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
   const queue = config.orderQueue;
   const subscriptions = queue ? createOrderSubscriptions({ ...config, orderQueue: queue }, deps) : null;
   const getOrders = tokenBuckets(GET_ORDER_PLAN);
+  const searches = tokenBuckets(SEARCH_ORDERS_PLAN);
+  const sellerOf = (call: ListingsCall) => `${call.externalId}:${marketplaceFor(call).region}`;
 
   return {
     platform: 'amazon-seller',
     pollEverySeconds: AMAZON_ORDERS_POLL_SECONDS,
-    // getOrder's plan is 0.5 a second, burst 30: a burst of sales notified at once is read by a search, 100 a page.
-    canReadNotified: (call: ListingsCall, count: number) =>
-      getOrders.take(`${call.externalId}:${marketplaceFor(call).region}`, count, deps.clock.now().getTime()),
+    /**
+     * Notified orders: one getOrder each while its burst of 30 covers them; else, while the search's burst of 20 has
+     * room, the site's changed orders (100 a page); else as many as getOrder covers now, and the rest once it refills
+     * (one every two seconds). Nothing past either plan, as this instance counts them.
+     */
+    planNotifiedRead(call: ListingsCall, count: number): NotifiedReadPlan {
+      const seller = sellerOf(call);
+      const at = deps.clock.now().getTime();
+      if (getOrders.take(seller, count, at)) return { changed: false, each: count, waitMs: 0 };
+      if (searches.available(seller, at) >= 1) return { changed: true };
+      const each = Math.max(0, Math.floor(getOrders.available(seller, at)));
+      getOrders.take(seller, each, at);
+      return { changed: false, each, waitMs: getOrders.waitMs(seller, count - each, at) };
+    },
     async changed(call, since, cursor): Promise<OrdersPage> {
       const home = marketplaceFor(call);
       const query: Record<string, string> = {
@@ -178,6 +210,15 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
         maxResultsPerPage: String(ORDERS_PAGE_SIZE),
         ...(cursor ? { paginationToken: cursor } : {}),
       };
+      // Never past the search's plan as this instance counts it: the read stops here, and goes on once it has room.
+      const seller = sellerOf(call);
+      const at = deps.clock.now().getTime();
+      if (!searches.take(seller, 1, at))
+        throw new PlatformError(
+          'unavailable',
+          "searchOrders' usage plan has no room now (burst 20, one every 180 s)",
+          searches.waitMs(seller, 1, at),
+        );
       const page = await sp.send(call, home, 'searchOrders', 'GET', ORDERS_PATH, searchPage, { query });
       return { orders: page.orders.map(amazonOrder), next: page.pagination?.nextToken ?? null };
     },

@@ -71,11 +71,10 @@ export interface OrdersAdapter {
    */
   orders(call: ListingsCall, externalIds: readonly string[]): Promise<PlatformOrder[]>;
   /**
-   * Where `orders` reads one order a call from a small burst (Amazon's getOrder: 30, then one every two seconds):
-   * whether it can read `count` notified orders of the account now within that, counting them as read if so. When it
-   * cannot, the engine reads the account's changed orders instead (Amazon's search: 100 a call). Absent: always.
+   * Where `orders` reads one order a call from a small burst (Amazon's getOrder: 30, then one every two seconds), how
+   * to read `count` notified orders of the account within its limits now (absent: all of them by `orders`, at once).
    */
-  canReadNotified?(call: ListingsCall, count: number): boolean;
+  planNotifiedRead?(call: ListingsCall, count: number): NotifiedReadPlan;
   /**
    * Where orders are notified through a subscription the app makes for each account (Amazon's ORDER_CHANGE, sent to the
    * operator's queue): makes the account's subscription where it is missing, and says what it found or did. The engine
@@ -83,6 +82,13 @@ export interface OrdersAdapter {
    */
   subscribe?(call: ListingsCall): Promise<string>;
 }
+
+/**
+ * How notified orders are read within a platform's limits: by the account's changed orders (`changed`: a search has
+ * room, and reads them all), or the first `each` of them one a call now (counted as read by the plan) and the rest
+ * asked about again after `waitMs`.
+ */
+export type NotifiedReadPlan = { readonly changed: true } | { readonly changed: false; readonly each: number; readonly waitMs: number };
 
 /** Orders a platform that reads one order a call is asked for at once: its pacer spaces the calls. */
 const READS_AT_ONCE = 4;
