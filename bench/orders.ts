@@ -2,9 +2,8 @@
  * (i) Orders and the oversell window, on the three sandboxes at once (Etsy, TikTok Shop and Amazon, each under its rate
  * limit as (h) runs them), every product published to all three:
  * - the oversell window: a buyer's sale on one platform, timed from the bench's order to each other platform's own
- *   `updated_at` for the listing once it holds the new pool quantity, per pair (seller → other). Etsy and TikTok Shop
- *   notify at once; Amazon is read by Storelink's poll (samples placed while the service runs as it always does) and,
- *   apart, by `POST /sites/{id}/orders/sync` right after the sale: the part after Storelink sees the order.
+ *   `updated_at` for the listing once it holds the new pool quantity, per pair (seller → other). Each platform
+ *   notifies: Etsy and TikTok Shop by webhook, Amazon by an ORDER_CHANGE on the sandbox's SQS queue.
  * - a burst of orders (1,000 in the full bench) placed by eight buyers at once across the three sandboxes: each counted
  *   once (one record per order, each line's stock taken once, each pool at start − sold), the platforms' calls counted
  *   against their limits (and their 429s, which none should be), the time to count them all against the floor (the
@@ -13,7 +12,6 @@
  * The three platforms sell in pounds (TikTok Shop's sandbox shop is in the UK, Amazon is connected in its EU region and
  * sells on Amazon.co.uk), so one product is listed on all three.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AMAZON_PLANS,
   type BenchPlatform,
@@ -54,12 +52,8 @@ const BURST_UNITS = 200;
 const BUYERS = 8;
 
 export interface OrdersSizes {
-  /** Samples of the window from each notifying seller (Etsy, TikTok Shop). */
+  /** Samples of the window from each seller. */
   readonly windowSamples: number;
-  /** Amazon sales read by Storelink's own poll, placed 40 s apart while the others' samples run. */
-  readonly amazonPollSamples: number;
-  /** Amazon sales each followed at once by POST /orders/sync. */
-  readonly amazonSyncSamples: number;
   readonly burstOrders: number;
   readonly burstProducts: number;
   /** The listings count as caught up once no platform has changed one for this long. */
@@ -67,16 +61,13 @@ export interface OrdersSizes {
 }
 
 export const ORDERS_SIZES: Readonly<Record<'full' | 'short', OrdersSizes>> = {
-  full: { windowSamples: 30, amazonPollSamples: 3, amazonSyncSamples: 5, burstOrders: 1_000, burstProducts: 100, quietSeconds: 15 },
-  short: { windowSamples: 2, amazonPollSamples: 0, amazonSyncSamples: 1, burstOrders: 100, burstProducts: 10, quietSeconds: 3 },
+  full: { windowSamples: 30, burstOrders: 1_000, burstProducts: 100, quietSeconds: 15 },
+  short: { windowSamples: 2, burstOrders: 100, burstProducts: 10, quietSeconds: 3 },
 };
-
-export type WindowHow = 'notified' | 'poll' | 'sync';
 
 export interface WindowPair {
   readonly seller: BenchPlatform;
   readonly other: BenchPlatform;
-  readonly how: WindowHow;
   readonly samples: number;
   /** From the sale to the other platform holding the new quantity, milliseconds. */
   readonly p50Ms: number;
@@ -231,7 +222,6 @@ async function openWorld(server: ServerProcess, user: BenchUser, skus: { sku: st
 interface Sample {
   seller: BenchPlatform;
   other: BenchPlatform;
-  how: WindowHow;
   ms: number;
   seenMs: number;
 }
@@ -240,11 +230,10 @@ interface Sample {
  * One sale of a unit of `sku` on `seller` and the other platforms' catching up: from the moment the bench asked for the
  * sale to each other platform's own time of taking the new quantity, and to Storelink's recording of the order.
  */
-async function window(world: World, seller: BenchPlatform, sku: string, how: WindowHow, limitMs: number): Promise<Sample[]> {
+async function window(world: World, seller: BenchPlatform, sku: string, limitMs: number): Promise<Sample[]> {
   const { server, user } = world;
   const soldAt = Date.now();
   const id = await sell(server, seller, [{ sku, quantity: 1 }]);
-  if (how === 'sync') await send(server, user, 'POST', `/sites/${world.sites[seller]}/orders/sync`);
   const times = new Map<BenchPlatform, number>();
   const others = ALL.filter((key) => key !== seller);
   await until(
@@ -262,48 +251,31 @@ async function window(world: World, seller: BenchPlatform, sku: string, how: Win
   });
   const recorded = (await send(server, user, 'GET', `/orders?site_id=${world.sites[seller]}&sku=${encodeURIComponent(sku)}`)).data;
   const seenMs = recorded.length === 1 ? Date.parse(recorded[0].created_at) - soldAt : Number.NaN;
-  return others.map((other) => ({ seller, other, how, ms: times.get(other)!, seenMs }));
+  return others.map((other) => ({ seller, other, ms: times.get(other)!, seenMs }));
 }
 
 async function windows(world: World, sellers: readonly BenchPlatform[], sizes: OrdersSizes, skusOf: (key: string) => string[]) {
   const samples: Sample[] = [];
-  // Amazon's poll samples run beside the others' (an Amazon read every three minutes would otherwise keep the bench
-  // waiting alone): each is placed 40 s after the last, at another point of the poll's cycle.
-  const polled = sellers.includes('amazon-seller')
-    ? Promise.all(
-        skusOf('amazon-poll').map(async (sku, i) => {
-          await sleep(i * 40_000);
-          samples.push(...(await window(world, 'amazon-seller', sku, 'poll', 400_000)));
-        }),
-      )
-    : Promise.resolve([]);
-  const notifying = sellers.filter((key) => key !== 'amazon-seller');
   for (let i = 0; i < sizes.windowSamples; i++) {
-    for (const seller of notifying) samples.push(...(await window(world, seller, skusOf(seller)[i]!, 'notified', 30_000)));
+    for (const seller of sellers) samples.push(...(await window(world, seller, skusOf(seller)[i]!, 30_000)));
   }
-  await polled;
-  if (sellers.includes('amazon-seller'))
-    for (const sku of skusOf('amazon-sync')) samples.push(...(await window(world, 'amazon-seller', sku, 'sync', 30_000)));
   const pairs: WindowPair[] = [];
-  for (const how of ['notified', 'poll', 'sync'] as const) {
-    for (const seller of ALL) {
-      for (const other of ALL) {
-        const of = samples.filter((s) => s.seller === seller && s.other === other && s.how === how);
-        if (of.length === 0) continue;
-        const ms = of.map((s) => s.ms).sort((a, b) => a - b);
-        const seen = of.map((s) => s.seenMs).sort((a, b) => a - b);
-        pairs.push({
-          seller,
-          other,
-          how,
-          samples: of.length,
-          p50Ms: percentile(ms, 50),
-          p99Ms: percentile(ms, 99),
-          maxMs: ms.at(-1)!,
-          seenP50Ms: percentile(seen, 50),
-          seenMaxMs: seen.at(-1)!,
-        });
-      }
+  for (const seller of ALL) {
+    for (const other of ALL) {
+      const of = samples.filter((s) => s.seller === seller && s.other === other);
+      if (of.length === 0) continue;
+      const ms = of.map((s) => s.ms).sort((a, b) => a - b);
+      const seen = of.map((s) => s.seenMs).sort((a, b) => a - b);
+      pairs.push({
+        seller,
+        other,
+        samples: of.length,
+        p50Ms: percentile(ms, 50),
+        p99Ms: percentile(ms, 99),
+        maxMs: ms.at(-1)!,
+        seenP50Ms: percentile(seen, 50),
+        seenMaxMs: seen.at(-1)!,
+      });
     }
   }
   return pairs;
@@ -380,8 +352,6 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
   };
   await Promise.all(Array.from({ length: BUYERS }, buyer));
   const placingSeconds = (Date.now() - started) / 1000;
-  // Amazon says nothing of an order: the seller asks for a read now, as the dashboard's button does.
-  if (sellers.includes('amazon-seller')) await send(server, user, 'POST', `/sites/${world.sites['amazon-seller']}/orders/sync`);
   const expected = Object.fromEntries(sellers.map((key) => [key, before[key]! + orders.filter((o) => o.seller === key).length]));
   let counted: Record<string, number> = {};
   await until(
@@ -504,8 +474,7 @@ export async function benchOrders(
   const windowSkus: Record<string, string[]> = {
     etsy: sellers.includes('etsy') ? named('E', sizes.windowSamples) : [],
     'tiktok-shop': sellers.includes('tiktok-shop') ? named('T', sizes.windowSamples) : [],
-    'amazon-poll': sellers.includes('amazon-seller') ? named('AP', sizes.amazonPollSamples) : [],
-    'amazon-sync': sellers.includes('amazon-seller') ? named('AS', sizes.amazonSyncSamples) : [],
+    'amazon-seller': sellers.includes('amazon-seller') ? named('A', sizes.windowSamples) : [],
   };
   const burstSkus = Array.from({ length: sizes.burstProducts }, (_, i) => `BURST-${i}`);
   const settingUp = Date.now();
@@ -519,7 +488,7 @@ export async function benchOrders(
   const pairs = await windows(world, sellers, sizes, (key) => windowSkus[key]!);
   for (const w of pairs)
     console.log(
-      `i window ${platformName(w.seller)} → ${platformName(w.other)} (${w.how}, ${w.samples}): p50 ${(w.p50Ms / 1000).toFixed(2)} s, p99 ${(w.p99Ms / 1000).toFixed(2)} s`,
+      `i window ${platformName(w.seller)} → ${platformName(w.other)} (${w.samples}): p50 ${(w.p50Ms / 1000).toFixed(2)} s, p99 ${(w.p99Ms / 1000).toFixed(2)} s`,
     );
   return { windows: pairs, burst: await burst(world, sellers, sizes, burstSkus) };
 }

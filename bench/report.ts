@@ -257,10 +257,11 @@ export function listingsLines(all: readonly ListingsResult[]): string[] {
   ];
 }
 
+/** How each selling platform tells Storelink of a sale in the bench. */
 const HOW: Record<string, string> = {
-  notified: 'its notification',
-  poll: "Storelink's poll (every 180 s)",
-  sync: 'POST /orders/sync at once',
+  etsy: 'ORDER_PAID webhook',
+  'tiktok-shop': 'ORDER_STATUS_CHANGE webhook',
+  'amazon-seller': 'ORDER_CHANGE on the SQS queue',
 };
 
 /** The orders figures (i) as the report's tables. */
@@ -277,7 +278,7 @@ export function ordersLines(orders: OrdersResult | null): string[] {
     '|---|---|---:|---:|---:|---:|---|',
     ...orders.windows.map(
       (w) =>
-        `| ${platformName(w.seller)} → ${platformName(w.other)} | ${HOW[w.how]} | ${w.samples} | ${seconds(w.p50Ms)} | ${seconds(w.p99Ms)} | ${seconds(w.maxMs)} | ${seconds(w.seenP50Ms)}, ${seconds(w.seenMaxMs)} |`,
+        `| ${platformName(w.seller)} → ${platformName(w.other)} | ${HOW[w.seller]} | ${w.samples} | ${seconds(w.p50Ms)} | ${seconds(w.p99Ms)} | ${seconds(w.maxMs)} | ${seconds(w.seenP50Ms)}, ${seconds(w.seenMaxMs)} |`,
     ),
     '',
     `| orders (i): ${fmt(b.orders, 0)} orders in a burst over ${fmt(b.products, 0)} products, eight buyers at once | orders | units | all recorded after | order reads made by then | floor (reads ÷ limit, per clock second) | 429s |`,
@@ -308,15 +309,13 @@ export function ordersLines(orders: OrdersResult | null): string[] {
 
 /** The targets of (i): the oversell window where the seller notifies, each order counted once, no 429, the floor. */
 export function ordersChecks(orders: OrdersResult): Check[] {
-  const checks: Check[] = orders.windows
-    .filter((w) => w.how === 'notified')
-    .map((w) => ({
-      name: `(i) oversell window ${platformName(w.seller)} → ${platformName(w.other)}, p99`,
-      value: w.p99Ms / 1000,
-      target: '< 5 s',
-      met: w.p99Ms < 5_000,
-      unit: ' s',
-    }));
+  const checks: Check[] = orders.windows.map((w) => ({
+    name: `(i) oversell window ${platformName(w.seller)} → ${platformName(w.other)}, p99`,
+    value: w.p99Ms / 1000,
+    target: '< 5 s',
+    met: w.p99Ms < 5_000,
+    unit: ' s',
+  }));
   const b = orders.burst;
   const wrong = b.duplicates + b.missing + b.wrongLines + b.wrongPools;
   const throttled = b.platforms.reduce((sum, p) => sum + p.throttled, 0);
