@@ -152,9 +152,11 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     { prefix: API_PREFIX },
   );
-  // The event streams never end by themselves: the server's close would wait for them, so they are ended first.
+  // The event streams never end by themselves, nor does a simulator's long poll before its wait is over: the server's
+  // close would wait for them, so they are ended first.
   app.addHook('preClose', (done) => {
     deps.live.endAll();
+    for (const listener of deps.sandbox.closeListeners) listener();
     done();
   });
   registerMediaRoutes(app, { media: deps.media });

@@ -431,6 +431,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
     lostNotifications: new Set(),
     revokeListeners: [],
+    closeListeners: [],
   };
 
   return {

@@ -72,6 +72,11 @@ export interface SandboxContext {
   readonly lostNotifications: Set<Track>;
   /** Told of each revocation on `/sandbox/revoke`, after it took effect (a simulator that notifies its app of it). */
   readonly revokeListeners: ((track: Track, account: number) => void)[];
+  /**
+   * Told when the app begins to close, before its server waits for the requests under way: a simulator holding a
+   * request open (SQS's long poll) answers it then, rather than holding the close up to the end of its wait.
+   */
+  readonly closeListeners: (() => void)[];
   /** Calls per `track:endpoint`, for tests. */
   readonly calls: Map<string, number>;
   /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */

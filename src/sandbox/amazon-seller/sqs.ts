@@ -28,7 +28,6 @@
  * in-flight messages, for tests and the dashboard.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Server, Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { countCall, SANDBOX_CLIENTS, type SandboxContext } from '../context.js';
 import { DEFAULT_VISIBILITY_S, type ReceivedMessage, sandboxSqsQueueOf } from './sqs-queue.js';
@@ -251,19 +250,12 @@ const NOT_JSON: SqsError = {
   message: 'The request body is not a JSON object.',
 };
 
-/**
- * The server that accepted the request's connection (Node sets `socket.server`), or undefined for an injected request.
- * The simulators run in an instance of their own that the app closes only after its server has stopped (app.ts), and
- * that server waits for every request under way: a long poll watches it stop listening, so closing waits on none.
- */
-const listenerOf = (request: FastifyRequest) => (request.raw.socket as (Socket & { server?: Server }) | undefined)?.server;
-/** How often a long poll looks whether the server is stopping. */
-const CLOSE_CHECK_MS = 250;
-
 export function registerSandboxSqs(app: FastifyInstance, context: SandboxContext): void {
   const queue = sandboxSqsQueueOf(context);
-  // Ends every long poll when the simulators' instance closes (see listenerOf for the app's server stopping first).
+  // Ends every long poll when the app begins to close (before its server waits for the requests under way), or when
+  // the simulators' own instance closes.
   const closing = new AbortController();
+  context.closeListeners.push(() => closing.abort());
 
   const fail = (reply: FastifyReply, error: SqsError) => {
     if (error.query) void reply.header('x-amzn-query-error', `${error.query};Sender`);
@@ -283,16 +275,14 @@ export function registerSandboxSqs(app: FastifyInstance, context: SandboxContext
     const gone = new AbortController();
     reply.raw.once('close', () => gone.abort());
     const signal = AbortSignal.any([closing.signal, gone.signal]);
-    const listener = listenerOf(reply.request);
-    const stopping = () => signal.aborted || listener?.listening === false;
     const deadline = performance.now() + waitS! * 1000;
     let messages = queue.receive(count!, visibilityS!);
-    while (messages.length === 0 && !stopping() && deadline > performance.now()) {
-      await queue.wait(Math.min(deadline - performance.now(), CLOSE_CHECK_MS), signal);
-      if (!stopping()) messages = queue.receive(count!, visibilityS!);
+    while (messages.length === 0 && !signal.aborted && deadline > performance.now()) {
+      await queue.wait(deadline - performance.now(), signal);
+      if (!signal.aborted) messages = queue.receive(count!, visibilityS!);
     }
-    // A poll ended by the server's closing frees its connection too, or the closing would wait for the keep-alive timeout.
-    if (closing.signal.aborted || listener?.listening === false) void reply.header('connection', 'close');
+    // A poll ended by the app's closing frees its connection too, or the closing would wait for the keep-alive timeout.
+    if (closing.signal.aborted) void reply.header('connection', 'close');
     if (messages.length === 0) return reply.type(JSON_1_0).send({});
     return reply.type(JSON_1_0).send({
       Messages: messages.map((message) => {

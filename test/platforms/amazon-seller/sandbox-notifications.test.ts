@@ -380,3 +380,31 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+test("closing the app answers a long poll at once, rather than waiting out the poll's 20 s", async () => {
+  const t = await createTestApp('pglite', { listen: true });
+  const url = new URL(`${t.deps.sandbox.sandboxUrl}/amazon-seller/sqs/`);
+  const body = JSON.stringify({ QueueUrl: sandboxQueueUrl(t.deps.sandbox.sandboxUrl), WaitTimeSeconds: 20 });
+  const signed = aws4.sign(
+    {
+      host: url.host,
+      path: url.pathname,
+      method: 'POST',
+      service: 'sqs',
+      region: AWS.region,
+      headers: { 'Content-Type': JSON_1_0, 'X-Amz-Target': 'AmazonSQS.ReceiveMessage' },
+      body,
+    },
+    { accessKeyId: AWS.accessKeyId, secretAccessKey: AWS.secretAccessKey },
+  );
+  const polling = fetch(url, { method: 'POST', headers: signed.headers as Record<string, string>, body });
+  const received = () => t.deps.sandbox.calls.get('amazon-seller:sqs.ReceiveMessage') ?? 0;
+  while (received() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  // As the server's shutdown closes it (src/main.ts): the requests under way are waited for.
+  const closing = performance.now();
+  await t.app.close();
+  const answer = await polling;
+  await t.close();
+  assert.deepEqual([answer.status, await answer.json()], [200, {}], 'the poll is answered, with nothing');
+  assert.ok(performance.now() - closing < 10_000, 'well before the poll would have ended');
+});
