@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyRequest, LogController } from 'fastify';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
@@ -59,6 +59,20 @@ class ErrorsOnlyRequestLog extends LogController {
 }
 
 /**
+ * The sandbox's SQS, which this instance long-polls all the time for Amazon's order notifications (every 20 s when
+ * nothing happens): its requests are not logged line by line, or they would fill a quiet `npm start`'s log. Errors
+ * are still logged by the simulators' instance.
+ */
+const QUIET_PATH = '/sandbox/amazon-seller/sqs/';
+
+/** Every request's lines but those of the long polls above. */
+class QuietPollsRequestLog extends LogController {
+  override isLogDisabled(request: FastifyRequest): boolean {
+    return request.url.startsWith(QUIET_PATH);
+  }
+}
+
+/**
  * Fastify's own response serializers (fast-json-stringify), each generated on its route's first answer rather than at
  * start, as the validators are (http/validation.ts): generated code for every route's every status would otherwise sit
  * in each instance's memory, most of it never run.
@@ -104,7 +118,7 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
     // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)
     // would only cost time; its errors are logged by the service's logger instead.
     childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
-    ...(requestLogs && options.requestLogging ? {} : { logController: new ErrorsOnlyRequestLog() }),
+    logController: requestLogs && options.requestLogging ? new QuietPollsRequestLog() : new ErrorsOnlyRequestLog(),
     ...(options.genReqId ? { genReqId: options.genReqId } : {}),
     schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -94,6 +94,22 @@ describe(`a server started with its output piped [${kind}]`, () => {
     );
   });
 
+  test("writes no request lines for its own long polls of the sandbox's SQS queue (Amazon's order notifications)", async () => {
+    const polls = async () =>
+      ((await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>)['amazon-seller:sqs.ReceiveMessage'] ?? 0;
+    for (let i = 0; i < 100 && (await polls()) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok((await polls()) > 0, 'the server reads its queue');
+    const entries = await logged('"/sandbox/calls"');
+    assert.ok(
+      entries.some((entry) => entry.req?.path === '/sandbox/calls'),
+      'a sandbox request of anyone else is logged',
+    );
+    assert.deepEqual(
+      entries.filter((entry) => String(entry.req?.path ?? '').startsWith('/sandbox/amazon-seller/sqs')),
+      [],
+    );
+  });
+
   test('logs JSON lines, requests included, when stdout is not a terminal (development)', async () => {
     const entries = await logged('"incoming request"');
     assert.ok(entries.some((entry) => entry.req?.path === '/api/v1/health' && entry.msg === 'incoming request'));
