@@ -9,7 +9,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import aws4 from 'aws4';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
 import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
@@ -17,6 +16,7 @@ import type { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { amzDate, sqsRequest } from '../helpers/amazon-sandbox.js';
 import { createManualClock } from '../helpers/clock.js';
 import { connectAmazonSellerSite } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
@@ -129,32 +129,16 @@ for (const kind of databaseKinds()) {
         // Another instance takes the message and dies before acting on it or removing it. (If this instance's own long
         // poll, cut short by the stop, took it first, that poll is the instance that died: the same follows.)
         const queue = SANDBOX_CLIENTS.amazonSqs;
-        const endpoint = new URL(`${t.deps.sandbox.sandboxUrl}/amazon-seller/sqs/`);
-        const body = JSON.stringify({
-          QueueUrl: `${endpoint.href}${queue.accountId}/${queue.queueName}`,
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: 1,
-        });
-        const signed = aws4.sign(
+        const taken = await sqsRequest(
+          t.deps.sandbox.sandboxUrl,
+          'ReceiveMessage',
           {
-            host: endpoint.host,
-            path: endpoint.pathname,
-            method: 'POST',
-            service: 'sqs',
-            region: queue.region,
-            body,
-            headers: {
-              'Content-Type': 'application/x-amz-json-1.0',
-              'X-Amz-Target': 'AmazonSQS.ReceiveMessage',
-              'X-Amz-Date': t.clock
-                .now()
-                .toISOString()
-                .replace(/[:-]|\.\d{3}/g, ''),
-            },
+            QueueUrl: `${t.deps.sandbox.sandboxUrl}/amazon-seller/sqs/${queue.accountId}/${queue.queueName}`,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
           },
-          { accessKeyId: queue.accessKeyId, secretAccessKey: queue.secretAccessKey },
+          { amzDate: amzDate(t.clock.now()) },
         );
-        const taken = await fetch(endpoint, { method: 'POST', headers: signed.headers as Record<string, string>, body });
         assert.equal(taken.status, 200, await taken.clone().text());
         assert.equal(await t.deps.notificationQueues.drain(), 0, 'hidden while the instance that took it holds it');
         assert.equal(await orderOf(me.as, id), undefined);

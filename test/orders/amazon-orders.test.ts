@@ -20,12 +20,12 @@ import {
 } from '../../src/platforms/amazon-seller/orders.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_AMAZON_BUYER } from '../../src/sandbox/amazon-seller/orders-store.js';
-import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { amazonSellerGrant } from '../helpers/amazon-sandbox.js';
 import { connectAmazonSellerSite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { mugProduct } from '../helpers/listings.js';
 import { syncOrders } from '../helpers/orders.js';
-import { call, createTestApp, injectForm, registerUser, type TestApp, within } from '../helpers/test-app.js';
+import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const US = 'ATVPDKIKX0DER';
 
@@ -253,30 +253,7 @@ describe('the sandbox Amazon Orders API v2026-01-01, as an SP-API client calls i
   beforeEach(() => setAmazonSellerRateLimit(t.deps.sandbox, 1_000_000));
 
   /** An access token for the account, through Seller Central's consent and LWA. */
-  async function tokenOf(account: number): Promise<string> {
-    const client = SANDBOX_CLIENTS.amazonSeller;
-    const redirectUri = t.deps.sandbox.callbackUrl('amazon-seller');
-    const consent = await injectForm(t, '/sandbox/amazon-seller/apps/authorize/consent', {
-      application_id: client.appId,
-      state: 's',
-      redirect_uri: redirectUri,
-      decision: 'allow',
-      account: String(account),
-    });
-    const code = new URL(consent.headers.location as string).searchParams.get('spapi_oauth_code')!;
-    const tokens = await fetch(`${base}/auth/o2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        client_id: client.lwaClientId,
-        client_secret: client.lwaClientSecret,
-      }),
-    });
-    return ((await tokens.json()) as { access_token: string }).access_token;
-  }
+  const tokenOf = async (account: number) => (await amazonSellerGrant(t, account)).token;
   const search = async (token: string, query: Record<string, string>) => {
     const response = await fetch(`${base}/orders/2026-01-01/orders?${new URLSearchParams(query)}`, {
       headers: { 'x-amz-access-token': token },

@@ -15,6 +15,7 @@ import { FEED_MESSAGES_MAX } from '../../../src/platforms/amazon-seller/listing-
 import { FEED_PROCESSING_MS } from '../../../src/sandbox/amazon-seller/listings-feeds.js';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { amazonSellerGrant } from '../../helpers/amazon-sandbox.js';
 import { SANDBOX_REVIEW_MS } from '../../helpers/fixtures.js';
 import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
 
@@ -40,32 +41,8 @@ interface Seller {
 }
 
 /** A seller through Seller Central's consent page and LWA's token endpoint; `listings` stocks the account. */
-async function connect(account: number, listings?: 'stocked' | 'stocked-large'): Promise<Seller> {
-  const redirectUri = t.deps.sandbox.callbackUrl('amazon-seller');
-  const consent = await injectForm(t, '/sandbox/amazon-seller/apps/authorize/consent', {
-    application_id: SELLER.appId,
-    state: 's',
-    redirect_uri: redirectUri,
-    decision: 'allow',
-    account: String(account),
-    ...(listings ? { listings } : {}),
-  });
-  assert.equal(consent.statusCode, 302, consent.body);
-  const back = new URL(consent.headers.location as string).searchParams;
-  const tokens = await fetch(`${base}/auth/o2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: back.get('spapi_oauth_code')!,
-      redirect_uri: redirectUri,
-      client_id: SELLER.lwaClientId,
-      client_secret: SELLER.lwaClientSecret,
-    }),
-  });
-  const token = ((await tokens.json()) as { access_token: string }).access_token;
-  return { token, sellerId: back.get('selling_partner_id')!, account };
-}
+const connect = (account: number, listings?: 'stocked' | 'stocked-large'): Promise<Seller> =>
+  amazonSellerGrant(t, account, listings ? { listings } : {});
 
 /** One SP-API call with the seller's access token. */
 async function sp(seller: Seller | null, method: string, path: string, options: { query?: Record<string, string>; body?: unknown } = {}) {

@@ -8,17 +8,16 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import aws4 from 'aws4';
 import { setAmazonSellerRateLimit } from '../../../src/sandbox/amazon-seller/listings-rate-limits.js';
 import { SANDBOX_AMAZON_BUYER } from '../../../src/sandbox/amazon-seller/orders-store.js';
 import { SANDBOX_QUEUE_ARN, sandboxQueueUrl, sigV4Signature } from '../../../src/sandbox/amazon-seller/sqs.js';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
+import { amazonSellerGrant, sqsRequest } from '../../helpers/amazon-sandbox.js';
 import { databaseKinds } from '../../helpers/database.js';
-import { createTestApp, injectForm, type TestApp } from '../../helpers/test-app.js';
+import { createTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const SELLER = SANDBOX_CLIENTS.amazonSeller;
 const AWS = SANDBOX_CLIENTS.amazonSqs;
-const JSON_1_0 = 'application/x-amz-json-1.0';
 const NOTIFICATIONS = 'sellingpartnerapi::notifications';
 
 test('the simulator computes the signature of AWS SigV4 documentation example', () => {
@@ -60,32 +59,8 @@ for (const kind of databaseKinds()) {
     let nextAccount = 700;
 
     /** One call to the sandbox's SQS, signed by `aws4` as a client signs it (`sign` overrides the key or the date). */
-    async function sqs(
-      operation: string,
-      input: object,
-      sign: { secretAccessKey?: string; accessKeyId?: string; amzDate?: string } | null = {},
-    ) {
-      const url = new URL(`${base}/sqs/`);
-      const body = JSON.stringify(input);
-      const headers: Record<string, string> = { 'Content-Type': JSON_1_0, 'X-Amz-Target': `AmazonSQS.${operation}` };
-      if (sign) {
-        if (sign.amzDate) headers['X-Amz-Date'] = sign.amzDate;
-        const signed = aws4.sign(
-          {
-            host: url.hostname,
-            port: Number(url.port),
-            path: url.pathname,
-            method: 'POST',
-            service: 'sqs',
-            region: AWS.region,
-            headers,
-            body,
-          },
-          { accessKeyId: sign.accessKeyId ?? AWS.accessKeyId, secretAccessKey: sign.secretAccessKey ?? AWS.secretAccessKey },
-        );
-        Object.assign(headers, signed.headers);
-      }
-      const response = await fetch(url, { method: 'POST', headers, body });
+    async function sqs(operation: string, input: object, sign: Parameters<typeof sqsRequest>[3] = {}) {
+      const response = await sqsRequest(t.deps.sandbox.sandboxUrl, operation, input, sign);
       return { status: response.status, headers: response.headers, body: (await response.json()) as any };
     }
     const receive = async (input: object = {}) => {
@@ -132,20 +107,7 @@ for (const kind of databaseKinds()) {
     }
 
     /** A new sandbox seller through Seller Central's consent and LWA's code grant. */
-    async function connect() {
-      const account = nextAccount++;
-      const redirectUri = t.deps.sandbox.callbackUrl('amazon-seller');
-      const consent = await injectForm(t, '/sandbox/amazon-seller/apps/authorize/consent', {
-        application_id: SELLER.appId,
-        state: 's',
-        redirect_uri: redirectUri,
-        decision: 'allow',
-        account: String(account),
-      });
-      const back = new URL(consent.headers.location as string).searchParams;
-      const tokens = await lwa({ grant_type: 'authorization_code', code: back.get('spapi_oauth_code')!, redirect_uri: redirectUri });
-      return { account, token: tokens.body.access_token as string, sellerId: back.get('selling_partner_id')! };
-    }
+    const connect = () => amazonSellerGrant(t, nextAccount++);
     const subscribe = (token: string, orderChangeTypes?: string[]) =>
       sp(token, 'POST', '/notifications/v1/subscriptions/ORDER_CHANGE', {
         payloadVersion: '1.0',
@@ -383,21 +345,10 @@ for (const kind of databaseKinds()) {
 
 test("closing the app answers a long poll at once, rather than waiting out the poll's 20 s", async () => {
   const t = await createTestApp('pglite', { listen: true });
-  const url = new URL(`${t.deps.sandbox.sandboxUrl}/amazon-seller/sqs/`);
-  const body = JSON.stringify({ QueueUrl: sandboxQueueUrl(t.deps.sandbox.sandboxUrl), WaitTimeSeconds: 20 });
-  const signed = aws4.sign(
-    {
-      host: url.host,
-      path: url.pathname,
-      method: 'POST',
-      service: 'sqs',
-      region: AWS.region,
-      headers: { 'Content-Type': JSON_1_0, 'X-Amz-Target': 'AmazonSQS.ReceiveMessage' },
-      body,
-    },
-    { accessKeyId: AWS.accessKeyId, secretAccessKey: AWS.secretAccessKey },
-  );
-  const polling = fetch(url, { method: 'POST', headers: signed.headers as Record<string, string>, body });
+  const polling = sqsRequest(t.deps.sandbox.sandboxUrl, 'ReceiveMessage', {
+    QueueUrl: sandboxQueueUrl(t.deps.sandbox.sandboxUrl),
+    WaitTimeSeconds: 20,
+  });
   const received = () => t.deps.sandbox.calls.get('amazon-seller:sqs.ReceiveMessage') ?? 0;
   while (received() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   // As the server's shutdown closes it (src/main.ts): the requests under way are waited for.
