@@ -13,6 +13,7 @@ import type { AmazonRegion } from '../../src/domain/index.js';
 import { DEFAULT_ETSY_SCOPES } from '../../src/platforms/etsy/requests.js';
 import { sandboxProfiles } from '../../src/sandbox/amazon-ads/simulator.js';
 import { sandboxStoreName } from '../../src/sandbox/amazon-seller/simulator.js';
+import { SANDBOX_QUEUE_ARN, sandboxQueueUrl } from '../../src/sandbox/amazon-seller/sqs.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { sandboxSellerId } from '../../src/sandbox/lwa/simulator.js';
 import { sandboxShops } from '../../src/sandbox/tiktok-shop/shops.js';
@@ -48,6 +49,10 @@ function realEnvironment(appUrl: string): Record<string, string> {
     AMAZON_LWA_CLIENT_ID: SANDBOX_CLIENTS.amazonSeller.lwaClientId,
     AMAZON_LWA_CLIENT_SECRET: SANDBOX_CLIENTS.amazonSeller.lwaClientSecret,
     AMAZON_LWA_TOKEN_URL: `${sandbox}/amazon-seller/auth/o2/token`,
+    AMAZON_ORDER_QUEUE_ARN: SANDBOX_QUEUE_ARN,
+    AMAZON_ORDER_QUEUE_URL: sandboxQueueUrl(sandbox),
+    AMAZON_ORDER_QUEUE_ACCESS_KEY_ID: SANDBOX_CLIENTS.amazonSqs.accessKeyId,
+    AMAZON_ORDER_QUEUE_SECRET_ACCESS_KEY: SANDBOX_CLIENTS.amazonSqs.secretAccessKey,
     AMAZON_ADS_CLIENT_ID: SANDBOX_CLIENTS.amazonAds.clientId,
     AMAZON_ADS_CLIENT_SECRET: SANDBOX_CLIENTS.amazonAds.clientSecret,
   };
@@ -199,6 +204,13 @@ for (const kind of databaseKinds()) {
           NA: { sellerCentralUrl: `${sandbox}/amazon-seller`, apiUrl: `${sandbox}/amazon-seller` },
           EU: { sellerCentralUrl: `${sandbox}/amazon-seller/eu`, apiUrl: `${sandbox}/amazon-seller/eu` },
           FE: { sellerCentralUrl: `${sandbox}/amazon-seller/fe`, apiUrl: `${sandbox}/amazon-seller/fe` },
+        },
+        orderQueue: {
+          arn: SANDBOX_QUEUE_ARN,
+          url: sandboxQueueUrl(sandbox),
+          region: SANDBOX_CLIENTS.amazonSqs.region,
+          accessKeyId: SANDBOX_CLIENTS.amazonSqs.accessKeyId,
+          secretAccessKey: SANDBOX_CLIENTS.amazonSqs.secretAccessKey,
         },
       });
       const adsRegion = (suffix: string) => ({
