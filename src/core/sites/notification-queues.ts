@@ -68,8 +68,6 @@ export function createNotificationQueueReaders(deps: {
   }
 
   return {
-    /** Whether any queue is configured. */
-    configured: entries.length > 0,
     /** Starts reading every queue (the listings workers' switch is on); a second start does nothing. */
     start(): void {
       if (running || entries.length === 0) return;
@@ -84,7 +82,7 @@ export function createNotificationQueueReaders(deps: {
       stop.abort();
       await Promise.all(loops);
     },
-    /** Reads every queue until it is empty, without waiting (tests, and the operator's CLI): answers how many were taken. */
+    /** Reads every queue until it is empty, without waiting (the tests): answers how many were taken. */
     async drain(): Promise<number> {
       let taken = 0;
       for (const [platform, queue] of entries) {
