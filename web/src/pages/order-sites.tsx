@@ -31,7 +31,10 @@ export function OrderSites({ workspaceId, sites, onOrdersExpected }: { workspace
           </p>
         ) : (
           <>
-            <p className="muted small">Storelink reads each site’s orders every minute on its own; “Read orders now” reads them at once.</p>
+            <p className="muted small">
+              Storelink reads each site’s orders every minute on its own (Amazon’s every three), and at once when the platform notifies;
+              “Read orders now” reads them at once.
+            </p>
             <ul className="order-sites">
               {connected.map((site) => (
                 <ReadNow key={site.id} site={site} workspaceId={workspaceId} onRead={onOrdersExpected} />

@@ -118,7 +118,8 @@ export function OrdersPage({ workspace, search }: { workspace: Workspace; search
         )}
         {data && data.total === 0 && !filtered && (
           <p className="empty">
-            No orders yet. Storelink reads each connected site’s orders every minute, and at once when the platform says there is a new one.
+            No orders yet. Storelink reads each connected site’s orders every minute (Amazon’s every three), and at once when the platform
+            says there is a new one.
           </p>
         )}
         {data && data.rows.length > 0 && <OrderTable workspaceId={workspaceId} rows={data.rows} siteName={siteName} />}
