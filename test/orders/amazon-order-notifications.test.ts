@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
-import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
+import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, REFILL_MARGIN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
 import type { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
@@ -281,10 +281,12 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
       (error: unknown) => error,
     );
     assert.ok(rejects('unavailable', /usage plan has no room/)(refused));
-    assert.equal((refused as PlatformError).retryAfterMs, Math.ceil(1000 / 0.0056), 'a 21st search waits for the plan');
+    assert.equal((refused as PlatformError).retryAfterMs, Math.ceil(1000 / (0.0056 * REFILL_MARGIN)), 'a 21st search waits for the plan');
     assert.equal(http.sent.length, 20, 'and is not sent');
-    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: false, each: 5, waitMs: 10_000 }, 'five now, five in 10 s');
-    clock.advance(10_000);
+    // Five more at 0.5 a second, counted a tenth slower: 11.1 s.
+    const fiveMore = Math.ceil((5 / (0.5 * REFILL_MARGIN)) * 1000);
+    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: false, each: 5, waitMs: fiveMore }, 'five now, five in 11 s');
+    clock.advance(fiveMore);
     assert.deepEqual(adapter.planNotifiedRead!(call, 5), { changed: false, each: 5, waitMs: 0 });
     const other = { ...call, externalId: 'A3OTHER' };
     assert.deepEqual(adapter.planNotifiedRead!(other, 30), { changed: false, each: 30, waitMs: 0 }, "another seller's plan is its own");
