@@ -144,7 +144,9 @@ export async function buildApp(deps: Deps): Promise<App> {
     async (api: App) => {
       // Each route module gets the services it uses, and nothing else of the composition root.
       const { config: cfg, accounts, tokens, sites } = deps;
-      registerHealthRoutes(api, { database: deps.database, platformHealth: deps.platformHealth });
+      // A notification queue that refused this instance is the operator's to fix as well (Amazon's order queue).
+      const platformHealth = { problems: () => [...deps.platformHealth.problems(), ...deps.notificationQueues.problems()] };
+      registerHealthRoutes(api, { database: deps.database, platformHealth });
       registerAuthRoutes(api, { accounts, tokens, config: cfg });
       registerPasswordResetRoutes(api, { passwordResets: deps.passwordResets, config: cfg });
       registerTokenRoutes(api, { tokens });

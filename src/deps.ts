@@ -403,6 +403,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   // A long poll holds its call up to 20 s: the queues' calls get that on top of the usual deadline.
   const queueHttp = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs + 20_000 });
   const notificationQueues = createNotificationQueueReaders({
+    clock,
     queues: createNotificationQueues(config, { http: queueHttp, clock }, SANDBOX_CLIENTS),
     notifications: platformNotifications,
     onError: (error, platform) => logger.warn({ err: describeError(error), platform }, 'reading a notification queue failed'),

@@ -26,7 +26,9 @@ export function registerHealthRoutes(app: App, deps: HealthRoutesServices) {
         description:
           "`degraded` (still 200: the instance serves requests) when a platform refused this server's own app " +
           'configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site ' +
-          'is asked to reconnect, and each recovers once a call to that platform succeeds again.',
+          'is asked to reconnect, and each recovers once a call to that platform succeeds again. A queue of platform ' +
+          "notifications that refused this server (Amazon's order queue: its key refused, or no such queue) shows here too, " +
+          'until a read of it succeeds again; orders are polled meanwhile.',
         tags: ['meta'],
         response: {
           200: Ok(

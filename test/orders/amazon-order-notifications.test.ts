@@ -10,11 +10,14 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { createNotificationQueueReaders } from '../../src/core/sites/notification-queues.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
 import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, REFILL_MARGIN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
-import type { PlatformError } from '../../src/platforms/contracts/errors.js';
+import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
+import type { NotificationQueue } from '../../src/platforms/contracts/notifications.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
+import { SANDBOX_QUEUE_ARN, sandboxQueueUrl } from '../../src/sandbox/amazon-seller/sqs.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { amzDate, sqsRequest } from '../helpers/amazon-sandbox.js';
 import { createManualClock } from '../helpers/clock.js';
@@ -182,6 +185,74 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe("a queue that refuses this server's key, on GET /health", () => {
+  test('the instance reads degraded, saying so, while Amazon keeps its configuration', async () => {
+    const seller = SANDBOX_CLIENTS.amazonSeller;
+    const t = await createTestApp('pglite', {
+      listen: true,
+      workers: true,
+      env: (appUrl) => {
+        const sandbox = `${appUrl}/sandbox/amazon-seller`;
+        return {
+          AMAZON_SP_APP_ID: seller.appId,
+          AMAZON_LWA_CLIENT_ID: seller.lwaClientId,
+          AMAZON_LWA_CLIENT_SECRET: seller.lwaClientSecret,
+          AMAZON_LWA_TOKEN_URL: `${sandbox}/auth/o2/token`,
+          AMAZON_SP_API_URL: sandbox,
+          AMAZON_SELLER_CENTRAL_URL: sandbox,
+          AMAZON_ORDER_QUEUE_ARN: SANDBOX_QUEUE_ARN,
+          AMAZON_ORDER_QUEUE_URL: sandboxQueueUrl(`${appUrl}/sandbox`),
+          AMAZON_ORDER_QUEUE_ACCESS_KEY_ID: SANDBOX_CLIENTS.amazonSqs.accessKeyId,
+          AMAZON_ORDER_QUEUE_SECRET_ACCESS_KEY: 'not-the-queue-key',
+        };
+      },
+    });
+    try {
+      const health = async () => (await call(t, 'GET', '/health')).json().data;
+      // The first receive may meet the server before it listens; the next, 5 s on, meets SQS's refusal.
+      await within(15_000, async () => (await health()).status === 'degraded', { pollMs: 200 });
+      const { platforms } = await health();
+      assert.equal(platforms.length, 1);
+      assert.equal(platforms[0].platform, 'amazon-seller');
+      assert.match(platforms[0].message, /order notification queue refused this server: Amazon SQS refused .*HTTP 403.*signature/);
+      assert.ok(!JSON.stringify(platforms).includes('not-the-queue-key'), 'the key is never shown');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the refusal shows until a receive succeeds again', async () => {
+    let receives = 0;
+    const queue: NotificationQueue = {
+      platform: 'amazon-seller',
+      async receive() {
+        receives += 1;
+        if (receives <= 2) throw new PlatformError('misconfigured', 'Amazon SQS refused the key');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return [];
+      },
+      remove: async () => undefined,
+    };
+    const clock = createManualClock(new Date('2026-12-04T18:00:00Z'));
+    const readers = createNotificationQueueReaders({
+      clock,
+      queues: { 'amazon-seller': queue },
+      notifications: { queued: async () => 'acted' },
+      onError: () => undefined,
+      backOffMs: 50,
+    });
+    readers.start();
+    try {
+      await within(5_000, async () => readers.problems().length === 1);
+      const [problem] = readers.problems();
+      assert.deepEqual([problem!.track, problem!.since.toISOString()], ['amazon-seller', '2026-12-04T18:00:00.000Z']);
+      await within(5_000, async () => receives >= 3 && readers.problems().length === 0);
+    } finally {
+      await readers.stop();
+    }
+  });
+});
 
 describe('an ORDER_CHANGE message read, and the queue configured', () => {
   const appId = 'amzn1.sellerapps.app.storelink';

@@ -7,8 +7,11 @@
  * changes nothing, and any number of instances share a queue. Polling stays the safety net for what never arrives.
  */
 import type { SitePlatform } from '../../domain/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { PlatformError } from '../../platforms/contracts/errors.js';
 import type { NotificationQueue } from '../../platforms/contracts/notifications.js';
 import type { NotificationQueues } from '../../platforms/registry.js';
+import type { PlatformProblem } from './platform-health.js';
 import type { PlatformNotifications } from './platform-notifications.js';
 
 /** A long poll's wait: SQS's most. */
@@ -19,6 +22,7 @@ const BACK_OFF_MS = 5_000;
 const LOG_EVERY = 60;
 
 export function createNotificationQueueReaders(deps: {
+  clock: Clock;
   queues: NotificationQueues;
   notifications: Pick<PlatformNotifications, 'queued'>;
   /** A receive or an action that failed: logged by the composition root (never with the message's body). */
@@ -27,6 +31,11 @@ export function createNotificationQueueReaders(deps: {
 }) {
   const entries = Object.entries(deps.queues) as [SitePlatform, NotificationQueue][];
   let running: { stop: AbortController; loops: Promise<void>[] } | null = null;
+  /**
+   * Queues that refused this instance (a key refused, no such queue): the operator's to fix, shown on GET /health
+   * until a receive succeeds again. Meanwhile the platform's orders are read by polling alone.
+   */
+  const refused = new Map<SitePlatform, PlatformProblem>();
 
   /** One receive: acts on each notification and removes those acted on; answers how many were taken. */
   async function readOnce(platform: SitePlatform, queue: NotificationQueue, waitSeconds: number, signal?: AbortSignal): Promise<number> {
@@ -58,8 +67,13 @@ export function createNotificationQueueReaders(deps: {
       try {
         await readOnce(platform, queue, WAIT_SECONDS, signal);
         failures = 0;
+        refused.delete(platform);
       } catch (error) {
         if (signal.aborted) return;
+        if (error instanceof PlatformError && error.reason === 'misconfigured') {
+          const message = `Its order notification queue refused this server: ${error.message}. Orders are polled meanwhile.`;
+          refused.set(platform, { track: platform, message, since: refused.get(platform)?.since ?? deps.clock.now() });
+        }
         // The first failure of a run of them is logged, then one in LOG_EVERY: an unreachable queue does not flood the log.
         if (failures++ % LOG_EVERY === 0) deps.onError(error, platform);
         await pause(deps.backOffMs ?? BACK_OFF_MS, signal);
@@ -82,6 +96,8 @@ export function createNotificationQueueReaders(deps: {
       stop.abort();
       await Promise.all(loops);
     },
+    /** The queues that refused this instance, as GET /health shows a platform that refused its configuration. */
+    problems: (): PlatformProblem[] => [...refused.values()],
     /** Reads every queue until it is empty, without waiting (the tests): answers how many were taken. */
     async drain(): Promise<number> {
       let taken = 0;

@@ -9,7 +9,7 @@ export interface paths {
   "/api/v1/health": {
     /**
      * Liveness and database readiness; 503 when the database does not answer
-     * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again.
+     * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again. A queue of platform notifications that refused this server (Amazon's order queue: its key refused, or no such queue) shows here too, until a read of it succeeds again; orders are polled meanwhile.
      */
     get: operations["getHealth"];
   };
@@ -780,7 +780,7 @@ export interface operations {
 
   /**
    * Liveness and database readiness; 503 when the database does not answer
-   * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again.
+   * @description `degraded` (still 200: the instance serves requests) when a platform refused this server's own app configuration (a wrong or expired client secret, a missing shared secret): the operator must fix it; no site is asked to reconnect, and each recovers once a call to that platform succeeds again. A queue of platform notifications that refused this server (Amazon's order queue: its key refused, or no such queue) shows here too, until a read of it succeeds again; orders are polled meanwhile.
    */
   getHealth: {
     responses: {
