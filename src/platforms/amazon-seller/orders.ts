@@ -33,16 +33,16 @@ import type { AmazonSellerConfig } from './connect.js';
 import { type AmazonMarketplace, marketplaceOf } from './listing-requests.js';
 import { reader, readerOrGone } from './listing-responses.js';
 import { createOrderSubscriptions } from './order-notifications.js';
-import { type AmazonListingsDeps, createSpApi, marketplaceFor } from './sp-api.js';
+import { type AmazonListingsDeps, createSpApi, marketplaceFor, usagePlan } from './sp-api.js';
 
 const ORDERS_PATH = '/orders/2026-01-01/orders';
 /** Orders a page of searchOrders holds at most (the model: `maxResultsPerPage` 1–100). */
 export const ORDERS_PAGE_SIZE = 100;
 /** The datasets read: never BUYER or RECIPIENT. */
 export const ORDER_DATASETS = 'FULFILLMENT,PROCEEDS,CANCELLATION';
-/** getOrder's and searchOrders' usage plans (orders.md §3). */
-export const GET_ORDER_PLAN = { rate: 0.5, burst: 30 } as const;
-export const SEARCH_ORDERS_PLAN = { rate: 0.0056, burst: 20 } as const;
+/** getOrder's and searchOrders' usage plans (orders.md §3), as the SP-API caller paces them. */
+export const GET_ORDER_PLAN = usagePlan('getOrder');
+export const SEARCH_ORDERS_PLAN = usagePlan('searchOrders');
 /** The share of a plan's rate this instance counts on. */
 export const REFILL_MARGIN = 0.9;
 /** Seconds between two searches of one seller: 1 / 0.0056 is 179 s. */
@@ -141,9 +141,8 @@ export function amazonOrder(order: AmazonOrder): PlatformOrder {
 
 /**
  * Token buckets as SP-API's usage plans are (a seller's `burst` calls, refilled at `rate` a second), counted by this
- * instance: `take` takes `count` calls if they fit now and says whether they did; `spend` counts calls made anyway
- * (the bucket may go below empty, and refills from there); `waitMs` is how long until `count` fit. Another
- * instance's calls are not seen, so a 429 stays possible, and is retried after its back-off.
+ * instance: `take` takes `count` calls if they fit now and says whether they did; `waitMs` is how long until `count`
+ * fit. Another instance's calls are not seen, so a 429 stays possible, and is retried after its back-off.
  */
 export function tokenBuckets(plan: { rate: number; burst: number }) {
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -160,9 +159,6 @@ export function tokenBuckets(plan: { rate: number; burst: number }) {
       if (bucket.tokens < count) return false;
       bucket.tokens -= count;
       return true;
-    },
-    spend(key: string, count: number, at: number): void {
-      now(key, at).tokens -= count;
     },
     waitMs: (key: string, count: number, at: number) =>
       Math.ceil((Math.max(0, Math.min(count, plan.burst) - now(key, at).tokens) / plan.rate) * 1000),

@@ -49,6 +49,12 @@ const PLANS = {
 } as const;
 export type Operation = keyof typeof PLANS;
 
+/** The operation's default usage plan: calls a second and burst. */
+export function usagePlan(operation: Operation): { rate: number; burst: number } {
+  const [rate, burst] = PLANS[operation];
+  return { rate, burst };
+}
+
 /** A rate as the engine's pacer hears it: whole calls a second (a rate under one is not paced). */
 const limitsOf = (rate: number): RateLimits => ({
   perSecond: Math.floor(rate),
