@@ -206,15 +206,15 @@ export function createOrderSubscriptions(config: AmazonSellerConfig & { orderQue
     });
   }
 
-  /** A grantless call to the region's Notifications API. */
+  /** A grantless call to the region's Notifications API, with a token of grantlessToken(). */
   async function grantless<T>(
+    token: string,
     marketplace: AmazonMarketplace,
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
     parse: (s: number, b: unknown) => T,
     json?: unknown,
   ) {
-    const token = await grantlessToken();
     const answer = await deps.http.request(`${config.regions[marketplace.region].apiUrl}${path}`, {
       method,
       headers: { 'x-amz-access-token': token },
@@ -225,12 +225,14 @@ export function createOrderSubscriptions(config: AmazonSellerConfig & { orderQue
 
   async function findOrMakeDestination(marketplace: AmazonMarketplace): Promise<string> {
     const arn = config.orderQueue.arn;
+    const token = await grantlessToken();
     const ours = (list: { destinationId: string; resource: { sqs?: { arn: string } } }[]) =>
       list.find((destination) => destination.resource.sqs?.arn === arn)?.destinationId;
-    const existing = ours((await grantless(marketplace, 'GET', DESTINATIONS_PATH, reader(GetDestinations))).payload);
+    const existing = ours((await grantless(token, marketplace, 'GET', DESTINATIONS_PATH, reader(GetDestinations))).payload);
     if (existing) return existing;
     const body = { name: 'storelink-orders', resourceSpecification: { sqs: { arn } } };
     const made = await grantless(
+      token,
       marketplace,
       'POST',
       DESTINATIONS_PATH,
@@ -240,7 +242,7 @@ export function createOrderSubscriptions(config: AmazonSellerConfig & { orderQue
       body,
     );
     if (made) return made.payload.destinationId;
-    const listed = ours((await grantless(marketplace, 'GET', DESTINATIONS_PATH, reader(GetDestinations))).payload);
+    const listed = ours((await grantless(token, marketplace, 'GET', DESTINATIONS_PATH, reader(GetDestinations))).payload);
     if (!listed) throw new PlatformError('unavailable', 'Amazon said the queue is a destination already, but does not list it');
     return listed;
   }
@@ -267,6 +269,7 @@ export function createOrderSubscriptions(config: AmazonSellerConfig & { orderQue
       if (current?.payload.destinationId === destinationId) return 'subscribed to ORDER_CHANGE already';
       if (current)
         await grantless(
+          await grantlessToken(),
           marketplace,
           'DELETE',
           `${SUBSCRIPTIONS_PATH}/${encodeURIComponent(current.payload.subscriptionId)}`,
