@@ -8,15 +8,20 @@ import aws4 from 'aws4';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { injectForm, type TestApp } from './test-app.js';
 
-/** A sandbox seller's access token and selling partner id, from its consent (`choices`: the consent page's options). */
+/**
+ * A sandbox seller's access token and selling partner id, from its consent (`choices`: the consent page's options) on
+ * the Seller Central of `region` (NA by default); LWA's one token URL serves every region.
+ */
 export async function amazonSellerGrant(
   t: TestApp,
   account: number,
   choices: Record<string, string> = {},
+  region: 'NA' | 'EU' | 'FE' = 'NA',
 ): Promise<{ account: number; token: string; sellerId: string }> {
   const seller = SANDBOX_CLIENTS.amazonSeller;
   const redirectUri = t.deps.sandbox.callbackUrl('amazon-seller');
-  const consent = await injectForm(t, '/sandbox/amazon-seller/apps/authorize/consent', {
+  const regional = region === 'NA' ? '' : `/${region.toLowerCase()}`;
+  const consent = await injectForm(t, `/sandbox/amazon-seller${regional}/apps/authorize/consent`, {
     application_id: seller.appId,
     state: 's',
     redirect_uri: redirectUri,

@@ -355,23 +355,7 @@ describe('Amazon Listings Items API', () => {
   });
 
   test('each region serves its own marketplaces: an EU seller lists in the UK store in pounds', async () => {
-    const redirectUri = t.deps.sandbox.callbackUrl('amazon-seller');
-    const consent = await injectForm(t, '/sandbox/amazon-seller/eu/apps/authorize/consent', {
-      application_id: SELLER.appId,
-      state: 's',
-      redirect_uri: redirectUri,
-      decision: 'allow',
-      account: '423',
-    });
-    const back = new URL(consent.headers.location as string).searchParams;
-    const tokens = await injectForm(t, '/sandbox/amazon-seller/auth/o2/token', {
-      grant_type: 'authorization_code',
-      code: back.get('spapi_oauth_code')!,
-      redirect_uri: redirectUri,
-      client_id: SELLER.lwaClientId,
-      client_secret: SELLER.lwaClientSecret,
-    });
-    const seller = { token: tokens.json().access_token as string, sellerId: back.get('selling_partner_id')!, account: 423 };
+    const seller = await amazonSellerGrant(t, 423, {}, 'EU');
     const UK = 'A1F83G8C2ARO7P';
     const ukText = (value: string) => [{ value, language_tag: 'en_GB', marketplace_id: UK }];
     const attributes = {
