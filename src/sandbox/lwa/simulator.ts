@@ -96,6 +96,11 @@ export function createLwaSimulator(
   const { tokens, clock, faults } = context;
   const { track } = client;
   const kind = (what: 'code' | 'access' | 'refresh' | 'grantless') => `${track}-${what}`;
+  /** True for a token of `what` this track issued whose hour has passed (genuine, but read as of the epoch only). */
+  const expired = (what: 'access' | 'grantless', token: string) =>
+    token.startsWith(ACCESS_PREFIX) &&
+    tokens.read(kind(what), token.slice(ACCESS_PREFIX.length), clock.now()) === null &&
+    tokens.read(kind(what), token.slice(ACCESS_PREFIX.length), new Date(0)) !== null;
   const grantOf = (claims: Record<string, unknown>): Grant => ({
     account: Number(claims.a),
     region: typeof claims.r === 'string' ? claims.r : null,
@@ -157,10 +162,7 @@ export function createLwaSimulator(
     },
 
     /** True for a grantless token this track issued whose hour has passed. */
-    isExpiredGrantlessToken(token: string): boolean {
-      if (!token.startsWith(ACCESS_PREFIX) || this.readGrantlessToken(token)) return false;
-      return tokens.read(kind('grantless'), token.slice(ACCESS_PREFIX.length), new Date(0)) !== null;
-    },
+    isExpiredGrantlessToken: (token: string): boolean => expired('grantless', token),
 
     /** A 5-minute authorization code; a `fail` code is one the token endpoint will refuse. */
     issueCode(input: {
@@ -181,10 +183,7 @@ export function createLwaSimulator(
     },
 
     /** True for an access token this track issued whose hour has passed (genuine, but read as of the epoch only). */
-    isExpiredAccessToken(token: string): boolean {
-      if (!token.startsWith(ACCESS_PREFIX) || this.readAccessToken(token)) return false;
-      return tokens.read(kind('access'), token.slice(ACCESS_PREFIX.length), new Date(0)) !== null;
-    },
+    isExpiredAccessToken: (token: string): boolean => expired('access', token),
 
     /**
      * `POST /auth/o2/token`: form-encoded, client credentials in the body or in HTTP Basic (platforms.md §3.3). `region`
