@@ -6,6 +6,7 @@
  * an instance that dies, or whose acting failed, is delivered again after the queue's visibility timeout; acting twice
  * changes nothing, and any number of instances share a queue. Polling stays the safety net for what never arrives.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { SitePlatform } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
@@ -55,12 +56,6 @@ export function createNotificationQueueReaders(deps: {
     return taken.length;
   }
 
-  const pause = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
-
   async function loop(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
@@ -76,7 +71,8 @@ export function createNotificationQueueReaders(deps: {
         }
         // The first failure of a run of them is logged, then one in LOG_EVERY: an unreachable queue does not flood the log.
         if (failures++ % LOG_EVERY === 0) deps.onError(error, platform);
-        await pause(deps.backOffMs ?? BACK_OFF_MS, signal);
+        // Ended early by the stop (its abort rejects), which the loop's condition then sees.
+        await sleep(deps.backOffMs ?? BACK_OFF_MS, undefined, { signal }).catch(() => undefined);
       }
     }
   }
