@@ -54,6 +54,16 @@ export interface Config {
   readonly sandboxReviewSeconds: number;
   /** Whether the simulators keep their state across restarts, in the database (SANDBOX_PERSIST, on by default). */
   readonly sandboxPersist: boolean;
+  /**
+   * Where this service finds the simulated platforms (SANDBOX_URL): its own `/sandbox` unless another server's are
+   * named, so that any number of instances can sell on one simulated Etsy, as they would on the real one.
+   */
+  readonly sandboxUrl: string;
+  /**
+   * The service the simulators this server hosts work for (SANDBOX_APP_URL, APP_URL unless set): the consent pages
+   * return to its callbacks and the platforms' notifications go to it.
+   */
+  readonly sandboxAppUrl: string;
   /** Real client credentials per platform; null runs the platform against its sandbox (DESIGN §6). */
   readonly platforms: PlatformsConfig;
   /** Whether this instance runs the token refresh worker, how often it looks, and how early it renews. */
@@ -151,6 +161,8 @@ export function loadConfig(env: Env): Config {
   const sandboxAccessTokenTtlSeconds = read<number | null>('SANDBOX_ACCESS_TOKEN_TTL_SECONDS', (v) => integerIn(v, 30, 30 * 86_400), null);
   const sandboxReviewSeconds = read('SANDBOX_REVIEW_SECONDS', (v) => integerIn(v, 0, 86_400), 5);
   const sandboxPersist = read('SANDBOX_PERSIST', boolean, true);
+  const sandboxUrl = read('SANDBOX_URL', httpUrl, `${appUrl}/sandbox`);
+  const sandboxAppUrl = read('SANDBOX_APP_URL', httpUrl, appUrl);
   const platforms = readPlatforms(env, read, problems);
   const webhooks = Object.freeze({
     worker: read('WEBHOOK_WORKER', boolean, true),
@@ -199,6 +211,8 @@ export function loadConfig(env: Env): Config {
     sandboxAccessTokenTtlSeconds,
     sandboxReviewSeconds,
     sandboxPersist,
+    sandboxUrl,
+    sandboxAppUrl,
     platforms,
     refresh,
     webhooks,

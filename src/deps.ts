@@ -410,6 +410,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   });
   const accountSettings = createAccountSettingsService({ db, passwords, clock, cache: authCache, security });
   passwordResets = createPasswordResetService({ db, clock, appUrl: config.appUrl, accountSettings, mailResetLink: mail.passwordReset });
+  // The service the simulators served here work for: this one, unless SANDBOX_APP_URL names another.
+  const servedApiUrl = `${config.sandboxAppUrl}/api/v1`;
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),
     faults: createSandboxFaults(),
@@ -427,9 +429,9 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
           write: (part, state) => writeSandboxState(db, part, state, clock.now()),
         }
       : null,
-    callbackUrl: (track) => `${apiUrl}${callbackPath(track)}`,
+    callbackUrl: (track) => `${servedApiUrl}${callbackPath(track)}`,
     sandboxUrl: `${config.appUrl}/sandbox`,
-    notificationUrl: (track) => `${apiUrl}/platform-notifications/${track}`,
+    notificationUrl: (track) => `${servedApiUrl}/platform-notifications/${track}`,
     lostNotifications: new Set(),
     revokeListeners: [],
     closeListeners: [],

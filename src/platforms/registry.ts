@@ -56,6 +56,8 @@ export interface RegistryConfig {
   readonly appUrl: string;
   /** Whether platforms without credentials run against the simulators. */
   readonly sandbox: boolean;
+  /** Where the simulators are served: this service's own `/sandbox`, or another server's. */
+  readonly sandboxUrl: string;
   /** Each platform's real credentials and URLs, or null. */
   readonly platforms: {
     readonly etsy: EtsyConfig | null;
@@ -67,9 +69,9 @@ export interface RegistryConfig {
   };
 }
 
-/** Where the simulators are served: the browser opens their pages and the adapters call them at the same address. */
-export function sandboxBaseUrl(appUrl: string, track: Track): string {
-  return `${appUrl}/sandbox/${track}`;
+/** A track's simulator under `sandboxUrl`: the browser opens its pages and the adapters call it at the same address. */
+export function sandboxBaseUrl(sandboxUrl: string, track: Track): string {
+  return `${sandboxUrl}/${track}`;
 }
 
 /** A simulated Amazon region's base: NA at the track's own base, the others under `/eu` and `/fe` (src/sandbox/amazon-*). */
@@ -82,7 +84,7 @@ export function platformConfigs(config: RegistryConfig, clients: SandboxClients)
   const { platforms } = config;
   // A track's configuration for its simulator, when platforms without credentials run against the sandbox.
   const simulated = <T>(track: Track, build: (base: string) => T): T | null =>
-    config.sandbox ? build(sandboxBaseUrl(config.appUrl, track)) : null;
+    config.sandbox ? build(sandboxBaseUrl(config.sandboxUrl, track)) : null;
 
   const etsy =
     platforms.etsy ??

@@ -45,6 +45,8 @@ export async function createTestApp(
   options: {
     env?: Record<string, string> | ((appUrl: string) => Record<string, string>);
     listen?: boolean;
+    /** With `listen`, the port to serve on (one chosen ahead, to name it to another app); else a free one. */
+    port?: number;
     workers?: boolean;
     /**
      * Without `workers`, token renewals still run on a worker (`accessTokenFor` waits for one) unless the test drives
@@ -60,7 +62,7 @@ export async function createTestApp(
   const queries = { count: 0 };
   const logs: string[] = [];
   const database = options.database ?? (await createTestDatabase(kind, { onQuery: () => void queries.count++ }));
-  const port = options.listen ? await freePort() : null;
+  const port = options.listen ? (options.port ?? (await freePort())) : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
   const baseEnv = {
     APP_SECRET: TEST_APP_SECRET,
