@@ -5,7 +5,7 @@
  * a max, not one sample.
  */
 import { type BenchPlatform, connectPlatform, PNG_640X480, POLL_MS, platformName, publishOf, send, until } from './listings.js';
-import type { ServerProcess } from './server-process.js';
+import { type ServerProcess, sandboxOf } from './server-process.js';
 import type { BenchUser } from './storelink-api.js';
 
 /** Sandbox accounts of this part alone, so no other part's listings are read beside it. */
@@ -69,7 +69,7 @@ export async function benchFamily(
   if (uploaded.status !== 201) throw new Error(`the image upload answered ${uploaded.status}`);
 
   const held = async (key: BenchPlatform): Promise<Held[]> =>
-    (await fetch(`${server.url}/sandbox/${key}/accounts/${ACCOUNTS[key]}/listings`)).json() as Promise<Held[]>;
+    (await fetch(`${sandboxOf(server)}/${key}/accounts/${ACCOUNTS[key]}/listings`)).json() as Promise<Held[]>;
   const pricesOn = async (key: BenchPlatform) =>
     new Map((await held(key)).flatMap((listing) => listing.skus.map((sku) => [sku.sku, Number(sku.price)] as const)));
   const listedAt = (key: BenchPlatform, price: number) => (key === 'tiktok-shop' ? Math.round(price * GBP_RATE * 100) / 100 : price);
@@ -138,5 +138,5 @@ export async function benchFamily(
 
 /** The sandbox's call counts, by platform and operation. */
 async function callCounts(server: ServerProcess): Promise<Record<string, number>> {
-  return (await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>;
+  return (await (await fetch(`${sandboxOf(server)}/calls`)).json()) as Record<string, number>;
 }

@@ -7,7 +7,7 @@
  */
 import { GRADUATED_UPLOADS_PER_DAY } from '../src/sandbox/context.js';
 import { connectOnce } from './connect-flow.js';
-import type { ServerProcess } from './server-process.js';
+import { type ServerProcess, sandboxOf } from './server-process.js';
 import type { BenchUser } from './storelink-api.js';
 
 /** Etsy's per-second limit the bench runs under: the newer documentation's example header (listings.md §1.10). */
@@ -105,7 +105,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     choices: {},
     limit: `${ETSY_CALLS_PER_SECOND} calls/s`,
     async prepare(server) {
-      const limits = await fetch(`${server.url}/sandbox/limits`, {
+      const limits = await fetch(`${sandboxOf(server)}/limits`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ per_second: ETSY_CALLS_PER_SECOND, per_day: 10_000_000 }),
@@ -142,7 +142,7 @@ const PLATFORMS: Record<BenchPlatform, Platform> = {
     // The sandbox's rate limit is TikTok's own. Its shops are new ones, on probation at 100 new products a day: the
     // bench publishes 1,000 to a shop (and (i) over 100), as a shop out of probation may (listings.md §2.2).
     async prepare(server) {
-      const limits = await fetch(`${server.url}/sandbox/tiktok-shop/limits`, {
+      const limits = await fetch(`${sandboxOf(server)}/tiktok-shop/limits`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ uploads_per_day: GRADUATED_UPLOADS_PER_DAY }),
@@ -197,7 +197,7 @@ export async function send(server: ServerProcess, user: BenchUser, method: strin
 
 /** The platform's listing-API calls the sandbox counted so far, by operation (the connect flow's and its 429s left out). */
 async function listingCalls(server: ServerProcess, platform: BenchPlatform): Promise<Record<string, number>> {
-  const calls = (await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>;
+  const calls = (await (await fetch(`${sandboxOf(server)}/calls`)).json()) as Record<string, number>;
   const connect = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh', 'throttled']);
   return Object.fromEntries(
     Object.entries(calls).filter(([key]) => key.startsWith(`${platform}:`) && !connect.has(key.slice(platform.length + 1))),
@@ -245,7 +245,7 @@ export async function benchListings(server: ServerProcess, user: BenchUser, coun
   const platform = PLATFORMS[key];
   const site = await connectPlatform(server, user, key);
   const held = async (): Promise<Held[]> =>
-    (await fetch(`${server.url}/sandbox/${key}/accounts/${platform.account}/listings`)).json() as Promise<Held[]>;
+    (await fetch(`${sandboxOf(server)}/${key}/accounts/${platform.account}/listings`)).json() as Promise<Held[]>;
   const products: { id: number; sku: string }[] = [];
   for (let i = 0; i < count; i++) {
     const sku = `BENCH-${key}-${i}`;

@@ -27,7 +27,7 @@ import {
   until,
   windowFloorSeconds,
 } from './listings.js';
-import type { ServerProcess } from './server-process.js';
+import { type ServerProcess, sandboxOf } from './server-process.js';
 import type { BenchUser } from './storelink-api.js';
 
 /**
@@ -35,9 +35,9 @@ import type { BenchUser } from './storelink-api.js';
  * served at its track's own base for every region).
  */
 const SHOPS: Record<BenchPlatform, { account: number; sandbox: string; request: Record<string, unknown> }> = {
-  etsy: { account: 424_252, sandbox: '/sandbox/etsy', request: {} },
-  'tiktok-shop': { account: 424_253, sandbox: '/sandbox/tiktok-shop', request: {} },
-  'amazon-seller': { account: 424_254, sandbox: '/sandbox/amazon-seller', request: { region: 'EU' } },
+  etsy: { account: 424_252, sandbox: '/etsy', request: {} },
+  'tiktok-shop': { account: 424_253, sandbox: '/tiktok-shop', request: {} },
+  'amazon-seller': { account: 424_254, sandbox: '/amazon-seller', request: { region: 'EU' } },
 };
 const ALL: readonly BenchPlatform[] = ['etsy', 'tiktok-shop', 'amazon-seller'];
 /** Amazon's Orders API v2026-01-01 usage plans (orders.md §3): rate a second, burst. */
@@ -108,10 +108,12 @@ export interface BurstResult {
   readonly floorSeconds: number;
   readonly ofFloor: number;
   /**
-   * The server process's CPU time (its threads: Storelink and the simulated platforms, which run in it) from the first
-   * sale to the last order recorded, over that time: 1 is one CPU busy throughout.
+   * The server process's CPU time (all its threads) from the first sale to the last order recorded, over that time: 1
+   * is one CPU busy throughout. Storelink's alone, or with the simulated platforms' where they run in its process.
    */
   readonly serverCpuShare: number;
+  /** Whether the simulated platforms ran in Storelink's own process (`--platforms-in-process`), not a server of their own. */
+  readonly platformsInProcess: boolean;
   /** Each order recorded once, each line's stock taken once, each pool at start − sold: what was found wrong. */
   readonly duplicates: number;
   readonly missing: number;
@@ -143,7 +145,7 @@ interface Held {
 
 /** What a platform holds of each sku: its listing's state, quantity and last change (the platform's time). */
 async function heldOf(server: ServerProcess, key: BenchPlatform): Promise<Map<string, { state: string; quantity: number; at: number }>> {
-  const answer = await fetch(`${server.url}${SHOPS[key].sandbox}/accounts/${SHOPS[key].account}/listings`);
+  const answer = await fetch(`${sandboxOf(server)}${SHOPS[key].sandbox}/accounts/${SHOPS[key].account}/listings`);
   const listings = (await answer.json()) as Held[];
   if (!Array.isArray(listings)) throw new Error(`${platformName(key)}'s listings answered ${answer.status} ${JSON.stringify(listings)}`);
   const held = new Map<string, { state: string; quantity: number; at: number }>();
@@ -153,12 +155,12 @@ async function heldOf(server: ServerProcess, key: BenchPlatform): Promise<Map<st
 }
 
 async function callsNow(server: ServerProcess): Promise<Record<string, number>> {
-  return (await (await fetch(`${server.url}/sandbox/calls`)).json()) as Record<string, number>;
+  return (await (await fetch(`${sandboxOf(server)}/calls`)).json()) as Record<string, number>;
 }
 
 /** A buyer's order on the platform's sandbox; answers its id. */
 async function sell(server: ServerProcess, key: BenchPlatform, lines: { sku: string; quantity: number }[]): Promise<string> {
-  const answer = await fetch(`${server.url}${SHOPS[key].sandbox}/accounts/${SHOPS[key].account}/orders`, {
+  const answer = await fetch(`${sandboxOf(server)}${SHOPS[key].sandbox}/accounts/${SHOPS[key].account}/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ lines }),
@@ -449,6 +451,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
     floorSeconds,
     ofFloor: floorSeconds / countedSeconds,
     serverCpuShare: cpuShare,
+    platformsInProcess: world.server.sandboxUrl === undefined,
     duplicates,
     missing,
     wrongLines,

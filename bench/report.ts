@@ -292,7 +292,7 @@ export function ordersLines(orders: OrdersResult | null): string[] {
       0,
     )} | ${fmt(b.countedSeconds, 1)} s (placing took ${fmt(b.placingSeconds, 1)} s; ${fmt(b.countedSeconds - b.placingSeconds, 1)} s after the last sale) | | ${fmt(b.limitsFloorSeconds, 1)} s; the floor is the larger of it and the placing: ${fmt(b.floorSeconds, 1)} s (floor / took ${fmt(b.ofFloor, 2)}) | ${b.platforms.reduce((sum, p) => sum + p.throttled, 0)} |`,
     '',
-    `- the server's CPU time (Storelink and the simulated platforms, one process) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU`,
+    `- the server's CPU time (${b.platformsInProcess ? 'Storelink and the simulated platforms, one process' : "Storelink's; the simulated platforms ran in a server of their own"}) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU`,
     `- counted once: ${b.duplicates} recorded twice, ${b.missing} not recorded, ${b.wrongLines} with a line not taken in whole, ${b.wrongPools} of ${b.products} pools not at start − sold`,
     `- the listings after the burst: the last change a platform took ${fmt(b.listingsSettledSeconds, 1)} s after the first sale ` +
       `(floor of every call made to the platforms by then: ${fmt(b.listingsFloorSeconds, 1)} s); ${

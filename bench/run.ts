@@ -17,7 +17,9 @@
  * Shop, Amazon) and changing every price, on PostgreSQL; `-- --platform <etsy|tiktok-shop|amazon-seller>` with it: that one.
  * `-- --orders-only`: (i) alone, on a PostgreSQL database of its own: the oversell window from a sale on each platform
  * to the other two, and 1,000 orders in a burst across the three sandboxes (short: 100); `--platform` with it: sales on
- * that platform only, the other two following. Its figures are also written to bench/results/orders.json.
+ * that platform only, the other two following. Its figures are also written to bench/results/orders.json. The
+ * simulated platforms of (i) run in a server of their own (SANDBOX_URL), pinned with the load generator, as the real
+ * ones run elsewhere; `--platforms-in-process` runs them in Storelink's own process, as before 2026-12-04.
  * `-- --no-platforms`: the whole run but (h) and (i), the publishes and orders on the sandboxes (about half the time).
  * `-- --starts-only`: (j) alone, a first and a second start on the embedded database, five rounds (short: two).
  * `-- --catalogue-only`: (g) alone, the imports and then the search on each database beside the bare server; with
@@ -75,6 +77,7 @@ const { values: flags } = parseArgs({
     platform: { type: 'string' },
     rounds: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
+    'platforms-in-process': { type: 'boolean', default: false },
   },
 });
 const short = flags.short!;
@@ -316,10 +319,51 @@ async function ordersRun(): Promise<OrdersResult | null> {
     target: { kind: 'postgres', url: postgres.url },
   };
   await prepare(database, false);
-  const server = await storelink(database.kind, database.env, {
-    ETSY_WEBHOOK_SECRET: SANDBOX_CLIENTS.etsy.webhookSecret,
-    SANDBOX_REVIEW_SECONDS: '1',
-  });
+  const env = { ETSY_WEBHOOK_SECRET: SANDBOX_CLIENTS.etsy.webhookSecret, SANDBOX_REVIEW_SECONDS: '1' };
+  let server: ServerProcess;
+  let platforms: ServerProcess | null = null;
+  if (flags['platforms-in-process']) server = await storelink(database.kind, database.env, env);
+  else {
+    // The simulated platforms in a server of their own (SANDBOX_URL), as the real ones run elsewhere: their work of
+    // taking the sales and sending their notifications is not on Storelink's CPU. Theirs is the load generator's.
+    const [servicePort, platformsPort] = [await freePort(), await freePort()];
+    const dataDir = createPgliteDir();
+    cleanups.push(dataDir.remove);
+    platforms = await startServer(
+      'the simulated platforms',
+      STORELINK,
+      {
+        ...START.env,
+        ...quiet,
+        ...secrets,
+        ...env,
+        DATA_DIR: dataDir.dir,
+        APP_URL: `http://127.0.0.1:${platformsPort}`,
+        SANDBOX_APP_URL: `http://127.0.0.1:${servicePort}`,
+      },
+      platformsPort,
+      START.flags,
+      pins?.load ?? null,
+    );
+    cleanups.push(() => platforms?.stop());
+    const service = await startServer(
+      `Storelink (${database.kind})`,
+      STORELINK,
+      {
+        ...START.env,
+        ...quiet,
+        ...secrets,
+        ...database.env,
+        ...env,
+        APP_URL: `http://127.0.0.1:${servicePort}`,
+        SANDBOX_URL: `${platforms.url}/sandbox`,
+      },
+      servicePort,
+      START.flags,
+    );
+    cleanups.push(() => service.stop());
+    server = { ...service, sandboxUrl: `${platforms.url}/sandbox` };
+  }
   try {
     const result = await benchOrders(server, database.user!, ORDERS_SIZES[short ? 'short' : 'full'], LISTINGS_PLATFORMS);
     const b = result.burst;
@@ -341,6 +385,7 @@ async function ordersRun(): Promise<OrdersResult | null> {
     return null;
   } finally {
     await server.stop();
+    await platforms?.stop();
   }
 }
 

@@ -14,6 +14,8 @@ export interface ServerProcess {
   readonly name: string;
   readonly pid: number;
   readonly url: string;
+  /** Where its simulated platforms are served: another server's `/sandbox` when it was started with SANDBOX_URL. */
+  readonly sandboxUrl?: string;
   /** Resident memory now and its high-water mark since start or the last `resetPeak`, in bytes (/proc/<pid>/status). */
   memory(): { rss: number; peak: number };
   /**
@@ -28,6 +30,9 @@ export interface ServerProcess {
 }
 
 let serverCpus: string | null = null;
+
+/** Where `server`'s simulated platforms are served: its own `/sandbox`, unless it was started with another server's. */
+export const sandboxOf = (server: Pick<ServerProcess, 'url' | 'sandboxUrl'>) => server.sandboxUrl ?? `${server.url}/sandbox`;
 
 /**
  * Runs every server started from now on the given CPUs (a taskset list such as "1"), or anywhere (null); and this
@@ -73,17 +78,15 @@ export async function startServer(
   env: Record<string, string>,
   port: number,
   nodeFlags: readonly string[] = [],
+  /** The CPUs it runs on: the servers' (pinCpus) unless said, such as the load generator's for a platform's stand-in. */
+  cpuList: string | null = serverCpus,
 ): Promise<ServerProcess> {
   const nodeArgs = file.endsWith('.ts') ? ['--import', 'tsx', file] : [...nodeFlags, file];
   // taskset execs node in place: the child's pid stays the server's.
-  const child = spawn(
-    serverCpus ? 'taskset' : process.execPath,
-    serverCpus ? ['--cpu-list', serverCpus, process.execPath, ...nodeArgs] : nodeArgs,
-    {
-      env: { ...process.env, ...env, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(cpuList ? 'taskset' : process.execPath, cpuList ? ['--cpu-list', cpuList, process.execPath, ...nodeArgs] : nodeArgs, {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return supervised(name, child, port, (signal) => child.kill(signal));
 }
 
