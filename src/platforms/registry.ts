@@ -58,6 +58,8 @@ export interface RegistryConfig {
   readonly sandbox: boolean;
   /** Where the simulators are served: this service's own `/sandbox`, or another server's. */
   readonly sandboxUrl: string;
+  /** The service the simulators this server hosts work for: itself, or another (SANDBOX_APP_URL). */
+  readonly sandboxAppUrl: string;
   /** Each platform's real credentials and URLs, or null. */
   readonly platforms: {
     readonly etsy: EtsyConfig | null;
@@ -73,6 +75,10 @@ export interface RegistryConfig {
 export function sandboxBaseUrl(sandboxUrl: string, track: Track): string {
   return `${sandboxUrl}/${track}`;
 }
+
+/** Whether this server's simulators are the ones it calls and they work for another service (SANDBOX_APP_URL). */
+const servesAnother = (config: RegistryConfig) =>
+  config.sandboxUrl === `${config.appUrl}/sandbox` && config.sandboxAppUrl !== config.appUrl;
 
 /** A simulated Amazon region's base: NA at the track's own base, the others under `/eu` and `/fe` (src/sandbox/amazon-*). */
 export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
@@ -109,8 +115,10 @@ export function platformConfigs(config: RegistryConfig, clients: SandboxClients)
       lwaTokenUrl: `${base}/auth/o2/token`,
       draft: false,
       regions: perAmazonRegion((region) => ({ sellerCentralUrl: sandboxRegionUrl(base, region), apiUrl: sandboxRegionUrl(base, region) })),
-      // The simulator's SQS, served at `{base}/sqs/` with its queues below it, as SQS serves them at its root.
-      orderQueue: {
+      // The simulator's SQS, served at `{base}/sqs/` with its queues below it, as SQS serves them at its root. Its
+      // notifications are for the service its simulators work for: a server whose own simulators work for another
+      // leaves that service's queue alone, or it would take (and drop) the messages meant for it.
+      orderQueue: servesAnother(config) ? null : {
         arn: `arn:aws:sqs:${clients.amazonSqs.region}:${clients.amazonSqs.accountId}:${clients.amazonSqs.queueName}`,
         url: `${base}/sqs/${clients.amazonSqs.accountId}/${clients.amazonSqs.queueName}`,
         region: clients.amazonSqs.region,

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { platformConfigs } from '../../src/platforms/registry.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
-import { consent, locationOf, openCallback } from '../helpers/connect.js';
+import { connectAmazonSellerSite, consent, locationOf, openCallback } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
 import { freePort } from '../helpers/server-process.js';
 import { call, createTestApp, registerUser, TEST_APP_SECRET, TEST_ENCRYPTION_KEY, type TestApp, within } from '../helpers/test-app.js';
@@ -25,7 +25,8 @@ for (const kind of databaseKinds()) {
       const [servicePort, platformsPort] = [await freePort(), await freePort()];
       serviceUrl = `http://127.0.0.1:${servicePort}`;
       platformsUrl = `http://127.0.0.1:${platformsPort}`;
-      platforms = await createTestApp(kind, { listen: true, port: platformsPort, env: { SANDBOX_APP_URL: serviceUrl } });
+      // Its workers run too, as a server's do: its reader of Amazon's queue must leave the service's messages alone.
+      platforms = await createTestApp(kind, { listen: true, port: platformsPort, workers: true, env: { SANDBOX_APP_URL: serviceUrl } });
       service = await createTestApp(kind, {
         listen: true,
         port: servicePort,
@@ -69,6 +70,33 @@ for (const kind of databaseKinds()) {
       assert.ok((platforms.deps.sandbox.calls.get('etsy:token') ?? 0) >= 1);
       assert.deepEqual(Object.fromEntries(service.deps.sandbox.calls), {});
     });
+
+    test("an Amazon seller is subscribed on the other server, and its sales reach this service from that server's queue", async () => {
+      const user = await registerUser(service);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const site = await connectAmazonSellerSite(service, user, '732');
+      const calls = (operation: string) => platforms.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
+      await within(10_000, async () => calls('createSubscription') === 1);
+
+      // Several, so that a reader of the other server's taking any of them would show.
+      const searches = calls('searchOrders');
+      const ids: string[] = [];
+      for (const quantity of [1, 2, 3]) {
+        const sale = await fetch(`${platformsUrl}/sandbox/amazon-seller/accounts/732/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ lines: [{ sku: 'ELSEWHERE-2', quantity }] }),
+        });
+        assert.equal(sale.status, 201, await sale.clone().text());
+        ids.push(((await sale.json()) as { id: string }).id);
+      }
+      const recorded = async () =>
+        (await call(service, 'GET', '/orders', as))
+          .json()
+          .data.filter((o: { external_id: string; site_id: number }) => ids.includes(o.external_id) && o.site_id === site).length;
+      await within(15_000, async () => (await recorded()) === ids.length);
+      assert.equal(calls('searchOrders'), searches, 'read from the notification, with no search');
+    });
   });
 }
 
@@ -97,6 +125,13 @@ describe('SANDBOX_URL and SANDBOX_APP_URL', () => {
     ];
     for (const url of urls) assert.ok(url?.startsWith('http://platforms.test:4100/sandbox/'), String(url));
     assert.equal(amazonSeller?.regions.EU.apiUrl, 'http://platforms.test:4100/sandbox/amazon-seller/eu');
+  });
+
+  test("a server whose own simulators work for another service does not read that service's queue", () => {
+    const hosting = platformConfigs(loadConfig({ ...env, SANDBOX_APP_URL: 'http://service.test' }), SANDBOX_CLIENTS);
+    assert.equal(hosting.amazonSeller?.orderQueue, null);
+    const service = platformConfigs(loadConfig({ ...env, SANDBOX_URL: 'http://platforms.test/sandbox' }), SANDBOX_CLIENTS);
+    assert.equal(service.amazonSeller?.orderQueue?.url.startsWith('http://platforms.test/sandbox/amazon-seller/sqs/'), true);
   });
 
   test('an address that is not an http URL is refused, naming the variable', () => {
