@@ -17,6 +17,11 @@ import type { PlatformNotifications } from './platform-notifications.js';
 
 /** A long poll's wait: SQS's most. */
 const WAIT_SECONDS = 20;
+/**
+ * Receives in flight at once while a queue holds a backlog: one long poll waits while the queue is quiet, and when it
+ * comes back full (a burst of sales) this many take what is left without waiting, as SQS's guide scales consumers.
+ */
+const RECEIVES_IN_BACKLOG = 4;
 /** After a failed receive (the queue unreachable, its key refused), the next waits this long. */
 const BACK_OFF_MS = 5_000;
 /** Of failed receives in a row, one in this many is logged (every five minutes at the back-off). */
@@ -38,29 +43,44 @@ export function createNotificationQueueReaders(deps: {
    */
   const refused = new Map<SitePlatform, PlatformProblem>();
 
-  /** One receive: acts on each notification and removes those acted on; answers how many were taken. */
+  /**
+   * One receive: acts on its notifications, all at once (their order reads are sent together), and removes those acted
+   * on; answers how many were taken.
+   */
   async function readOnce(platform: SitePlatform, queue: NotificationQueue, waitSeconds: number, signal?: AbortSignal): Promise<number> {
     const taken = await queue.receive(waitSeconds, signal);
-    const done: string[] = [];
-    for (const { handle, notification } of taken) {
-      try {
-        // A message that is none of this app's notifications is removed unread.
-        if (notification) await deps.notifications.queued(platform, notification);
-        done.push(handle);
-      } catch (error) {
-        // Left on the queue: it comes back after its visibility timeout.
-        deps.onError(error, platform);
-      }
-    }
+    const acted = await Promise.all(
+      taken.map(async ({ handle, notification }) => {
+        try {
+          // A message that is none of this app's notifications is removed unread.
+          if (notification) await deps.notifications.queued(platform, notification);
+          return handle;
+        } catch (error) {
+          // Left on the queue: it comes back after its visibility timeout.
+          deps.onError(error, platform);
+          return null;
+        }
+      }),
+    );
+    const done = acted.filter((handle) => handle !== null);
     if (done.length > 0) await queue.remove(done);
     return taken.length;
+  }
+
+  /** After a full receive: several receives at once, without waiting, each going on while it comes back full. */
+  async function readBacklog(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
+    await Promise.all(
+      Array.from({ length: RECEIVES_IN_BACKLOG }, async () => {
+        while (!signal.aborted && (await readOnce(platform, queue, 0, signal)) >= queue.receiveMax) {}
+      }),
+    );
   }
 
   async function loop(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
     let failures = 0;
     while (!signal.aborted) {
       try {
-        await readOnce(platform, queue, WAIT_SECONDS, signal);
+        if ((await readOnce(platform, queue, WAIT_SECONDS, signal)) >= queue.receiveMax) await readBacklog(platform, queue, signal);
         failures = 0;
         refused.delete(platform);
       } catch (error) {

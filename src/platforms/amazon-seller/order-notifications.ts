@@ -149,6 +149,7 @@ export function createAmazonOrderQueue(
 
   return {
     platform: 'amazon-seller',
+    receiveMax: RECEIVE_MAX,
     async receive(waitSeconds, signal): Promise<QueuedNotification[]> {
       const answer = await send(
         'ReceiveMessage',

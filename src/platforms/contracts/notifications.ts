@@ -61,6 +61,8 @@ export interface QueuedNotification {
  */
 export interface NotificationQueue {
   readonly platform: SitePlatform;
+  /** The most one receive answers (SQS: 10); a receive that took this many likely left more behind it. */
+  readonly receiveMax: number;
   /** Waits up to `waitSeconds` for notifications (a long poll), and answers what came, hidden from other readers a while. */
   receive(waitSeconds: number, signal?: AbortSignal): Promise<QueuedNotification[]>;
   /** Removes notifications acted on: they are not delivered again. */
