@@ -1,5 +1,5 @@
 /**
- * Builds dist/server (or the directory given): src/main.ts and its imports as ES module chunks with the options of
+ * Builds dist/server (or the directory given): src/main.ts and src/cli.ts (main.js, cli.js) and their imports as ES module chunks with the options of
  * scripts/server-bundle.ts, the database migrations beside them, then two checks: no package left to node_modules
  * depends on one compiled in (it would load twice), and the Latin-1 check (scripts/check-server-bundle.ts); last, the
  * embedded database's image in dist/pglite-image (scripts/make-pglite-image.ts); then the hash of the inputs as they
@@ -15,7 +15,8 @@ import { bundleInputsHash, INPUTS_HASH_FILE } from './server-bundle-current.js';
 const outdir = process.argv[2] ?? 'dist/server';
 const inputs = bundleInputsHash(process.cwd());
 rmSync(outdir, { recursive: true, force: true });
-const { metafile } = await build({ ...serverBundleOptions, entryPoints: ['src/main.ts'], outdir, metafile: true });
+// The operator CLI beside the server, sharing its chunks: the suite runs it from here when the bundle is current.
+const { metafile } = await build({ ...serverBundleOptions, entryPoints: ['src/main.ts', 'src/cli.ts'], outdir, metafile: true });
 const twice = bundledAlsoLoadedOutside(metafile);
 if (twice.length > 0) {
   console.error(

@@ -7,23 +7,30 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverBundleCurrent } from '../../scripts/server-bundle-current.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-let serverArgs: readonly string[] | null = null;
+let bundleCurrent: boolean | null = null;
 
 /**
- * What a server process runs: the bundle `npm start` runs, when it is the build of the sources as they are now (the
- * check `npm start`'s prestart makes; `npm test`'s pretest builds it when it is not), else the sources through tsx. So
- * a test always runs the code as it is, and in the suite a start costs about half the CPU (tsx transforms and resolves
- * every module again in each process: 3.7 to 4.8 s of CPU to a fresh PGlite server's first 200 on /health, against 2.6
- * to 2.8 s for the bundle, this 2-CPU VM busy with a CI run).
+ * Whether dist/server, the bundle `npm start` runs, is the build of the sources as they are now (the check `npm
+ * start`'s prestart makes; `npm test`'s pretest builds it when it is not). Server and CLI processes run it then, else
+ * the sources through tsx: a test always runs the code as it is, and in the suite a start costs about half the CPU (tsx
+ * transforms and resolves every module again in each process: 3.7 to 4.8 s of CPU to a fresh PGlite server's first
+ * 200 on /health, against 2.6 to 2.8 s for the bundle, this 2-CPU VM busy with a CI run).
  */
-function defaultServerArgs(): readonly string[] {
-  serverArgs ??= serverBundleCurrent(ROOT) ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-  return serverArgs;
+export function serverBundleIsCurrent(): boolean {
+  bundleCurrent ??= serverBundleCurrent(ROOT);
+  return bundleCurrent;
+}
+
+/** How node runs `entry` of the service (`main` the server, `cli` the operator CLI): the bundle's, else the source's. */
+export function entryArgs(entry: 'main' | 'cli'): string[] {
+  if (serverBundleIsCurrent()) return [join(ROOT, `dist/server/${entry}.js`)];
+  return entry === 'main' ? ['--import', 'tsx', join(ROOT, 'src/main.ts')] : [join(ROOT, 'bin/storelink.js')];
 }
 // A fresh PGlite's first start (its migrations) through tsx took 25 s on this 2-CPU machine while two suites ran.
 const READY_TIMEOUT_MS = 60_000;
@@ -110,7 +117,7 @@ export async function freePort(): Promise<number> {
 /**
  * Starts a server with `env` on top of PATH alone (nothing else of this process's environment leaks in), and waits
  * until GET /api/v1/health answers 200. PORT (`options.port`, else a free one) and HOST are set here; APP_URL defaults
- * to the server's own address. `options.nodeArgs` replaces what defaultServerArgs() runs (a bundle built elsewhere, say);
+ * to the server's own address. `options.nodeArgs` replaces what entryArgs('main') runs (a bundle built elsewhere, say);
  * `options.readyTimeoutMs` replaces READY_TIMEOUT_MS (a test that starts one server after another on a loaded machine).
  * Rejects with the process's output if it exits or is not ready in time.
  */
@@ -121,7 +128,7 @@ export async function startServerProcess(
   installExitHook();
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, options.nodeArgs ?? defaultServerArgs(), {
+  const child = spawn(process.execPath, options.nodeArgs ?? entryArgs('main'), {
     cwd: ROOT,
     // The simulators keep their state in memory, as in the suite's in-process apps (test-app.ts): saving it after every
     // write is work the tests of other things need not pay. test/platforms/sandbox-state.test.ts turns it on.

@@ -13,7 +13,7 @@ import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createPostgresDatabase, databaseKinds } from '../helpers/database.js';
-import { compileCache } from '../helpers/server-process.js';
+import { compileCache, entryArgs } from '../helpers/server-process.js';
 import { API, TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from '../helpers/test-app.js';
 
 const CLI = fileURLToPath(new URL('../../bin/storelink.js', import.meta.url));
@@ -27,9 +27,12 @@ interface Run {
   stderr: string;
 }
 
-/** Runs `node bin/storelink.js …` with only the given environment, writing `stdin` (if any) and closing it. */
-function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
-  const child = spawn(process.execPath, [CLI, ...args], {
+/**
+ * Runs the CLI with only the given environment, writing `stdin` (if any) and closing it: the bundle's when it is current
+ * (entryArgs), as the servers of the suite run, else `node bin/storelink.js`; `viaBin` runs bin/storelink.js either way.
+ */
+function runCli(args: string[], env: Record<string, string>, stdin?: string, viaBin = false): Promise<Run> {
+  const child = spawn(process.execPath, [...(viaBin ? [CLI] : entryArgs('cli')), ...args], {
     env: {
       ...compileCache(),
       PATH: process.env.PATH ?? '',
@@ -78,9 +81,16 @@ async function login(app: App, email: string, password: string) {
 describe('cli without a database', () => {
   const env = { DATA_DIR: join(tmpdir(), 'storelink-cli-never-created') };
 
-  test('--help, -h, help and no command print the usage and exit 0', async () => {
-    for (const args of [['--help'], ['-h'], ['help'], [], ['token:create', '--help']]) {
-      const run = await runCli(args, env);
+  test('--help, -h, help and no command print the usage and exit 0, through bin/storelink.js (npx storelink) too', async () => {
+    for (const [args, viaBin] of [
+      [['--help'], true],
+      [['--help'], false],
+      [['-h'], false],
+      [['help'], false],
+      [[], false],
+      [['token:create', '--help'], false],
+    ] as const) {
+      const run = await runCli([...args], env, undefined, viaBin);
       assert.equal(run.code, 0, `storelink ${args.join(' ')}`);
       assert.match(run.stdout, /^Usage: storelink <command> \[options\]/);
       assert.match(run.stdout, /user:create --email <email> --name <name>/);
