@@ -118,13 +118,15 @@ export function platformConfigs(config: RegistryConfig, clients: SandboxClients)
       // The simulator's SQS, served at `{base}/sqs/` with its queues below it, as SQS serves them at its root. Its
       // notifications are for the service its simulators work for: a server whose own simulators work for another
       // leaves that service's queue alone, or it would take (and drop) the messages meant for it.
-      orderQueue: servesAnother(config) ? null : {
-        arn: `arn:aws:sqs:${clients.amazonSqs.region}:${clients.amazonSqs.accountId}:${clients.amazonSqs.queueName}`,
-        url: `${base}/sqs/${clients.amazonSqs.accountId}/${clients.amazonSqs.queueName}`,
-        region: clients.amazonSqs.region,
-        accessKeyId: clients.amazonSqs.accessKeyId,
-        secretAccessKey: clients.amazonSqs.secretAccessKey,
-      },
+      orderQueue: servesAnother(config)
+        ? null
+        : {
+            arn: `arn:aws:sqs:${clients.amazonSqs.region}:${clients.amazonSqs.accountId}:${clients.amazonSqs.queueName}`,
+            url: `${base}/sqs/${clients.amazonSqs.accountId}/${clients.amazonSqs.queueName}`,
+            region: clients.amazonSqs.region,
+            accessKeyId: clients.amazonSqs.accessKeyId,
+            secretAccessKey: clients.amazonSqs.secretAccessKey,
+          },
     }));
   const amazonAds =
     platforms.amazonAds ??
