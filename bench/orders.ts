@@ -89,6 +89,11 @@ export interface BurstPlatform {
   readonly floorSeconds: number;
   /** The platform's 429 answers during the burst. */
   readonly throttled: number;
+  /**
+   * Each order's time from its sale's answer to Storelink recording it, seconds: the median and the most, of all its
+   * orders and of those placed in the burst's last quarter (a lag that grows through the burst is a backlog).
+   */
+  readonly lag: { readonly p50: number; readonly max: number; readonly lastQuarterP50: number };
 }
 
 export interface BurstResult {
@@ -301,6 +306,15 @@ function floorOf(key: BenchPlatform, calls: Record<string, number>): number {
   );
 }
 
+/** The median and the most of the lags, and the median of the burst's last quarter's. */
+function lagOf(lags: readonly { seconds: number; late: boolean }[]): BurstPlatform['lag'] {
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  const all = sorted(lags.map((l) => l.seconds));
+  const late = sorted(lags.filter((l) => l.late).map((l) => l.seconds));
+  const at = (values: number[], p: number) => (values.length === 0 ? Number.NaN : percentile(values, p));
+  return { p50: at(all, 50), max: at(all, 100), lastQuarterP50: at(late, 50) };
+}
+
 /** The operations that read orders, on the three platforms. */
 const ORDER_READS = new Set(['getShopReceipts', 'getShopReceipt', 'search_orders', 'get_order_detail', 'searchOrders', 'getOrder']);
 const NOT_CALLS = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh', 'throttled']);
@@ -341,15 +355,17 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
     ) as Record<string, number>;
   const before = await totals();
   const callsBefore = await callsNow(server);
-  const placed = new Map<string, { seller: BenchPlatform; units: number }>();
+  const placed = new Map<string, { seller: BenchPlatform; units: number; at: number; index: number }>();
   const cpuBefore = server.cpuMicros();
   const started = Date.now();
   let next = 0;
   const buyer = async () => {
     while (next < orders.length) {
-      const order = orders[next++]!;
+      const index = next++;
+      const order = orders[index]!;
       const id = await sell(server, order.seller, order.lines);
-      placed.set(`${order.seller}:${id}`, { seller: order.seller, units: order.lines.reduce((sum, l) => sum + l.quantity, 0) });
+      const units = order.lines.reduce((sum, l) => sum + l.quantity, 0);
+      placed.set(`${order.seller}:${id}`, { seller: order.seller, units, at: Date.now(), index });
     }
   };
   await Promise.all(Array.from({ length: BUYERS }, buyer));
@@ -375,6 +391,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
   let wrongLines = 0;
   const found = new Set<string>();
   const countedAt: Record<string, number> = {};
+  const lags: Record<string, { seconds: number; late: boolean }[]> = {};
   for (const key of sellers) {
     for (const order of await ordersOf(world, key, started)) {
       const mine = placed.get(`${key}:${order.external_id}`);
@@ -382,6 +399,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
       if (found.has(`${key}:${order.external_id}`)) duplicates++;
       found.add(`${key}:${order.external_id}`);
       countedAt[key] = Math.max(countedAt[key] ?? 0, Date.parse(order.created_at));
+      (lags[key] ??= []).push({ seconds: (Date.parse(order.created_at) - mine.at) / 1000, late: mine.index >= (count * 3) / 4 });
       const lines = order.lines as { quantity: number; stock_taken: number; stock_returned: number; issues: unknown[] }[];
       const units = lines.reduce((sum, l) => sum + l.quantity, 0);
       const ok =
@@ -436,6 +454,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
       readCalls: reads,
       floorSeconds: floorOf(key, reads),
       throttled: callsAfter[`${key}:throttled`] ?? 0,
+      lag: lagOf(lags[key] ?? []),
     };
   });
   const countedSeconds = Math.max(...platforms.map((p) => p.countedSeconds));
