@@ -67,13 +67,18 @@ export function createNotificationQueueReaders(deps: {
     return taken.length;
   }
 
-  /** After a full receive: several receives at once, without waiting, each going on while it comes back full. */
+  /**
+   * After a full receive: several receives at once, without waiting, each going on while it comes back full. A failure
+   * is the loop's to handle once all of them have ended, so none goes on unawaited into the loop's back-off.
+   */
   async function readBacklog(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
-    await Promise.all(
+    const ends = await Promise.allSettled(
       Array.from({ length: RECEIVES_IN_BACKLOG }, async () => {
         while (!signal.aborted && (await readOnce(platform, queue, 0, signal)) >= queue.receiveMax) {}
       }),
     );
+    const failed = ends.find((end) => end.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   async function loop(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
