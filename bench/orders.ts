@@ -119,6 +119,8 @@ export interface BurstResult {
   readonly serverCpuShare: number;
   /** Whether the simulated platforms ran in Storelink's own process (`--platforms-in-process`), not a server of their own. */
   readonly platformsInProcess: boolean;
+  /** The same share for the simulated platforms' own server, where they ran in one; else null. */
+  readonly platformsCpuShare: number | null;
   /** Each order recorded once, each line's stock taken once, each pool at start − sold: what was found wrong. */
   readonly duplicates: number;
   readonly missing: number;
@@ -357,6 +359,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
   const callsBefore = await callsNow(server);
   const placed = new Map<string, { seller: BenchPlatform; units: number; at: number; index: number }>();
   const cpuBefore = server.cpuMicros();
+  const platformsCpu = server.platforms?.cpuMicros() ?? null;
   const started = Date.now();
   let next = 0;
   const buyer = async () => {
@@ -384,7 +387,8 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
   console.log(
     `i ${count} orders placed in ${placingSeconds.toFixed(1)} s, all counted ${((Date.now() - started) / 1000).toFixed(1)} s after the first`,
   );
-  const cpuShare = (server.cpuMicros() - cpuBefore) / 1000 / (Date.now() - started);
+  const countedMs = Date.now() - started;
+  const cpuShare = (server.cpuMicros() - cpuBefore) / 1000 / countedMs;
 
   // Exactly once: each order of the burst recorded once, its lines holding its units, each taken in whole.
   let duplicates = 0;
@@ -470,7 +474,8 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
     floorSeconds,
     ofFloor: floorSeconds / countedSeconds,
     serverCpuShare: cpuShare,
-    platformsInProcess: world.server.sandboxUrl === undefined,
+    platformsInProcess: world.server.platforms === undefined,
+    platformsCpuShare: platformsCpu === null ? null : (world.server.platforms!.cpuMicros() - platformsCpu) / 1000 / countedMs,
     duplicates,
     missing,
     wrongLines,

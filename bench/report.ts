@@ -292,7 +292,7 @@ export function ordersLines(orders: OrdersResult | null): string[] {
       0,
     )} | ${fmt(b.countedSeconds, 1)} s (placing took ${fmt(b.placingSeconds, 1)} s; ${fmt(b.countedSeconds - b.placingSeconds, 1)} s after the last sale) | | ${fmt(b.limitsFloorSeconds, 1)} s; the floor is the larger of it and the placing: ${fmt(b.floorSeconds, 1)} s (floor / took ${fmt(b.ofFloor, 2)}) | ${b.platforms.reduce((sum, p) => sum + p.throttled, 0)} |`,
     '',
-    `- the server's CPU time (${b.platformsInProcess ? 'Storelink and the simulated platforms, one process' : "Storelink's; the simulated platforms ran in a server of their own"}) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU`,
+    `- the server's CPU time (${b.platformsInProcess ? 'Storelink and the simulated platforms, one process' : "Storelink's; the simulated platforms ran in a server of their own"}) from the first sale to the last order recorded: ${fmt(b.serverCpuShare, 2)} of one CPU${b.platformsCpuShare === null ? '' : `; the simulated platforms' server: ${fmt(b.platformsCpuShare, 2)}`}`,
     `- each order from its sale's answer to its recording (median, most; the median of the last quarter placed): ${b.platforms
       .map((p) => `${platformName(p.platform)} ${fmt(p.lag.p50, 2)} s, ${fmt(p.lag.max, 2)} s; ${fmt(p.lag.lastQuarterP50, 2)} s`)
       .join(' · ')}`,

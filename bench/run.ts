@@ -362,7 +362,7 @@ async function ordersRun(): Promise<OrdersResult | null> {
       START.flags,
     );
     cleanups.push(() => service.stop());
-    server = { ...service, sandboxUrl: `${platforms.url}/sandbox` };
+    server = { ...service, platforms };
   }
   try {
     const result = await benchOrders(server, database.user!, ORDERS_SIZES[short ? 'short' : 'full'], LISTINGS_PLATFORMS);

@@ -14,8 +14,8 @@ export interface ServerProcess {
   readonly name: string;
   readonly pid: number;
   readonly url: string;
-  /** Where its simulated platforms are served: another server's `/sandbox` when it was started with SANDBOX_URL. */
-  readonly sandboxUrl?: string;
+  /** The server of its simulated platforms, when it was started with SANDBOX_URL naming another's; else it has them. */
+  readonly platforms?: ServerProcess;
   /** Resident memory now and its high-water mark since start or the last `resetPeak`, in bytes (/proc/<pid>/status). */
   memory(): { rss: number; peak: number };
   /**
@@ -32,7 +32,7 @@ export interface ServerProcess {
 let serverCpus: string | null = null;
 
 /** Where `server`'s simulated platforms are served: its own `/sandbox`, unless it was started with another server's. */
-export const sandboxOf = (server: Pick<ServerProcess, 'url' | 'sandboxUrl'>) => server.sandboxUrl ?? `${server.url}/sandbox`;
+export const sandboxOf = (server: Pick<ServerProcess, 'url' | 'platforms'>) => `${(server.platforms ?? server).url}/sandbox`;
 
 /**
  * Runs every server started from now on the given CPUs (a taskset list such as "1"), or anywhere (null); and this
