@@ -66,8 +66,11 @@ for (const kind of databaseKinds()) {
       assert.equal(recorded.site_id, site);
       assert.equal(recorded.lines[0].sku, 'ELSEWHERE-1');
       assert.equal(recorded.lines[0].quantity, 2);
-      // By ORDER_PAID, sent to this service by the other server: no sync was asked for, and none is due yet.
-      assert.ok((platforms.deps.sandbox.calls.get('etsy:token') ?? 0) >= 1);
+      // Read from the other server (by its ORDER_PAID, or the connect's first read): this service's simulators were never asked.
+      assert.ok(
+        (platforms.deps.sandbox.calls.get('etsy:getShopReceipts') ?? 0) + (platforms.deps.sandbox.calls.get('etsy:getShopReceipt') ?? 0) >=
+          1,
+      );
       assert.deepEqual(Object.fromEntries(service.deps.sandbox.calls), {});
     });
 
@@ -76,7 +79,8 @@ for (const kind of databaseKinds()) {
       const as = { token: user.session, workspace: user.workspace.id };
       const site = await connectAmazonSellerSite(service, user, '732');
       const calls = (operation: string) => platforms.deps.sandbox.calls.get(`amazon-seller:${operation}`) ?? 0;
-      await within(10_000, async () => calls('createSubscription') === 1);
+      // Subscribed on its first read, whose search (30 days back) is made right after.
+      await within(10_000, async () => calls('createSubscription') === 1 && calls('searchOrders') >= 1);
 
       // Several, so that a reader of the other server's taking any of them would show.
       const searches = calls('searchOrders');
