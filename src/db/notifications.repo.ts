@@ -6,17 +6,17 @@ import { platformNotificationsReceived } from './schema.js';
 
 /**
  * Records a notification as received, by one insert, so of two copies arriving at once exactly one is taken; false
- * when it was received before. Rows received before `forgetBefore` are deleted first: their notifications are too old
- * to be taken again anyway.
+ * when it was received before. Rows received before `forgetBefore`, when given, are deleted first: their notifications
+ * are too old to be taken again anyway.
  */
 export async function claimNotification(
   db: Db,
   platform: SitePlatform,
   notificationId: string,
   now: Date,
-  forgetBefore: Date,
+  forgetBefore: Date | null,
 ): Promise<boolean> {
-  await db.delete(platformNotificationsReceived).where(lt(platformNotificationsReceived.receivedAt, forgetBefore));
+  if (forgetBefore) await db.delete(platformNotificationsReceived).where(lt(platformNotificationsReceived.receivedAt, forgetBefore));
   const claimed = await db
     .insert(platformNotificationsReceived)
     .values({ platform, notificationId, receivedAt: now })

@@ -27,6 +27,12 @@ import type { TokenRefresh } from './token-refresh.js';
 
 /** How far from now a notification's time may be, either way (Standard Webhooks' tolerance, which Etsy's verify applies too). */
 export const NOTIFICATION_TOLERANCE_MS = 5 * 60 * 1000;
+/**
+ * How often an instance forgets the notifications received long enough ago (twice the tolerance): at most once a
+ * minute, not at each one, so a burst of a thousand sales' webhooks is not a thousand deletes as well. A row is kept a
+ * minute longer at most, and a replay that old is refused by its time anyway.
+ */
+export const FORGET_EVERY_MS = 60_000;
 
 export function createPlatformNotifications(deps: {
   db: Db;
@@ -37,6 +43,8 @@ export function createPlatformNotifications(deps: {
   /** Each platform's notifications capability; a platform without one refuses every notification as unsigned. */
   adapters: NotificationsAdapters;
 }) {
+  /** When this instance last forgot old notifications (FORGET_EVERY_MS), by the service's clock. */
+  let forgotAt = Number.NEGATIVE_INFINITY;
   const siteIdsOf = async (platform: SitePlatform, accountId: string) =>
     (await sitesRepo.sitesOfAccount(deps.db, platform, accountId)).map((site) => site.id);
 
@@ -82,7 +90,11 @@ export function createPlatformNotifications(deps: {
       throw new AppError('unauthenticated', {
         message: `The notification's timestamp is more than ${minutes} minutes from now: a replay is refused.`,
       });
-    const forgetBefore = new Date(now.getTime() - 2 * NOTIFICATION_TOLERANCE_MS);
+    let forgetBefore: Date | null = null;
+    if (now.getTime() - forgotAt >= FORGET_EVERY_MS) {
+      forgotAt = now.getTime();
+      forgetBefore = new Date(now.getTime() - 2 * NOTIFICATION_TOLERANCE_MS);
+    }
     return claimNotification(deps.db, platform, delivery.id, now, forgetBefore);
   }
 

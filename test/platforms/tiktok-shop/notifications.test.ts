@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { SANDBOX_CLIENTS } from '../../../src/sandbox/context.js';
 import { sandboxShops } from '../../../src/sandbox/tiktok-shop/shops.js';
 import { connectThroughSandbox } from '../../helpers/connect.js';
-import { databaseKinds } from '../../helpers/database.js';
+import { databaseKinds, selectRows } from '../../helpers/database.js';
 import { API, call, createTestApp, errorBody, registerUser, type TestApp, within } from '../../helpers/test-app.js';
 
 const APP = SANDBOX_CLIENTS.tiktokShop;
@@ -161,6 +162,39 @@ for (const kind of databaseKinds()) {
       assert.equal(acknowledged.statusCode, 200);
       assert.equal(acknowledged.json().data.result, 'acknowledged');
       assert.equal((await status(me)).status, 'connected');
+    });
+
+    test('the notifications received over 10 minutes ago are forgotten, by one delete a minute at most', async () => {
+      const me = await seller('4108');
+      const idOf = (body: string) => (JSON.parse(body) as { tts_notification_id: string }).tts_notification_id;
+      const kept = async (id: string) =>
+        (
+          await selectRows<{ n: number }>(
+            t.database,
+            sql`select count(*)::int as n from platform_notifications_received where platform = 'tiktok-shop' and notification_id = ${id}`,
+          )
+        )[0]!.n === 1;
+      const receive = async () => {
+        const body = deauthorization(me.shopId);
+        assert.equal((await post(body, sign(body))).statusCode, 200);
+        return idOf(body);
+      };
+      const first = await receive();
+      t.clock.advance(11 * 60_000);
+      const second = await receive();
+      assert.deepEqual([await kept(first), await kept(second)], [false, true], 'received 11 minutes before: forgotten');
+
+      // One received long ago, as another instance's forgetting might have missed; the next 30 s do not look again.
+      await t.database.db.execute(
+        sql`insert into platform_notifications_received (platform, notification_id, received_at) values ('tiktok-shop', 'long-ago', ${new Date(t.clock.now().getTime() - 11 * 60_000).toISOString()}::timestamptz)`,
+      );
+      t.clock.advance(30_000);
+      await receive();
+      assert.equal(await kept('long-ago'), true, 'within a minute of the last forgetting');
+      t.clock.advance(31_000);
+      await receive();
+      assert.equal(await kept('long-ago'), false, 'a minute on, forgotten');
+      assert.equal(await kept(second), true, 'received 61 s ago: kept');
     });
 
     test('the sandbox TikTok notifies Storelink when its seller revokes the app', async () => {
