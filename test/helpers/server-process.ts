@@ -1,7 +1,8 @@
 /**
  * Real server processes (`node dist/server/main.js` when that bundle is current, else `node --import tsx src/main.ts`;
- * node itself either way, so the pid is the server's own) for tests that need more than one instance or need to kill one. Output is kept in memory to be printed when a test fails; every process still
- * running when the test file's process exits is killed, so a failed or interrupted test leaves no orphan.
+ * node itself either way, so the pid is the server's own) for tests that need more than one instance or need to kill
+ * one. Output is kept in memory to be printed when a test fails; every process still running when the test file's
+ * process exits is killed, so a failed or interrupted test leaves no orphan.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,23 +14,20 @@ import { serverBundleCurrent } from '../../scripts/server-bundle-current.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Whether dist/server is current, checked once a process (it hashes the sources). */
 let bundleCurrent: boolean | null = null;
 
 /**
- * Whether dist/server, the bundle `npm start` runs, is the build of the sources as they are now (the check `npm
- * start`'s prestart makes; `npm test`'s pretest builds it when it is not). Server and CLI processes run it then, else
- * the sources through tsx: a test always runs the code as it is, and in the suite a start costs about half the CPU (tsx
- * transforms and resolves every module again in each process: 3.7 to 4.8 s of CPU to a fresh PGlite server's first
- * 200 on /health, against 2.6 to 2.8 s for the bundle, this 2-CPU VM busy with a CI run).
+ * How node runs `entry` of the service (`main` the server, `cli` the operator CLI): from the bundle `npm start` runs
+ * when it is the build of the sources as they are now (the check `npm start`'s prestart makes; `npm test`'s pretest
+ * builds it when it is not), else from the sources through tsx. So a test always runs the code as it is, and in the
+ * suite a start costs about half the CPU (tsx transforms and resolves every module again in each process: 3.7 to 4.8 s
+ * of CPU to a fresh PGlite server's first 200 on /health, against 2.6 to 2.8 s for the bundle, this 2-CPU VM busy
+ * with a CI run).
  */
-export function serverBundleIsCurrent(): boolean {
-  bundleCurrent ??= serverBundleCurrent(ROOT);
-  return bundleCurrent;
-}
-
-/** How node runs `entry` of the service (`main` the server, `cli` the operator CLI): the bundle's, else the source's. */
 export function entryArgs(entry: 'main' | 'cli'): string[] {
-  if (serverBundleIsCurrent()) return [join(ROOT, `dist/server/${entry}.js`)];
+  bundleCurrent ??= serverBundleCurrent(ROOT);
+  if (bundleCurrent) return [join(ROOT, `dist/server/${entry}.js`)];
   return entry === 'main' ? ['--import', 'tsx', join(ROOT, 'src/main.ts')] : [join(ROOT, 'bin/storelink.js')];
 }
 // A fresh PGlite's first start (its migrations) through tsx took 25 s on this 2-CPU machine while two suites ran.
