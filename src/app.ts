@@ -21,7 +21,7 @@ import { registerHealthRoutes } from './http/health.routes.js';
 import { registerListingRoutes } from './http/listings.routes.js';
 import { registerMediaRoutes } from './http/media.routes.js';
 import { addNotFoundHandler } from './http/not-found.js';
-import { registerOpenApi } from './http/openapi.js';
+import { DOCS_PATH, registerOpenApi } from './http/openapi.js';
 import { registerOrderRoutes } from './http/orders.routes.js';
 import { registerOverviewRoutes } from './http/overview.routes.js';
 import { registerPasswordResetRoutes } from './http/password-reset.routes.js';
@@ -128,7 +128,7 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
   app.removeContentTypeParser('text/plain');
   app.setErrorHandler(handleError);
   addNotFoundHandler(app);
-  addSecurityHeaders(app, API_PREFIX);
+  addSecurityHeaders(app, { api: API_PREFIX, docs: DOCS_PATH });
   return app;
 }
 

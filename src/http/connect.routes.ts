@@ -10,6 +10,7 @@ import { firstValues } from '../lib/params.js';
 import { type App, principalOf, workspaceOf } from './access.js';
 import { renderRetryPage } from './retry-page.js';
 import { Id, Ok, OneOf, ok } from './schemas.js';
+import { pageHeaders } from './security-headers.js';
 
 const AuthenticateSiteBody = Type.Object({
   platform_id: OneOf(PLATFORM_IDS, { description: '1 Etsy, 4 TikTok Shop, 5 Amazon (seller; advertising with site_id)' }),
@@ -46,7 +47,8 @@ function sendOutcome(outcome: CallbackOutcome, request: FastifyRequest, reply: F
       return reply.send({ success: true, data: { site_id: outcome.siteId, redirect_url: outcome.to } });
     return reply.code(outcome.status).send({ success: false, code: outcome.status, message: outcome.message });
   }
-  if (outcome.kind === 'retry') return reply.code(outcome.status).type('text/html').send(renderRetryPage(outcome));
+  if (outcome.kind === 'retry')
+    return reply.code(outcome.status).headers(pageHeaders(request)).type('text/html').send(renderRetryPage(outcome));
   return reply.redirect(outcome.to, 302);
 }
 

@@ -1,5 +1,6 @@
 /**
- * helmet's security headers, set on every answer; the API's answers are never stored by a cache. The policy's
+ * The security headers of every answer: helmet's on pages (the dashboard, the API's reference, the simulators), the
+ * set for APIs on the API's JSON answers; those are never stored by a cache. The page policy's
  * `upgrade-insecure-requests` goes only with an answer over https: over plain http on any host but localhost it made the
  * browser fetch the dashboard's scripts over https, which such a server does not speak, and the page stayed blank
  * (ux review §2.3).
@@ -31,20 +32,46 @@ export function securityHeaders(options: { https?: boolean } = {}): Record<strin
 }
 
 /**
- * Sets helmet's headers on every answer, and `cache-control: no-store` on every answer of the API (`apiPrefix`). Whether
- * the request came over https is Fastify's `request.protocol`: the socket's, or X-Forwarded-Proto from a proxy the app
- * trusts (TRUST_PROXY); a client's own X-Forwarded-Proto is not believed.
+ * What the API's JSON answers carry (docs/decisions.md, "Security headers"): the set OWASP's REST Security Cheat Sheet
+ * names for every API response. The rest of helmet's headers (the page's policy, COOP, CORP, Origin-Agent-Cluster,
+ * Referrer-Policy, the X-DNS-Prefetch-Control kind) govern a document a browser renders and what it loads; a JSON answer
+ * is neither, and they cost each answer 455 bytes and about 2 µs of CPU (BENCHMARKS.md). `default-src 'none'` makes
+ * the policy a document's too, should a browser ever render one of these answers as a page.
  */
-export function addSecurityHeaders(app: App, apiPrefix: string): void {
-  const overHttps = securityHeaders({ https: true });
-  const overHttp = securityHeaders({ https: false });
-  const byScheme = {
-    https: { page: overHttps, api: { ...overHttps, 'cache-control': 'no-store' } },
-    http: { page: overHttp, api: { ...overHttp, 'cache-control': 'no-store' } },
+export function apiHeaders(): Record<string, string> {
+  return {
+    'cache-control': 'no-store',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'strict-transport-security': securityHeaders()['strict-transport-security']!,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
   };
+}
+
+/** helmet's headers for a page, by the request's scheme, computed once. */
+const pages = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
+
+/**
+ * helmet's headers for a page, for a route of the API that answers one (a failed connection's retry page): they
+ * replace the API's. Whether the request came over https is Fastify's `request.protocol`: the socket's, or
+ * X-Forwarded-Proto from a proxy the app trusts (TRUST_PROXY); a client's own X-Forwarded-Proto is not believed.
+ */
+export function pageHeaders(request: { protocol: string }): Record<string, string> {
+  return request.protocol === 'https' ? pages.https : pages.http;
+}
+
+/**
+ * Sets the API's headers on every answer under `apiPrefix` but its reference (`docsPrefix`, a page), and helmet's on
+ * every other answer; the reference also gets `cache-control: no-store`, as every answer of the API.
+ */
+export function addSecurityHeaders(app: App, prefixes: { api: string; docs: string }): void {
+  const api = apiHeaders();
+  const docs = { https: { ...pages.https, 'cache-control': 'no-store' }, http: { ...pages.http, 'cache-control': 'no-store' } };
   app.addHook('onRequest', (request, reply, done) => {
-    const headers = request.protocol === 'https' ? byScheme.https : byScheme.http;
-    reply.headers(request.url.startsWith(apiPrefix) ? headers.api : headers.page);
+    const { url } = request;
+    if (!url.startsWith(prefixes.api)) reply.headers(pageHeaders(request));
+    else if (url.startsWith(prefixes.docs)) reply.headers(request.protocol === 'https' ? docs.https : docs.http);
+    else reply.headers(api);
     done();
   });
 }

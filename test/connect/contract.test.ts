@@ -95,6 +95,9 @@ for (const kind of databaseKinds()) {
           assert.equal(response.status, code);
           const page = await response.text();
           assert.match(page, /Try again/);
+          // A page, though answered by the API: its policy lets its own style apply (docs/decisions.md, "Security headers").
+          assert.match(String(response.headers.get('content-security-policy')), /style-src [^;]*'unsafe-inline'/);
+          assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
           assert.ok(page.includes(message.replace(/'/g, '&#39;')), page);
         } else {
           assert.equal(locationOf(response), target);

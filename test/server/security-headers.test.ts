@@ -1,5 +1,6 @@
 /**
- * The Content-Security-Policy's `upgrade-insecure-requests` goes only with answers over https (ux review §2.3: over
+ * Pages get helmet's headers, the API's JSON answers the set OWASP names for APIs (docs/decisions.md, "Security
+ * headers"). A page's Content-Security-Policy has `upgrade-insecure-requests` only over https (ux review §2.3: over
  * plain http on any host but localhost it sent the dashboard's scripts to https and the page stayed blank). Whether a
  * request came over https is the socket's say, or X-Forwarded-Proto from a trusted proxy only.
  */
@@ -9,12 +10,40 @@ import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const UPGRADE = /upgrade-insecure-requests/;
 
-async function policy(t: TestApp, url: string, headers: Record<string, string> = {}) {
-  const response = await t.app.inject({ url, headers, remoteAddress: '10.9.0.1' });
-  return String(response.headers['content-security-policy']);
+async function answer(t: TestApp, url: string, headers: Record<string, string> = {}) {
+  return (await t.app.inject({ url, headers, remoteAddress: '10.9.0.1' })).headers;
 }
 
-describe('upgrade-insecure-requests, without a trusted proxy', () => {
+async function policy(t: TestApp, url: string, headers: Record<string, string> = {}) {
+  return String((await answer(t, url, headers))['content-security-policy']);
+}
+
+/** What every JSON answer of the API carries, and nothing more of helmet's. */
+const API_HEADERS = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+/** helmet's headers that only a page a browser renders has any use for. */
+const PAGE_ONLY = [
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+];
+
+function assertApiHeaders(headers: Record<string, unknown>) {
+  for (const [name, value] of Object.entries(API_HEADERS)) assert.equal(headers[name], value, name);
+  for (const name of PAGE_ONLY) assert.equal(headers[name], undefined, name);
+}
+
+describe('security headers, without a trusted proxy', () => {
   let t: TestApp;
   before(async () => (t = await createTestApp('pglite')));
   after(() => t.close());
@@ -26,8 +55,23 @@ describe('upgrade-insecure-requests, without a trusted proxy', () => {
     assert.match(csp, /script-src 'self'/);
   });
 
-  test('an API answer over plain http does not get it either', async () => {
-    assert.doesNotMatch(await policy(t, '/api/v1/health'), UPGRADE);
+  test("an API answer has the API's headers and none of a page's, an error's included", async () => {
+    assertApiHeaders(await answer(t, '/api/v1/health'));
+    assertApiHeaders(await answer(t, '/api/v1/user'));
+  });
+
+  test("the API's reference is a page: helmet's headers, its own scripts allowed, never cached", async () => {
+    const headers = await answer(t, '/api/v1/docs/');
+    assert.match(String(headers['content-security-policy']), /script-src 'self'/);
+    assert.equal(headers['x-frame-options'], 'SAMEORIGIN');
+    assert.equal(headers['cross-origin-opener-policy'], 'same-origin');
+    assert.equal(headers['cache-control'], 'no-store');
+  });
+
+  test("a page has helmet's headers", async () => {
+    const headers = await answer(t, '/login');
+    for (const name of PAGE_ONLY) assert.ok(headers[name], name);
+    assert.equal(headers['x-frame-options'], 'SAMEORIGIN');
   });
 
   test('a client’s own X-Forwarded-Proto: https is not believed', async () => {
@@ -35,14 +79,16 @@ describe('upgrade-insecure-requests, without a trusted proxy', () => {
   });
 });
 
-describe('upgrade-insecure-requests behind a trusted proxy (TRUST_PROXY=1)', () => {
+describe('security headers behind a trusted proxy (TRUST_PROXY=1)', () => {
   let t: TestApp;
   before(async () => (t = await createTestApp('pglite', { env: { TRUST_PROXY: '1' } })));
   after(() => t.close());
 
   test('a page the proxy says came over https gets upgrade-insecure-requests', async () => {
     assert.match(await policy(t, '/login', { 'x-forwarded-proto': 'https' }), UPGRADE);
-    assert.match(await policy(t, '/api/v1/health', { 'x-forwarded-proto': 'https' }), UPGRADE);
+    assert.match(await policy(t, '/api/v1/docs/', { 'x-forwarded-proto': 'https' }), UPGRADE);
+    // An API answer loads nothing: its policy is the same over either scheme.
+    assertApiHeaders(await answer(t, '/api/v1/health', { 'x-forwarded-proto': 'https' }));
   });
 
   test('a page the proxy says came over http does not', async () => {
