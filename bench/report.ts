@@ -160,7 +160,7 @@ export function renderReport(results: BenchResults): string {
     '',
     `- command: \`${results.command}\``,
     ...Object.entries(results.machine).map(([k, v]) => `- ${k}: ${v}`),
-    `- load: autocannon, 100 connections, pipelining 10, ${results.durationSeconds} s per run${results.warmupSeconds > 0 ? ` after a ${results.warmupSeconds} s warm-up of the same shape` : ', no warm-up'}`,
+    `- load: autocannon, 100 connections, pipelining 10, ${results.durationSeconds} s per run${results.warmupSeconds > 0 ? ` after a ${results.warmupSeconds} s ramp (10 connections, one request each) and a ${results.warmupSeconds} s warm-up of the same shape` : ', no warm-up'}`,
     `- ${results.rounds} round${results.rounds === 1 ? '' : 's'}: each round starts every server anew and measures it alone, in an order that rotates from round to round; figures are medians over the rounds`,
     "- CPU per request: the server process's user and system time (all its threads, from /proc) during the measured run, over its requests",
     `- growth: ${results.growthPats.toLocaleString('en-US')} PATs in ${(results.growthPats / 10).toLocaleString('en-US')} workspaces`,
