@@ -61,8 +61,8 @@ export function pageHeaders(request: { protocol: string }): Record<string, strin
 }
 
 /**
- * Sets the API's headers on every answer under `apiPrefix` but its reference (`docsPrefix`, a page), and helmet's on
- * every other answer; the reference also gets `cache-control: no-store`, as every answer of the API.
+ * Sets the API's headers on every answer under `prefixes.api` but its reference (under `prefixes.docs`, a page), and
+ * helmet's on every other answer; the reference also gets `cache-control: no-store`, as every answer of the API.
  */
 export function addSecurityHeaders(app: App, prefixes: { api: string; docs: string }): void {
   const api = apiHeaders();
