@@ -1,12 +1,11 @@
 /**
  * Gives memory back to the system while the server is idle.
  *
- * `npm start` lets the young generation's semi-spaces grow to 64 MB, so that requests in flight die young instead of
- * being promoted (BENCHMARKS.md, "What the hardening issue's item 7 changed"). V8 grows them during start-up and under
- * load, and shrinks them only at a collection made while allocation is low. An idle server allocates too little to
- * fill even a small young generation, so no collection comes, and what start-up or a burst of load grew stays
- * committed until V8's memory reducer runs: 45 to 100 s later on this server, since the reducer judges the allocation
- * rate over the last few collections, and those were made during the burst. The old generation likewise keeps what a
+ * V8 grows the young generation's semi-spaces during start-up and under load (to the 8 MB `npm start` allows, or to
+ * whatever `--max-semi-space-size` says), and shrinks them only at a collection made while allocation is low. An idle
+ * server allocates too little to fill even a small young generation, so no collection comes, and what start-up or a
+ * burst of load grew stays committed until V8's memory reducer runs: 45 to 100 s later on this server, since the
+ * reducer judges the allocation rate over the last few collections, and those were made during the burst. The old generation likewise keeps what a
  * burst left (start-up's one-off code, caches) until then.
  *
  * Node.js gives V8 no idle notifications, so this looks every `intervalMs`. When the process has used less than
