@@ -31,6 +31,9 @@ export function securityHeaders(options: { https?: boolean } = {}): Record<strin
   return headers;
 }
 
+/** helmet's headers for a page, by the request's scheme, computed once. */
+const pages = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
+
 /**
  * What the API's JSON answers carry (docs/decisions.md, "Security headers"): the set OWASP's REST Security Cheat Sheet
  * names for every API response. The rest of helmet's headers (the page's policy, COOP, CORP, Origin-Agent-Cluster,
@@ -38,18 +41,17 @@ export function securityHeaders(options: { https?: boolean } = {}): Record<strin
  * is neither, and they cost each answer 455 bytes and about 2 µs of CPU (BENCHMARKS.md). `default-src 'none'` makes
  * the policy a document's too, should a browser ever render one of these answers as a page.
  */
-export function apiHeaders(): Record<string, string> {
-  return {
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'strict-transport-security': securityHeaders()['strict-transport-security']!,
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-  };
-}
+const API_HEADERS: Record<string, string> = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'strict-transport-security': pages.https['strict-transport-security']!,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
 
-/** helmet's headers for a page, by the request's scheme, computed once. */
-const pages = { https: securityHeaders({ https: true }), http: securityHeaders({ https: false }) };
+/** One of two sets of headers by the request's scheme (`request.protocol`, below). */
+const byScheme = (request: { protocol: string }, sets: { https: Record<string, string>; http: Record<string, string> }) =>
+  request.protocol === 'https' ? sets.https : sets.http;
 
 /**
  * helmet's headers for a page, for a route of the API that answers one (a failed connection's retry page): they
@@ -57,7 +59,7 @@ const pages = { https: securityHeaders({ https: true }), http: securityHeaders({
  * X-Forwarded-Proto from a proxy the app trusts (TRUST_PROXY); a client's own X-Forwarded-Proto is not believed.
  */
 export function pageHeaders(request: { protocol: string }): Record<string, string> {
-  return request.protocol === 'https' ? pages.https : pages.http;
+  return byScheme(request, pages);
 }
 
 /**
@@ -65,13 +67,12 @@ export function pageHeaders(request: { protocol: string }): Record<string, strin
  * helmet's on every other answer; the reference also gets `cache-control: no-store`, as every answer of the API.
  */
 export function addSecurityHeaders(app: App, prefixes: { api: string; docs: string }): void {
-  const api = apiHeaders();
   const docs = { https: { ...pages.https, 'cache-control': 'no-store' }, http: { ...pages.http, 'cache-control': 'no-store' } };
   app.addHook('onRequest', (request, reply, done) => {
     const { url } = request;
-    if (!url.startsWith(prefixes.api)) reply.headers(pageHeaders(request));
-    else if (url.startsWith(prefixes.docs)) reply.headers(request.protocol === 'https' ? docs.https : docs.http);
-    else reply.headers(api);
+    if (!url.startsWith(prefixes.api)) reply.headers(byScheme(request, pages));
+    else if (url.startsWith(prefixes.docs)) reply.headers(byScheme(request, docs));
+    else reply.headers(API_HEADERS);
     done();
   });
 }

@@ -5,8 +5,8 @@
  * whatever `--max-semi-space-size` says), and shrinks them only at a collection made while allocation is low. An idle
  * server allocates too little to fill even a small young generation, so no collection comes, and what start-up or a
  * burst of load grew stays committed until V8's memory reducer runs: 45 to 100 s later on this server, since the
- * reducer judges the allocation rate over the last few collections, and those were made during the burst. The old generation likewise keeps what a
- * burst left (start-up's one-off code, caches) until then.
+ * reducer judges the allocation rate over the last few collections, and those were made during the burst. The old
+ * generation likewise keeps what a burst left (start-up's one-off code, caches) until then.
  *
  * Node.js gives V8 no idle notifications, so this looks every `intervalMs`. When the process has used less than
  * `idleCpuShare` of one CPU since the last look:
