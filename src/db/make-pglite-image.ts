@@ -8,8 +8,15 @@ import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createJobs } from '../lib/jobs.js';
 import { MIGRATIONS, openDatabase } from './client.js';
-import { PGLITE_EXTENSIONS, PGLITE_SHARED_BUFFERS } from './pglite.js';
-import { PGLITE_IMAGE_DIR, pgliteImageDirectory, pgliteImageFile, pgliteImageKey, sweepAbandonedPartials } from './pglite-image.js';
+import { PGLITE_OPTIONS } from './pglite.js';
+import {
+  PGLITE_IMAGE_DIR,
+  PGLITE_SETTINGS,
+  pgliteImageDirectory,
+  pgliteImageFile,
+  pgliteImageKey,
+  sweepAbandonedPartials,
+} from './pglite-image.js';
 
 export async function makePgliteImage(): Promise<Blob> {
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
@@ -20,8 +27,8 @@ export async function makePgliteImage(): Promise<Blob> {
     await jobs.stop(1_000);
     // Drizzle's documented handle on the driver's client; the Database interface has no use for a dump elsewhere.
     const client = (database.db as unknown as { $client: PGlite }).$client;
-    // Into postgresql.auto.conf, which the dump carries: the directory made from it starts with the setting.
-    await client.exec(`ALTER SYSTEM SET shared_buffers = '${PGLITE_SHARED_BUFFERS}'`);
+    // Into postgresql.auto.conf, which the dump carries: a directory made from it has the settings for any opener.
+    for (const [name, value] of Object.entries(PGLITE_SETTINGS)) await client.exec(`ALTER SYSTEM SET ${name} = '${value}'`);
     return await client.dumpDataDir('none');
   } finally {
     await database.close();
@@ -52,7 +59,7 @@ export async function writePgliteImage(dir = PGLITE_IMAGE_DIR, { withDirectory =
   }
   if (makeDirectory) {
     const partial = `${directory}.${process.pid}`;
-    const client = new PGlite(partial, { extensions: PGLITE_EXTENSIONS, loadDataDir: tarball });
+    const client = new PGlite(partial, { ...PGLITE_OPTIONS, loadDataDir: tarball });
     await client.waitReady;
     await client.close();
     // Another process may have put its own in place meanwhile: the same image, so either is kept.

@@ -24,9 +24,17 @@ import { fileURLToPath } from 'node:url';
 /** Where the made images are: `dist/pglite-image` of the package (this module is two levels below its root, built or not). */
 export const PGLITE_IMAGE_DIR = fileURLToPath(new URL('../../dist/pglite-image/', import.meta.url));
 
-/** What an image depends on: every migration file, and the installed PGlite and pg-boss. */
+/**
+ * The embedded database's memory settings, which an image carries (postgresql.auto.conf) and every PGlite the service
+ * opens is given (pglite.ts). PGlite touches its whole shared memory as it opens, so these are the service's memory:
+ * PostgreSQL's defaults are sized for a server of its own (128 MB of buffers, 100 connections), where PGlite is one
+ * backend whose files the operating system caches anyway (docs/decisions.md, "PGlite's memory").
+ */
+export const PGLITE_SETTINGS = { shared_buffers: '4MB', max_connections: '5' } as const;
+
+/** What an image depends on: every migration file, the installed PGlite and pg-boss, and PGLITE_SETTINGS. */
 export async function pgliteImageKey(migrationsFolder: string): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(JSON.stringify(PGLITE_SETTINGS));
   for (const name of (await readdir(migrationsFolder, { recursive: true })).sort()) {
     if (name.endsWith('.sql') || name.endsWith('.json')) hash.update(name).update(await readFile(join(migrationsFolder, name)));
   }

@@ -1,6 +1,6 @@
 /** The embedded database: PGlite in this process, with pg-boss's adapter on the same instance. */
 import { execFile } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
@@ -10,18 +10,23 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
 import { lockDataDir } from './data-dir-lock.js';
 import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
-import { madePgliteImage, readPgliteImage, remakePgliteImageDirectory } from './pglite-image.js';
+import { madePgliteImage, PGLITE_SETTINGS, readPgliteImage, remakePgliteImageDirectory } from './pglite-image.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
 
-// PostgreSQL's default of 128 MB is sized for a server of its own; an embedded database shares the service's memory.
-export const PGLITE_SHARED_BUFFERS = '16MB';
-const PGLITE_SETTING = `shared_buffers = ${PGLITE_SHARED_BUFFERS}`;
 /**
  * The contrib modules the migrations create (pg_trgm: migration 0022, the product search's index). PGlite loads an
  * extension's files only when given it here, so every PGlite opened on Storelink's schema must be given these.
  */
-export const PGLITE_EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
+const PGLITE_EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
+/**
+ * How every PGlite on Storelink's schema is opened: its extensions, and PGLITE_SETTINGS (its memory) on its command
+ * line, which PostgreSQL puts above its configuration files, so a directory made before a setting changed gets it too.
+ */
+export const PGLITE_OPTIONS = {
+  extensions: PGLITE_EXTENSIONS,
+  startParams: [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+} satisfies PGliteOptions;
 
 /** Opens PGlite in `dataDir` (in memory when null) after taking the directory's lock; close() releases it. */
 export async function openPglite(
@@ -36,7 +41,7 @@ export async function openPglite(
     if (dataDir && image) throw new Error('an image is for an in-memory database only');
     client = dataDir
       ? await openDataDir(dataDir, migrationsFolder)
-      : new PGlite({ extensions: PGLITE_EXTENSIONS, ...(image ? { loadDataDir: image } : {}) });
+      : new PGlite({ ...PGLITE_OPTIONS, ...(image ? { loadDataDir: image } : {}) });
     await client.waitReady;
   } catch (error) {
     lock?.release();
@@ -101,15 +106,15 @@ async function openDataDir(dataDir: string, migrationsFolder: string): Promise<P
     const image = await madePgliteImage(migrationsFolder);
     if (image?.directory && takeImage(image.directory, dataDir)) {
       remakePgliteImageDirectory(image.key);
-      return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
+      return new PGlite(dataDir, { ...PGLITE_OPTIONS });
     }
     if (image) {
       mkdirSync(dataDir, { recursive: true });
-      return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS, loadDataDir: await readPgliteImage(image.tarball) });
+      return new PGlite(dataDir, { ...PGLITE_OPTIONS, loadDataDir: await readPgliteImage(image.tarball) });
     }
   }
   await preparePgliteDataDir(dataDir);
-  return new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
+  return new PGlite(dataDir, { ...PGLITE_OPTIONS });
 }
 
 /**
@@ -137,23 +142,12 @@ function takeImage(image: string, dataDir: string): boolean {
 
 /**
  * Creates a new data directory in a child process: initdb touches about 600 MB of WebAssembly memory, which a
- * process never gives back, while opening an existing directory needs a fraction of it. Then sets PGLITE_SETTING.
+ * process never gives back, while opening an existing directory needs a fraction of it.
  */
 async function preparePgliteDataDir(dataDir: string): Promise<void> {
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-    mkdirSync(dataDir, { recursive: true });
-    const script =
-      'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
-    await promisify(execFile)(process.execPath, [
-      '--input-type=module',
-      '-e',
-      script,
-      import.meta.resolve('@electric-sql/pglite'),
-      dataDir,
-    ]);
-  }
-  // Appended, so initdb's other settings (time zone, locale) stay; the last value of a setting in the file wins.
-  const configFile = join(dataDir, 'postgresql.conf');
-  if (!readFileSync(configFile, 'utf8').includes(PGLITE_SETTING))
-    appendFileSync(configFile, `\n# Storelink: the embedded database shares the service's memory.\n${PGLITE_SETTING}\n`);
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  mkdirSync(dataDir, { recursive: true });
+  const script =
+    'const { PGlite } = await import(process.argv[1]); const db = new PGlite(process.argv[2]); await db.waitReady; await db.close();';
+  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), dataDir]);
 }
