@@ -2,9 +2,9 @@
  * A migrated, empty PGlite data directory made ahead of time (a PGlite `dumpDataDir` tarball): a first start on an
  * empty data directory loads it instead of running initdb, the migrations and pg-boss's install, which took 13.4 s on an
  * idle machine and over 50 s on a loaded one (issue 37). The server build makes it (`scripts/make-pglite-image.ts`, run
- * by `npm install` and `npm start`) under a name that changes with the migrations and with PGlite's and pg-boss's
- * versions, so an image is only ever loaded into the database it was made for; without one, the start makes the
- * database as before. The suite's in-memory databases start from an image of the same key (test/helpers/database.ts).
+ * by `npm install` and `npm start`) under a name that changes with the migrations, with PGlite's and pg-boss's
+ * versions and with PGLITE_SETTINGS, so an image is only ever loaded into the database it was made for; without one,
+ * the start makes the database as before. The suite's in-memory databases start from an image of the same key (test/helpers/database.ts).
  *
  * The image is kept twice: as the tarball, which an in-memory database loads, and as the data directory PGlite made from
  * it (the build makes both). A first start takes that directory for its own, moving it into place: no file is written.
