@@ -20,13 +20,9 @@ import { createTestDatabase, selectRows } from '../helpers/database.js';
 /** The settings measured (BENCHMARKS.md, "PGlite's shared memory"), in PostgreSQL's own spelling, as `SHOW` gives it. */
 const expected = { shared_buffers: '4MB', max_connections: '5' };
 
-async function settingsOf(database: Database): Promise<Record<string, string>> {
-  const rows = await selectRows<{ name: string; setting: string }>(
-    database,
-    sql`select name, current_setting(name) as setting from pg_settings where name in ('shared_buffers', 'max_connections')`,
-  );
-  return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
-}
+const SETTINGS = `select name, current_setting(name) as setting from pg_settings where name in ('shared_buffers', 'max_connections')`;
+const asObject = (rows: { name: string; setting: string }[]) => Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+const settingsOf = async (database: Database) => asObject(await selectRows(database, sql.raw(SETTINGS)));
 
 test("the suite's in-memory database opens with them", async () => {
   const database = await createTestDatabase('pglite');
@@ -64,12 +60,7 @@ test('the image carries them, for a PGlite opened without them (the child that r
   const { file } = await writePgliteImage();
   const client = new PGlite({ extensions: { pg_trgm }, loadDataDir: new Blob([await readFile(file)]) });
   try {
-    const rows = (
-      await client.query<{ name: string; setting: string }>(
-        `select name, current_setting(name) as setting from pg_settings where name in ('shared_buffers', 'max_connections')`,
-      )
-    ).rows;
-    assert.deepEqual(Object.fromEntries(rows.map((r) => [r.name, r.setting])), expected);
+    assert.deepEqual(asObject((await client.query<{ name: string; setting: string }>(SETTINGS)).rows), expected);
   } finally {
     await client.close();
   }
