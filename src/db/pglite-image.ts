@@ -4,7 +4,8 @@
  * idle machine and over 50 s on a loaded one (issue 37). The server build makes it (`scripts/make-pglite-image.ts`, run
  * by `npm install` and `npm start`) under a name that changes with the migrations, with PGlite's and pg-boss's
  * versions and with PGLITE_SETTINGS, so an image is only ever loaded into the database it was made for; without one,
- * the start makes the database as before. The suite's in-memory databases start from an image of the same key (test/helpers/database.ts).
+ * the start makes the database as before. The suite's in-memory databases start from an image of the same key
+ * (test/helpers/database.ts).
  *
  * The image is kept twice: as the tarball, which an in-memory database loads, and as the data directory PGlite made from
  * it (the build makes both). A first start takes that directory for its own, moving it into place: no file is written.

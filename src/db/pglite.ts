@@ -22,6 +22,7 @@ const PGLITE_EXTENSIONS = { pg_trgm } satisfies PGliteOptions['extensions'];
 /**
  * How every PGlite on Storelink's schema is opened: its extensions, and PGLITE_SETTINGS (its memory) on its command
  * line, which PostgreSQL puts above its configuration files, so a directory made before a setting changed gets it too.
+ * Spread into each `new PGlite`, never passed itself: PGlite may write to the options object it is given.
  */
 export const PGLITE_OPTIONS = {
   extensions: PGLITE_EXTENSIONS,
