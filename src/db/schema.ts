@@ -336,6 +336,8 @@ export const sites = pgTable(
     // One site per platform account (and Amazon region) and workspace: reconnecting the same account updates it and
     // keeps its id. An Amazon seller selling in two regions authorizes each separately: two sites.
     unique('sites_account_key').on(t.workspaceId, t.platform, t.externalId, t.region).nullsNotDistinct(),
+    // A platform's notification names the account, not the workspace: its sites are found by this.
+    index('sites_account_idx').on(t.platform, t.externalId),
     check('sites_status_check', oneOf(t.status, SITE_STATUSES)),
     check('sites_region_check', oneOf(t.region, AMAZON_REGIONS)),
     check('sites_advertising_region_check', oneOf(t.advertisingRegion, AMAZON_REGIONS)),

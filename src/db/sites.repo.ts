@@ -1,5 +1,5 @@
 /** Connected sites and their sealed credentials. */
-import { and, asc, count, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { AdvertisingProfile, AmazonRegion, GrantKind, SitePlatform } from '../domain/index.js';
 import type { Db } from './client.js';
 import { siteCredentials, sites } from './schema.js';
@@ -203,11 +203,38 @@ export async function setListingSettings(db: Db, siteId: number, settings: Recor
   await db.update(sites).set({ listingSettings: settings, updatedAt: now }).where(eq(sites.id, siteId));
 }
 
+/** A site, by its id and workspace. */
+export interface SiteOfAccount {
+  id: number;
+  workspaceId: number;
+}
+
 /** The sites, in every workspace, of one platform account (a platform's notification names the account, not a site). */
-export async function sitesOfAccount(db: Db, platform: SitePlatform, externalId: string): Promise<{ id: number; workspaceId: number }[]> {
-  return db
-    .select({ id: sites.id, workspaceId: sites.workspaceId })
+export async function sitesOfAccount(db: Db, platform: SitePlatform, externalId: string): Promise<SiteOfAccount[]> {
+  return (await sitesOfAccounts(db, [{ platform, externalId }])).get(accountKey(platform, externalId)) ?? [];
+}
+
+/** How `sitesOfAccounts` names an account. */
+export const accountKey = (platform: SitePlatform, externalId: string): string => `${platform} ${externalId}`;
+
+/**
+ * The sites of several platform accounts in one query (a batch of order notifications: order-reads.ts), by
+ * `accountKey`; an account with no site has no entry.
+ */
+export async function sitesOfAccounts(
+  db: Db,
+  accounts: readonly { platform: SitePlatform; externalId: string }[],
+): Promise<Map<string, SiteOfAccount[]>> {
+  const found = new Map<string, SiteOfAccount[]>();
+  if (accounts.length === 0) return found;
+  const rows = await db
+    .select({ id: sites.id, workspaceId: sites.workspaceId, platform: sites.platform, externalId: sites.externalId })
     .from(sites)
-    .where(and(eq(sites.platform, platform), eq(sites.externalId, externalId)))
+    .where(or(...accounts.map((account) => and(eq(sites.platform, account.platform), eq(sites.externalId, account.externalId)))))
     .orderBy(asc(sites.id));
+  for (const { platform, externalId, ...site } of rows) {
+    const key = accountKey(platform, externalId);
+    found.set(key, [...(found.get(key) ?? []), site]);
+  }
+  return found;
 }

@@ -365,46 +365,67 @@ for (const kind of databaseKinds()) {
     before(async () => (t = await createTestApp(kind, { listen: true })));
     after(() => t.close());
 
-    test('ten receipts notified at once are found in one page of the newest changed, and one not there is read by itself', async () => {
+    test('ten receipts notified at once are found in one page of the newest changed, and one not there is read by itself; a second shop in the batch is read as its own', async () => {
       const user = await registerUser(t);
       const as = { token: user.session, workspace: user.workspace.id };
-      const account = '31';
+      const [account, other] = ['31', '32'];
       const site = await connectEtsySite(t, user, account);
+      const otherSite = await connectEtsySite(t, user, other);
       const body = { title: 'Burst mug', currency: 'USD', variants: [{ sku: 'BURST-E', price: '9.00', quantity: 50 }] };
       assert.equal((await call(t, 'POST', '/products', { ...as, body })).statusCode, 201);
       const base = t.deps.config.appUrl;
-      const sold: string[] = [];
-      for (let i = 0; i < 10; i++) {
-        const response = await fetch(`${base}/sandbox/etsy/accounts/${account}/orders`, {
+      const sell = async (shop: string) => {
+        const response = await fetch(`${base}/sandbox/etsy/accounts/${shop}/orders`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ lines: [{ sku: 'BURST-E', quantity: 1 }] }),
         });
         assert.equal(response.status, 201);
-        sold.push(((await response.json()) as { id: string }).id);
-      }
-      const queued = async () =>
+        return ((await response.json()) as { id: string }).id;
+      };
+      const sold: string[] = [];
+      for (let i = 0; i < 10; i++) sold.push(await sell(account));
+      const soldOther = [await sell(other), await sell(other)];
+      // Each notification queues its order's read by the shop it names (the site's external id); the sites are found
+      // when they are read.
+      const shopOf = async (of: number) =>
+        (await selectRows<{ id: string }>(t.database, sql`select external_id as id from sites where id = ${of}`))[0]!.id;
+      const [shopId, otherShopId] = [await shopOf(site), await shopOf(otherSite)];
+      const queued = async (shop: string) =>
         (
           await selectRows<{ n: number }>(
             t.database,
-            sql`select count(*)::int as n from pgboss.job where name = 'order-read' and state = 'created' and (data->>'siteId')::int = ${site}`,
+            sql`select count(*)::int as n from pgboss.job where name = 'order-read' and state = 'created' and data->>'accountId' = ${shop}`,
           )
         )[0]!.n;
-      await within(10_000, async () => (await queued()) === 10);
+      await within(10_000, async () => (await queued(shopId)) === 10 && (await queued(otherShopId)) === 2);
       // One more, as a notification of a receipt Etsy no longer has would queue it.
-      await t.deps.orderReads.platformChanged([{ workspaceId: user.workspace.id, siteId: site }], '99999999');
+      await t.deps.orderReads.platformChanged('etsy', shopId, '99999999');
       const calls = async () => (await (await fetch(`${base}/sandbox/calls`)).json()) as Record<string, number>;
       const before = await calls();
       const [result] = await t.deps.jobs.runReady('order-read');
       const after = await calls();
       const spent = (operation: string) => (after[`etsy:${operation}`] ?? 0) - (before[`etsy:${operation}`] ?? 0);
-      assert.deepEqual([spent('getShopReceipts'), spent('getShopReceipt')], [1, 1], result);
-      assert.match(result!, /10 recorded; 10 taken/);
+      // The first shop's eleven: a page of its newest changed receipts, and the one not among them read by itself. The
+      // second shop's two: each read by itself (fewer than three are not worth a page).
+      assert.deepEqual([spent('getShopReceipts'), spent('getShopReceipt')], [1, 3], result);
+      assert.match(result!, new RegExp(`site ${site}: 10 orders: 10 recorded; 10 taken`));
+      assert.match(result!, new RegExp(`site ${otherSite}: 2 orders: 2 recorded; 2 taken`));
       assert.match(result!, /the platform has no order 99999999/);
-      const recorded = (await call(t, 'GET', `/orders?site_id=${site}&per_page=100`, as)).json().data as { external_id: string }[];
-      assert.deepEqual(recorded.map((o) => o.external_id).sort(), [...sold].sort());
+      const recorded = async (of: number) =>
+        ((await call(t, 'GET', `/orders?site_id=${of}&per_page=100`, as)).json().data as { external_id: string }[])
+          .map((o) => o.external_id)
+          .sort();
+      assert.deepEqual(await recorded(site), [...sold].sort());
+      assert.deepEqual(await recorded(otherSite), [...soldOther].sort());
       const product = (await call(t, 'GET', '/products?q=BURST-E', as)).json().data[0];
-      assert.equal(product.variants[0].quantity, 40);
+      assert.equal(product.variants[0].quantity, 38);
+    });
+
+    test('an order notified for an account no workspace has connected is read nowhere', async () => {
+      await t.deps.orderReads.platformChanged('etsy', '39', '12345');
+      const [result] = await t.deps.jobs.runReady('order-read');
+      assert.equal(result, 'no site of the notified account(s)');
     });
   });
 }

@@ -17,6 +17,7 @@ import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
 import * as sitesRepo from '../../db/sites.repo.js';
+import type { SitePlatform } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
@@ -54,6 +55,16 @@ interface SiteRef {
 interface SiteReadJob extends PlatformJobData, SiteRef {}
 
 interface OrderReadJob extends PlatformJobData, SiteRef {
+  externalId: string;
+}
+
+/**
+ * An order a platform notified, by the account its notification names: the account's sites are found when the order
+ * is read, in one query for a worker's whole batch, rather than one for each notification as it comes in.
+ */
+interface NotifiedOrderJob extends PlatformJobData {
+  platform: SitePlatform;
+  accountId: string;
   externalId: string;
 }
 
@@ -229,16 +240,31 @@ export function createOrderReads(deps: {
     givenUp: async (_job, message) => `not read: ${message}`,
   });
 
-  /** Notified orders taken together: each site's read at once, in as few calls and one transaction. */
-  async function readNotified(many: readonly OrderReadJob[]): Promise<string> {
+  /**
+   * Notified orders taken together: each site's read at once, in as few calls and one transaction. An order notified
+   * by its account is read on each site of that account.
+   */
+  async function readNotified(many: readonly (OrderReadJob | NotifiedOrderJob)[]): Promise<string> {
     const bySite = new Map<number, SiteOrdersJob>();
-    for (const { workspaceId, siteId, externalId, attempt } of many) {
+    const add = ({ workspaceId, siteId }: SiteRef, externalId: string, attempt: number | undefined) => {
       const job = bySite.get(siteId) ?? { workspaceId, siteId, externalIds: [] };
       if (!job.externalIds.includes(externalId)) job.externalIds.push(externalId);
       // Taken together, they have failed as often as the most tried of them.
       if (attempt && attempt > (job.attempt ?? 0)) job.attempt = attempt;
       bySite.set(siteId, job);
+    };
+    const notified = many.filter((job): job is NotifiedOrderJob => 'accountId' in job);
+    const sitesOf = await sitesRepo.sitesOfAccounts(
+      db,
+      notified.map((job) => ({ platform: job.platform, externalId: job.accountId })),
+    );
+    for (const job of many) {
+      if (!('accountId' in job)) add(job, job.externalId, job.attempt);
+      else
+        for (const site of sitesOf.get(sitesRepo.accountKey(job.platform, job.accountId)) ?? [])
+          add({ workspaceId: site.workspaceId, siteId: site.id }, job.externalId, job.attempt);
     }
+    if (bySite.size === 0) return 'no site of the notified account(s)';
     const results = await Promise.all([...bySite.values()].map(async (job) => `site ${job.siteId}: ${await readOrders(job)}`));
     return results.join('\n');
   }
@@ -267,7 +293,7 @@ export function createOrderReads(deps: {
       handler: (job) => readNotified([job]),
       batch: { size: NOTIFIED_AT_ONCE, handler: readNotified },
       worker: 'listings',
-    } satisfies QueueDefinition<OrderReadJob> as QueueDefinition<object>,
+    } satisfies QueueDefinition<OrderReadJob | NotifiedOrderJob> as QueueDefinition<object>,
   ];
 
   return {
@@ -286,10 +312,13 @@ export function createOrderReads(deps: {
       await sendSiteRead({ workspaceId: site.workspaceId, siteId }, tx);
     },
     /** A platform said an order of its account changed: each site of that account reads it at once. */
-    async platformChanged(sites: readonly SiteRef[], externalId: string): Promise<number> {
-      await sendOrderReads(sites.map((site) => ({ ...site, externalId })));
-      return sites.length;
-    },
+    platformChanged: (platform: SitePlatform, accountId: string, externalId: string): Promise<void> =>
+      jobs.sendMany(ORDER_READ_QUEUE, [
+        {
+          data: { platform, accountId, externalId } satisfies NotifiedOrderJob,
+          singletonKey: `${platform}:${accountId}:${externalId}`,
+        },
+      ]),
   };
 }
 

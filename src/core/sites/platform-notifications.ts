@@ -108,12 +108,9 @@ export function createPlatformNotifications(deps: {
         return `reading ${read.length} listing(s)`;
       }
       case 'order_changed': {
-        const sites = await sitesRepo.sitesOfAccount(deps.db, platform, notification.accountId);
-        const read = await deps.orders.platformChanged(
-          sites.map((site) => ({ workspaceId: site.workspaceId, siteId: site.id })),
-          notification.externalOrderId,
-        );
-        return `reading the order on ${read} site(s)`;
+        // Its sites are found when it is read (order-reads.ts), for many notifications at once.
+        await deps.orders.platformChanged(platform, notification.accountId, notification.externalOrderId);
+        return 'reading the order on each site of the account';
       }
       case 'deauthorized': {
         const siteIds = await siteIdsOf(platform, notification.accountId);

@@ -1,0 +1,1 @@
+CREATE INDEX "sites_account_idx" ON "sites" USING btree ("platform","external_id");
