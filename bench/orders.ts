@@ -89,6 +89,8 @@ export interface BurstPlatform {
   readonly floorSeconds: number;
   /** The platform's 429 answers during the burst. */
   readonly throttled: number;
+  /** Which routes answered them (`GET /orders/2026-01-01/orders/:orderId 1`). */
+  readonly throttledRoutes: string[];
   /**
    * Each order's time from its sale's answer to Storelink recording it, seconds: the median and the most, of all its
    * orders and of those placed in the burst's last quarter (a lag that grows through the burst is a backlog).
@@ -320,8 +322,20 @@ function lagOf(lags: readonly { seconds: number; late: boolean }[]): BurstPlatfo
 /** The operations that read orders, on the three platforms. */
 const ORDER_READS = new Set(['getShopReceipts', 'getShopReceipt', 'search_orders', 'get_order_detail', 'searchOrders', 'getOrder']);
 const NOT_CALLS = new Set(['authorize', 'consent', 'token', 'identity', 'shop', 'shops', 'token_get', 'token_refresh', 'throttled']);
+/** The sandbox counts each 429 by its route too, as `throttled <method> <route>`: a refusal, not a call. */
+const THROTTLED_ROUTE = 'throttled ';
 const platformCalls = (key: BenchPlatform, calls: Record<string, number>) =>
-  Object.fromEntries(Object.entries(calls).filter(([k, n]) => k.startsWith(`${key}:`) && !NOT_CALLS.has(k.slice(key.length + 1)) && n > 0));
+  Object.fromEntries(
+    Object.entries(calls).filter(([k, n]) => {
+      const name = k.slice(key.length + 1);
+      return k.startsWith(`${key}:`) && !NOT_CALLS.has(name) && !name.startsWith(THROTTLED_ROUTE) && n > 0;
+    }),
+  );
+/** The routes that answered the platform's 429s, each with its count. */
+const throttledRoutes = (key: BenchPlatform, calls: Record<string, number>) =>
+  Object.entries(calls)
+    .filter(([k, n]) => k.startsWith(`${key}:${THROTTLED_ROUTE}`) && n > 0)
+    .map(([k, n]) => `${k.slice(key.length + 1 + THROTTLED_ROUTE.length)} ${n}`);
 
 /** Every order of a site recorded since `from` (on `placed_at`, which platforms give in whole seconds). */
 async function ordersOf(world: World, key: BenchPlatform, from: number): Promise<any[]> {
@@ -458,6 +472,7 @@ async function burst(world: World, sellers: readonly BenchPlatform[], sizes: Ord
       readCalls: reads,
       floorSeconds: floorOf(key, reads),
       throttled: callsAfter[`${key}:throttled`] ?? 0,
+      throttledRoutes: throttledRoutes(key, callsAfter),
       lag: lagOf(lags[key] ?? []),
     };
   });

@@ -378,7 +378,9 @@ async function ordersRun(): Promise<OrdersResult | null> {
       );
     const throttled = b.platforms.filter((p) => p.throttled > 0);
     if (throttled.length > 0)
-      problems.push(`orders (i): 429s during the burst: ${throttled.map((p) => `${platformName(p.platform)} ${p.throttled}`).join(', ')}`);
+      problems.push(
+        `orders (i): 429s during the burst: ${throttled.map((p) => `${platformName(p.platform)} ${p.throttled} (${p.throttledRoutes.join(', ')})`).join(', ')}`,
+      );
     return result;
   } catch (error) {
     problems.push(`orders (i): ${(error as Error).message}`);

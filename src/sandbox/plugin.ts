@@ -27,11 +27,15 @@ export async function registerSandbox(app: FastifyInstance, context: SandboxCont
         return payload;
       });
       // Every 429 a simulated platform answers (its rate limits, or a `throttled` fault), counted as `{track}:throttled`
-      // in GET /calls: a client meant to stay within the limits can be shown to have caused none.
+      // in GET /calls: a client meant to stay within the limits can be shown to have caused none. Each is counted by its
+      // route as well (`{track}:throttled GET /orders/2026-01-01/orders/:orderId`), so a 429 says which call met it.
       sandbox.addHook('onResponse', async (request, reply) => {
         if (reply.statusCode !== 429) return;
         const track = request.url.split('/')[2];
-        if (TRACKS.includes(track as Track)) countCall(context, track as Track, 'throttled');
+        if (!TRACKS.includes(track as Track)) return;
+        countCall(context, track as Track, 'throttled');
+        const route = request.routeOptions.url?.replace(`/sandbox/${track}`, '') ?? '';
+        countCall(context, track as Track, `throttled ${request.method} ${route}`);
       });
       // The sandbox's stand-in for a user revoking the app on the platform: that account's refresh tokens stop working.
       sandbox.post('/revoke', async (request, reply) => {

@@ -430,11 +430,20 @@ describe('Amazon Listings Items API', () => {
   test('a spent usage plan answers 429 QuotaExceeded with x-amzn-RateLimit-Limit, and refills with time', async () => {
     const seller = await connect(421);
     setAmazonSellerRateLimit(t.deps.sandbox, 1);
+    const calls = async () => (await (await fetch(`${t.deps.sandbox.sandboxUrl}/calls`)).json()) as Record<string, number>;
+    const before = await calls();
     const answers = [];
     for (let i = 0; i < 11; i++) answers.push(await get(seller, 'MUG-1'));
     assert.deepEqual(
       answers.map((each) => each.status),
       [...Array(10).fill(404), 429],
+    );
+    // The sandbox counts the 429, and the route that answered it.
+    const after = await calls();
+    const route = 'amazon-seller:throttled GET /listings/2021-08-01/items/:sellerId/:sku';
+    assert.deepEqual(
+      [after['amazon-seller:throttled']! - (before['amazon-seller:throttled'] ?? 0), after[route]! - (before[route] ?? 0)],
+      [1, 1],
     );
     const throttled = answers[10]!;
     assert.equal(throttled.headers.get('x-amzn-ratelimit-limit'), '5.0');
