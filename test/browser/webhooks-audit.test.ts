@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { apiCaller, type BrowserSession, openBrowser, signUp } from '../helpers/browser.js';
 import { dashboardDatabaseKinds } from '../helpers/database.js';
 import { sendDue } from '../helpers/jobs.js';
+import { within } from '../helpers/test-app.js';
 import { notYetListed } from './dashboard-pages.js';
 
 /** A receiver on loopback answering `state.status`, recording each delivery's headers. */
@@ -194,6 +195,11 @@ for (const kind of dashboardDatabaseKinds()) {
         body: JSON.stringify(login),
       });
       assert.equal(refused.status, 401);
+      // The failed login is recorded after its 401 is answered: the filter is chosen once the API has it.
+      await within(10_000, async () => {
+        const found = await api('GET', '/audit-events?action=auth.login_failed');
+        return ((await found.json()) as { data: unknown[] }).data.length === 1;
+      });
       await page.getByLabel('Action').selectOption('auth.login_failed');
       await rows.first().getByText('Not signed in').waitFor();
 
