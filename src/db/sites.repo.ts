@@ -226,15 +226,21 @@ export async function sitesOfAccounts(
   accounts: readonly { platform: SitePlatform; externalId: string }[],
 ): Promise<Map<string, SiteOfAccount[]>> {
   const found = new Map<string, SiteOfAccount[]>();
-  if (accounts.length === 0) return found;
+  // A batch of one shop's sales names its account fifty times: it is asked for once.
+  const distinct = new Map(accounts.map((account) => [accountKey(account.platform, account.externalId), account]));
+  if (distinct.size === 0) return found;
   const rows = await db
     .select({ id: sites.id, workspaceId: sites.workspaceId, platform: sites.platform, externalId: sites.externalId })
     .from(sites)
-    .where(or(...accounts.map((account) => and(eq(sites.platform, account.platform), eq(sites.externalId, account.externalId)))))
+    .where(
+      or(...[...distinct.values()].map((account) => and(eq(sites.platform, account.platform), eq(sites.externalId, account.externalId)))),
+    )
     .orderBy(asc(sites.id));
   for (const { platform, externalId, ...site } of rows) {
     const key = accountKey(platform, externalId);
-    found.set(key, [...(found.get(key) ?? []), site]);
+    const of = found.get(key);
+    if (of) of.push(site);
+    else found.set(key, [site]);
   }
   return found;
 }

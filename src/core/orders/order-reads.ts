@@ -253,13 +253,13 @@ export function createOrderReads(deps: {
       if (attempt && attempt > (job.attempt ?? 0)) job.attempt = attempt;
       bySite.set(siteId, job);
     };
-    const notified = many.filter((job): job is NotifiedOrderJob => 'accountId' in job);
+    const byAccount = (job: OrderReadJob | NotifiedOrderJob): job is NotifiedOrderJob => 'accountId' in job;
     const sitesOf = await sitesRepo.sitesOfAccounts(
       db,
-      notified.map((job) => ({ platform: job.platform, externalId: job.accountId })),
+      many.filter(byAccount).map((job) => ({ platform: job.platform, externalId: job.accountId })),
     );
     for (const job of many) {
-      if (!('accountId' in job)) add(job, job.externalId, job.attempt);
+      if (!byAccount(job)) add(job, job.externalId, job.attempt);
       else
         for (const site of sitesOf.get(sitesRepo.accountKey(job.platform, job.accountId)) ?? [])
           add({ workspaceId: site.workspaceId, siteId: site.id }, job.externalId, job.attempt);
