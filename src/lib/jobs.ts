@@ -134,6 +134,15 @@ export function expiryAfterDeadlines(timeoutMs: number): number {
  */
 const BACKSTOP_POLL_SECONDS = 10;
 
+/**
+ * The sole process's backstop look and pg-boss's upkeep pass (PGlite), pg-boss's own default. The one process sends
+ * every job itself, over a listener in the same process that cannot lose a notification, and resumes a dead
+ * process's jobs as it starts; and pg-boss's worker fails a handler that outruns its expiry itself. So the look finds
+ * almost nothing and the pass's expiry is a second guard: at 10 s, with the database in the process, the two cost an
+ * idle server 150 to 200 ms of CPU every 10 s (BENCHMARKS.md, "An embedded server's upkeep").
+ */
+const SOLE_PROCESS_LOOK_SECONDS = 60;
+
 /** The longest delay setTimeout takes (2^31 - 1 ms); a longer one would fire at once. */
 const MAX_TIMER_MS = 2_147_483_647 - 1_000;
 
@@ -164,10 +173,11 @@ export function createJobs(options: JobsOptions): Jobs {
   const queues = new Map<string, QueueDefinition<object>>();
   const boss = new PgBoss({
     ...options.connection,
-    // Expired jobs (a handler that hung) are found within ten seconds rather than pg-boss's default minute. On PostgreSQL
-    // a queue's monitor pass claims it for RESUME_LOOK_SECONDS only, so the look that finds a lapsed heartbeat can run it.
-    superviseIntervalSeconds: 10,
-    monitorIntervalSeconds: options.soleProcess ? 10 : RESUME_LOOK_SECONDS,
+    // On PostgreSQL, expired jobs (an instance's that froze) are found within ten seconds rather than pg-boss's default
+    // minute, and a queue's monitor pass claims it for RESUME_LOOK_SECONDS only, so the look that finds a lapsed
+    // heartbeat can run it. The sole process keeps pg-boss's minute (SOLE_PROCESS_LOOK_SECONDS).
+    superviseIntervalSeconds: options.soleProcess ? SOLE_PROCESS_LOOK_SECONDS : 10,
+    monitorIntervalSeconds: options.soleProcess ? SOLE_PROCESS_LOOK_SECONDS : RESUME_LOOK_SECONDS,
     // A one-minute timekeeper is enough for the recurring safety nets; the schedules are few.
     cronWorkerIntervalSeconds: 30,
     openTelemetry: { enabled: false },
@@ -248,6 +258,8 @@ export function createJobs(options: JobsOptions): Jobs {
 
   /** Whether a queue's jobs carry heartbeats: a resumable queue's, where several instances may share the database. */
   const beats = (queue: QueueDefinition<object>) => !options.soleProcess && queue.options.heartbeatSeconds !== undefined;
+  /** How often an idle worker of this process looks for work on its own (BACKSTOP_POLL_SECONDS). */
+  const backstop = options.soleProcess ? SOLE_PROCESS_LOOK_SECONDS : BACKSTOP_POLL_SECONDS;
 
   /**
    * The sole process's start: every job of its queues still active was held by a process that died (the data directory
@@ -362,7 +374,7 @@ export function createJobs(options: JobsOptions): Jobs {
       for (const name of names) {
         const queue = definition(name);
         const work = {
-          notifyPollingIntervalSeconds: Math.max(BACKSTOP_POLL_SECONDS, queue.work.pollingIntervalSeconds ?? 2),
+          notifyPollingIntervalSeconds: Math.max(backstop, queue.work.pollingIntervalSeconds ?? 2),
           ...(beats(queue) ? { heartbeatRefreshSeconds: HEARTBEAT_REFRESH_SECONDS } : {}),
           ...queue.work,
         };
