@@ -1,13 +1,18 @@
 /**
  * The job engine's workers are woken rather than polled (docs/background-jobs.md): a job ready at once runs when its
  * transaction commits, one due later runs when it comes due, and a failed one when its retry delay is over, each well
- * before the 10 s look that finds what no notification reaches. Real workers, real time, on both databases.
+ * before the look that finds what no notification reaches. And what the engine asks of its database at rest: on
+ * PostgreSQL, where any number of instances share the queues and one may die holding jobs, pg-boss's upkeep pass (the
+ * monitor that fails an expired job into its retry) runs every 10 s. On PGlite the one process sends every job itself,
+ * resumes a dead process's jobs as it starts, and fails a handler that outruns its expiry in its own worker: its upkeep
+ * pass and its workers' own looks come once a minute, since with the database in the process each costs the server's
+ * own CPU. Real workers, real time, on both databases.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createJobs, type Jobs } from '../../src/lib/jobs.js';
-import { createTestDatabase, databaseKinds, type TestDatabase } from '../helpers/database.js';
+import { createJobs, type Jobs, type JobsOptions } from '../../src/lib/jobs.js';
+import { createTestDatabase, databaseKinds, selectRows, type TestDatabase } from '../helpers/database.js';
 import { within } from '../helpers/test-app.js';
 
 const QUEUE = 'wakeup-test';
@@ -20,10 +25,21 @@ for (const kind of databaseKinds()) {
     /** When each job's handler ran, by the job's `n`, in milliseconds of performance.now(). */
     const ran = new Map<number, number[]>();
     const record = (n: number) => ran.set(n, [...(ran.get(n) ?? []), performance.now()]);
+    /** Every statement pg-boss sent PGlite, with when (performance.now()); PostgreSQL's go through pg-boss's own pool. */
+    const statements: { at: number; text: string }[] = [];
 
     before(async () => {
       database = await createTestDatabase(kind);
-      jobs = createJobs({ connection: database.jobsConnection, soleProcess: database.kind === 'pglite', onError: () => {} });
+      let connection: JobsOptions['connection'] = database.jobsConnection;
+      const db = connection.db;
+      if (db) {
+        const executeSql = (text: string, values?: unknown[]) => {
+          statements.push({ at: performance.now(), text });
+          return db.executeSql(text, values);
+        };
+        connection = { ...connection, db: { ...db, executeSql } };
+      }
+      jobs = createJobs({ connection, soleProcess: database.kind === 'pglite', onError: () => {} });
       // A second's polling, were the wake-ups missing, would hide them: the queues poll as slowly as pg-boss allows
       // a notified worker to, so only a wake-up runs a job within a few seconds.
       const work = { pollingIntervalSeconds: 10 };
@@ -54,6 +70,28 @@ for (const kind of databaseKinds()) {
     after(async () => {
       await jobs.stop(5_000);
       await database.close();
+    });
+
+    test('the upkeep pass: every 10 s on PostgreSQL, none in 12 s at rest on PGlite', { timeout: 30_000 }, async () => {
+      // Past the workers' first look, which every worker makes as it starts.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const quiet = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 11_500));
+      const monitored = await selectRows<{ name: string }>(
+        database,
+        sql`select name from pgboss.queue where name in (${QUEUE}, ${FLAKY}) and monitor_claim_on is not null order by name`,
+      );
+      const names = monitored.map((row) => row.name);
+      if (kind === 'postgres') {
+        assert.deepEqual(names, [QUEUE, FLAKY].sort(), 'every queue had its upkeep pass within 13 s');
+        return;
+      }
+      assert.deepEqual(names, [], 'no queue had an upkeep pass');
+      const since = statements.filter((s) => s.at >= quiet).map((s) => s.text.replace(/\s+/g, ' ').trim());
+      const looks = since.filter((text) => text.startsWith('WITH next AS'));
+      assert.deepEqual(looks, [], 'no worker looked for work on its own');
+      // What is left is pg-boss's check of its job flows, three short statements every 5 s.
+      assert.ok(since.length <= 9, `${since.length} statements in 11.5 s at rest:\n${since.join('\n')}`);
     });
 
     test('a job sent in a transaction runs once the transaction commits, not at the next look', { timeout: 20_000 }, async () => {
