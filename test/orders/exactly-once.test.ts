@@ -14,7 +14,7 @@ import type { OrderStatus } from '../../src/domain/index.js';
 import type { PlatformOrder } from '../../src/platforms/contracts/orders.js';
 import { connectEtsySite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
-import { call, createTestApp, registerUser, type TestApp } from '../helpers/test-app.js';
+import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, seconds));
 
@@ -133,6 +133,38 @@ for (const kind of databaseKinds()) {
       await recordAll(site, [paid, paid]);
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
     });
+
+    // PostgreSQL only: it holds one transaction open while another runs, which the embedded database runs in turn.
+    if (kind === 'postgres')
+      test('an order read again as it was recorded waits for no other intake of its products', async () => {
+        const { site, pool } = await shopWith({ 'SEEN-A': 5 });
+        const paid = view('R1', 'open', [['T1', 'SEEN-A', 2]]);
+        await t.deps.orderIntake.record(site, [paid]);
+        assert.deepEqual(await pool(), { 'SEEN-A': 3 });
+        const settled = (promise: Promise<string>) => {
+          const state: { answer?: string } = {};
+          void promise.then((answer) => void (state.answer = answer));
+          return state;
+        };
+        let shipped: { answer?: string } = {};
+        // Another intake of the product (here: its pool locked as an intake locks it) holds it for a while.
+        await t.database.db.transaction(async (tx) => {
+          await tx.execute(sql`select id from products where workspace_id = ${site.workspaceId} for update`);
+          // Amazon's search after a burst, or a poll, reads the order again as it is: nothing to lock, nothing to wait for.
+          const again = await Promise.race([
+            other.deps.orderIntake.record(site, [paid]),
+            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
+          ]);
+          assert.equal(again, 'order R1: 1 unchanged; 0 taken, 0 given back');
+          // A view that changes the order does wait: the lock is real.
+          shipped = settled(other.deps.orderIntake.record(site, [{ ...paid, status: 'shipped', updatedAt: at(30) }]));
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          assert.equal(shipped.answer, undefined);
+        });
+        await within(5_000, async () => shipped.answer !== undefined);
+        assert.equal(shipped.answer, 'order R1: 1 updated; 0 taken, 0 given back');
+        assert.deepEqual(await pool(), { 'SEEN-A': 3 });
+      });
 
     test('any interleaving of any views of a few orders, one or several to a call, ends with the pool at start − held, and held within what was sold', async () => {
       const START = 6;

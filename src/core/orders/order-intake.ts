@@ -85,6 +85,21 @@ const sameFields = (row: ordersRepo.OrderRow, fields: ReturnType<typeof orderFie
   row.platformUpdatedAt.getTime() === fields.platformUpdatedAt.getTime() &&
   row.externalUrl === fields.externalUrl;
 
+/**
+ * Whether the view says what the record holds: its fields, and each line's units and price with nothing to give back.
+ * Such an order (a poll, or Amazon's search after a burst, reading it again) is left before any stock is locked, so
+ * reading it again never makes another intake of the same products wait.
+ */
+function unchanged(recorded: ordersRepo.OrderRecord, view: PlatformOrder): boolean {
+  if (!sameFields(recorded, orderFields(view))) return false;
+  const known = new Map(recorded.lines.map((line) => [line.externalId, line]));
+  return view.lines.every((line) => {
+    const row = known.get(line.externalId);
+    if (!row || line.quantity !== row.quantity || line.price !== row.price) return false;
+    return row.stockTaken - row.stockReturned <= (takesStock(view.status) ? line.quantity : 0);
+  });
+}
+
 export function createOrderIntake(deps: {
   db: Db;
   clock: Clock;
@@ -120,6 +135,7 @@ export function createOrderIntake(deps: {
       views.filter((view) => !inserted.has(view.externalId)).map((view) => view.externalId),
     );
     let older = 0;
+    let same = 0;
     const taking: Taken[] = [];
     for (const view of views) {
       const row = inserted.get(view.externalId);
@@ -127,6 +143,10 @@ export function createOrderIntake(deps: {
       if (!recorded) throw new Error(`order ${view.externalId} of site ${site.id} is neither new nor recorded`);
       if (!row && recorded.platformUpdatedAt > view.updatedAt) {
         older++;
+        continue;
+      }
+      if (!row && unchanged(recorded, view)) {
+        same++;
         continue;
       }
       const counts = !recorded.history && takesStock(view.status);
@@ -327,6 +347,7 @@ export function createOrderIntake(deps: {
     await deps.outbox.emitMany(tx, site.workspaceId, events, now);
     await auditRepo.recordAudits(tx, site.workspaceId, audits, now);
 
+    if (same > 0) verbs.set('unchanged', (verbs.get('unchanged') ?? 0) + same);
     const what = [...verbs].map(([verb, n]) => `${n} ${verb}`);
     if (older > 0) what.push(`${older} an older view, left`);
     const subject = views.length === 1 ? `order ${views[0]!.externalId}` : `${views.length} orders`;
