@@ -85,18 +85,27 @@ const sameFields = (row: ordersRepo.OrderRow, fields: ReturnType<typeof orderFie
   row.platformUpdatedAt.getTime() === fields.platformUpdatedAt.getTime() &&
   row.externalUrl === fields.externalUrl;
 
+type ViewLine = PlatformOrder['lines'][number];
+
+/** What a recorded line gives back to the pool: the units it holds beyond those the view says it still sells. */
+const giveBackOf = (row: ordersRepo.OrderLineRow, line: ViewLine, status: PlatformOrder['status']) =>
+  Math.max(0, row.stockTaken - row.stockReturned - (takesStock(status) ? line.quantity : 0));
+
+/** Whether a recorded line is as the view says: its units and price, and nothing to give back. */
+const sameLine = (row: ordersRepo.OrderLineRow, line: ViewLine, status: PlatformOrder['status']) =>
+  giveBackOf(row, line, status) === 0 && line.quantity === row.quantity && line.price === row.price;
+
 /**
- * Whether the view says what the record holds: its fields, and each line's units and price with nothing to give back.
- * Such an order (a poll, or Amazon's search after a burst, reading it again) is left before any stock is locked, so
- * reading it again never makes another intake of the same products wait.
+ * Whether the view says what the record holds: its fields, and each line as recorded. Such an order (a poll, or
+ * Amazon's search after a burst, reading it again) is left before any stock is locked, so reading it again never makes
+ * another intake of the same products wait.
  */
 function unchanged(recorded: ordersRepo.OrderRecord, view: PlatformOrder): boolean {
   if (!sameFields(recorded, orderFields(view))) return false;
   const known = new Map(recorded.lines.map((line) => [line.externalId, line]));
   return view.lines.every((line) => {
     const row = known.get(line.externalId);
-    if (!row || line.quantity !== row.quantity || line.price !== row.price) return false;
-    return row.stockTaken - row.stockReturned <= (takesStock(view.status) ? line.quantity : 0);
+    return row !== undefined && sameLine(row, line, view.status);
   });
 }
 
@@ -202,10 +211,9 @@ export function createOrderIntake(deps: {
         const row = known.get(line.externalId);
         if (row) {
           // The units the line still sells are covered first by what it took; the rest goes back.
-          const held = row.stockTaken - row.stockReturned;
-          const giveBack = Math.max(0, held - (takesStock(order.view.status) ? line.quantity : 0));
+          const giveBack = giveBackOf(row, line, order.view.status);
           if (giveBack > 0 && row.variantId !== null) move(order, { id: row.variantId, productId: row.productId! }, giveBack);
-          if (giveBack === 0 && line.quantity === row.quantity && line.price === row.price) continue;
+          if (sameLine(row, line, order.view.status)) continue;
           // Given back in the record even where the variant is gone: the line no longer holds those units.
           lineUpdates.push({
             id: row.id,
