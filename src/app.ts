@@ -197,6 +197,7 @@ function mountSandboxOnFirstUse(app: App, deps: Deps): void {
     try {
       await (await import('./sandbox/plugin.js')).registerSandbox(instance, deps.sandbox);
       await instance.ready();
+      deps.sandbox.markBuilt();
       return instance;
     } catch (error) {
       await instance.close().catch(() => undefined);

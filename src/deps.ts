@@ -66,6 +66,7 @@ import {
   createNotificationQueues,
   createNotificationsAdapters,
   createOrdersAdapters,
+  ordersQueueIsOwnSimulator,
 } from './platforms/registry.js';
 import { DEFAULT_ETSY_LIMITS, DEFAULT_TIKTOK_LIMITS, SANDBOX_CLIENTS, type SandboxContext } from './sandbox/context.js';
 import { createSandboxFaults } from './sandbox/faults.js';
@@ -412,6 +413,8 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
   passwordResets = createPasswordResetService({ db, clock, appUrl: config.appUrl, accountSettings, mailResetLink: mail.passwordReset });
   // The service the simulators served here work for: this one, unless SANDBOX_APP_URL names another.
   const servedApiUrl = `${config.sandboxAppUrl}/api/v1`;
+  let markSimulatorsBuilt!: () => void;
+  const simulatorsBuilt = new Promise<void>((resolve) => (markSimulatorsBuilt = resolve));
   const sandbox: SandboxContext = {
     tokens: createSandboxTokens(config.appSecret),
     faults: createSandboxFaults(),
@@ -435,6 +438,23 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     lostNotifications: new Set(),
     revokeListeners: [],
     closeListeners: [],
+    built: simulatorsBuilt,
+    markBuilt: () => markSimulatorsBuilt(),
+  };
+  // The queues' notifications are order work, which the listings workers do. The simulators' own queue is read once
+  // they are built: until then it is empty, and reading it would build them (ordersQueueIsOwnSimulator).
+  let queuesWanted = false;
+  const startQueues = () => {
+    queuesWanted = config.listings.worker;
+    if (!queuesWanted) return;
+    if (!ordersQueueIsOwnSimulator(config)) return notificationQueues.start();
+    void sandbox.built.then(() => {
+      if (queuesWanted) notificationQueues.start();
+    });
+  };
+  const stopQueues = () => {
+    queuesWanted = false;
+    return notificationQueues.stop();
   };
 
   return {
@@ -485,17 +505,16 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     notificationQueues,
     startWorkers: async () => {
       await jobs.startWorkers((worker) => WORKER_SWITCHES[worker]?.(config) ?? false);
-      // The queues' notifications are order work, which the listings workers do.
-      if (config.listings.worker) notificationQueues.start();
+      startQueues();
     },
     stopWork: async () => {
-      await Promise.all([jobs.stop(shutdownMs), notificationQueues.stop()]);
+      await Promise.all([jobs.stop(shutdownMs), stopQueues()]);
     },
     close: async () => {
       await live.close();
       await stopWatching?.();
       authCache.deactivate();
-      await Promise.all([jobs.stop(shutdownMs), notificationQueues.stop()]);
+      await Promise.all([jobs.stop(shutdownMs), stopQueues()]);
       await usage.close();
       mailer.close();
     },

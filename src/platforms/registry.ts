@@ -230,6 +230,15 @@ export function createNotificationQueues(
   return queue ? { 'amazon-seller': createAmazonOrderQueue({ ...amazonSeller, orderQueue: queue }, deps) } : {};
 }
 
+/**
+ * Whether Amazon's order queue is the simulator this server serves itself (no Amazon credentials, the sandbox here). That
+ * queue is held in this process's memory and filled only by its simulators, so it is empty until they are built on their
+ * first request: read before then, its long poll alone would build them (docs/decisions.md, "The simulators' own queue").
+ */
+export function ordersQueueIsOwnSimulator(config: RegistryConfig): boolean {
+  return config.sandbox && !config.platforms.amazonSeller && config.sandboxUrl === `${config.appUrl}/sandbox`;
+}
+
 /** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
 export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {
   const { etsy, tiktokShop } = platformConfigs(config, clients);

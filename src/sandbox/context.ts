@@ -77,6 +77,13 @@ export interface SandboxContext {
    * request open (SQS's long poll) answers it then, rather than holding the close up to the end of its wait.
    */
   readonly closeListeners: (() => void)[];
+  /**
+   * Settled once the simulators are built, on their first request under /sandbox (app.ts): a reader of their own SQS
+   * queue, which only they fill, waits for it.
+   */
+  readonly built: Promise<void>;
+  /** Called by whatever built the simulators, once they answer. */
+  markBuilt(): void;
   /** Calls per `track:endpoint`, for tests. */
   readonly calls: Map<string, number>;
   /** Access-token lifetime every simulator grants, in seconds; null for each platform's real one. */

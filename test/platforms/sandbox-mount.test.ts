@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, errorBody, injectForm, type TestApp } from '../helpers/test-app.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestApp, errorBody, injectForm, type TestApp, within } from '../helpers/test-app.js';
 
 const fault = (track: string) => ({ track, endpoint: 'token', fault: 'error' });
 
@@ -41,6 +42,26 @@ describe('requests that arrive together before the simulators exist', () => {
       ),
     );
     answers.forEach((answer, i) => assert.equal(answer.statusCode, [204, 400, 200][i % 3], `request ${i}: ${answer.body}`));
+  });
+});
+
+describe("the simulators' own SQS queue (Amazon's order notifications)", () => {
+  test('is not read, nor the simulators built for it, until something calls them; from then on it is read', async () => {
+    const t = await createTestApp('pglite', { listen: true, renewals: 'by-hand' });
+    try {
+      const receives = () => t.deps.sandbox.calls.get('amazon-seller:sqs.ReceiveMessage') ?? 0;
+      const built = () => Promise.race([t.deps.sandbox.built.then(() => true), sleep(0).then(() => false)]);
+      // The workers start once the app listens: a reader of the queue would send its first receive at once.
+      await t.deps.startWorkers();
+      await sleep(2_000);
+      assert.equal(receives(), 0);
+      assert.equal(await built(), false);
+      assert.equal((await t.app.inject({ url: '/sandbox/calls' })).statusCode, 200);
+      assert.equal(await built(), true);
+      await within(10_000, async () => receives() > 0);
+    } finally {
+      await t.close();
+    }
   });
 });
 
