@@ -6,8 +6,12 @@
 import type { ProductOption } from '../../domain/index.js';
 import type { FieldErrors } from '../../errors.js';
 
-/** ISO 4217 codes this runtime knows (ICU's list): a currency that is not one is refused. */
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+/**
+ * ISO 4217 codes this runtime knows (ICU's list): a currency that is not one is refused. Read on first use, as ICU's
+ * data pages stay in the process once touched (docs/decisions.md, "ICU's data").
+ */
+let currencies: ReadonlySet<string> | undefined;
+const isCurrency = (code: string) => (currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(code);
 
 /** The product as it would be after the request: the body's fields over the stored product's, for a change. */
 export interface Candidate {
@@ -55,7 +59,7 @@ const refused = (known: FieldErrors, field: string) => Object.keys(known).some((
 
 export function checkProduct(candidate: Candidate, given: Given, existing: Existing, known: FieldErrors): FieldErrors {
   const errors: FieldErrors = {};
-  if (given.currency && !refused(known, 'currency') && !CURRENCIES.has(candidate.currency)) {
+  if (given.currency && !refused(known, 'currency') && !isCurrency(candidate.currency)) {
     add(errors, 'currency', 'The currency must be an ISO 4217 code, such as USD or EUR.');
   }
   // A list the schema refused as a whole (not an array, too long) is not checked; one with a bad element still is.

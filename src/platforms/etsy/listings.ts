@@ -61,8 +61,13 @@ const CHANGES_PAGES_MAX = 4;
 /** Categories a search answers at most: enough to pick from, not the whole tree of several thousand. */
 const SEARCH_RESULTS_MAX = 50;
 
-/** A country's name in English, for the choice of where a new shipping profile ships from. */
-const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+/**
+ * A country's name in English, for the choice of where a new shipping profile ships from. Made on first use: ICU's
+ * display names page about 5 MB of its data out of the node binary into the process for good, which a server that never
+ * asks Etsy's question need not hold (docs/decisions.md, "ICU's data").
+ */
+let countryNames: Intl.DisplayNames | undefined;
+const countryName = (code: string) => (countryNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code) ?? code;
 
 const WHO_MADE_LABELS: Record<(typeof ETSY_WHO_MADE)[number], string> = {
   i_did: 'I did',
@@ -322,7 +327,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
         when_made: ETSY_WHEN_MADE.map((value) => ({ value, label: whenMadeLabel(value) })),
         // Where the shop is (connecting read it): what a new shipping profile ships from, unless the seller says otherwise.
         ...(typeof call.data.country === 'string'
-          ? { origin_country_iso: [{ value: call.data.country, label: COUNTRY_NAMES.of(call.data.country) ?? call.data.country }] }
+          ? { origin_country_iso: [{ value: call.data.country, label: countryName(call.data.country) }] }
           : {}),
       };
     },
