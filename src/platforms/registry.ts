@@ -231,9 +231,10 @@ export function createNotificationQueues(
 }
 
 /**
- * Whether Amazon's order queue is the simulator this server serves itself (no Amazon credentials, the sandbox here). That
- * queue is held in this process's memory and filled only by its simulators, so it is empty until they are built on their
- * first request: read before then, its long poll alone would build them (docs/decisions.md, "The simulators' own queue").
+ * Whether Amazon's order queue is the simulator this server serves itself (no Amazon credentials, the sandbox here).
+ * That queue is held in this process's memory and filled only by its simulators, so it is empty until they are built
+ * on their first request: read before then, its long poll alone would build them (docs/decisions.md, "The simulators
+ * load on their first request").
  */
 export function ordersQueueIsOwnSimulator(config: RegistryConfig): boolean {
   return config.sandbox && !config.platforms.amazonSeller && config.sandboxUrl === `${config.appUrl}/sandbox`;

@@ -8,7 +8,7 @@ import type { FieldErrors } from '../../errors.js';
 
 /**
  * ISO 4217 codes this runtime knows (ICU's list): a currency that is not one is refused. Read on first use, as ICU's
- * data pages stay in the process once touched (docs/decisions.md, "ICU's data").
+ * data pages stay in the process once touched (docs/decisions.md, "ICU's data is touched on first use").
  */
 let currencies: ReadonlySet<string> | undefined;
 const isCurrency = (code: string) => (currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(code);

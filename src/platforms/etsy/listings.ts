@@ -64,7 +64,7 @@ const SEARCH_RESULTS_MAX = 50;
 /**
  * A country's name in English, for the choice of where a new shipping profile ships from. Made on first use: ICU's
  * display names page about 5 MB of its data out of the node binary into the process for good, which a server that never
- * asks Etsy's question need not hold (docs/decisions.md, "ICU's data").
+ * asks Etsy's question need not hold (docs/decisions.md, "ICU's data is touched on first use").
  */
 let countryNames: Intl.DisplayNames | undefined;
 const countryName = (code: string) => (countryNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(code) ?? code;
