@@ -59,9 +59,9 @@ class ErrorsOnlyRequestLog extends LogController {
 }
 
 /**
- * The sandbox's SQS, which this instance long-polls all the time for Amazon's order notifications (every 20 s when
- * nothing happens): its requests are not logged line by line, or they would fill a quiet `npm start`'s log. Errors
- * are still logged by the simulators' instance.
+ * The sandbox's SQS, which this instance long-polls for Amazon's order notifications once its simulators are in use
+ * (every 20 s when nothing happens): its requests are not logged line by line, or they would fill a quiet `npm
+ * start`'s log. Errors are still logged by the simulators' instance.
  */
 const QUIET_PATH = '/sandbox/amazon-seller/sqs/';
 
