@@ -439,7 +439,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     revokeListeners: [],
     closeListeners: [],
     built: simulatorsBuilt,
-    markBuilt: () => markSimulatorsBuilt(),
+    markBuilt: markSimulatorsBuilt,
   };
   // The queues' notifications are order work, which the listings workers do. The simulators' own queue is read once
   // they are built: until then it is empty, and reading it would build them (ordersQueueIsOwnSimulator).

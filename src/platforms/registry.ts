@@ -76,9 +76,11 @@ export function sandboxBaseUrl(sandboxUrl: string, track: Track): string {
   return `${sandboxUrl}/${track}`;
 }
 
+/** Whether the simulators this server calls are its own (SANDBOX_URL left at its `/sandbox`). */
+const simulatorsHere = (config: RegistryConfig) => config.sandboxUrl === `${config.appUrl}/sandbox`;
+
 /** Whether this server's simulators are the ones it calls and they work for another service (SANDBOX_APP_URL). */
-const servesAnother = (config: RegistryConfig) =>
-  config.sandboxUrl === `${config.appUrl}/sandbox` && config.sandboxAppUrl !== config.appUrl;
+const servesAnother = (config: RegistryConfig) => simulatorsHere(config) && config.sandboxAppUrl !== config.appUrl;
 
 /** A simulated Amazon region's base: NA at the track's own base, the others under `/eu` and `/fe` (src/sandbox/amazon-*). */
 export function sandboxRegionUrl(base: string, region: AmazonRegion): string {
@@ -237,7 +239,7 @@ export function createNotificationQueues(
  * load on their first request").
  */
 export function ordersQueueIsOwnSimulator(config: RegistryConfig): boolean {
-  return config.sandbox && !config.platforms.amazonSeller && config.sandboxUrl === `${config.appUrl}/sandbox`;
+  return config.sandbox && !config.platforms.amazonSeller && simulatorsHere(config);
 }
 
 /** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
