@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import { createOutbox } from '../../src/core/webhooks/outbox.js';
 import { addMembership } from '../../src/db/accounts.repo.js';
 import { type Actor, connectThroughSandbox, locationOf } from '../helpers/connect.js';
 import { databaseKinds } from '../helpers/database.js';
@@ -197,6 +198,51 @@ for (const kind of databaseKinds()) {
         audit.filter((a: string) => a.startsWith('webhook.')),
         ['webhook.deleted', 'webhook.created'],
       );
+    });
+
+    test("a change's events reach each endpoint that subscribes, queued together whatever their number", async () => {
+      const both = await subscribe(['order.created', 'order.cancelled']);
+      const created = await subscribe(['order.created']);
+      const emit = async (types: ('order.created' | 'order.cancelled')[]) => {
+        const before = t.queries.count;
+        await t.database.db.transaction((tx) =>
+          createOutbox(t.deps.jobs).emitMany(
+            tx,
+            owner.workspace.id,
+            types.map((type, n) => ({ type, data: { n } })),
+            t.clock.now(),
+          ),
+        );
+        return t.queries.count - before;
+      };
+      const one = await emit(['order.created']);
+      const six = await emit(['order.created', 'order.cancelled', 'order.created', 'order.created', 'order.cancelled', 'order.created']);
+      // A burst of orders emits an event each while it holds the stock it moved: no statement more for each.
+      assert.equal(six, one, 'six events cost the statements of one');
+      assert.deepEqual(await sendDue(t), { delivered: 2 + 10, retry: 0, failed: 0 });
+      const got = receiver.received.map((r) => {
+        const body = JSON.parse(r.body);
+        return `${body.type} ${body.data.n}`;
+      });
+      // Every event to the endpoint subscribed to both, the four order.created of the second change to the other as well.
+      assert.deepEqual(got.sort(), [
+        'order.cancelled 1',
+        'order.cancelled 4',
+        'order.created 0',
+        'order.created 0',
+        'order.created 0',
+        'order.created 0',
+        'order.created 2',
+        'order.created 2',
+        'order.created 3',
+        'order.created 3',
+        'order.created 5',
+        'order.created 5',
+      ]);
+      for (const hook of [both, created]) {
+        const log = (await api('GET', `/webhooks/${hook.id}/deliveries?per_page=100`)).json().data;
+        assert.ok(log.length > 0 && log.every((d: { status: string }) => d.status === 'delivered'));
+      }
     });
   });
 }

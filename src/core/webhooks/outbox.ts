@@ -38,14 +38,22 @@ export function createOutbox(
   jobs: Jobs,
   alongside?: (tx: Db, workspaceId: number, events: readonly OutboxEvent[]) => Promise<void>,
 ): Outbox {
-  const schedule: Outbox['schedule'] = async (tx, delivery, at) => {
-    // Grouped by endpoint: the queue's group concurrency keeps one slow receiver from taking every worker.
-    await jobs.send<DeliveryJob>(
+  /**
+   * One job per delivery, in one statement: a burst of orders emits an event each, in a transaction that holds the
+   * stock pools it moved, and every statement more holds them longer.
+   */
+  const scheduleAll = (tx: Db, deliveries: readonly { id: number; endpointId: number }[], at?: Date) =>
+    jobs.sendMany<DeliveryJob>(
       DELIVERY_QUEUE,
-      { deliveryId: delivery.id },
-      { tx, group: String(delivery.endpointId), ...(at ? { startAfter: at } : {}) },
+      // Grouped by endpoint: the queue's group concurrency keeps one slow receiver from taking every worker.
+      deliveries.map((delivery) => ({
+        data: { deliveryId: delivery.id },
+        group: String(delivery.endpointId),
+        ...(at ? { startAfter: at } : {}),
+      })),
+      { tx },
     );
-  };
+  const schedule: Outbox['schedule'] = (tx, delivery, at) => scheduleAll(tx, [delivery], at);
   const emitMany: Outbox['emitMany'] = async (tx, workspaceId, events, now) => {
     if (events.length === 0) return;
     await alongside?.(tx, workspaceId, events);
@@ -55,7 +63,7 @@ export function createOutbox(
       messageId: () => `msg_${randomBytes(12).toString('base64url')}`,
       events: events.map(({ type, data }) => ({ type, payload: { type, timestamp: now.toISOString(), data } })),
     });
-    for (const row of rows) await schedule(tx, row);
+    await scheduleAll(tx, rows);
   };
   return {
     emit: (tx, workspaceId, type, data, now) => emitMany(tx, workspaceId, [{ type, data }], now),
