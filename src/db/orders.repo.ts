@@ -68,24 +68,70 @@ export async function insertOrders(
     .returning();
 }
 
-export async function updateOrder(db: Db, id: number, fields: Partial<Omit<OrderRow, 'id' | 'createdAt'>>, now: Date): Promise<OrderRow> {
-  const [row] = await db
+/** An order's fields as its platform's view sets them. */
+export type OrderFields = Pick<OrderRow, 'status' | 'platformStatus' | 'currency' | 'total' | 'platformUpdatedAt' | 'externalUrl'>;
+
+/**
+ * Sets each order's fields, all in one statement (a page of a poll can change a hundred orders' status, in a
+ * transaction that holds the stock of their products); answers the rows as they are now, in no particular order.
+ */
+export async function updateOrders(db: Db, changes: readonly { id: number; fields: OrderFields }[], now: Date): Promise<OrderRow[]> {
+  if (changes.length === 0) return [];
+  const json = JSON.stringify(
+    changes.map(({ id, fields }) => ({
+      id,
+      status: fields.status,
+      platform_status: fields.platformStatus,
+      currency: fields.currency,
+      total: fields.total,
+      platform_updated_at: fields.platformUpdatedAt.toISOString(),
+      external_url: fields.externalUrl,
+    })),
+  );
+  return db
     .update(orders)
-    .set({ ...fields, updatedAt: now })
-    .where(eq(orders.id, id))
+    .set({
+      status: sql`v.status`,
+      platformStatus: sql`v.platform_status`,
+      currency: sql`v.currency`,
+      total: sql`v.total`,
+      platformUpdatedAt: sql`v.platform_updated_at`,
+      externalUrl: sql`v.external_url`,
+      updatedAt: now,
+    })
+    .from(
+      sql`jsonb_to_recordset(${json}::jsonb) as v(id integer, status text, platform_status text, currency text, total numeric,
+        platform_updated_at timestamptz, external_url text)`,
+    )
+    .where(eq(orders.id, sql`v.id`))
     .returning();
-  return row!;
 }
 
 export type OrderLineInsert = Omit<typeof orderLines.$inferInsert, 'id'>;
 
-export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<void> {
-  if (rows.length > 0) await db.insert(orderLines).values([...rows]);
+/** Inserts the lines and answers them as stored. */
+export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<OrderLineRow[]> {
+  return rows.length > 0
+    ? db
+        .insert(orderLines)
+        .values([...rows])
+        .returning()
+    : [];
 }
 
-export async function updateLine(db: Db, id: number, fields: Partial<Omit<OrderLineRow, 'id' | 'orderId'>>): Promise<OrderLineRow> {
-  const [row] = await db.update(orderLines).set(fields).where(eq(orderLines.id, id)).returning();
-  return row!;
+/** What a line's new view changes: its units, its price, and the units it has given back. */
+export type LineChange = Pick<OrderLineRow, 'id' | 'quantity' | 'price' | 'stockReturned'>;
+
+/** Sets each line's units, price and units given back, all in one statement; answers the rows as they are now. */
+export async function updateLines(db: Db, changes: readonly LineChange[]): Promise<OrderLineRow[]> {
+  if (changes.length === 0) return [];
+  const json = JSON.stringify(changes.map((c) => ({ id: c.id, quantity: c.quantity, price: c.price, stock_returned: c.stockReturned })));
+  return db
+    .update(orderLines)
+    .set({ quantity: sql`v.quantity`, price: sql`v.price`, stockReturned: sql`v.stock_returned` })
+    .from(sql`jsonb_to_recordset(${json}::jsonb) as v(id integer, quantity integer, price numeric, stock_returned integer)`)
+    .where(eq(orderLines.id, sql`v.id`))
+    .returning();
 }
 
 /** The workspace's variants of these skus, by sku. */

@@ -134,6 +134,42 @@ for (const kind of databaseKinds()) {
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
     });
 
+    test('a page of thirty orders, new or cancelled, costs the statements of one order', async () => {
+      const { site, pool, lines } = await shopWith({ 'PAGE-A': 100, 'PAGE-B': 100 });
+      const statementsOf = async (views: PlatformOrder[]) => {
+        const before = t.queries.count;
+        await t.deps.orderIntake.record(site, views);
+        return t.queries.count - before;
+      };
+      const order = (n: number, status: OrderStatus, seconds: number) =>
+        view(
+          `P${n}`,
+          status,
+          [
+            [`P${n}-1`, 'PAGE-A', 1],
+            [`P${n}-2`, 'PAGE-B', 2],
+          ],
+          seconds,
+        );
+      const page = (status: OrderStatus, seconds: number) => Array.from({ length: 30 }, (_, i) => order(i + 1, status, seconds));
+      // The intake holds the products' stock from its first move to its commit: a sale on another channel waits that
+      // long, so no statement is made once per order.
+      const one = await statementsOf([order(0, 'open', 0)]);
+      assert.equal(await statementsOf(page('open', 0)), one);
+      assert.deepEqual(await pool(), { 'PAGE-A': 69, 'PAGE-B': 38 });
+      const oneBack = await statementsOf([order(0, 'cancelled', 60)]);
+      assert.equal(await statementsOf(page('cancelled', 60)), oneBack);
+      assert.deepEqual(await pool(), { 'PAGE-A': 100, 'PAGE-B': 100 });
+      const held = await lines();
+      assert.equal(held.length, 62);
+      assert.ok(held.every((l) => l.stock_taken > 0 && l.stock_returned === l.stock_taken));
+      const [cancelled] = await selectRows<{ n: number }>(
+        t.database,
+        sql`select count(*)::int as n from orders where site_id = ${site.id} and status = 'cancelled' and platform_updated_at = ${at(60).toISOString()}`,
+      );
+      assert.equal(cancelled?.n, 31);
+    });
+
     // PostgreSQL only: it holds one transaction open while another runs, which the embedded database runs in turn.
     if (kind === 'postgres')
       test('an order read again as it was recorded waits for no other intake of its products', async () => {

@@ -109,6 +109,28 @@ function unchanged(recorded: ordersRepo.OrderRecord, view: PlatformOrder): boole
   });
 }
 
+/**
+ * The orders as the intake leaves them, by id, from what it read and wrote (each order is locked, so no other intake
+ * changed them meanwhile): each record with its changed fields, its changed lines and its new ones, in their order.
+ */
+function recordsNow(
+  recorded: readonly ordersRepo.OrderRecord[],
+  changedOrders: readonly ordersRepo.OrderRow[],
+  insertedLines: readonly ordersRepo.OrderLineRow[],
+  changedLines: readonly ordersRepo.OrderLineRow[],
+): Map<number, ordersRepo.OrderRecord> {
+  const orderNow = new Map(changedOrders.map((row) => [row.id, row]));
+  const lineNow = new Map(changedLines.map((line) => [line.id, line]));
+  const added = new Map<number, ordersRepo.OrderLineRow[]>();
+  for (const line of insertedLines) added.set(line.orderId, [...(added.get(line.orderId) ?? []), line]);
+  return new Map(
+    recorded.map((record) => {
+      const lines = [...record.lines.map((line) => lineNow.get(line.id) ?? line), ...(added.get(record.id) ?? [])];
+      return [record.id, { ...record, ...orderNow.get(record.id), lines: lines.sort((a, b) => a.position - b.position) }];
+    }),
+  );
+}
+
 export function createOrderIntake(deps: {
   db: Db;
   clock: Clock;
@@ -202,7 +224,7 @@ export function createOrderIntake(deps: {
       return moves.length - 1;
     };
     const newLines: { order: Taken; line: ordersRepo.OrderLineInsert; take: number | null }[] = [];
-    const lineUpdates: { id: number; fields: Partial<ordersRepo.OrderLineRow> }[] = [];
+    const lineChanges: ordersRepo.LineChange[] = [];
 
     for (const order of taking) {
       const known = new Map(order.recorded.lines.map((line) => [line.externalId, line]));
@@ -215,9 +237,11 @@ export function createOrderIntake(deps: {
           if (giveBack > 0 && row.variantId !== null) move(order, { id: row.variantId, productId: row.productId! }, giveBack);
           if (sameLine(row, line, order.view.status)) continue;
           // Given back in the record even where the variant is gone: the line no longer holds those units.
-          lineUpdates.push({
+          lineChanges.push({
             id: row.id,
-            fields: { quantity: line.quantity, price: line.price ?? row.price, stockReturned: row.stockReturned + giveBack },
+            quantity: line.quantity,
+            price: line.price ?? row.price,
+            stockReturned: row.stockReturned + giveBack,
           });
           order.returned += giveBack;
           order.linesChanged = true;
@@ -257,7 +281,7 @@ export function createOrderIntake(deps: {
       if (!seen || order.view.placedAt < seen) soldSince.set(variant.productId, order.view.placedAt);
       order.movedStock = true;
     });
-    await ordersRepo.insertLines(
+    const insertedLines = await ordersRepo.insertLines(
       tx,
       newLines.map(({ order, line, take }) => {
         const took = take === null ? 0 : -(results[take]?.change ?? 0);
@@ -279,16 +303,21 @@ export function createOrderIntake(deps: {
         return { ...line, stockTaken: took, issues };
       }),
     );
-    for (const update of lineUpdates) await ordersRepo.updateLine(tx, update.id, update.fields);
-
+    const changedLines = await ordersRepo.updateLines(tx, lineChanges);
     // An order seen again as it was recorded is left as it is (a poll reads each order of its window again).
-    const rows = [];
-    for (const order of taking) {
-      const fields = orderFields(order.view);
-      const same = order.inserted || (!order.linesChanged && sameFields(order.recorded, fields));
-      rows.push(same ? order.recorded : await ordersRepo.updateOrder(tx, order.recorded.id, fields, now));
-    }
-    const saved = new Map((await ordersRepo.withLines(tx, rows)).map((row) => [row.id, row]));
+    const changedOrders = await ordersRepo.updateOrders(
+      tx,
+      taking
+        .filter((order) => !order.inserted && (order.linesChanged || !sameFields(order.recorded, orderFields(order.view))))
+        .map((order) => ({ id: order.recorded.id, fields: orderFields(order.view) })),
+      now,
+    );
+    const saved = recordsNow(
+      taking.map((order) => order.recorded),
+      changedOrders,
+      insertedLines,
+      changedLines,
+    );
 
     if (moved.size > 0) {
       const productIds = [...soldSince.keys()];
