@@ -48,7 +48,7 @@ const PAGES_MAX = 200;
  * product its orders touch from its first move to its commit, so in a burst of sales, intakes of the same products
  * on two channels wait for each other: a few large ones record a burst sooner than many small ones. Measured in the
  * bench's burst of 1,000 sales (BENCHMARKS.md, "Fewer, larger intakes"): 50 orders and 4 workers recorded the last
- * order 1.0 to 1.2 s after the last sale, 300 and 2 workers 0.2 to 0.4 s.
+ * order 1.0 to 1.2 s after the last sale, 300 and 2 workers 0.2 to 0.6 s.
  */
 const NOTIFIED_AT_ONCE = 300;
 const NOTIFIED_WORKERS = 2;
