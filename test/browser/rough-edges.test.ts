@@ -270,6 +270,9 @@ for (const kind of dashboardDatabaseKinds()) {
     });
 
     test('the Settings menu closes on Escape, giving the focus back to Settings, and on a press outside it', async () => {
+      // The dashboard loaded (the test before this one ends by opening it): while its workspace is read, the page
+      // shown is another with a menu of its own, which the loaded page replaces, closed, and the focus with it.
+      await page.getByRole('heading', { name: 'Connected sites' }).waitFor();
       const settings = page.getByText('Settings', { exact: true });
       const item = page.getByRole('link', { name: 'API Access' });
       await settings.click();
