@@ -67,7 +67,7 @@ function newestViews(orders: readonly PlatformOrder[]): PlatformOrder[] {
   return [...newest.values()].sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
 }
 
-const orderFields = (order: PlatformOrder) => ({
+const orderFields = (order: PlatformOrder): ordersRepo.OrderFields => ({
   status: order.status,
   platformStatus: order.platformStatus,
   currency: order.currency,
@@ -77,7 +77,7 @@ const orderFields = (order: PlatformOrder) => ({
 });
 
 /** Whether the record holds these fields already. */
-const sameFields = (row: ordersRepo.OrderRow, fields: ReturnType<typeof orderFields>) =>
+const sameFields = (row: ordersRepo.OrderRow, fields: ordersRepo.OrderFields) =>
   row.status === fields.status &&
   row.platformStatus === fields.platformStatus &&
   row.currency === fields.currency &&
@@ -307,9 +307,10 @@ export function createOrderIntake(deps: {
     // An order seen again as it was recorded is left as it is (a poll reads each order of its window again).
     const changedOrders = await ordersRepo.updateOrders(
       tx,
-      taking
-        .filter((order) => !order.inserted && (order.linesChanged || !sameFields(order.recorded, orderFields(order.view))))
-        .map((order) => ({ id: order.recorded.id, fields: orderFields(order.view) })),
+      taking.flatMap((order) => {
+        const fields = orderFields(order.view);
+        return !order.inserted && (order.linesChanged || !sameFields(order.recorded, fields)) ? [{ id: order.recorded.id, fields }] : [];
+      }),
       now,
     );
     const saved = recordsNow(
