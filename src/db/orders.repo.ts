@@ -31,6 +31,17 @@ export async function lockOrders(db: Db, siteId: number, externalIds: readonly s
   return new Map((await withLines(db, rows)).map((order) => [order.externalId, order]));
 }
 
+/** Of these platform ids, those the site holds no order of. */
+export async function unrecordedOf(db: Db, siteId: number, externalIds: readonly string[]): Promise<string[]> {
+  if (externalIds.length === 0) return [];
+  const rows = await db
+    .select({ externalId: orders.externalId })
+    .from(orders)
+    .where(and(eq(orders.siteId, siteId), inArray(orders.externalId, [...externalIds])));
+  const held = new Set(rows.map((row) => row.externalId));
+  return externalIds.filter((id) => !held.has(id));
+}
+
 /**
  * When the site's orders began to count: set to `now` by the first caller (its first connection, or the first read of
  * a site connected before orders existed), and read by the rest.

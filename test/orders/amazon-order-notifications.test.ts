@@ -10,7 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { ORDER_READ_QUEUE, ORDERS_READ_QUEUE } from '../../src/core/orders/order-reads.js';
 import { createNotificationQueueReaders } from '../../src/core/sites/notification-queues.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
 import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, REFILL_MARGIN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
@@ -18,12 +20,13 @@ import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
 import type { NotificationQueue } from '../../src/platforms/contracts/notifications.js';
 import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listings-rate-limits.js';
+import { amazonOrdersOf } from '../../src/sandbox/amazon-seller/orders-store.js';
 import { SANDBOX_QUEUE_ARN, sandboxQueueUrl } from '../../src/sandbox/amazon-seller/sqs.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { amzDate, sqsRequest } from '../helpers/amazon-sandbox.js';
 import { createManualClock } from '../helpers/clock.js';
 import { connectAmazonSellerSite } from '../helpers/connect.js';
-import { databaseKinds } from '../helpers/database.js';
+import { databaseKinds, selectRows } from '../helpers/database.js';
 import { mugProduct } from '../helpers/listings.js';
 import { fakeHttp, rejects } from '../helpers/platform-http.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
@@ -183,6 +186,62 @@ for (const kind of databaseKinds()) {
       await within(20_000, async () => (await call(t, 'GET', `/orders?site_id=${site}`, as)).json().meta.total === 40);
       assert.equal(calls('throttled'), throttled, 'no 429');
       assert.ok(calls('getOrder') - gets <= 30, `getOrder within its burst (${calls('getOrder') - gets})`);
+    });
+
+    test('a burst read by a search is asked for from the newest order the last search returned; orders dated before it, by the whole read', async () => {
+      const user = await registerUser(t);
+      const as = { token: user.session, workspace: user.workspace.id };
+      const subscriptions = calls('createSubscription');
+      const site = await connectAmazonSellerSite(t, user, '846');
+      await within(10_000, async () => calls('createSubscription') - subscriptions === 1);
+      setAmazonSellerRateLimit(t.deps.sandbox, 1);
+      const throttled = calls('throttled');
+      const total = async () => (await call(t, 'GET', `/orders?site_id=${site}&per_page=1`, as)).json().meta.total;
+      const readsWaiting = async () =>
+        (
+          await selectRows<{ n: number }>(
+            t.database,
+            sql`select count(*)::int as n from pgboss.job where name in (${ORDERS_READ_QUEUE}, ${ORDER_READ_QUEUE}) and state in ('created', 'retry', 'active')`,
+          )
+        )[0]!.n;
+      /** Sales placed while no instance reads the queue, `apartMs` apart by Amazon's clock; `then` sees them first. */
+      const burst = async (prefix: string, count: number, apartMs: number, then?: (ids: string[]) => void) => {
+        await t.deps.notificationQueues.stop();
+        try {
+          const ids: string[] = [];
+          for (let i = 0; i < count; i++) {
+            ids.push(await buy('846', `${prefix}-${i}`, 1));
+            t.clock.advance(apartMs);
+          }
+          then?.(ids);
+        } finally {
+          t.deps.notificationQueues.start();
+        }
+      };
+      // 250 sales over two minutes: past getOrder's burst of 30, read by the seller's changed orders, 100 a page. The
+      // notifications taken after a search recorded their orders spend no other.
+      const first = calls('searchOrders');
+      await burst('EARLY', 250, 500);
+      await within(30_000, async () => (await total()) === 250 && (await readsWaiting()) === 0);
+      const searches = calls('searchOrders');
+      assert.ok(searches - first <= 4, `three pages, and a page more at most (${searches - first} searches)`);
+      // 40 more, past what getOrder has left: some are read by a search. Two minutes back from the last read it would
+      // page through 240 of the first burst again (three searches); from the newest order it returned, one page holds
+      // them all.
+      await burst('LATE', 40, 0);
+      await within(20_000, async () => (await total()) === 290);
+      const spent = calls('searchOrders') - searches;
+      assert.ok(spent >= 1 && spent < 3, `one page a search (${spent} searches)`);
+
+      // Sales Amazon dates before the newest order that search returned (as when its index is behind its notifications):
+      // a search from there does not find them, and the seller's whole read, two minutes back, does.
+      await within(10_000, async () => (await readsWaiting()) === 0);
+      const dated = t.clock.now().getTime() - 10_000;
+      await burst('LAGGING', 40, 0, (ids) => {
+        for (const id of ids) Object.assign(amazonOrdersOf(t.deps.sandbox).get(id)!, { createdAt: dated, updatedAt: dated });
+      });
+      await within(20_000, async () => (await total()) === 330);
+      assert.equal(calls('throttled'), throttled, 'no 429');
     });
   });
 }

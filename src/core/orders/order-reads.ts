@@ -11,7 +11,9 @@
  *
  * A site's read records each page of orders in one transaction. It asks for the orders changed since a little before
  * the last read began (the platforms' clocks and indexes lag), so an order changed at the edge is read twice rather
- * than never: the intake takes each line once.
+ * than never: the intake takes each line once. Notified orders read by a search (Amazon's, once getOrder's burst is
+ * spent) are asked for only from the newest order the site's last search returned, by the platform's own clock: a
+ * burst of sales is not paged through again at each read, nor its searches spent on it.
  */
 import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
@@ -59,7 +61,10 @@ interface SiteRef {
   siteId: number;
 }
 
-interface SiteReadJob extends PlatformJobData, SiteRef {}
+interface SiteReadJob extends PlatformJobData, SiteRef {
+  /** Queued for notified orders: read from where the site's last whole read got to, if it is known by then. */
+  notified?: true;
+}
 
 interface OrderReadJob extends PlatformJobData, SiteRef {
   externalId: string;
@@ -80,6 +85,17 @@ interface SiteOrdersJob extends PlatformJobData, SiteRef {
   externalIds: string[];
 }
 
+/** What a read of a site's changed orders did. */
+interface ChangedRead {
+  /** The orders read, and their platform ids. */
+  read: number;
+  ids: Set<string>;
+  /** Whether it read to the last page. */
+  complete: boolean;
+  /** Where the platform's plan had no room for a later page: when to read on. */
+  resumeInMs: number | null;
+}
+
 export function createOrderReads(deps: {
   db: Db;
   clock: Clock;
@@ -93,12 +109,16 @@ export function createOrderReads(deps: {
 }) {
   const { db, clock, jobs, runner } = deps;
 
-  const sendSiteRead = (site: SiteRef, tx?: Db, startAfter?: Date) =>
-    jobs.send(ORDERS_READ_QUEUE, { ...site } satisfies SiteReadJob, {
-      singletonKey: String(site.siteId),
-      ...(tx ? { tx } : {}),
-      ...(startAfter ? { startAfter } : {}),
-    });
+  const sendSiteRead = (site: SiteRef, tx?: Db, startAfter?: Date, notified?: true) =>
+    jobs.send(
+      ORDERS_READ_QUEUE,
+      { workspaceId: site.workspaceId, siteId: site.siteId, ...(notified ? { notified } : {}) } satisfies SiteReadJob,
+      {
+        singletonKey: String(site.siteId),
+        ...(tx ? { tx } : {}),
+        ...(startAfter ? { startAfter } : {}),
+      },
+    );
 
   async function sweep(): Promise<string> {
     const every = Object.fromEntries(
@@ -134,61 +154,113 @@ export function createOrderReads(deps: {
     }
   }
 
-  const readSite = runner.handlerOf<SiteReadJob, SiteRow>({
+  /**
+   * Per site, the newest time (the platform's) of an order a read of its changed orders returned, once that read went to
+   * its last page: where a read for notified orders starts. Kept by this instance for its own reads: another instance,
+   * or this one after a restart, reads from two minutes before the last read began until its first whole read.
+   */
+  const searchedTo = new Map<number, Date>();
+
+  /**
+   * Reads the site's orders changed since `since`, each page recorded in one transaction as it comes, the next page
+   * asked for meanwhile: a burst read after it (Amazon's 100 orders a page) waits for the platform or the database, not
+   * both in turn.
+   */
+  async function readChanged(site: SiteRow, call: ReturnType<typeof callOf>, since: Date): Promise<ChangedRead> {
+    const adapter = deps.adapters[site.platform]!;
+    const pageAt = (cursor: string | null) => {
+      const page = adapter.changed(call, since, cursor);
+      // Awaited below, or left when the page before it failed to be recorded: never an unhandled rejection.
+      page.catch(() => undefined);
+      return page;
+    };
+    let cursor: string | null = null;
+    const ids = new Set<string>();
+    let newest: Date | null = null;
+    let pages = 1;
+    let recorded = 0;
+    let resumeInMs: number | null = null;
+    let next: Promise<OrdersPage> | null = pageAt(null);
+    while (next) {
+      let page: OrdersPage;
+      try {
+        page = await next;
+      } catch (error) {
+        // A later page the platform's plan has no room for yet (Amazon's search): what was read is kept, and the
+        // read goes on from the start again once there is room, rather than at the site's next turn.
+        if (recorded === 0) throw error;
+        if (!(error instanceof PlatformError) || error.reason !== 'unavailable' || error.retryAfterMs === null) throw error;
+        resumeInMs = error.retryAfterMs;
+        break;
+      }
+      cursor = page.next;
+      next = cursor && pages++ < PAGES_MAX ? pageAt(cursor) : null;
+      await deps.intake.record(site, page.orders);
+      for (const order of page.orders) {
+        ids.add(order.externalId);
+        if (!newest || order.updatedAt > newest) newest = order.updatedAt;
+      }
+      recorded += 1;
+    }
+    const complete = resumeInMs === null && !cursor;
+    const seen = searchedTo.get(site.id);
+    if (complete && newest && (!seen || newest > seen)) searchedTo.set(site.id, newest);
+    return { read: ids.size, ids, complete, resumeInMs };
+  }
+
+  /** Queues the site's whole read, after `resumeInMs` where the platform's plan has no room now. */
+  const readSiteLater = (site: SiteRow, resumeInMs: number | null, notified?: true) =>
+    sendSiteRead(
+      { workspaceId: site.workspaceId, siteId: site.id },
+      undefined,
+      resumeInMs === null ? undefined : new Date(clock.now().getTime() + resumeInMs),
+      notified,
+    );
+
+  /**
+   * Where a read for notified orders starts: the newest order the site's last whole read returned, or where a whole
+   * read would start if that is later (the last one found nothing for long); everything before either was read. Null
+   * until this instance made a whole read of the site.
+   */
+  const notifiedFrom = (site: SiteRow): Date | null => {
+    const searched = searchedTo.get(site.id);
+    const overlap = site.ordersReadTo ? site.ordersReadTo.getTime() - OVERLAP_MS : 0;
+    return searched ? new Date(Math.max(searched.getTime(), overlap)) : null;
+  };
+
+  const leftOf = (read: ChangedRead) =>
+    read.resumeInMs !== null
+      ? `, more left: read again in ${Math.ceil(read.resumeInMs / 1000)} s`
+      : read.complete
+        ? ''
+        : ', more left for the next read';
+
+  const readSite = runner.handlerOf<SiteReadJob, SiteReadJob>({
     grant: 'seller',
     ready: (site) => Boolean(deps.adapters[site.platform]),
-    load: loadSite,
-    async call(site, _site, accessToken) {
-      const adapter = deps.adapters[site.platform]!;
+    async load(job) {
+      const loaded = await loadSite(job);
+      return typeof loaded === 'string' ? loaded : { ...loaded, subject: job };
+    },
+    async call(job, site, accessToken) {
       const call = callOf(site, accessToken);
       const subscription = await subscribeOnce(site, call);
+      // Queued for notified orders before this instance had read the site whole, and it has since: from there.
+      const from = job.notified ? notifiedFrom(site) : null;
+      if (from) {
+        const read = await readChanged(site, call, from);
+        if (read.resumeInMs !== null) await readSiteLater(site, read.resumeInMs, true);
+        return `${read.read} order(s) changed since ${from.toISOString()} read, for notified orders${leftOf(read)}`;
+      }
       const startedAt = clock.now();
       const since = site.ordersReadTo
         ? new Date(site.ordersReadTo.getTime() - OVERLAP_MS)
         : new Date(startedAt.getTime() - HISTORY_DAYS * 86_400_000);
-      const pageAt = (cursor: string | null) => {
-        const page = adapter.changed(call, since, cursor);
-        // Awaited below, or left when the page before it failed to be recorded: never an unhandled rejection.
-        page.catch(() => undefined);
-        return page;
-      };
-      let cursor: string | null = null;
-      let read = 0;
-      let pages = 1;
-      let recorded = 0;
-      let resumeInMs: number | null = null;
-      let next: Promise<OrdersPage> | null = pageAt(null);
-      while (next) {
-        let page: OrdersPage;
-        try {
-          page = await next;
-        } catch (error) {
-          // A later page the platform's plan has no room for yet (Amazon's search): what was read is kept, and the
-          // read goes on from the start again once there is room, rather than at the site's next turn.
-          if (recorded === 0) throw error;
-          if (!(error instanceof PlatformError) || error.reason !== 'unavailable' || error.retryAfterMs === null) throw error;
-          resumeInMs = error.retryAfterMs;
-          break;
-        }
-        cursor = page.next;
-        // The next page is asked for while this one is recorded: a burst read after it (Amazon's 100 orders a page)
-        // waits for the platform or the database, not both in turn.
-        next = cursor && pages++ < PAGES_MAX ? pageAt(cursor) : null;
-        await deps.intake.record(site, page.orders);
-        read += page.orders.length;
-        recorded += 1;
-      }
+      const read = await readChanged(site, call, since);
       // Orders left past the last page read are changed after `since` still: the next read starts there again.
-      if (!cursor) await ordersRepo.markOrdersRead(db, site.id, startedAt);
-      if (resumeInMs !== null)
-        await sendSiteRead({ workspaceId: site.workspaceId, siteId: site.id }, undefined, new Date(clock.now().getTime() + resumeInMs));
-      const left =
-        resumeInMs !== null
-          ? `, more left: read again in ${Math.ceil(resumeInMs / 1000)} s`
-          : cursor
-            ? ', more left for the next read'
-            : '';
-      return `${read} order(s) read${left}${subscription ? `; ${subscription}` : ''}`;
+      if (read.complete) await ordersRepo.markOrdersRead(db, site.id, startedAt);
+      if (read.resumeInMs !== null) await readSiteLater(site, read.resumeInMs);
+      return `${read.read} order(s) read${leftOf(read)}${subscription ? `; ${subscription}` : ''}`;
     },
     // A passing failure waits for the site's next turn (a minute, or Amazon's interval): the sweep is the retry.
     retry: null,
@@ -219,8 +291,24 @@ export function createOrderReads(deps: {
       // and the rest once the platform's plan has room again.
       const plan = adapter.planNotifiedRead?.(call, job.externalIds.length) ?? { changed: false, each: job.externalIds.length, waitMs: 0 };
       if (plan.changed) {
-        await sendSiteRead({ workspaceId: job.workspaceId, siteId: job.siteId });
-        return `${job.externalIds.length} notified order(s): read with the site's changed orders`;
+        // Only the notified orders not recorded yet: one recorded already (a search of the burst read it) is left to the
+        // site's next read, which reads its change if it has one. A search is one every three minutes.
+        const unrecorded = await ordersRepo.unrecordedOf(db, site.id, job.externalIds);
+        const recorded = job.externalIds.length - unrecorded.length;
+        const known = recorded > 0 ? `; ${recorded} recorded already, left to the site's next read` : '';
+        if (unrecorded.length === 0) return `${recorded} notified order(s) recorded already, left to the site's next read`;
+        const from = notifiedFrom(site);
+        if (!from) {
+          await readSiteLater(site, null, true);
+          return `${unrecorded.length} notified order(s): read with the site's changed orders${known}`;
+        }
+        const read = await readChanged(site, call, from);
+        // One the search did not return (the platform's index behind its notification), or pages left: the site's whole
+        // read, two minutes back, finds them.
+        const missing = unrecorded.filter((id) => !read.ids.has(id));
+        if (missing.length > 0 || !read.complete) await readSiteLater(site, read.resumeInMs);
+        const after = missing.length > 0 ? `; ${missing.length} not found, read with the site's changed orders` : '';
+        return `${unrecorded.length} notified order(s): ${read.read} order(s) changed since ${from.toISOString()} read${leftOf(read)}${after}${known}`;
       }
       const now = job.externalIds.slice(0, plan.each);
       const later = job.externalIds.slice(plan.each);
