@@ -11,8 +11,8 @@ import { createStorageHealth } from './storage-health.js';
 export type { ChannelHandlers, Database, DatabaseTarget, Db, QueryLogger, Schema } from './database.js';
 
 export interface DatabaseOptions {
-  /** Called once per statement sent, so tests and metrics can count round trips. */
-  onQuery?: () => void;
+  /** Called once per statement sent, with its text, so tests and metrics can count round trips. */
+  onQuery?: (query: string) => void;
   /**
    * PostgreSQL: the longest a statement may run, or wait on a lock, before it fails (then a request answers 503), and
    * the longest wait for a pooled connection (at least 5 s when unset). Unset: statements are not limited, for scripts

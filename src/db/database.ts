@@ -47,4 +47,4 @@ export interface ChannelHandlers {
 export const STORAGE_PROBE =
   "create temp table storelink_storage_probe (filler text) on commit drop; insert into storelink_storage_probe values (repeat('x', 100))";
 
-export type QueryLogger = false | { logQuery: () => void };
+export type QueryLogger = false | { logQuery: (query: string) => void };

@@ -5,7 +5,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus, StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
-import { orderLines, orders, products, productVariants, sites, stockMovements, users } from './schema.js';
+import { orderLines, orders, productVariants, sites, stockMovements, users } from './schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderLineRow = typeof orderLines.$inferSelect;
@@ -159,23 +159,6 @@ export async function variantsOfSkus(
   return new Map(rows.map((row) => [row.sku, { id: row.id, productId: row.productId }]));
 }
 
-/**
- * Locks the products, then the variants, whose stock the caller's transaction may move, each in id order: the order a
- * seller's edit takes them in (its product, then its variants), so two orders selling the same skus in different
- * orders, or an order and an edit, wait for each other instead of deadlocking.
- */
-export async function lockStock(db: Db, productIds: readonly number[], variantIds: readonly number[]): Promise<void> {
-  const ids = (list: readonly number[]) => JSON.stringify([...new Set(list)]);
-  if (productIds.length > 0)
-    await db.execute(sql`
-      select id from ${products}
-      where id in (select value::int from jsonb_array_elements_text(${ids(productIds)}::jsonb)) order by id for update`);
-  if (variantIds.length > 0)
-    await db.execute(sql`
-      select id from ${productVariants}
-      where id in (select value::int from jsonb_array_elements_text(${ids(variantIds)}::jsonb)) order by id for update`);
-}
-
 /** One move of a variant's pool: a take (negative) or a give-back (positive), and why (the stock movement's reason). */
 export interface StockMove {
   variantId: number;
@@ -184,13 +167,28 @@ export interface StockMove {
 }
 
 /**
- * Makes the moves one after another in one statement (migration 0017's storelink_move_stock), each under its variant's
- * lock and with its own reason: a take leaves what the pool held less its units, never below 0, whatever a seller's edit
- * or another sale did a moment before. Answers each move's change (a take that met too few units changes less than
- * asked) and the quantity after it, in the order given; null where the variant is gone.
+ * The intake's stock, in one statement (migration 0031's storelink_take_stock):
+ * - locks the products, then the variants, whose stock the caller's transaction may move, each in id order: the order
+ *   a seller's edit takes them in (its product, then its variants), so two orders selling the same skus in different
+ *   orders, or an order and an edit, wait for each other instead of deadlocking;
+ * - makes the moves one after another (migration 0017's storelink_move_stock), each under its variant's lock and with
+ *   its own reason: a take leaves what the pool held less its units, never below 0, whatever a seller's edit or
+ *   another sale did a moment before;
+ * - counts the change on each product whose pool moved: `version` + 1, and `updated_at`.
+ *
+ * The caller holds the pools it locked until it commits, and a sale on another channel waits that long: one statement,
+ * where it was four. Answers each move's change (a take that met too few units changes less than asked) and the
+ * quantity after it, in the order given; null where the variant is gone. No move, no lock.
  */
-export async function moveStock(db: Db, moves: readonly StockMove[]): Promise<({ change: number; after: number } | null)[]> {
+export async function takeStock(
+  db: Db,
+  productIds: readonly number[],
+  variantIds: readonly number[],
+  moves: readonly StockMove[],
+  now: Date,
+): Promise<({ change: number; after: number } | null)[]> {
   if (moves.length === 0) return [];
+  const ids = (list: readonly number[]) => JSON.stringify([...new Set(list)]);
   const json = JSON.stringify(
     moves.map((move) => ({
       variant_id: move.variantId,
@@ -198,20 +196,13 @@ export async function moveStock(db: Db, moves: readonly StockMove[]): Promise<({
       why: JSON.stringify({ reason: move.why.reason, order_id: move.why.orderId, actor_user_id: null, at: move.why.at.toISOString() }),
     })),
   );
-  const result = await db.execute(sql`select n, change, quantity_after from storelink_move_stock(${json}::jsonb)`);
+  const result = await db.execute(
+    sql`select n, change, quantity_after from storelink_take_stock(${ids(productIds)}::jsonb, ${ids(variantIds)}::jsonb, ${json}::jsonb, ${now.toISOString()}::timestamptz)`,
+  );
   const rows = (result as unknown as { rows: { n: number; change: number; quantity_after: number }[] }).rows;
   const answers: ({ change: number; after: number } | null)[] = moves.map(() => null);
   for (const row of rows) answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
   return answers;
-}
-
-/** Every change of a product counts: `version` + 1 on the products whose stock a sale or a cancellation moved. */
-export async function bumpProducts(db: Db, productIds: readonly number[], now: Date): Promise<void> {
-  if (productIds.length === 0) return;
-  await db
-    .update(products)
-    .set({ version: sql`${products.version} + 1`, updatedAt: now })
-    .where(inArray(products.id, [...productIds]));
 }
 
 export interface OrderFilter {

@@ -27,7 +27,8 @@ export interface TestApp {
   readonly database: TestDatabase;
   readonly clock: ReturnType<typeof createManualClock>;
   /** Statements sent to the database since start. */
-  readonly queries: { count: number };
+  /** The statements sent: how many, and their texts while `seen` is set. */
+  readonly queries: { count: number; seen?: string[] };
   /** Every log line written, as text, for checking that no secret is logged. */
   readonly logs: string[];
   close(): Promise<void>;
@@ -59,9 +60,16 @@ export async function createTestApp(
     liveHeartbeatMs?: number;
   } = {},
 ): Promise<TestApp> {
-  const queries = { count: 0 };
+  const queries: TestApp['queries'] = { count: 0 };
   const logs: string[] = [];
-  const database = options.database ?? (await createTestDatabase(kind, { onQuery: () => void queries.count++ }));
+  const database =
+    options.database ??
+    (await createTestDatabase(kind, {
+      onQuery: (query) => {
+        queries.count++;
+        queries.seen?.push(query);
+      },
+    }));
   const port = options.listen ? (options.port ?? (await freePort())) : null;
   const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
   const baseEnv = {

@@ -172,7 +172,7 @@ for (const kind of databaseKinds()) {
 
     // PostgreSQL only: it holds one transaction open while another runs, which the embedded database runs in turn.
     if (kind === 'postgres')
-      test('an order read again as it was recorded waits for no other intake of its products', async () => {
+      test('an order read again as it was recorded, or shipped, waits for no other intake of its products', async () => {
         const { site, pool } = await shopWith({ 'SEEN-A': 5 });
         const paid = view('R1', 'open', [['T1', 'SEEN-A', 2]]);
         await t.deps.orderIntake.record(site, [paid]);
@@ -182,7 +182,7 @@ for (const kind of databaseKinds()) {
           void promise.then((answer) => void (state.answer = answer));
           return state;
         };
-        let shipped: { answer?: string } = {};
+        let cancelled: { answer?: string } = {};
         // Another intake of the product (here: its pool locked as an intake locks it) holds it for a while.
         await t.database.db.transaction(async (tx) => {
           await tx.execute(sql`select id from products where workspace_id = ${site.workspaceId} for update`);
@@ -192,14 +192,54 @@ for (const kind of databaseKinds()) {
             new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
           ]);
           assert.equal(again, 'order R1: 1 unchanged; 0 taken, 0 given back');
-          // A view that changes the order does wait: the lock is real.
-          shipped = settled(other.deps.orderIntake.record(site, [{ ...paid, status: 'shipped', updatedAt: at(30) }]));
+          // Shipped, it moves no stock either, and locks none.
+          const shipped = await Promise.race([
+            other.deps.orderIntake.record(site, [{ ...paid, status: 'shipped', updatedAt: at(30) }]),
+            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
+          ]);
+          assert.equal(shipped, 'order R1: 1 updated; 0 taken, 0 given back');
+          // A view that moves the pool does wait: the lock is real.
+          cancelled = settled(other.deps.orderIntake.record(site, [{ ...paid, status: 'cancelled', updatedAt: at(60) }]));
           await new Promise((resolve) => setTimeout(resolve, 300));
-          assert.equal(shipped.answer, undefined);
+          assert.equal(cancelled.answer, undefined);
         });
-        await within(5_000, async () => shipped.answer !== undefined);
-        assert.equal(shipped.answer, 'order R1: 1 updated; 0 taken, 0 given back');
-        assert.deepEqual(await pool(), { 'SEEN-A': 3 });
+        await within(5_000, async () => cancelled.answer !== undefined);
+        assert.equal(cancelled.answer, 'order R1: 1 updated; 0 taken, 2 given back');
+        assert.deepEqual(await pool(), { 'SEEN-A': 5 });
+      });
+
+    // PostgreSQL only, as above.
+    if (kind === 'postgres')
+      test('an intake locks, moves and counts its stock in one statement, once every other choice is made', async () => {
+        const { site, pool } = await shopWith({ 'HOLD-A': 5, 'HOLD-B': 5 });
+        const sale = view('H1', 'open', [
+          ['HT1', 'HOLD-A', 2],
+          ['HT2', 'HOLD-B', 1],
+        ]);
+        let recorded: Promise<string> | undefined;
+        let waiting: string[] = [];
+        try {
+          // Another channel's sale of the products holds their pools (locked as an intake locks them).
+          await t.database.db.transaction(async (tx) => {
+            await tx.execute(sql`select id from products where workspace_id = ${site.workspaceId} order by id for update`);
+            t.queries.seen = [];
+            recorded = other.deps.orderIntake.record(site, [sale]);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            waiting = [...t.queries.seen];
+          });
+          assert.match(waiting.at(-1) ?? '', /storelink_take_stock/, 'what waits for the pools is the statement that moves them');
+          assert.equal(await recorded, 'order H1: 1 recorded; 3 taken, 0 given back');
+          // Once it has the pools, the intake writes what their answer decides (its lines, the listings' work, its
+          // events and audit) and commits: nothing more is locked, moved or counted one by one.
+          const held = (t.queries.seen ?? []).slice(waiting.length);
+          assert.deepEqual(
+            held.filter((query) => /for update|storelink_move_stock|update "products"/i.test(query)),
+            [],
+          );
+          assert.deepEqual(await pool(), { 'HOLD-A': 3, 'HOLD-B': 4 });
+        } finally {
+          t.queries.seen = undefined;
+        }
       });
 
     test('any interleaving of any views of a few orders, one or several to a call, ends with the pool at start − held, and held within what was sold', async () => {

@@ -4,7 +4,7 @@
  * events and their audit entries. A page is as cheap as a few orders: each step is one statement for all of them.
  *
  * - A line takes stock once: when it is first recorded, in a state that takes stock, by an atomic decrement of its
- *   variant's pool (ordersRepo.moveStock). Its key is the platform's line id (unique per site), so the same order read
+ *   variant's pool (ordersRepo.takeStock). Its key is the platform's line id (unique per site), so the same order read
  *   by a poll, a notification, two instances or a job run again after a crash finds the line recorded and takes nothing.
  * - What a line no longer sells (its order cancelled, or its quantity lowered by a partial cancellation) is given back,
  *   once: `stock_returned` says what was, and never passes `stock_taken`.
@@ -14,7 +14,8 @@
  *   one call, the newer is taken.
  * - Orders are inserted and locked in the platform's id order, then every product and variant they touch is locked in
  *   id order, so two intakes of overlapping orders (a poll and a burst of notifications, two instances) wait for each
- *   other rather than deadlock.
+ *   other rather than deadlock. The stock is locked last, once every move is known, and locked, moved and counted in
+ *   one statement: another channel's sale waits for this intake from there to its commit.
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
  *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
@@ -205,11 +206,6 @@ export function createOrderIntake(deps: {
         recorded.lines.flatMap((l) => (l.variantId ? [{ id: l.variantId, productId: l.productId! }] : [])),
       ),
     ];
-    await ordersRepo.lockStock(
-      tx,
-      touched.map((v) => v.productId),
-      touched.map((v) => v.id),
-    );
 
     // What each line does to the pool, made together in one statement below.
     const moves: ordersRepo.StockMove[] = [];
@@ -268,7 +264,13 @@ export function createOrderIntake(deps: {
       }
     }
 
-    const results = await ordersRepo.moveStock(tx, moves);
+    const results = await ordersRepo.takeStock(
+      tx,
+      touched.map((v) => v.productId),
+      touched.map((v) => v.id),
+      moves,
+      now,
+    );
     /** Variants whose pool moved: their product, and whether the pool is now empty. */
     const moved = new Map<number, { productId: number; empty: boolean }>();
     /** Each product whose pool moved, and the earliest order here that moved it. */
@@ -322,7 +324,6 @@ export function createOrderIntake(deps: {
 
     if (moved.size > 0) {
       const productIds = [...soldSince.keys()];
-      await ordersRepo.bumpProducts(tx, productIds, now);
       // A product whose pool reached 0 goes to every listing; the others leave the selling site's listings unwritten
       // since the product's earliest sale here (later writes did not count it).
       for (const { productId, empty } of moved.values()) if (empty) soldSince.delete(productId);
