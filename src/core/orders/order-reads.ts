@@ -12,8 +12,8 @@
  * A site's read records each page of orders in one transaction. It asks for the orders changed since a little before
  * the last read began (the platforms' clocks and indexes lag), so an order changed at the edge is read twice rather
  * than never: the intake takes each line once. Notified orders read by a search (Amazon's, once getOrder's burst is
- * spent) are asked for only from the newest order the site's last search returned, by the platform's own clock: a
- * burst of sales is not paged through again at each read, nor its searches spent on it.
+ * spent) are asked for only from the newest order the site's last whole read returned, by the platform's own clock,
+ * and not at all once recorded: a burst of sales is not paged through again at each read, nor its searches spent on it.
  */
 import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
