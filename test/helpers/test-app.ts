@@ -26,8 +26,7 @@ export interface TestApp {
   readonly deps: Deps;
   readonly database: TestDatabase;
   readonly clock: ReturnType<typeof createManualClock>;
-  /** Statements sent to the database since start. */
-  /** The statements sent: how many, and their texts while `seen` is set. */
+  /** The statements sent to the database since start: how many, and their texts while `seen` is set. */
   readonly queries: { count: number; seen?: string[] };
   /** Every log line written, as text, for checking that no secret is logged. */
   readonly logs: string[];

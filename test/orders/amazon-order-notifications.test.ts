@@ -166,35 +166,50 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    test("a burst of 40 sales on one seller is read within getOrder's plan: what its burst cannot cover, by a search; no 429", async () => {
+    /**
+     * A seller connected and subscribed, read within Amazon's own usage plans (getOrder 0.5 a second, burst 30;
+     * searchOrders burst 20).
+     */
+    async function sellerOnItsPlans(account: string) {
       const user = await registerUser(t);
       const as = { token: user.session, workspace: user.workspace.id };
       const subscriptions = calls('createSubscription');
-      const site = await connectAmazonSellerSite(t, user, '845');
+      const site = await connectAmazonSellerSite(t, user, account);
       await within(10_000, async () => calls('createSubscription') - subscriptions === 1);
-      // Amazon's own usage plans here: getOrder 0.5 a second, burst 30; searchOrders burst 20.
       setAmazonSellerRateLimit(t.deps.sandbox, 1);
-      const throttled = calls('throttled');
-      const gets = calls('getOrder');
+      return { as, site };
+    }
+
+    /**
+     * Sales placed while no instance reads the queue, so their notifications are taken together, `apartMs` apart by
+     * Amazon's clock; `then` sees their ids before the queue is read again.
+     */
+    async function burst(account: string, prefix: string, count: number, apartMs = 0, then?: (ids: string[]) => void) {
       await t.deps.notificationQueues.stop();
       try {
-        // Placed while no instance reads the queue: the 40 notifications are taken together.
-        for (let i = 0; i < 40; i++) await buy('845', `BURST-${i}`, 1);
+        const ids: string[] = [];
+        for (let i = 0; i < count; i++) {
+          ids.push(await buy(account, `${prefix}-${i}`, 1));
+          t.clock.advance(apartMs);
+        }
+        then?.(ids);
       } finally {
         t.deps.notificationQueues.start();
       }
+    }
+
+    test("a burst of 40 sales on one seller is read within getOrder's plan: what its burst cannot cover, by a search; no 429", async () => {
+      const { as, site } = await sellerOnItsPlans('845');
+      const throttled = calls('throttled');
+      const gets = calls('getOrder');
+      await burst('845', 'BURST', 40);
       await within(20_000, async () => (await call(t, 'GET', `/orders?site_id=${site}`, as)).json().meta.total === 40);
       assert.equal(calls('throttled'), throttled, 'no 429');
       assert.ok(calls('getOrder') - gets <= 30, `getOrder within its burst (${calls('getOrder') - gets})`);
     });
 
     test('a burst read by a search is asked for from the newest order the last search returned; orders dated before it, by the whole read', async () => {
-      const user = await registerUser(t);
-      const as = { token: user.session, workspace: user.workspace.id };
-      const subscriptions = calls('createSubscription');
-      const site = await connectAmazonSellerSite(t, user, '846');
-      await within(10_000, async () => calls('createSubscription') - subscriptions === 1);
-      setAmazonSellerRateLimit(t.deps.sandbox, 1);
+      const { as, site } = await sellerOnItsPlans('846');
       const throttled = calls('throttled');
       const total = async () => (await call(t, 'GET', `/orders?site_id=${site}&per_page=1`, as)).json().meta.total;
       const readsWaiting = async () =>
@@ -204,31 +219,17 @@ for (const kind of databaseKinds()) {
             sql`select count(*)::int as n from pgboss.job where name in (${ORDERS_READ_QUEUE}, ${ORDER_READ_QUEUE}) and state in ('created', 'retry', 'active')`,
           )
         )[0]!.n;
-      /** Sales placed while no instance reads the queue, `apartMs` apart by Amazon's clock; `then` sees them first. */
-      const burst = async (prefix: string, count: number, apartMs: number, then?: (ids: string[]) => void) => {
-        await t.deps.notificationQueues.stop();
-        try {
-          const ids: string[] = [];
-          for (let i = 0; i < count; i++) {
-            ids.push(await buy('846', `${prefix}-${i}`, 1));
-            t.clock.advance(apartMs);
-          }
-          then?.(ids);
-        } finally {
-          t.deps.notificationQueues.start();
-        }
-      };
       // 250 sales over two minutes: past getOrder's burst of 30, read by the seller's changed orders, 100 a page. The
       // notifications taken after a search recorded their orders spend no other.
       const first = calls('searchOrders');
-      await burst('EARLY', 250, 500);
+      await burst('846', 'EARLY', 250, 500);
       await within(30_000, async () => (await total()) === 250 && (await readsWaiting()) === 0);
       const searches = calls('searchOrders');
       assert.ok(searches - first <= 4, `three pages, and a page more at most (${searches - first} searches)`);
       // 40 more, past what getOrder has left: some are read by a search. Two minutes back from the last read it would
       // page through 240 of the first burst again (three searches); from the newest order it returned, one page holds
       // them all.
-      await burst('LATE', 40, 0);
+      await burst('846', 'LATE', 40);
       await within(20_000, async () => (await total()) === 290);
       const spent = calls('searchOrders') - searches;
       assert.ok(spent >= 1 && spent < 3, `one page a search (${spent} searches)`);
@@ -237,7 +238,7 @@ for (const kind of databaseKinds()) {
       // a search from there does not find them, and the seller's whole read, two minutes back, does.
       await within(10_000, async () => (await readsWaiting()) === 0);
       const dated = t.clock.now().getTime() - 10_000;
-      await burst('LAGGING', 40, 0, (ids) => {
+      await burst('846', 'LAGGING', 40, 0, (ids) => {
         for (const id of ids) Object.assign(amazonOrdersOf(t.deps.sandbox).get(id)!, { createdAt: dated, updatedAt: dated });
       });
       await within(20_000, async () => (await total()) === 330);

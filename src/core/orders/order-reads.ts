@@ -87,8 +87,7 @@ interface SiteOrdersJob extends PlatformJobData, SiteRef {
 
 /** What a read of a site's changed orders did. */
 interface ChangedRead {
-  /** The orders read, and their platform ids. */
-  read: number;
+  /** The platform ids of the orders read. */
   ids: Set<string>;
   /** Whether it read to the last page. */
   complete: boolean;
@@ -205,7 +204,7 @@ export function createOrderReads(deps: {
     const complete = resumeInMs === null && !cursor;
     const seen = searchedTo.get(site.id);
     if (complete && newest && (!seen || newest > seen)) searchedTo.set(site.id, newest);
-    return { read: ids.size, ids, complete, resumeInMs };
+    return { ids, complete, resumeInMs };
   }
 
   /** Queues the site's whole read, after `resumeInMs` where the platform's plan has no room now. */
@@ -250,7 +249,7 @@ export function createOrderReads(deps: {
       if (from) {
         const read = await readChanged(site, call, from);
         if (read.resumeInMs !== null) await readSiteLater(site, read.resumeInMs, true);
-        return `${read.read} order(s) changed since ${from.toISOString()} read, for notified orders${leftOf(read)}`;
+        return `${read.ids.size} order(s) changed since ${from.toISOString()} read, for notified orders${leftOf(read)}`;
       }
       const startedAt = clock.now();
       const since = site.ordersReadTo
@@ -260,7 +259,7 @@ export function createOrderReads(deps: {
       // Orders left past the last page read are changed after `since` still: the next read starts there again.
       if (read.complete) await ordersRepo.markOrdersRead(db, site.id, startedAt);
       if (read.resumeInMs !== null) await readSiteLater(site, read.resumeInMs);
-      return `${read.read} order(s) read${leftOf(read)}${subscription ? `; ${subscription}` : ''}`;
+      return `${read.ids.size} order(s) read${leftOf(read)}${subscription ? `; ${subscription}` : ''}`;
     },
     // A passing failure waits for the site's next turn (a minute, or Amazon's interval): the sweep is the retry.
     retry: null,
@@ -308,7 +307,7 @@ export function createOrderReads(deps: {
         const missing = unrecorded.filter((id) => !read.ids.has(id));
         if (missing.length > 0 || !read.complete) await readSiteLater(site, read.resumeInMs);
         const after = missing.length > 0 ? `; ${missing.length} not found, read with the site's changed orders` : '';
-        return `${unrecorded.length} notified order(s): ${read.read} order(s) changed since ${from.toISOString()} read${leftOf(read)}${after}${known}`;
+        return `${unrecorded.length} notified order(s): ${read.ids.size} order(s) changed since ${from.toISOString()} read${leftOf(read)}${after}${known}`;
       }
       const now = job.externalIds.slice(0, plan.each);
       const later = job.externalIds.slice(plan.each);
