@@ -366,7 +366,6 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     delivery,
     listingWork.queue,
     listingWork.feedQueue,
-    listingWork.stockMovedQueue,
     listingImport.queue,
     ...listingWatch.queues,
     ...listingChanges.queues,

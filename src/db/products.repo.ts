@@ -608,13 +608,3 @@ export async function explainStockChange(
   });
   await db.execute(sql`select set_config('storelink.stock_change', ${value}, true)`);
 }
-
-/** Of these variants' products, those where one of the variants has no unit left. */
-export async function productsWithEmptyVariant(db: Db, variantIds: readonly number[]): Promise<Set<number>> {
-  if (variantIds.length === 0) return new Set();
-  const rows = await db
-    .selectDistinct({ productId: productVariants.productId })
-    .from(productVariants)
-    .where(and(inArray(productVariants.id, [...variantIds]), eq(productVariants.quantity, 0)));
-  return new Set(rows.map((row) => row.productId));
-}

@@ -9,13 +9,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { LISTING_QUEUE, STOCK_MOVED_QUEUE } from '../../src/core/listings/listing-work.js';
 import * as sitesRepo from '../../src/db/sites.repo.js';
 import type { OrderStatus } from '../../src/domain/index.js';
 import type { PlatformOrder } from '../../src/platforms/contracts/orders.js';
 import { connectEtsySite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
-import { call, createTestApp, registerUser, runDueJobs, type TestApp, within } from '../helpers/test-app.js';
+import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
 const at = (seconds: number) => new Date(Date.UTC(2026, 10, 28, 12, 0, seconds));
 
@@ -80,7 +79,7 @@ for (const kind of databaseKinds()) {
             sql`select count(*)::int as n from stock_movements where workspace_id = ${user.workspace.id} and reason = ${reason}`,
           )
         )[0]!.n;
-      return { site, pool, lines, movements, user };
+      return { site, pool, lines, movements };
     }
 
     /**
@@ -242,85 +241,6 @@ for (const kind of databaseKinds()) {
           t.queries.seen = undefined;
         }
       });
-
-    // PostgreSQL only, as above.
-    if (kind === 'postgres')
-      test('an intake waits on no listing: with a listing of its product locked, the order and its stock are recorded, and the listings follow after', async () => {
-        const { site, pool, user } = await shopWith({ 'FOLLOW-A': 5 });
-        // Two listings of the product, synced: one on the shop that sells, one on a second shop.
-        const second = await connectEtsySite(t, user, '901');
-        const listingsNow = () =>
-          selectRows<{ id: number; site_id: number; sync_status: string; target_version: number }>(
-            t.database,
-            sql`select l.id, l.site_id, l.sync_status, l.target_version from listings l join products p on p.id = l.product_id
-                where p.workspace_id = ${site.workspaceId} order by l.site_id`,
-          );
-        for (const siteId of [site.id, second])
-          await t.database.db.execute(sql`
-            insert into listings (workspace_id, site_id, product_id, platform_id, status, sync_status, category_id, currency, synced_version, target_version, updated_at)
-            select p.workspace_id, ${siteId}, p.id, 1, 'active', 'synced', '1', 'USD', p.version, p.version, '2020-01-01'
-            from products p where p.workspace_id = ${site.workspaceId}`);
-        const [onShop, onSecond] = await listingsNow();
-        const sale = view('F1', 'open', [['FT1', 'FOLLOW-A', 2]]);
-        let recorded = 'still waiting after 3 s';
-        // A listing worker settling the second shop's listing holds its row.
-        await t.database.db.transaction(async (tx) => {
-          await tx.execute(sql`select id from listings where id = ${onSecond!.id} for update`);
-          recorded = await Promise.race([
-            other.deps.orderIntake.record(site, [sale]),
-            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
-          ]);
-        });
-        assert.equal(recorded, 'order F1: 1 recorded; 2 taken, 0 given back');
-        assert.deepEqual(await pool(), { 'FOLLOW-A': 3 });
-        // The follow-up the intake queued brings the second shop's listing to the pool, and leaves the selling shop's.
-        assert.deepEqual(await listingsNow(), [onShop, onSecond]);
-        // (With the follow-ups the tests before queued, taken together: only this one's product has listings.)
-        assert.match(Object.keys(await runDueJobs(t, STOCK_MOVED_QUEUE)).join(), /: 1 listing\(s\) to bring to the pool$/);
-        const [shopAfter, secondAfter] = await listingsNow();
-        assert.deepEqual(shopAfter, onShop);
-        assert.equal(secondAfter!.sync_status, 'syncing');
-        assert.ok(secondAfter!.target_version > onSecond!.target_version);
-        const [queued] = await selectRows<{ n: number }>(
-          t.database,
-          sql`select count(*)::int as n from pgboss.job where name = ${LISTING_QUEUE} and data->>'listingId' = ${String(onSecond!.id)} and state = 'created'`,
-        );
-        assert.equal(queued?.n, 1);
-      });
-
-    test("the listings' follow-ups of several intakes, taken together, leave a shop's listing only where every sale of its product was there", async () => {
-      const { site, user } = await shopWith({ 'BOTH-A': 9, 'ONE-B': 9 });
-      const secondId = await connectEtsySite(t, user, '902');
-      await t.database.db.execute(sql`update sites set orders_from = '2020-01-01' where id = ${secondId}`);
-      const second = (await sitesRepo.findSite(t.database.db, user.workspace.id, secondId))!;
-      await runDueJobs(t, STOCK_MOVED_QUEUE);
-      await t.database.db.execute(sql`
-        insert into listings (workspace_id, site_id, product_id, platform_id, status, sync_status, category_id, currency, synced_version, target_version, updated_at)
-        select p.workspace_id, s.id, p.id, 1, 'active', 'synced', '1', 'USD', p.version, p.version, '2020-01-01'
-        from products p cross join (values (${site.id}::int), (${second.id}::int)) as s(id) where p.workspace_id = ${user.workspace.id}`);
-      // BOTH-A sells on both shops, ONE-B on the first twice: four intakes, their follow-ups run together.
-      await t.deps.orderIntake.record(site, [view('M1', 'open', [['M1-1', 'BOTH-A', 1]])]);
-      await t.deps.orderIntake.record(second, [view('M2', 'open', [['M2-1', 'BOTH-A', 1]])]);
-      await t.deps.orderIntake.record(site, [view('M3', 'open', [['M3-1', 'ONE-B', 1]])]);
-      await t.deps.orderIntake.record(site, [view('M4', 'open', [['M4-1', 'ONE-B', 1]])]);
-      assert.deepEqual(await runDueJobs(t, STOCK_MOVED_QUEUE), {
-        '2 product(s) moved by 4 intake(s): 3 listing(s) to bring to the pool': 1,
-      });
-      const now = await selectRows<{ sku: string; site_id: number; sync_status: string }>(
-        t.database,
-        sql`select v.sku, l.site_id, l.sync_status from listings l join product_variants v on v.product_id = l.product_id
-            where l.workspace_id = ${user.workspace.id} order by v.sku, l.site_id`,
-      );
-      assert.deepEqual(
-        now.map((l) => [l.sku, l.site_id === site.id ? 'selling shop' : 'second shop', l.sync_status]),
-        [
-          ['BOTH-A', 'selling shop', 'syncing'],
-          ['BOTH-A', 'second shop', 'syncing'],
-          ['ONE-B', 'selling shop', 'synced'],
-          ['ONE-B', 'second shop', 'syncing'],
-        ],
-      );
-    });
 
     test('any interleaving of any views of a few orders, one or several to a call, ends with the pool at start − held, and held within what was sold', async () => {
       const START = 6;

@@ -19,7 +19,7 @@ import {
   type WebhookEvent,
 } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { type Jobs, type QueueDefinition, RESUMABLE } from '../../lib/jobs.js';
+import type { Jobs, QueueDefinition } from '../../lib/jobs.js';
 import { ListingRefused } from '../../platforms/contracts/errors.js';
 import type { ListingProgress, PlatformListing } from '../../platforms/contracts/listings.js';
 import type { ListingsAdapters } from '../../platforms/registry.js';
@@ -34,10 +34,6 @@ import { presentListing } from './present.js';
 import { settingsOf, sitePricing } from './settings.js';
 
 export const LISTING_QUEUE = 'listing-work';
-/** Stock moved by orders, for the listings to follow (ListingWork.stockMoved). */
-export const STOCK_MOVED_QUEUE = 'stock-moved';
-/** Intakes' stock moves one follow-up takes at once: a burst of sales retargets its products' listings a few times. */
-const STOCK_MOVED_AT_ONCE = 200;
 
 /** Where a listing stands when it cannot be switched on: live already, under the platform's review, or refused by it. */
 const UNSWITCHABLE: readonly ListingStatus[] = ['active', 'in_review', 'rejected'];
@@ -67,16 +63,8 @@ export interface ListingJob {
   direct?: boolean;
 }
 
-/** Stock an intake is moving by orders of one site: each product, the earliest sale of it there, the variants moved. */
-export interface StockMoved {
-  siteId: number;
-  products: { id: number; soldSince: string; variantIds: number[] }[];
-}
-
 export interface ListingWork {
   readonly queue: QueueDefinition<ListingJob>;
-  /** The listings' follow-up of the stock that orders moved (stockMoved). */
-  readonly stockMovedQueue: QueueDefinition<StockMoved>;
   /** The bulk feeds' queue (offer-feeds.ts). */
   readonly feedQueue: QueueDefinition<FeedJob>;
   /** Queues the listing's work in the caller's transaction (a second send while one waits is the same job). */
@@ -84,13 +72,11 @@ export interface ListingWork {
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
   /**
-   * Orders of one site are moving the products' stock pool (in the caller's transaction, which may move it still): once
-   * it commits, a follow-up brings their listings to the pool, as productsChanged does, but leaves the listings on the
-   * site that sold as its platform set them when Storelink has not written to them since the product's earliest sale
-   * there; a product with a moved variant at 0 goes to every listing. The follow-up is a job of its own, so the intake
-   * holds the pool without waiting on a listing, and a burst's follow-ups are taken together.
+   * The products' stock pool moved by orders of one site (in the caller's transaction): as productsChanged, but the
+   * listings on the site that sold are left as their platform set them when Storelink has not written to them since
+   * the product's earliest sale there (`soldOn.at`, by product; a product it does not name goes to every listing).
    */
-  stockMoved(tx: Db, moved: StockMoved): Promise<void>;
+  stockChanged(tx: Db, productIds: readonly number[], soldOn: { siteId: number; at: ReadonlyMap<number, Date> }): Promise<void>;
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
@@ -304,32 +290,6 @@ export function createListingWork(deps: {
     },
   });
 
-  /**
-   * Brings the listings of the products that orders moved to their pool, for every intake taken together: run one after
-   * another, each would retarget every listing of its products but the selling site's untouched ones, so a listing is
-   * left only where every intake of its product sold on its site (and since the earliest of their sales).
-   */
-  async function followStock(moves: readonly StockMoved[]): Promise<string> {
-    const kept = new Map<number, { siteId: number; since: Date } | null>();
-    const variantIds = new Set<number>();
-    for (const { siteId, products } of moves)
-      for (const { id, soldSince, variantIds: moved } of products) {
-        for (const variantId of moved) variantIds.add(variantId);
-        const since = new Date(soldSince);
-        const seen = kept.get(id);
-        if (seen === undefined) kept.set(id, { siteId, since });
-        else if (seen !== null) kept.set(id, seen.siteId === siteId ? { siteId, since: since < seen.since ? since : seen.since } : null);
-      }
-    return db.transaction(async (tx) => {
-      for (const id of await productsRepo.productsWithEmptyVariant(tx, [...variantIds])) kept.set(id, null);
-      const except = new Map([...kept].flatMap(([id, one]) => (one ? [[id, one] as const] : [])));
-      const retargeted = await listingsRepo.retargetListings(tx, [...kept.keys()], clock.now(), except);
-      await sendAll(tx, retargeted);
-      const listings = `${retargeted.length} listing(s) to bring to the pool`;
-      return `${kept.size} product(s) moved by ${moves.length} intake(s): ${listings}`;
-    });
-  }
-
   return {
     queue: {
       name: LISTING_QUEUE,
@@ -345,17 +305,9 @@ export function createListingWork(deps: {
     async productsChanged(tx, productIds) {
       await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now()));
     },
-    stockMovedQueue: {
-      name: STOCK_MOVED_QUEUE,
-      // A database's work, run again within seconds if its instance died; a failed one (a deadlock) is tried again.
-      options: { retryLimit: 10, ...RESUMABLE, expireInSeconds: 60, deleteAfterSeconds: 3600 },
-      work: { localConcurrency: 1, pollingIntervalSeconds: deps.pollIntervalSeconds },
-      handler: (job) => followStock([job]),
-      batch: { size: STOCK_MOVED_AT_ONCE, handler: followStock },
-      worker: 'listings',
-    },
-    async stockMoved(tx, moved) {
-      if (moved.products.length > 0) await jobs.send(STOCK_MOVED_QUEUE, moved, { tx });
+    async stockChanged(tx, productIds, soldOn) {
+      const except = { siteId: soldOn.siteId, unchangedSince: soldOn.at };
+      await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now(), except));
     },
     async siteConnected(tx, siteId) {
       await sendAll(tx, await listingsRepo.unsyncedListingsOfSite(tx, siteId));

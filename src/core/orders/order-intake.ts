@@ -16,9 +16,8 @@
  *   id order, so two intakes of overlapping orders (a poll and a burst of notifications, two instances) wait for each
  *   other rather than deadlock. The stock is locked last, once every move is known, and locked, moved and counted in
  *   one statement: another channel's sale waits for this intake from there to its commit.
- * - Once the intake commits, a follow-up it queued (ListingWork.stockMoved) gives the listings of every product whose
- *   pool moved the new quantity: the intake itself never waits on a listing. The listings on the site that sold are
- *   left: its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
+ * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
+ *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
  *   sale was placed, or whose write is waiting or in flight (a sale on another platform, seen first, sent it a pool
  *   that did not count this one: the bench found Amazon's listings left above the pool so, since Amazon's sales are
@@ -133,7 +132,12 @@ function recordsNow(
   );
 }
 
-export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; listings: Pick<ListingWork, 'stockMoved'> }): OrderIntake {
+export function createOrderIntake(deps: {
+  db: Db;
+  clock: Clock;
+  outbox: Outbox;
+  listings: Pick<ListingWork, 'stockChanged'>;
+}): OrderIntake {
   const { db, clock } = deps;
 
   async function record(tx: Db, site: SiteRow, given: readonly PlatformOrder[]): Promise<string> {
@@ -260,23 +264,6 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
       }
     }
 
-    // The listings follow once this commits (ListingWork.stockMoved), queued before the pools are locked: the intake
-    // holds them for its own rows only.
-    const selling = new Map<number, { soldSince: Date; variantIds: Set<number> }>();
-    for (const { order, variant } of movers) {
-      const product = selling.get(variant.productId) ?? { soldSince: order.view.placedAt, variantIds: new Set<number>() };
-      if (order.view.placedAt < product.soldSince) product.soldSince = order.view.placedAt;
-      product.variantIds.add(variant.id);
-      selling.set(variant.productId, product);
-    }
-    await deps.listings.stockMoved(tx, {
-      siteId: site.id,
-      products: [...selling].map(([id, { soldSince, variantIds }]) => ({
-        id,
-        soldSince: soldSince.toISOString(),
-        variantIds: [...variantIds],
-      })),
-    });
     const results = await ordersRepo.takeStock(
       tx,
       touched.map((v) => v.productId),
@@ -284,8 +271,17 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
       moves,
       now,
     );
+    /** Variants whose pool moved: their product, and whether the pool is now empty. */
+    const moved = new Map<number, { productId: number; empty: boolean }>();
+    /** Each product whose pool moved, and the earliest order here that moved it. */
+    const soldSince = new Map<number, Date>();
     results.forEach((result, at) => {
-      if (result) movers[at]!.order.movedStock = true;
+      if (!result) return;
+      const { order, variant } = movers[at]!;
+      moved.set(variant.id, { productId: variant.productId, empty: result.after === 0 });
+      const seen = soldSince.get(variant.productId);
+      if (!seen || order.view.placedAt < seen) soldSince.set(variant.productId, order.view.placedAt);
+      order.movedStock = true;
     });
     const insertedLines = await ordersRepo.insertLines(
       tx,
@@ -325,6 +321,14 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
       insertedLines,
       changedLines,
     );
+
+    if (moved.size > 0) {
+      const productIds = [...soldSince.keys()];
+      // A product whose pool reached 0 goes to every listing; the others leave the selling site's listings unwritten
+      // since the product's earliest sale here (later writes did not count it).
+      for (const { productId, empty } of moved.values()) if (empty) soldSince.delete(productId);
+      await deps.listings.stockChanged(tx, productIds, { siteId: site.id, at: soldSince });
+    }
 
     const events: OutboxEvent[] = [];
     const audits: auditRepo.AuditEntry[] = [];
