@@ -4,7 +4,15 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { type ChannelHandlers, type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
+import {
+  type ChannelHandlers,
+  type Database,
+  type DatabaseTarget,
+  type Db,
+  type QueryLogger,
+  STORAGE_PROBE,
+  withoutTypeHints,
+} from './database.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
 
@@ -64,7 +72,7 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
   });
   // An idle client losing its connection: pg-pool has already dropped it, and the next query reports the outage.
   pool.on('error', () => {});
-  const db = drizzlePg({ client: pool, schema, logger });
+  const db = withoutTypeHints(drizzlePg({ client: pool, schema, logger }));
   await pool.query('select 1');
   return {
     kind: 'postgres',

@@ -48,3 +48,13 @@ export const STORAGE_PROBE =
   "create temp table storelink_storage_probe (filler text) on commit drop; insert into storelink_storage_probe values (repeat('x', 100))";
 
 export type QueryLogger = false | { logQuery: (query: string) => void };
+
+/**
+ * Drizzle's PostgreSQL dialect looks up a type hint for every parameter of every statement it builds (`prepareTyping`:
+ * nine class checks each), which only the AWS Data API driver reads; node-postgres and PGlite send every parameter
+ * untyped and never look at them. Unset, Drizzle skips the look-up. test/server/statements.test.ts keeps this honest.
+ */
+export function withoutTypeHints<T extends Db>(db: T): T {
+  (db as unknown as { dialect: { prepareTyping?: unknown } }).dialect.prepareTyping = undefined;
+  return db;
+}

@@ -9,7 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { fromPglite } from 'pg-boss';
 import { lockDataDir } from './data-dir-lock.js';
-import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE } from './database.js';
+import { type Database, type DatabaseTarget, type Db, type QueryLogger, STORAGE_PROBE, withoutTypeHints } from './database.js';
 import { madePgliteImage, PGLITE_SETTINGS, readPgliteImage, remakePgliteImageDirectory } from './pglite-image.js';
 import * as schema from './schema.js';
 import { createStorageHealth } from './storage-health.js';
@@ -50,7 +50,7 @@ export async function openPglite(
   }
   const storage = createStorageHealth(() => probeWrite(client));
   observeFailures(client, storage.observe);
-  const db = drizzlePglite({ client, schema, logger });
+  const db = withoutTypeHints(drizzlePglite({ client, schema, logger }));
   return {
     kind: 'pglite',
     db: db as unknown as Db,
