@@ -182,22 +182,23 @@ for (const kind of databaseKinds()) {
           void promise.then((answer) => void (state.answer = answer));
           return state;
         };
+        /** The intake's answer, or 'still waiting after 3 s' when it waits on the lock. */
+        const unlessWaiting = (view: PlatformOrder) =>
+          Promise.race([
+            other.deps.orderIntake.record(site, [view]),
+            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
+          ]);
         let cancelled: { answer?: string } = {};
         // Another intake of the product (here: its pool locked as an intake locks it) holds it for a while.
         await t.database.db.transaction(async (tx) => {
           await tx.execute(sql`select id from products where workspace_id = ${site.workspaceId} for update`);
           // Amazon's search after a burst, or a poll, reads the order again as it is: nothing to lock, nothing to wait for.
-          const again = await Promise.race([
-            other.deps.orderIntake.record(site, [paid]),
-            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
-          ]);
-          assert.equal(again, 'order R1: 1 unchanged; 0 taken, 0 given back');
+          assert.equal(await unlessWaiting(paid), 'order R1: 1 unchanged; 0 taken, 0 given back');
           // Shipped, it moves no stock either, and locks none.
-          const shipped = await Promise.race([
-            other.deps.orderIntake.record(site, [{ ...paid, status: 'shipped', updatedAt: at(30) }]),
-            new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
-          ]);
-          assert.equal(shipped, 'order R1: 1 updated; 0 taken, 0 given back');
+          assert.equal(
+            await unlessWaiting({ ...paid, status: 'shipped', updatedAt: at(30) }),
+            'order R1: 1 updated; 0 taken, 0 given back',
+          );
           // A view that moves the pool does wait: the lock is real.
           cancelled = settled(other.deps.orderIntake.record(site, [{ ...paid, status: 'cancelled', updatedAt: at(60) }]));
           await new Promise((resolve) => setTimeout(resolve, 300));
