@@ -373,6 +373,47 @@ describe("a queue's backlog", () => {
       assert.ok(mostInFlight > 1, `receives at once: ${mostInFlight}`);
       assert.ok(mostInFlight <= 4, `receives at once: ${mostInFlight}`);
     });
+  test('receives that come back short of full keep the backlog going until the queue is empty: none is left to one receiver', async () => {
+    // A burst's messages keep coming while the backlog's receives are acted on, so some come back short of full: here
+    // every other receive takes 6 of the 10 it may, as when another receive took the rest a moment before.
+    const waiting = Array.from({ length: 120 }, (_, i) => `order-${i}`);
+    let receives = 0;
+    /**
+     * Long polls begun while messages were waiting, after the first (the quiet queue's): each is a backlog that ended
+     * with the queue not empty, its messages left to one receive at a time until one comes back full again.
+     */
+    let pollsWithMessages = 0;
+    let removed = 0;
+    const queue: NotificationQueue = {
+      platform: 'amazon-seller',
+      receiveMax: 10,
+      async receive(waitSeconds, signal) {
+        if (++receives > 1 && waitSeconds > 0 && waiting.length > 0) pollsWithMessages += 1;
+        const short = receives % 2 === 0;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const taken = waiting.splice(0, short ? 6 : 10);
+        if (taken.length === 0 && waitSeconds > 0) await sleep(waitSeconds * 1000, undefined, { signal }).catch(() => undefined);
+        return taken.map((id) => ({
+          handle: `handle-${id}`,
+          notification: { kind: 'order_changed', accountId: 'A1', externalOrderId: id } as const,
+        }));
+      },
+      remove: async (handles) => void (removed += handles.length),
+    };
+    const readers = createNotificationQueueReaders({
+      clock: createManualClock(new Date('2026-12-04T18:00:00Z')),
+      queues: { 'amazon-seller': queue },
+      notifications: { queued: async () => 'acted' },
+      onError: () => undefined,
+    });
+    readers.start();
+    try {
+      await within(5_000, async () => removed === 120);
+    } finally {
+      await readers.stop();
+    }
+    assert.equal(pollsWithMessages, 0, `long polls made while messages waited: ${pollsWithMessages} of ${receives} receives`);
+  });
 });
 
 describe('an ORDER_CHANGE message read, and the queue configured', () => {
