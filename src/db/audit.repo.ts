@@ -2,6 +2,7 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuditAction, AuditSubject } from '../domain/index.js';
 import type { Db } from './client.js';
+import { selectRows } from './json-rows.js';
 import { auditEvents, memberships, users, workspaces } from './schema.js';
 
 export interface AuditEntry {
@@ -24,7 +25,12 @@ export async function recordAudit(db: Db, workspaceIds: readonly number[], entry
 export async function recordAudits(db: Db, workspaceId: number, entries: readonly AuditEntry[], at: Date): Promise<void> {
   for (let i = 0; i < entries.length; i += 1_000) {
     const batch = entries.slice(i, i + 1_000);
-    await db.insert(auditEvents).values(batch.map((entry) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })));
+    await db.insert(auditEvents).select(
+      selectRows(
+        auditEvents,
+        batch.map((entry) => ({ ...entry, details: entry.details ?? {}, workspaceId, createdAt: at })),
+      ),
+    );
   }
 }
 

@@ -5,6 +5,7 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { OrderStatus, StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
+import { selectRows } from './json-rows.js';
 import { orderLines, orders, productVariants, sites, stockMovements, users } from './schema.js';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -74,7 +75,12 @@ export async function insertOrders(
   if (rows.length === 0) return [];
   return db
     .insert(orders)
-    .values(rows.map((fields) => ({ ...fields, createdAt: now, updatedAt: now })))
+    .select(
+      selectRows(
+        orders,
+        rows.map((fields) => ({ history: false, issues: [], ...fields, createdAt: now, updatedAt: now })),
+      ),
+    )
     .onConflictDoNothing({ target: [orders.siteId, orders.externalId] })
     .returning();
 }
@@ -125,7 +131,12 @@ export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Pro
   return rows.length > 0
     ? db
         .insert(orderLines)
-        .values([...rows])
+        .select(
+          selectRows(
+            orderLines,
+            rows.map((row) => ({ stockTaken: 0, stockReturned: 0, issues: [], ...row })),
+          ),
+        )
         .returning()
     : [];
 }
