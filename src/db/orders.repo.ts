@@ -126,6 +126,14 @@ export async function updateOrders(db: Db, changes: readonly { id: number; field
 
 export type OrderLineInsert = Omit<typeof orderLines.$inferInsert, 'id'>;
 
+/**
+ * In the caller's transaction, the lines' references to their product and variant are checked at its commit rather
+ * than as each is inserted (migration 0032): the order intake writes its lines before it locks their stock.
+ */
+export async function checkLinesAtCommit(db: Db): Promise<void> {
+  await db.execute(sql`set constraints order_lines_product_id_products_id_fk, order_lines_variant_id_product_variants_id_fk deferred`);
+}
+
 /** Inserts the lines and answers them as stored. */
 export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<OrderLineRow[]> {
   return rows.length > 0
@@ -177,6 +185,12 @@ export interface StockMove {
   why: { reason: StockReason; orderId: number; at: Date };
 }
 
+/** What a stock move did: the change made (a take that met an empty pool changes less than asked) and the pool after it. */
+export interface StockAnswer {
+  change: number;
+  after: number;
+}
+
 /**
  * The intake's stock, in one statement (migration 0031's storelink_take_stock):
  * - locks the products, then the variants, whose stock the caller's transaction may move, each in id order: the order
@@ -197,7 +211,7 @@ export async function takeStock(
   variantIds: readonly number[],
   moves: readonly StockMove[],
   now: Date,
-): Promise<({ change: number; after: number } | null)[]> {
+): Promise<(StockAnswer | null)[]> {
   if (moves.length === 0) return [];
   const ids = (list: readonly number[]) => JSON.stringify([...new Set(list)]);
   const json = JSON.stringify(
@@ -211,7 +225,7 @@ export async function takeStock(
     sql`select n, change, quantity_after from storelink_take_stock(${ids(productIds)}::jsonb, ${ids(variantIds)}::jsonb, ${json}::jsonb, ${now.toISOString()}::timestamptz)`,
   );
   const rows = (result as unknown as { rows: { n: number; change: number; quantity_after: number }[] }).rows;
-  const answers: ({ change: number; after: number } | null)[] = moves.map(() => null);
+  const answers: (StockAnswer | null)[] = moves.map(() => null);
   for (const row of rows) answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
   return answers;
 }

@@ -112,6 +112,23 @@ for (const kind of databaseKinds()) {
       assert.equal(await movements('order'), 2);
       const [orders] = await selectRows<{ n: number }>(t.database, sql`select count(*)::int as n from orders where site_id = ${site.id}`);
       assert.equal(orders?.n, 1);
+      // Written first as though the pool covered the sale, the intake that found it short was rolled back and made
+      // again: the order was audited once, its short line as oversold.
+      const audits = await selectRows<{ stock_taken: number }>(
+        t.database,
+        sql`select (details->>'stock_taken')::int as stock_taken from audit_events
+            where action = 'order.recorded' and (details->>'site_id')::int = ${site.id}`,
+      );
+      assert.deepEqual(audits, [{ stock_taken: 3 }]);
+      assert.deepEqual(
+        (
+          await selectRows<{ issues: { code: string }[] }>(
+            t.database,
+            sql`select issues from order_lines where site_id = ${site.id} and external_id = 'T2'`,
+          )
+        ).map((l) => l.issues.map((i) => i.code)),
+        [['oversold']],
+      );
 
       // Cancelled, twenty times at once: exactly what was taken goes back, once.
       const cancelled = { ...paid, status: 'cancelled' as const, platformStatus: 'canceled', updatedAt: at(60) };
@@ -230,12 +247,22 @@ for (const kind of databaseKinds()) {
           });
           assert.match(waiting.at(-1) ?? '', /storelink_take_stock/, 'what waits for the pools is the statement that moves them');
           assert.equal(await recorded, 'order H1: 1 recorded; 3 taken, 0 given back');
-          // Once it has the pools, the intake writes what their answer decides (its lines, the listings' work, its
-          // events and audit) and commits: nothing more is locked, moved or counted one by one.
+          // Once it has the pools, the intake checks their answer, queues the listings' work and commits: nothing more
+          // is locked, moved or counted one by one.
           const held = (t.queries.seen ?? []).slice(waiting.length);
           assert.deepEqual(
             held.filter((query) => /for update|storelink_move_stock|update "products"/i.test(query)),
             [],
+          );
+          // Its lines, its order's event and its audit entry were written before it waited: held from the take to the
+          // commit are the listings' work alone.
+          assert.deepEqual(
+            held.filter((query) => /insert into "(order_lines|audit_events|webhook_deliveries)"/i.test(query)),
+            [],
+          );
+          assert.ok(
+            waiting.some((query) => /insert into "order_lines"/i.test(query)),
+            'the lines are inserted before the stock is taken',
           );
           assert.deepEqual(await pool(), { 'HOLD-A': 3, 'HOLD-B': 4 });
         } finally {
