@@ -1,9 +1,9 @@
 /**
  * Many rows inserted from one JSON document rather than from a parameter for each of their fields. A page of a hundred
  * orders' lines is about 1,700 parameters: Drizzle builds each one, node-postgres sends each one, and PostgreSQL parses
- * a VALUES list as long, all while the order intake holds the stock of the products they sold, so that another
- * channel's sale of them waits (BENCHMARKS.md, "One document for the intake's rows"). Read by `jsonb_to_recordset`,
- * the statement has one parameter however many rows it inserts.
+ * a VALUES list as long, for every page of orders the intake records (BENCHMARKS.md, "Amazon's queue read as fast as
+ * it fills, the intake's rows as one document"). Read by `jsonb_to_recordset`, the statement has one parameter however
+ * many rows it inserts.
  *
  * The columns are Drizzle's own, in the order its insert lists them, each read from the document as its own SQL type,
  * and each value is the one Drizzle would have sent for it (a date as its ISO text); a json column's value is put in the

@@ -19,7 +19,7 @@
  *   decides (each line's stock taken, the orders' events and audit entries) is written before it, as though each move
  *   is made as asked, and the answer is checked against it: an intake it does not match (a pool short of a sale, a
  *   variant gone meanwhile) is rolled back and made again with the stock taken first. Held from the take to the commit
- *   are the check and the listings' work alone (the bench's burst waited on 50 to 110 ms of writes there).
+ *   are the check and the listings' work alone (the bench's burst held them 60 to 110 ms for its writes before).
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
  *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
