@@ -317,101 +317,98 @@ describe("a queue that refuses this server's key, on GET /health", () => {
 });
 
 describe("a queue's backlog", () => {
+  /**
+   * A queue of `count` messages, each naming an order, read until every one is removed. Each receive is told to
+   * `begun` (with the messages waiting then), waits 10 ms, fails where `fails` says so (as a connection reset does), and
+   * takes up to `take(n)` of them (n: the receive's count from 1). Quiet, a long poll waits its time, or until the
+   * readers stop; one begun after the stop ends at once, as a fetch given an aborted signal does (a listener added then
+   * would never be called: the suite hung on it). Answers the orders acted on, the handles removed, the receives made
+   * and the most at once.
+   */
+  async function readAll(
+    count: number,
+    receive: {
+      take?: (n: number) => number;
+      fails?: (n: number) => boolean;
+      begun?: (waitSeconds: number, n: number, waiting: number) => void;
+    },
+  ) {
+    const waiting = Array.from({ length: count }, (_, i) => `order-${i}`);
+    const removed: string[] = [];
+    const acted: string[] = [];
+    let receives = 0;
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const queue: NotificationQueue = {
+      platform: 'amazon-seller',
+      receiveMax: 10,
+      async receive(waitSeconds, signal) {
+        const n = ++receives;
+        receive.begun?.(waitSeconds, n, waiting.length);
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          if (receive.fails?.(n)) throw new PlatformError('unavailable', 'Amazon SQS reset the connection');
+          const taken = waiting.splice(0, receive.take?.(n) ?? 10);
+          if (taken.length === 0 && waitSeconds > 0) await sleep(waitSeconds * 1000, undefined, { signal }).catch(() => undefined);
+          return taken.map((id) => ({
+            handle: `handle-${id}`,
+            notification: { kind: 'order_changed', accountId: 'A1', externalOrderId: id } as const,
+          }));
+        } finally {
+          inFlight -= 1;
+        }
+      },
+      remove: async (handles) => void removed.push(...handles),
+    };
+    const readers = createNotificationQueueReaders({
+      clock: createManualClock(new Date('2026-12-04T18:00:00Z')),
+      queues: { 'amazon-seller': queue },
+      notifications: {
+        queued: async (_platform, notification) => {
+          acted.push(notification.kind === 'order_changed' ? notification.externalOrderId : '?');
+          return 'acted';
+        },
+      },
+      onError: () => undefined,
+      backOffMs: 20,
+    });
+    readers.start();
+    try {
+      await within(5_000, async () => removed.length === count);
+    } finally {
+      await readers.stop();
+    }
+    return { acted, removed, receives, mostInFlight };
+  }
+
   for (const failing of [false, true])
     test(`a full receive is followed by several at once until the queue is empty; each message is acted on and removed once${failing ? ', a receive failing among them' : ''}`, async () => {
-      const waiting = Array.from({ length: 95 }, (_, i) => `order-${i}`);
-      let receives = 0;
-      const removed: string[] = [];
-      const acted: string[] = [];
-      let inFlight = 0;
-      let mostInFlight = 0;
-      const queue: NotificationQueue = {
-        platform: 'amazon-seller',
-        receiveMax: 10,
-        async receive(waitSeconds, signal) {
-          inFlight += 1;
-          mostInFlight = Math.max(mostInFlight, inFlight);
-          try {
-            await new Promise((resolve) => setTimeout(resolve, 10));
-            // The third receive, one of the backlog's, meets a connection reset: the loop backs off and goes on.
-            if (failing && ++receives === 3) throw new PlatformError('unavailable', 'Amazon SQS reset the connection');
-            const taken = waiting.splice(0, 10);
-            // Quiet: a long poll waits its time, or until the readers stop; one begun after the stop ends at once, as a
-            // fetch given an aborted signal does (a listener added then would never be called: the suite hung on it).
-            if (taken.length === 0 && waitSeconds > 0) await sleep(waitSeconds * 1000, undefined, { signal }).catch(() => undefined);
-            return taken.map((id) => ({
-              handle: `handle-${id}`,
-              notification: { kind: 'order_changed', accountId: 'A1', externalOrderId: id } as const,
-            }));
-          } finally {
-            inFlight -= 1;
-          }
-        },
-        remove: async (handles) => void removed.push(...handles),
-      };
-      const readers = createNotificationQueueReaders({
-        clock: createManualClock(new Date('2026-12-04T18:00:00Z')),
-        queues: { 'amazon-seller': queue },
-        notifications: {
-          queued: async (_platform, notification) => {
-            acted.push(notification.kind === 'order_changed' ? notification.externalOrderId : '?');
-            return 'acted';
-          },
-        },
-        onError: () => undefined,
-        backOffMs: 20,
-      });
-      readers.start();
-      try {
-        await within(5_000, async () => removed.length === 95);
-      } finally {
-        await readers.stop();
-      }
+      // The third receive, one of the backlog's, meets a connection reset: the loop backs off and goes on.
+      const { acted, removed, mostInFlight } = await readAll(95, { fails: (n) => failing && n === 3 });
       assert.equal(new Set(acted).size, 95);
       assert.equal(acted.length, 95, 'each acted on once');
       assert.deepEqual([...removed].sort(), Array.from({ length: 95 }, (_, i) => `handle-order-${i}`).sort());
       assert.ok(mostInFlight > 1, `receives at once: ${mostInFlight}`);
       assert.ok(mostInFlight <= 4, `receives at once: ${mostInFlight}`);
     });
+
   test('receives that come back short of full keep the backlog going until the queue is empty: none is left to one receiver', async () => {
-    // A burst's messages keep coming while the backlog's receives are acted on, so some come back short of full: here
-    // every other receive takes 6 of the 10 it may, as when another receive took the rest a moment before.
-    const waiting = Array.from({ length: 120 }, (_, i) => `order-${i}`);
-    let receives = 0;
     /**
      * Long polls begun while messages were waiting, after the first (the quiet queue's): each is a backlog that ended
      * with the queue not empty, its messages left to one receive at a time until one comes back full again.
      */
     let pollsWithMessages = 0;
-    let removed = 0;
-    const queue: NotificationQueue = {
-      platform: 'amazon-seller',
-      receiveMax: 10,
-      async receive(waitSeconds, signal) {
-        if (++receives > 1 && waitSeconds > 0 && waiting.length > 0) pollsWithMessages += 1;
-        const short = receives % 2 === 0;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        const taken = waiting.splice(0, short ? 6 : 10);
-        if (taken.length === 0 && waitSeconds > 0) await sleep(waitSeconds * 1000, undefined, { signal }).catch(() => undefined);
-        return taken.map((id) => ({
-          handle: `handle-${id}`,
-          notification: { kind: 'order_changed', accountId: 'A1', externalOrderId: id } as const,
-        }));
+    const { removed, receives } = await readAll(120, {
+      begun(waitSeconds, n, waiting) {
+        if (n > 1 && waitSeconds > 0 && waiting > 0) pollsWithMessages += 1;
       },
-      remove: async (handles) => void (removed += handles.length),
-    };
-    const readers = createNotificationQueueReaders({
-      clock: createManualClock(new Date('2026-12-04T18:00:00Z')),
-      queues: { 'amazon-seller': queue },
-      notifications: { queued: async () => 'acted' },
-      onError: () => undefined,
+      // A burst's messages keep coming while the backlog's receives are acted on, so some come back short of full:
+      // here every other receive takes 6 of the 10 it may, as when another receive took the rest a moment before.
+      take: (n) => (n % 2 === 0 ? 6 : 10),
     });
-    readers.start();
-    try {
-      await within(5_000, async () => removed === 120);
-    } finally {
-      await readers.stop();
-    }
+    assert.equal(removed.length, 120);
     assert.equal(pollsWithMessages, 0, `long polls made while messages waited: ${pollsWithMessages} of ${receives} receives`);
   });
 });
