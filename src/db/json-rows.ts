@@ -8,9 +8,11 @@
  * The columns are Drizzle's own, in the order its insert lists them, each read from the document as its own SQL type,
  * and each value is the one Drizzle would have sent for it (a date as its ISO text); a json column's value is put in the
  * document as it is. A serial key is left out of the document and takes its sequence's next value, as its default
- * would. Every row gives every other column, defaults included: a column left out is an error here, not a null there.
+ * would. A column a row leaves out takes the schema's default where that is a value (or made by `$defaultFn`); one
+ * whose default only the database can make (`now()`), or that has none, must be given: left out, it is an error here,
+ * not a null there.
  */
-import { type Column, getTableColumns, getTableName, is, type SQL, sql } from 'drizzle-orm';
+import { type Column, getTableColumns, getTableName, is, SQL, sql } from 'drizzle-orm';
 import { PgJson, PgJsonb, PgSerial, type PgTable } from 'drizzle-orm/pg-core';
 
 /** The rows as a `select` for `db.insert(table).select(…)`. */
@@ -20,16 +22,22 @@ export function selectRows<T extends PgTable>(table: T, rows: readonly T['$infer
   const columns = Object.entries(getTableColumns(table) as Record<string, Column>).filter(
     ([, column]) => !(column as Column & { shouldDisableInsert(): boolean }).shouldDisableInsert(),
   );
+  const serials = columns.filter(([, column]) => is(column, PgSerial));
   const given = columns.filter(([, column]) => !is(column, PgSerial));
+  /** A column's value in a row: the row's own, else the schema's default where it is a value. */
+  const fieldOf = (fields: Record<string, unknown>, key: string, column: Column): unknown => {
+    if (fields[key] !== undefined) return fields[key];
+    const made = column.defaultFn?.() ?? column.default;
+    if (made === undefined || is(made, SQL)) throw new Error(`${name}.${column.name}: every row gives every column`);
+    return made;
+  };
   const document = rows.map((row) => {
     const fields = row as Record<string, unknown>;
-    for (const [key, column] of columns)
-      if (is(column, PgSerial) && fields[key] !== undefined)
-        throw new Error(`${name}.${column.name}: a serial key is the sequence's to give`);
+    for (const [key, column] of serials)
+      if (fields[key] !== undefined) throw new Error(`${name}.${column.name}: a serial key is the sequence's to give`);
     return Object.fromEntries(
       given.map(([key, column]) => {
-        const value = fields[key];
-        if (value === undefined) throw new Error(`${name}.${column.name}: every row gives every column`);
+        const value = fieldOf(fields, key, column);
         return [column.name, value === null || is(column, PgJson) || is(column, PgJsonb) ? value : column.mapToDriverValue(value)];
       }),
     );

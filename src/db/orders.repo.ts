@@ -78,7 +78,7 @@ export async function insertOrders(
     .select(
       selectRows(
         orders,
-        rows.map((fields) => ({ history: false, issues: [], ...fields, createdAt: now, updatedAt: now })),
+        rows.map((fields) => ({ ...fields, createdAt: now, updatedAt: now })),
       ),
     )
     .onConflictDoNothing({ target: [orders.siteId, orders.externalId] })
@@ -136,17 +136,7 @@ export async function checkLinesAtCommit(db: Db): Promise<void> {
 
 /** Inserts the lines and answers them as stored. */
 export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<OrderLineRow[]> {
-  return rows.length > 0
-    ? db
-        .insert(orderLines)
-        .select(
-          selectRows(
-            orderLines,
-            rows.map((row) => ({ stockTaken: 0, stockReturned: 0, issues: [], ...row })),
-          ),
-        )
-        .returning()
-    : [];
+  return rows.length > 0 ? db.insert(orderLines).select(selectRows(orderLines, rows)).returning() : [];
 }
 
 /** What a line's new view changes: its units, its price, and the units it has given back. */

@@ -2,7 +2,8 @@
  * Rows inserted from one JSON document (src/db/json-rows.ts, the order intake's orders, lines and audit entries) are
  * stored as Drizzle's own insert stores them: every kind of column the intake writes (text with quotes and non-Latin
  * letters, a null, a numeric, a timestamp to the millisecond, a boolean, json with nesting), and each serial key the
- * sequence's next. A row that leaves a column out is refused before anything is sent.
+ * sequence's next; a column left out takes the schema's default. A row that leaves out a column with no default is
+ * refused before anything is sent.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
