@@ -137,27 +137,14 @@ export async function settleListing(
 
 /**
  * The products changed: each of their listings that is not deleted (nor being deleted) is to be brought to the product's
- * new version, `syncing` until it is. `except` leaves alone the listings on a site that Storelink has not changed since
- * a time, each product's own (the site that sold, since its earliest sale of the product), and have no write waiting
- * or in flight (a write that read the pool before the sale was recorded would undo the platform's own count of it); a
- * product it does not name goes to that site's listings too. Answers the listings, whose work the caller queues.
+ * new version, `syncing` until it is (migration 0033's storelink_retarget_listings, which the order intake's take runs
+ * too, leaving out the site that sold). Answers the listings, whose work the caller queues.
  */
-export async function retargetListings(
-  db: Db,
-  productIds: readonly number[],
-  now: Date,
-  except: { siteId: number; unchangedSince: ReadonlyMap<number, Date> } | null = null,
-): Promise<{ id: number; siteId: number }[]> {
+export async function retargetListings(db: Db, productIds: readonly number[], now: Date): Promise<{ id: number; siteId: number }[]> {
   if (productIds.length === 0) return [];
-  const since = JSON.stringify(Object.fromEntries([...(except?.unchangedSince ?? [])].map(([id, at]) => [id, at.toISOString()])));
-  const result = await db.execute(sql`
-    update ${listings} as l set target_version = p.version, sync_status = 'syncing', updated_at = ${now.toISOString()}::timestamptz
-    from ${products} as p
-    where p.id = l.product_id and l.status <> 'deleted' and l.wants <> 'deleted'
-      and l.product_id in (select value::int from jsonb_array_elements_text(${JSON.stringify(productIds)}::jsonb))
-      and not (l.site_id = ${except?.siteId ?? 0} and l.sync_status = 'synced'
-        and l.updated_at <= coalesce((${since}::jsonb ->> l.product_id::text)::timestamptz, '-infinity'))
-    returning l.id, l.site_id`);
+  const result = await db.execute(
+    sql`select id, site_id from storelink_retarget_listings(${JSON.stringify(productIds)}::jsonb, 0, '{}'::jsonb, ${now.toISOString()}::timestamptz)`,
+  );
   return (result as unknown as { rows: { id: number; site_id: number }[] }).rows.map((r) => ({
     id: Number(r.id),
     siteId: Number(r.site_id),

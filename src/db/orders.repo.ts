@@ -168,11 +168,15 @@ export async function variantsOfSkus(
   return new Map(rows.map((row) => [row.sku, { id: row.id, productId: row.productId }]));
 }
 
-/** One move of a variant's pool: a take (negative) or a give-back (positive), and why (the stock movement's reason). */
+/**
+ * One move of a variant's pool: a take (negative) or a give-back (positive), why (the stock movement's reason), and when
+ * the order that makes it was placed on its platform (a listing there written to since then did not count the sale).
+ */
 export interface StockMove {
   variantId: number;
   delta: number;
   why: { reason: StockReason; orderId: number; at: Date };
+  soldAt: Date;
 }
 
 /** What a stock move did: the change made (a take that met an empty pool changes less than asked) and the pool after it. */
@@ -181,19 +185,28 @@ export interface StockAnswer {
   after: number;
 }
 
+/** What a take did: each move's answer, in the order given (null where the variant is gone), and the listings retargeted. */
+export interface StockTaken {
+  answers: (StockAnswer | null)[];
+  retargeted: { id: number; siteId: number }[];
+}
+
 /**
- * The intake's stock, in one statement (migration 0031's storelink_take_stock):
+ * The intake's stock, in one statement (migrations 0031 and 0033, storelink_take_stock):
  * - locks the products, then the variants, whose stock the caller's transaction may move, each in id order: the order
  *   a seller's edit takes them in (its product, then its variants), so two orders selling the same skus in different
  *   orders, or an order and an edit, wait for each other instead of deadlocking;
  * - makes the moves one after another (migration 0017's storelink_move_stock), each under its variant's lock and with
  *   its own reason: a take leaves what the pool held less its units, never below 0, whatever a seller's edit or
  *   another sale did a moment before;
- * - counts the change on each product whose pool moved: `version` + 1, and `updated_at`.
+ * - counts the change on each product whose pool moved: `version` + 1, and `updated_at`;
+ * - brings every listing of those products to the new version (listingsRepo.retargetListings' rule), except on the
+ *   site that sold (`soldOn`) a listing in sync that nothing was written to since the product's earliest sale here:
+ *   its platform set its quantity itself. A product one of whose pools reached 0 goes to that site's listings too.
  *
  * The caller holds the pools it locked until it commits, and a sale on another channel waits that long: one statement,
- * where it was four. Answers each move's change (a take that met too few units changes less than asked) and the
- * quantity after it, in the order given; null where the variant is gone. No move, no lock.
+ * where it was five. Answers each move's change (a take that met too few units changes less than asked) and the
+ * quantity after it, and the listings retargeted, whose work the caller queues. No move, no lock.
  */
 export async function takeStock(
   db: Db,
@@ -201,23 +214,28 @@ export async function takeStock(
   variantIds: readonly number[],
   moves: readonly StockMove[],
   now: Date,
-): Promise<(StockAnswer | null)[]> {
-  if (moves.length === 0) return [];
+  soldOn: number,
+): Promise<StockTaken> {
+  if (moves.length === 0) return { answers: [], retargeted: [] };
   const ids = (list: readonly number[]) => JSON.stringify([...new Set(list)]);
   const json = JSON.stringify(
     moves.map((move) => ({
       variant_id: move.variantId,
       delta: move.delta,
       why: JSON.stringify({ reason: move.why.reason, order_id: move.why.orderId, actor_user_id: null, at: move.why.at.toISOString() }),
+      sold_at: move.soldAt.toISOString(),
     })),
   );
   const result = await db.execute(
-    sql`select n, change, quantity_after from storelink_take_stock(${ids(productIds)}::jsonb, ${ids(variantIds)}::jsonb, ${json}::jsonb, ${now.toISOString()}::timestamptz)`,
+    sql`select n, change, quantity_after, listing_id, listing_site_id
+        from storelink_take_stock(${ids(productIds)}::jsonb, ${ids(variantIds)}::jsonb, ${json}::jsonb, ${now.toISOString()}::timestamptz, ${soldOn}::int)`,
   );
-  const rows = (result as unknown as { rows: { n: number; change: number; quantity_after: number }[] }).rows;
-  const answers: (StockAnswer | null)[] = moves.map(() => null);
-  for (const row of rows) answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
-  return answers;
+  type Row = { n: number | null; change: number; quantity_after: number; listing_id: number; listing_site_id: number };
+  const taken: StockTaken = { answers: moves.map(() => null), retargeted: [] };
+  for (const row of (result as unknown as { rows: Row[] }).rows)
+    if (row.n === null) taken.retargeted.push({ id: Number(row.listing_id), siteId: Number(row.listing_site_id) });
+    else taken.answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
+  return taken;
 }
 
 export interface OrderFilter {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import * as listingsRepo from '../../src/db/listings.repo.js';
 import * as sitesRepo from '../../src/db/sites.repo.js';
 import type { OrderStatus } from '../../src/domain/index.js';
 import type { PlatformOrder } from '../../src/platforms/contracts/orders.js';
@@ -230,6 +231,24 @@ for (const kind of databaseKinds()) {
     if (kind === 'postgres')
       test('an intake locks, moves and counts its stock in one statement, once every other choice is made', async () => {
         const { site, pool } = await shopWith({ 'HOLD-A': 5, 'HOLD-B': 5 });
+        // HOLD-A is listed on the shop, its first publish still on its way: the sale retargets it.
+        const [product] = await selectRows<{ id: number }>(
+          t.database,
+          sql`select product_id as id from product_variants where workspace_id = ${site.workspaceId} and sku = 'HOLD-A'`,
+        );
+        const listing = await listingsRepo.insertListing(
+          t.database.db,
+          {
+            workspaceId: site.workspaceId,
+            siteId: site.id,
+            productId: Number(product!.id),
+            platformId: site.platformId,
+            categoryId: '1',
+            currency: 'USD',
+            targetVersion: 1,
+          },
+          at(0),
+        );
         const sale = view('H1', 'open', [
           ['HT1', 'HOLD-A', 2],
           ['HT2', 'HOLD-B', 1],
@@ -248,11 +267,22 @@ for (const kind of databaseKinds()) {
           assert.match(waiting.at(-1) ?? '', /storelink_take_stock/, 'what waits for the pools is the statement that moves them');
           assert.equal(await recorded, 'order H1: 1 recorded; 3 taken, 0 given back');
           // Once it has the pools, the intake checks their answer, queues the listings' work and commits: nothing more
-          // is locked, moved or counted one by one.
+          // is locked, moved, counted or retargeted one by one.
           const held = (t.queries.seen ?? []).slice(waiting.length);
           assert.deepEqual(
-            held.filter((query) => /for update|storelink_move_stock|update "products"/i.test(query)),
+            held.filter((query) => /for update|storelink_move_stock|storelink_retarget_listings|update "(products|listings)"/i.test(query)),
             [],
+          );
+          // The take retargeted the listing itself: at its product's new version, and its work queued.
+          const [target] = await selectRows<{ target_version: number; version: number; sync_status: string; jobs: number }>(
+            t.database,
+            sql`select l.target_version, p.version, l.sync_status,
+                  (select count(*)::int from pgboss.job j where j.name = 'listing-work' and (j.data->>'listingId')::int = l.id) as jobs
+                from listings l join products p on p.id = l.product_id where l.id = ${listing.id}`,
+          );
+          assert.deepEqual(
+            { ...target, target_version: Number(target!.target_version), version: Number(target!.version) },
+            { target_version: 2, version: 2, sync_status: 'syncing', jobs: 1 },
           );
           // Its lines, its order's event and its audit entry were written before it waited: held from the take to the
           // commit are the listings' work alone.

@@ -72,11 +72,10 @@ export interface ListingWork {
   /** The products changed (in the caller's transaction): their listings go `syncing` and their work is queued. */
   productsChanged(tx: Db, productIds: readonly number[]): Promise<void>;
   /**
-   * The products' stock pool moved by orders of one site (in the caller's transaction): as productsChanged, but the
-   * listings on the site that sold are left as their platform set them when Storelink has not written to them since
-   * the product's earliest sale there (`soldOn.at`, by product; a product it does not name goes to every listing).
+   * Queues the work of listings the caller retargeted in its transaction: the order intake's, whose take retargets the
+   * listings of the products whose pool moved in the statement that moves it (ordersRepo.takeStock).
    */
-  stockChanged(tx: Db, productIds: readonly number[], soldOn: { siteId: number; at: ReadonlyMap<number, Date> }): Promise<void>;
+  sendAll(tx: Db, listings: readonly { id: number; siteId: number }[]): Promise<void>;
   /** The site was connected again (in the caller's transaction): the work its listings were held with is queued again. */
   siteConnected(tx: Db, siteId: number): Promise<void>;
 }
@@ -305,10 +304,7 @@ export function createListingWork(deps: {
     async productsChanged(tx, productIds) {
       await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now()));
     },
-    async stockChanged(tx, productIds, soldOn) {
-      const except = { siteId: soldOn.siteId, unchangedSince: soldOn.at };
-      await sendAll(tx, await listingsRepo.retargetListings(tx, productIds, clock.now(), except));
-    },
+    sendAll,
     async siteConnected(tx, siteId) {
       await sendAll(tx, await listingsRepo.unsyncedListingsOfSite(tx, siteId));
     },

@@ -14,12 +14,12 @@
  *   one call, the newer is taken.
  * - Orders are inserted and locked in the platform's id order, then every product and variant they touch is locked in
  *   id order, so two intakes of overlapping orders (a poll and a burst of notifications, two instances) wait for each
- *   other rather than deadlock. The stock is locked last, once every move is known, and locked, moved and counted in
- *   one statement: another channel's sale waits for this intake from there to its commit. So what the take's answer
- *   decides (each line's stock taken, the orders' events and audit entries) is written before it, as though each move
- *   is made as asked, and the answer is checked against it: an intake it does not match (a pool short of a sale, a
- *   variant gone meanwhile) is rolled back and made again with the stock taken first. Held from the take to the commit
- *   are the check and the listings' work alone (the bench's burst held them 60 to 110 ms for its writes before).
+ *   other rather than deadlock. The stock is locked last, once every move is known, and locked, moved and counted, and
+ *   the listings it moves retargeted, in one statement: another channel's sale waits for this intake from there to its
+ *   commit. So what the take's answer decides (each line's stock taken, the orders' events and audit entries) is
+ *   written before it, as though each move is made as asked, and the answer is checked against it: an intake it does
+ *   not match (a pool short of a sale, a variant gone meanwhile) is rolled back and made again with the stock taken
+ *   first. Held from the take to the commit are the check and the queueing of the listings' work alone.
  * - The listings of every variant whose pool moved get the new quantity, except the listings on the site that sold:
  *   its platform set their quantity itself, and writing the pool back there could undo a sale not seen yet. Two
  *   exceptions go everywhere, that site included: a pool that reached 0, and a listing Storelink wrote to after the
@@ -142,12 +142,7 @@ function recordsNow(
   );
 }
 
-export function createOrderIntake(deps: {
-  db: Db;
-  clock: Clock;
-  outbox: Outbox;
-  listings: Pick<ListingWork, 'stockChanged'>;
-}): OrderIntake {
+export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; listings: Pick<ListingWork, 'sendAll'> }): OrderIntake {
   const { db, clock } = deps;
 
   async function record(tx: Db, site: SiteRow, given: readonly PlatformOrder[], asWritten: boolean): Promise<string> {
@@ -225,6 +220,7 @@ export function createOrderIntake(deps: {
         variantId: variant.id,
         delta,
         why: { reason: delta < 0 ? 'order' : 'cancellation', orderId: order.recorded.id, at: now },
+        soldAt: order.view.placedAt,
       });
       movers.push({ order, variant });
       return moves.length - 1;
@@ -384,28 +380,10 @@ export function createOrderIntake(deps: {
       return `${subject}: ${what.join(', ')}; ${taken} taken, ${returned} given back`;
     };
 
-    /** The listings of every variant whose pool moved get its new quantity (see the module's note). */
-    const follow = async (results: readonly (ordersRepo.StockAnswer | null)[]): Promise<void> => {
-      /** Variants whose pool moved: their product, and whether the pool is now empty. */
-      const moved = new Map<number, { productId: number; empty: boolean }>();
-      /** Each product whose pool moved, and the earliest order here that moved it. */
-      const soldSince = new Map<number, Date>();
-      results.forEach((result, at) => {
-        if (!result) return;
-        const { order, variant } = movers[at]!;
-        moved.set(variant.id, { productId: variant.productId, empty: result.after === 0 });
-        const seen = soldSince.get(variant.productId);
-        if (!seen || order.view.placedAt < seen) soldSince.set(variant.productId, order.view.placedAt);
-      });
-      if (moved.size === 0) return;
-      const productIds = [...soldSince.keys()];
-      // A product whose pool reached 0 goes to every listing; the others leave the selling site's listings unwritten
-      // since the product's earliest sale here (later writes did not count it).
-      for (const { productId, empty } of moved.values()) if (empty) soldSince.delete(productId);
-      await deps.listings.stockChanged(tx, productIds, { siteId: site.id, at: soldSince });
-    };
-
-    /** Locks, moves and counts the stock in one statement (ordersRepo.takeStock): from here to the commit, the pools wait. */
+    /**
+     * Locks, moves and counts the stock, and retargets the listings of every product whose pool moved (see the module's
+     * note), in one statement (ordersRepo.takeStock): from here to the commit, the pools wait.
+     */
     const take = () =>
       ordersRepo.takeStock(
         tx,
@@ -413,22 +391,23 @@ export function createOrderIntake(deps: {
         touched.map((v) => v.id),
         moves,
         now,
+        site.id,
       );
 
     if (!asWritten) {
-      const results = await take();
-      const said = await write(results);
-      await follow(results);
+      const { answers, retargeted } = await take();
+      const said = await write(answers);
+      await deps.listings.sendAll(tx, retargeted);
       return said;
     }
     // Written first as though each move is made as asked, then checked against the moves made: held to the commit from
-    // the take are its answer's check and the listings' work alone. A line's product and variant are checked at the
-    // commit (migration 0032), so its insert takes no lock on them before the take locks them in id order.
+    // the take are its answer's check and the queueing of the listings' work alone. A line's product and variant are
+    // checked at the commit (migration 0032), so its insert takes no lock on them before the take locks them in id order.
     if (newLines.length > 0 && moves.length > 0) await ordersRepo.checkLinesAtCommit(tx);
     const said = await write(moves.map((m) => ({ change: m.delta, after: Number.NaN })));
-    const results = await take();
-    if (results.some((result, at) => result?.change !== moves[at]!.delta)) throw new StockNotAsWritten();
-    await follow(results);
+    const { answers, retargeted } = await take();
+    if (answers.some((answer, at) => answer?.change !== moves[at]!.delta)) throw new StockNotAsWritten();
+    await deps.listings.sendAll(tx, retargeted);
     return said;
   }
 
