@@ -126,14 +126,6 @@ export async function updateOrders(db: Db, changes: readonly { id: number; field
 
 export type OrderLineInsert = Omit<typeof orderLines.$inferInsert, 'id'>;
 
-/**
- * In the caller's transaction, the lines' references to their product and variant are checked at its commit rather
- * than as each is inserted (migration 0032): the order intake writes its lines before it locks their stock.
- */
-export async function checkLinesAtCommit(db: Db): Promise<void> {
-  await db.execute(sql`set constraints order_lines_product_id_products_id_fk, order_lines_variant_id_product_variants_id_fk deferred`);
-}
-
 /** Inserts the lines and answers them as stored. */
 export async function insertLines(db: Db, rows: readonly OrderLineInsert[]): Promise<OrderLineRow[]> {
   return rows.length > 0 ? db.insert(orderLines).select(selectRows(orderLines, rows)).returning() : [];

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import * as listingsRepo from '../../src/db/listings.repo.js';
+import * as ordersRepo from '../../src/db/orders.repo.js';
 import * as sitesRepo from '../../src/db/sites.repo.js';
 import type { OrderStatus } from '../../src/domain/index.js';
 import type { PlatformOrder } from '../../src/platforms/contracts/orders.js';
@@ -150,6 +151,42 @@ for (const kind of databaseKinds()) {
       // An older view, arriving late, changes nothing.
       await recordAll(site, [paid, paid]);
       assert.deepEqual(await pool(), { 'ONCE-A': 5, 'ONCE-B': 1 });
+    });
+
+    test("a line's product and variant are checked as its transaction commits, not as it is written", async () => {
+      const { site, lines } = await shopWith({ 'LATE-A': 5 });
+      // The order, with a line of a sku the catalogue does not hold (no product, no variant).
+      await t.deps.orderIntake.record(site, [view('L1', 'open', [['LT1', 'NO-SUCH-SKU', 1]])]);
+      const [order] = await selectRows<{ id: number }>(t.database, sql`select id from orders where site_id = ${site.id}`);
+      const gone = { productId: 2_000_000_000, variantId: 2_000_000_000 };
+      let written = false;
+      await assert.rejects(
+        t.database.db.transaction(async (tx) => {
+          await ordersRepo.insertLines(tx, [
+            {
+              orderId: Number(order!.id),
+              workspaceId: site.workspaceId,
+              siteId: site.id,
+              externalId: 'LT2',
+              position: 1,
+              sku: 'LATE-A',
+              ...gone,
+              quantity: 1,
+              price: '5.00',
+              externalListingId: null,
+            },
+          ]);
+          // Written without a check (the intake writes its lines before it locks their stock: migration 0034)...
+          written = true;
+        }),
+        // ...and refused at the commit.
+        (error: unknown) => /foreign key/i.test(String((error as { cause?: unknown }).cause ?? error)),
+      );
+      assert.equal(written, true);
+      assert.deepEqual(
+        (await lines()).map((l) => l.external_id),
+        ['LT1'],
+      );
     });
 
     test('a page of thirty orders, new or cancelled, costs the statements of one order', async () => {

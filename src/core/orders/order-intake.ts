@@ -148,7 +148,8 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
   async function record(tx: Db, site: SiteRow, given: readonly PlatformOrder[], asWritten: boolean): Promise<string> {
     const now = clock.now();
     const views = newestViews(given);
-    const from = await ordersRepo.ordersFrom(tx, site.id, now);
+    // Set when the site's orders began to count, and never changed: the site as its job loaded it has it.
+    const from = site.ordersFrom ?? (await ordersRepo.ordersFrom(tx, site.id, now));
     const inserted = new Map(
       (
         await ordersRepo.insertOrders(
@@ -402,8 +403,8 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
     }
     // Written first as though each move is made as asked, then checked against the moves made: held to the commit from
     // the take are its answer's check and the queueing of the listings' work alone. A line's product and variant are
-    // checked at the commit (migration 0032), so its insert takes no lock on them before the take locks them in id order.
-    if (newLines.length > 0 && moves.length > 0) await ordersRepo.checkLinesAtCommit(tx);
+    // checked at the commit (migrations 0032 and 0034), so its insert takes no lock on them before the take locks them
+    // in id order.
     const said = await write(moves.map((m) => ({ change: m.delta, after: Number.NaN })));
     const { answers, retargeted } = await take();
     if (answers.some((answer, at) => answer?.change !== moves[at]!.delta)) throw new StockNotAsWritten();
