@@ -171,10 +171,9 @@ export interface StockMove {
   soldAt: Date;
 }
 
-/** What a stock move did: the change made (a take that met an empty pool changes less than asked) and the pool after it. */
+/** What a stock move did: the change made (a take that met an empty pool changes less than asked). */
 export interface StockAnswer {
   change: number;
-  after: number;
 }
 
 /** What a take did: each move's answer, in the order given (null where the variant is gone), and the listings retargeted. */
@@ -198,7 +197,7 @@ export interface StockTaken {
  *
  * The caller holds the pools it locked until it commits, and a sale on another channel waits that long: one statement,
  * where it was five. Answers each move's change (a take that met too few units changes less than asked) and the
- * quantity after it, and the listings retargeted, whose work the caller queues. No move, no lock.
+ * listings retargeted, whose work the caller queues. No move, no lock.
  */
 export async function takeStock(
   db: Db,
@@ -219,14 +218,14 @@ export async function takeStock(
     })),
   );
   const result = await db.execute(
-    sql`select n, change, quantity_after, listing_id, listing_site_id
+    sql`select n, change, listing_id, listing_site_id
         from storelink_take_stock(${ids(productIds)}::jsonb, ${ids(variantIds)}::jsonb, ${json}::jsonb, ${now.toISOString()}::timestamptz, ${soldOn}::int)`,
   );
-  type Row = { n: number | null; change: number; quantity_after: number; listing_id: number; listing_site_id: number };
+  type Row = { n: number | null; change: number; listing_id: number; listing_site_id: number };
   const taken: StockTaken = { answers: moves.map(() => null), retargeted: [] };
   for (const row of (result as unknown as { rows: Row[] }).rows)
     if (row.n === null) taken.retargeted.push({ id: Number(row.listing_id), siteId: Number(row.listing_site_id) });
-    else taken.answers[Number(row.n) - 1] = { change: Number(row.change), after: Number(row.quantity_after) };
+    else taken.answers[Number(row.n) - 1] = { change: Number(row.change) };
   return taken;
 }
 

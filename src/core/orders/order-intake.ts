@@ -215,7 +215,8 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
 
     // What each line does to the pool, made together in one statement below.
     const moves: ordersRepo.StockMove[] = [];
-    const movers: { order: Taken; variant: { id: number; productId: number } }[] = [];
+    /** The order each move is made for. */
+    const movers: Taken[] = [];
     const move = (order: Taken, variant: { id: number; productId: number }, delta: number): number => {
       moves.push({
         variantId: variant.id,
@@ -223,7 +224,7 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
         why: { reason: delta < 0 ? 'order' : 'cancellation', orderId: order.recorded.id, at: now },
         soldAt: order.view.placedAt,
       });
-      movers.push({ order, variant });
+      movers.push(order);
       return moves.length - 1;
     };
     const newLines: { order: Taken; line: ordersRepo.OrderLineInsert; take: number | null }[] = [];
@@ -277,7 +278,7 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
      */
     const write = async (results: readonly (ordersRepo.StockAnswer | null)[]): Promise<string> => {
       results.forEach((result, at) => {
-        if (result) movers[at]!.order.movedStock = true;
+        if (result) movers[at]!.movedStock = true;
       });
       const insertedLines = await ordersRepo.insertLines(
         tx,
@@ -405,7 +406,7 @@ export function createOrderIntake(deps: { db: Db; clock: Clock; outbox: Outbox; 
     // the take are its answer's check and the queueing of the listings' work alone. A line's product and variant are
     // checked at the commit (migrations 0032 and 0034), so its insert takes no lock on them before the take locks them
     // in id order.
-    const said = await write(moves.map((m) => ({ change: m.delta, after: Number.NaN })));
+    const said = await write(moves.map((m) => ({ change: m.delta })));
     const { answers, retargeted } = await take();
     if (answers.some((answer, at) => answer?.change !== moves[at]!.delta)) throw new StockNotAsWritten();
     await deps.listings.sendAll(tx, retargeted);
