@@ -15,7 +15,13 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { ORDER_READ_QUEUE, ORDERS_READ_QUEUE } from '../../src/core/orders/order-reads.js';
 import { createNotificationQueueReaders } from '../../src/core/sites/notification-queues.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
-import { createAmazonSellerOrdersAdapter, GET_ORDER_PLAN, REFILL_MARGIN, tokenBuckets } from '../../src/platforms/amazon-seller/orders.js';
+import {
+  createAmazonSellerOrdersAdapter,
+  GET_ORDER_PLAN,
+  REFILL_MARGIN,
+  SEARCH_SPREAD_MS,
+  tokenBuckets,
+} from '../../src/platforms/amazon-seller/orders.js';
 import { PlatformError } from '../../src/platforms/contracts/errors.js';
 import type { ListingsCall } from '../../src/platforms/contracts/listings.js';
 import type { NotificationQueue } from '../../src/platforms/contracts/notifications.js';
@@ -493,9 +499,9 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
     assert.equal(buckets.take('A:NA', 30, 10_000_000), true);
   });
 
-  test("notified orders beyond getOrder's burst: a search while its burst has room, else some now and the rest as getOrder refills", async () => {
+  test("notified orders beyond getOrder's burst: a search while its burst has room, spaced by what is left, else some now and the rest as getOrder refills", async () => {
     const clock = createManualClock(new Date(0));
-    const searches = Array.from({ length: 20 }, () => ({ status: 200, body: { orders: [] }, headers: new Headers() }));
+    const searches = Array.from({ length: 21 }, () => ({ status: 200, body: { orders: [] }, headers: new Headers() }));
     const http = fakeHttp(...searches);
     const adapter = createAmazonSellerOrdersAdapter(loadConfig(seller).platforms.amazonSeller!, { http: http.http, clock });
     const call: ListingsCall = {
@@ -505,8 +511,16 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
       accessToken: 'Atza|x',
     };
     assert.deepEqual(adapter.planNotifiedRead!(call, 25), { changed: false, each: 25, waitMs: 0 });
-    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: true }, 'five getOrder left: the search reads the ten');
-    for (let i = 0; i < 20; i++) await adapter.changed(call, new Date(0), null);
+    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: true, inMs: 0 }, 'five getOrder left: the search reads the ten');
+    await adapter.changed(call, new Date(0), null);
+    assert.deepEqual(
+      adapter.planNotifiedRead!(call, 10),
+      { changed: true, inMs: Math.ceil(SEARCH_SPREAD_MS / 19) },
+      'the next search spaced from the last by the spread over the 19 searches left',
+    );
+    for (let i = 1; i < 18; i++) await adapter.changed(call, new Date(0), null);
+    assert.deepEqual(adapter.planNotifiedRead!(call, 10), { changed: true, inMs: SEARCH_SPREAD_MS / 2 }, 'two left: a second apart');
+    for (let i = 18; i < 20; i++) await adapter.changed(call, new Date(0), null);
     const refused = await adapter.changed(call, new Date(0), null).then(
       () => null,
       (error: unknown) => error,
@@ -521,6 +535,14 @@ describe('an ORDER_CHANGE message read, and the queue configured', () => {
     assert.deepEqual(adapter.planNotifiedRead!(call, 5), { changed: false, each: 5, waitMs: 0 });
     const other = { ...call, externalId: 'A3OTHER' };
     assert.deepEqual(adapter.planNotifiedRead!(other, 30), { changed: false, each: 30, waitMs: 0 }, "another seller's plan is its own");
+    assert.deepEqual(adapter.planNotifiedRead!(other, 5), { changed: true, inMs: 0 }, 'its searches too');
+    await adapter.changed(other, new Date(0), null);
+    clock.advance(40);
+    assert.deepEqual(
+      adapter.planNotifiedRead!(other, 5),
+      { changed: true, inMs: Math.ceil(SEARCH_SPREAD_MS / 19) - 40 },
+      'the spacing counted from its last search',
+    );
   });
 
   test('a queue that is not an SQS ARN, half a key, or a queue without the seller app stops the start with a reason', () => {

@@ -15,6 +15,7 @@
  * spent) are asked for only from the newest order the site's last whole read returned, by the platform's own clock,
  * and not at all once recorded: a burst of sales is not paged through again at each read, nor its searches spent on it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/client.js';
 import * as ordersRepo from '../../db/orders.repo.js';
 import type { SiteRow } from '../../db/sites.repo.js';
@@ -29,6 +30,7 @@ import { listingsCall } from '../listings/listings-call.js';
 import type { Pacer } from '../platform-work/pacing.js';
 import { platformQueueOptions } from '../platform-work/retry.js';
 import type { PlatformJobData, PlatformJobRunner } from '../platform-work/runner.js';
+import { createNotifiedSearches } from './notified-searches.js';
 import type { OrderIntake } from './order-intake.js';
 
 export const ORDERS_WATCH_QUEUE = 'orders-watch';
@@ -227,6 +229,11 @@ export function createOrderReads(deps: {
     return searched ? new Date(Math.max(searched.getTime(), overlap)) : null;
   };
 
+  const notifiedSearches = createNotifiedSearches<ChangedRead>({
+    unrecordedOf: (siteId, externalIds) => ordersRepo.unrecordedOf(db, siteId, externalIds),
+    sleep,
+  });
+
   const leftOf = (read: ChangedRead) =>
     read.resumeInMs !== null
       ? `, more left: read again in ${Math.ceil(read.resumeInMs / 1000)} s`
@@ -301,13 +308,21 @@ export function createOrderReads(deps: {
           await readSiteLater(site, null, true);
           return `${unrecorded.length} notified order(s): read with the site's changed orders${known}`;
         }
-        const read = await readChanged(site, call, from);
+        // The site's next search, shared with the batches that need one meanwhile; from where the one before got to.
+        const searched = await notifiedSearches.search(site.id, unrecorded, plan.inMs, () =>
+          readChanged(site, call, notifiedFrom(site) ?? from),
+        );
+        const mine = unrecorded.filter((id) => searched.unrecorded.has(id));
+        const before = unrecorded.length - mine.length;
+        const earlier = before > 0 ? `; ${before} recorded by the search before` : '';
+        const read = searched.read;
+        if (!read) return `${unrecorded.length} notified order(s) recorded by the search before${known}`;
         // One the search did not return (the platform's index behind its notification), or pages left: the site's whole
         // read, two minutes back, finds them.
-        const missing = unrecorded.filter((id) => !read.ids.has(id));
+        const missing = mine.filter((id) => !read.ids.has(id));
         if (missing.length > 0 || !read.complete) await readSiteLater(site, read.resumeInMs);
         const after = missing.length > 0 ? `; ${missing.length} not found, read with the site's changed orders` : '';
-        return `${unrecorded.length} notified order(s): ${read.ids.size} order(s) changed since ${from.toISOString()} read${leftOf(read)}${after}${known}`;
+        return `${unrecorded.length} notified order(s): a search read ${read.ids.size} changed order(s)${leftOf(read)}${after}${earlier}${known}`;
       }
       const now = job.externalIds.slice(0, plan.each);
       const later = job.externalIds.slice(plan.each);

@@ -47,6 +47,12 @@ export const SEARCH_ORDERS_PLAN = usagePlan('searchOrders');
 export const REFILL_MARGIN = 0.9;
 /** Seconds between two searches of one seller: 1 / 0.0056 is 179 s. */
 export const AMAZON_ORDERS_POLL_SECONDS = 180;
+/**
+ * A search for notified orders starts this long divided by the searches the seller's plan has left after its last
+ * search: 0.1 s apart with the burst's 20 left, 0.4 s with 5, 2 s before the last. A flash sale's searches then last
+ * about 7 s of sales (2 s × the sum of 1/n for n up to 20), then slow, rather than the burst going in the first seconds.
+ */
+export const SEARCH_SPREAD_MS = 2_000;
 
 const Money = Type.Object({ amount: Type.String({ pattern: '^-?[0-9]+(\\.[0-9]+)?$' }), currencyCode: Type.String() });
 const Item = Type.Object({
@@ -183,20 +189,25 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
   const getOrders = tokenBuckets({ ...GET_ORDER_PLAN, rate: GET_ORDER_PLAN.rate * REFILL_MARGIN });
   const searches = tokenBuckets({ ...SEARCH_ORDERS_PLAN, rate: SEARCH_ORDERS_PLAN.rate * REFILL_MARGIN });
   const sellerOf = (call: ListingsCall) => `${call.externalId}:${marketplaceFor(call).region}`;
+  /** Per seller, when this instance last took a search from its plan. */
+  const lastSearch = new Map<string, number>();
 
   return {
     platform: 'amazon-seller',
     pollEverySeconds: AMAZON_ORDERS_POLL_SECONDS,
     /**
      * Notified orders: one getOrder each while its burst of 30 covers them; else, while the search's burst of 20 has
-     * room, the site's changed orders (100 a page); else as many as getOrder covers now, and the rest once it refills
-     * (one every two seconds). Nothing past either plan, as this instance counts them.
+     * room, the site's changed orders (100 a page), spaced from the seller's last search by `SEARCH_SPREAD_MS` divided
+     * by the searches left; else as many as getOrder covers now, and the rest once it refills (one every two seconds).
+     * Nothing past either plan, as this instance counts them.
      */
     planNotifiedRead(call: ListingsCall, count: number): NotifiedReadPlan {
       const seller = sellerOf(call);
       const at = deps.clock.now().getTime();
       if (getOrders.take(seller, count, at)) return { changed: false, each: count, waitMs: 0 };
-      if (searches.available(seller, at) >= 1) return { changed: true };
+      const left = Math.floor(searches.available(seller, at));
+      const last = lastSearch.get(seller);
+      if (left >= 1) return { changed: true, inMs: last === undefined ? 0 : Math.max(0, Math.ceil(last + SEARCH_SPREAD_MS / left - at)) };
       const each = Math.max(0, Math.floor(getOrders.available(seller, at)));
       getOrders.take(seller, each, at);
       return { changed: false, each, waitMs: getOrders.waitMs(seller, count - each, at) };
@@ -219,6 +230,7 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
           "searchOrders' usage plan has no room now (burst 20, one every 180 s)",
           searches.waitMs(seller, 1, at),
         );
+      lastSearch.set(seller, at);
       const page = await sp.send(call, home, 'searchOrders', 'GET', ORDERS_PATH, searchPage, { query });
       return { orders: page.orders.map(amazonOrder), next: page.pagination?.nextToken ?? null };
     },

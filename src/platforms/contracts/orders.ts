@@ -85,10 +85,12 @@ export interface OrdersAdapter {
 
 /**
  * How notified orders are read within a platform's limits: by the account's changed orders (`changed`: a search has
- * room, and reads them all), or the first `each` of them one a call now (counted as read by the plan) and the rest
- * asked about again after `waitMs`.
+ * room, and reads them all, starting no sooner than `inMs` from now so that a burst of searches lasts), or the first
+ * `each` of them one a call now (counted as read by the plan) and the rest asked about again after `waitMs`.
  */
-export type NotifiedReadPlan = { readonly changed: true } | { readonly changed: false; readonly each: number; readonly waitMs: number };
+export type NotifiedReadPlan =
+  | { readonly changed: true; readonly inMs: number }
+  | { readonly changed: false; readonly each: number; readonly waitMs: number };
 
 /** Orders a platform that reads one order a call is asked for at once: its pacer spaces the calls. */
 const READS_AT_ONCE = 4;
