@@ -14,6 +14,7 @@
  * than never: the intake takes each line once. Notified orders read by a search (Amazon's, once getOrder's burst is
  * spent) are asked for only from the newest order the site's last whole read returned, by the platform's own clock,
  * and not at all once recorded: a burst of sales is not paged through again at each read, nor its searches spent on it.
+ * A site's searches for notified orders go one at a time, shared by the batches that wait (notified-searches.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/client.js';
