@@ -49,8 +49,8 @@ export const REFILL_MARGIN = 0.9;
 export const AMAZON_ORDERS_POLL_SECONDS = 180;
 /**
  * A search for notified orders starts this long divided by the searches the seller's plan has left after its last
- * search: 0.1 s apart with the burst's 20 left, 0.4 s with 5, 2 s before the last. A flash sale's searches then last
- * about 7 s of sales (2 s × the sum of 1/n for n up to 20), then slow, rather than the burst going in the first seconds.
+ * search: 0.1 s apart with 19 left, 0.4 s with 5, 2 s before the last. A flash sale's searches then last about 7 s of
+ * sales (2 s × the sum of 1/n for n up to 19), then slow, rather than the burst going in the sale's first seconds.
  */
 export const SEARCH_SPREAD_MS = 2_000;
 
