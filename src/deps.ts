@@ -399,7 +399,7 @@ export function createDeps(config: ResolvedConfig, options: DepsOptions): Deps {
     refresh: tokenRefresh,
     listings: listingWatch,
     orders: orderReads,
-    adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS),
+    adapters: createNotificationsAdapters(config, SANDBOX_CLIENTS, clock),
   });
   // A long poll holds its call up to 20 s: the queues' calls get that on top of the usual deadline.
   const queueHttp = createPlatformHttp({ fetch, timeoutMs: config.outboundTimeoutMs + 20_000 });

@@ -242,11 +242,14 @@ export function ordersQueueIsOwnSimulator(config: RegistryConfig): boolean {
   return config.sandbox && !config.platforms.amazonSeller && simulatorsHere(config);
 }
 
-/** Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in). */
-export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients): NotificationsAdapters {
+/**
+ * Each platform's notifications, checked against its app's credentials (its simulator's when the sandbox stands in), and
+ * their times against the service's clock.
+ */
+export function createNotificationsAdapters(config: RegistryConfig, clients: SandboxClients, clock: Clock): NotificationsAdapters {
   const { etsy, tiktokShop } = platformConfigs(config, clients);
   return {
-    ...(etsy?.webhookSecret ? { etsy: createEtsyNotificationsAdapter(etsy.webhookSecret) } : {}),
+    ...(etsy?.webhookSecret ? { etsy: createEtsyNotificationsAdapter(etsy.webhookSecret, clock) } : {}),
     ...(tiktokShop ? { 'tiktok-shop': createTikTokShopNotificationsAdapter(tiktokShop) } : {}),
   };
 }

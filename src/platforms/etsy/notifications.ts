@@ -40,7 +40,7 @@ export function verifyEtsyWebhook(secret: string, headers: NotificationHeaders, 
   });
 }
 
-export function createEtsyNotificationsAdapter(secret: string, clock: { now(): Date } = { now: () => new Date() }) {
+export function createEtsyNotificationsAdapter(secret: string, clock: { now(): Date }) {
   return {
     platform: 'etsy',
     verify: (headers, rawBody) => verifyEtsyWebhook(secret, headers, rawBody, clock.now()),
