@@ -129,7 +129,7 @@ export function expiryAfterDeadlines(timeoutMs: number): number {
  * every instance when its transaction commits; a job due later wakes this instance's workers when it comes due (when
  * this instance sent it or failed it); this look finds the rest: a job due later that another instance sent, one whose
  * instance died, or a notification lost while the listener reconnected. Without LISTEN/NOTIFY a queue's own polling
- * interval applies. Idle, an instance on PostgreSQL now runs about 5 transactions a second (its 37 workers every 10 s,
+ * interval applies. Idle, an instance on PostgreSQL now runs about 5 transactions a second (its 39 workers every 10 s,
  * and pg-boss's upkeep) rather than 33.
  */
 const BACKSTOP_POLL_SECONDS = 10;

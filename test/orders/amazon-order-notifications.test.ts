@@ -12,7 +12,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { ORDER_READ_QUEUE, ORDERS_READ_QUEUE } from '../../src/core/orders/order-reads.js';
+import { ORDER_READ_QUEUE, ORDER_SEARCH_QUEUE, ORDERS_READ_QUEUE } from '../../src/core/orders/order-reads.js';
 import { createNotificationQueueReaders } from '../../src/core/sites/notification-queues.js';
 import { queueUrlOf, readOrderChange, VISIBILITY_SECONDS } from '../../src/platforms/amazon-seller/order-notifications.js';
 import {
@@ -29,11 +29,13 @@ import { setAmazonSellerRateLimit } from '../../src/sandbox/amazon-seller/listin
 import { amazonOrdersOf } from '../../src/sandbox/amazon-seller/orders-store.js';
 import { SANDBOX_QUEUE_ARN, sandboxQueueUrl } from '../../src/sandbox/amazon-seller/sqs.js';
 import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
+import { sandboxSellerId } from '../../src/sandbox/lwa/simulator.js';
 import { amzDate, sqsRequest } from '../helpers/amazon-sandbox.js';
 import { createManualClock } from '../helpers/clock.js';
-import { connectAmazonSellerSite } from '../helpers/connect.js';
+import { connectAmazonSellerSite, connectEtsySite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { mugProduct } from '../helpers/listings.js';
+import { syncOrders } from '../helpers/orders.js';
 import { fakeHttp, rejects } from '../helpers/platform-http.js';
 import { call, createTestApp, registerUser, type TestApp, within } from '../helpers/test-app.js';
 
@@ -222,7 +224,7 @@ for (const kind of databaseKinds()) {
         (
           await selectRows<{ n: number }>(
             t.database,
-            sql`select count(*)::int as n from pgboss.job where name in (${ORDERS_READ_QUEUE}, ${ORDER_READ_QUEUE}) and state in ('created', 'retry', 'active')`,
+            sql`select count(*)::int as n from pgboss.job where name in (${ORDERS_READ_QUEUE}, ${ORDER_READ_QUEUE}, ${ORDER_SEARCH_QUEUE}) and state in ('created', 'retry', 'active')`,
           )
         )[0]!.n;
       // 250 sales over two minutes: past getOrder's burst of 30, read by the seller's changed orders, 100 a page. The
@@ -249,6 +251,82 @@ for (const kind of databaseKinds()) {
       });
       await within(20_000, async () => (await total()) === 330);
       assert.equal(calls('throttled'), throttled, 'no 429');
+    });
+
+    test("a search for notified orders that is slow holds no other platform's: an Etsy sale notified meanwhile is recorded before it ends", async () => {
+      const { as, site } = await sellerOnItsPlans('848');
+      const waitFor = (what: string, ms: number, attempt: () => Promise<boolean>) =>
+        within(ms, attempt).catch((error: Error) => {
+          throw new Error(`${what}: ${error.message}`);
+        });
+      // An Etsy shop of another seller, read once: its sale below reaches Storelink by its notification alone.
+      const shopper = await registerUser(t);
+      const shop = { token: shopper.session, workspace: shopper.workspace.id };
+      const etsy = await connectEtsySite(t, shopper, '848');
+      await syncOrders(t, shop, etsy);
+      const recorded = async (ids: readonly string[]) => {
+        const listed = (await call(t, 'GET', `/orders?site_id=${site}&per_page=100`, as)).json().data as { external_id: string }[];
+        return ids.filter((id) => listed.some((order) => order.external_id === id)).length;
+      };
+      // The sales one by one with the queue read throughout (stopping its reader could leave a notification to a long
+      // poll that was ended, until its visibility timeout). `seen` is called after each.
+      const sales = async (prefix: string, count: number, seen = () => {}) => {
+        const ids: string[] = [];
+        for (let i = 0; i < count; i++) {
+          ids.push(await buy('848', `${prefix}-${i}`, 1));
+          seen();
+        }
+        return ids;
+      };
+      // A first sale, then the seller's whole read, which returns it: notified orders are searched for from there.
+      const first = await sales('FIRST', 1);
+      await waitFor('the first sale recorded', 20_000, async () => (await recorded(first)) === 1);
+      await syncOrders(t, as, site);
+      // Most of getOrder's burst of 30 spent: what is notified next is read by a search once the rest is.
+      const spent = await sales('SPENT', 30);
+      await waitFor('30 sales read by getOrder', 30_000, async () => (await recorded(spent)) === 30);
+      // Amazon's searchOrders answers 9 s late from here (within the platform calls' 10 s deadline). Thirty more sales:
+      // a search for the first of them that getOrder does not cover, and the rest wait for the one after it. Were
+      // their batches held until the search answered, no worker would take the Etsy sale's until then.
+      const searches = calls('searchOrders');
+      const lateMs = 9_000;
+      let asked = 0;
+      const askedYet = () => {
+        if (!asked && calls('searchOrders') > searches) asked = Date.now();
+      };
+      t.deps.sandbox.faults.set('amazon-seller', 'listings', 'slow', { delayMs: lateMs });
+      try {
+        const waiting = await sales('WAVE', 30, askedYet);
+        await waitFor('a search asked', 30_000, async () => (askedYet(), asked > 0));
+        const notified = async (states: readonly string[]) =>
+          (
+            await selectRows<{ n: number }>(
+              t.database,
+              sql`select count(*)::int as n from pgboss.job
+                where name = ${ORDER_READ_QUEUE} and data->>'accountId' = ${sandboxSellerId(848)} and state in ${states}`,
+            )
+          )[0]!.n;
+        const all = ['created', 'retry', 'active', 'completed', 'failed'];
+        await waitFor('every notified sale taken by a worker', lateMs, async () => {
+          return (await notified(all)) >= 61 && (await notified(['created', 'retry'])) === 0;
+        });
+
+        const sale = await fetch(`${base}/sandbox/etsy/accounts/848/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ lines: [{ sku: 'ELSEWHERE', quantity: 1 }] }),
+        });
+        assert.equal(sale.status, 201, await sale.clone().text());
+        await waitFor('the Etsy sale recorded', lateMs, async () => {
+          return (await call(t, 'GET', `/orders?site_id=${etsy}`, shop)).json().meta.total === 1;
+        });
+        const after = Date.now() - asked;
+        assert.ok(after < lateMs, `recorded ${after} ms after the search was asked, before its answer (${lateMs} ms)`);
+        t.deps.sandbox.faults.set('amazon-seller', 'listings', null);
+        await waitFor('the 30 sales recorded', 30_000, async () => (await recorded(waiting)) === 30);
+      } finally {
+        t.deps.sandbox.faults.set('amazon-seller', 'listings', null);
+      }
     });
   });
 }

@@ -14,7 +14,9 @@
  * than never: the intake takes each line once. Notified orders read by a search (Amazon's, once getOrder's burst is
  * spent) are asked for only from the newest order the site's last whole read returned, by the platform's own clock,
  * and not at all once recorded: a burst of sales is not paged through again at each read, nor its searches spent on it.
- * A site's searches for notified orders go one at a time, shared by the batches that wait (notified-searches.ts).
+ * A site's searches for notified orders go one at a time, shared by the batches that wait (notified-searches.ts), on
+ * workers of their own (`order-search`): a notified batch hands its orders that need one on and ends, so the other
+ * platforms' orders notified meanwhile are not held while the search waits for its turn or its spacing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/client.js';
@@ -37,6 +39,7 @@ import type { OrderIntake } from './order-intake.js';
 export const ORDERS_WATCH_QUEUE = 'orders-watch';
 export const ORDERS_READ_QUEUE = 'orders-read';
 export const ORDER_READ_QUEUE = 'order-read';
+export const ORDER_SEARCH_QUEUE = 'order-search';
 
 /** The first read of a site goes this far back: its history. */
 export const HISTORY_DAYS = 30;
@@ -57,6 +60,11 @@ const PAGES_MAX = 200;
  */
 const NOTIFIED_AT_ONCE = 300;
 const NOTIFIED_WORKERS = 2;
+/**
+ * Workers an instance runs for notified orders read by a search. A site's searches go one at a time however many wait
+ * (notified-searches.ts): a second worker serves another site meanwhile.
+ */
+const SEARCH_WORKERS = 2;
 
 /** A site, by its workspace and id. */
 interface SiteRef {
@@ -86,6 +94,8 @@ interface NotifiedOrderJob extends PlatformJobData {
 /** Notified orders of one site, read together. */
 interface SiteOrdersJob extends PlatformJobData, SiteRef {
   externalIds: string[];
+  /** Read on the `order-search` workers: a search the platform's plan answers is made here rather than handed on. */
+  searchHere?: true;
 }
 
 /** What a read of a site's changed orders did. */
@@ -274,9 +284,9 @@ export function createOrderReads(deps: {
     givenUp: async (_site, message) => `not read: ${message}`,
   });
 
-  const sendOrderReads = (reads: readonly OrderReadJob[], startAfter?: Date) =>
+  const sendOrderReads = (reads: readonly OrderReadJob[], startAfter?: Date, queue = ORDER_READ_QUEUE) =>
     jobs.sendMany(
-      ORDER_READ_QUEUE,
+      queue,
       reads.map((job) => ({
         data: job,
         singletonKey: `${job.siteId}:${job.externalId}`,
@@ -308,6 +318,11 @@ export function createOrderReads(deps: {
         if (!from) {
           await readSiteLater(site, null, true);
           return `${unrecorded.length} notified order(s): read with the site's changed orders${known}`;
+        }
+        if (!job.searchHere) {
+          const ids = unrecorded.map((externalId) => ({ workspaceId: job.workspaceId, siteId: job.siteId, externalId }));
+          await sendOrderReads(ids, undefined, ORDER_SEARCH_QUEUE);
+          return `${unrecorded.length} notified order(s): to the site's next search${known}`;
         }
         // The site's next search, shared with the batches that need one meanwhile; from where the one before got to.
         const searched = await notifiedSearches.search(site.id, unrecorded, plan.inMs, () =>
@@ -352,12 +367,12 @@ export function createOrderReads(deps: {
 
   /**
    * Notified orders taken together: each site's read at once, in as few calls and one transaction. An order notified
-   * by its account is read on each site of that account.
+   * by its account is read on each site of that account. `searchHere` on the `order-search` workers.
    */
-  async function readNotified(many: readonly (OrderReadJob | NotifiedOrderJob)[]): Promise<string> {
+  async function readNotified(many: readonly (OrderReadJob | NotifiedOrderJob)[], searchHere?: true): Promise<string> {
     const bySite = new Map<number, SiteOrdersJob>();
     const add = ({ workspaceId, siteId }: SiteRef, externalId: string, attempt: number | undefined) => {
-      const job = bySite.get(siteId) ?? { workspaceId, siteId, externalIds: [] };
+      const job = bySite.get(siteId) ?? { workspaceId, siteId, externalIds: [], ...(searchHere ? { searchHere } : {}) };
       if (!job.externalIds.includes(externalId)) job.externalIds.push(externalId);
       // Taken together, they have failed as often as the most tried of them.
       if (attempt && attempt > (job.attempt ?? 0)) job.attempt = attempt;
@@ -405,6 +420,15 @@ export function createOrderReads(deps: {
       batch: { size: NOTIFIED_AT_ONCE, handler: readNotified },
       worker: 'listings',
     } satisfies QueueDefinition<OrderReadJob | NotifiedOrderJob> as QueueDefinition<object>,
+    {
+      name: ORDER_SEARCH_QUEUE,
+      // Those of a batch above that wait for their site's next search, taken together as they are.
+      options: { ...platformQueueOptions(deps.timeoutMs, { deadlines: 10 }), deleteAfterSeconds: 3600 },
+      work: { localConcurrency: SEARCH_WORKERS, pollingIntervalSeconds: deps.pollIntervalSeconds },
+      handler: (job) => readNotified([job], true),
+      batch: { size: NOTIFIED_AT_ONCE, handler: (many) => readNotified(many, true) },
+      worker: 'listings',
+    } satisfies QueueDefinition<OrderReadJob> as QueueDefinition<object>,
   ];
 
   return {
