@@ -268,8 +268,8 @@ for (const kind of databaseKinds()) {
         const listed = (await call(t, 'GET', `/orders?site_id=${site}&per_page=100`, as)).json().data as { external_id: string }[];
         return ids.filter((id) => listed.some((order) => order.external_id === id)).length;
       };
-      // The sales one by one with the queue read throughout (stopping its reader could leave a notification to a long
-      // poll that was ended, until its visibility timeout). `seen` is called after each.
+      // The sales one by one, the queue read throughout as a seller's sales come (the reader is not stopped around
+      // them, as `burst` does). `seen` is called after each.
       const sales = async (prefix: string, count: number, seen = () => {}) => {
         const ids: string[] = [];
         for (let i = 0; i < count; i++) {
