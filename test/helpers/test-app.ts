@@ -217,18 +217,18 @@ export function errorBody(status: number, message: string) {
 
 /**
  * Calls `attempt` every `pollMs` until it returns true, and returns the milliseconds that took from `since` (default:
- * now); fails after `limitMs`. For what the service promises "within" a time, such as a change reaching every
- * instance's cache.
+ * now); fails after `limitMs`, saying `what` it waited for where given. For what the service promises "within" a time,
+ * such as a change reaching every instance's cache.
  */
 export async function within(
   limitMs: number,
   attempt: () => Promise<boolean>,
-  options: { since?: number; pollMs?: number } = {},
+  options: { since?: number; pollMs?: number; what?: string } = {},
 ): Promise<number> {
   const start = options.since ?? performance.now();
   for (;;) {
     if (await attempt()) return performance.now() - start;
-    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
+    if (performance.now() - start > limitMs) throw new Error(`${options.what ? `${options.what}: ` : ''}not within ${limitMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 20));
   }
 }

@@ -255,10 +255,6 @@ for (const kind of databaseKinds()) {
 
     test("a search for notified orders that is slow holds no other platform's: an Etsy sale notified meanwhile is recorded before it ends", async () => {
       const { as, site } = await sellerOnItsPlans('848');
-      const waitFor = (what: string, ms: number, attempt: () => Promise<boolean>) =>
-        within(ms, attempt).catch((error: Error) => {
-          throw new Error(`${what}: ${error.message}`);
-        });
       // An Etsy shop of another seller, read once: its sale below reaches Storelink by its notification alone.
       const shopper = await registerUser(t);
       const shop = { token: shopper.session, workspace: shopper.workspace.id };
@@ -280,11 +276,11 @@ for (const kind of databaseKinds()) {
       };
       // A first sale, then the seller's whole read, which returns it: notified orders are searched for from there.
       const first = await sales('FIRST', 1);
-      await waitFor('the first sale recorded', 20_000, async () => (await recorded(first)) === 1);
+      await within(20_000, async () => (await recorded(first)) === 1, { what: 'the first sale recorded' });
       await syncOrders(t, as, site);
       // Most of getOrder's burst of 30 spent: what is notified next is read by a search once the rest is.
       const spent = await sales('SPENT', 30);
-      await waitFor('30 sales read by getOrder', 30_000, async () => (await recorded(spent)) === 30);
+      await within(30_000, async () => (await recorded(spent)) === 30, { what: '30 sales read by getOrder' });
       // Amazon's searchOrders answers 9 s late from here (within the platform calls' 10 s deadline). Thirty more sales:
       // a search for the first of them that getOrder does not cover, and the rest wait for the one after it. Were
       // their batches held until the search answered, no worker would take the Etsy sale's until then.
@@ -297,7 +293,7 @@ for (const kind of databaseKinds()) {
       t.deps.sandbox.faults.set('amazon-seller', 'listings', 'slow', { delayMs: lateMs });
       try {
         const waiting = await sales('WAVE', 30, askedYet);
-        await waitFor('a search asked', 30_000, async () => (askedYet(), asked > 0));
+        await within(30_000, async () => (askedYet(), asked > 0), { what: 'a search asked' });
         const notified = async (states: readonly string[]) =>
           (
             await selectRows<{ n: number }>(
@@ -307,8 +303,8 @@ for (const kind of databaseKinds()) {
             )
           )[0]!.n;
         const all = ['created', 'retry', 'active', 'completed', 'failed'];
-        await waitFor('every notified sale taken by a worker', lateMs, async () => {
-          return (await notified(all)) >= 61 && (await notified(['created', 'retry'])) === 0;
+        await within(lateMs, async () => (await notified(all)) >= 61 && (await notified(['created', 'retry'])) === 0, {
+          what: 'every notified sale taken by a worker',
         });
 
         const sale = await fetch(`${base}/sandbox/etsy/accounts/848/orders`, {
@@ -317,13 +313,13 @@ for (const kind of databaseKinds()) {
           body: JSON.stringify({ lines: [{ sku: 'ELSEWHERE', quantity: 1 }] }),
         });
         assert.equal(sale.status, 201, await sale.clone().text());
-        await waitFor('the Etsy sale recorded', lateMs, async () => {
-          return (await call(t, 'GET', `/orders?site_id=${etsy}`, shop)).json().meta.total === 1;
+        await within(lateMs, async () => (await call(t, 'GET', `/orders?site_id=${etsy}`, shop)).json().meta.total === 1, {
+          what: 'the Etsy sale recorded',
         });
         const after = Date.now() - asked;
         assert.ok(after < lateMs, `recorded ${after} ms after the search was asked, before its answer (${lateMs} ms)`);
         t.deps.sandbox.faults.set('amazon-seller', 'listings', null);
-        await waitFor('the 30 sales recorded', 30_000, async () => (await recorded(waiting)) === 30);
+        await within(30_000, async () => (await recorded(waiting)) === 30, { what: 'the 30 sales recorded' });
       } finally {
         t.deps.sandbox.faults.set('amazon-seller', 'listings', null);
       }
