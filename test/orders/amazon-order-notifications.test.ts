@@ -491,65 +491,6 @@ describe("a queue's backlog", () => {
     assert.equal(removed.length, 120);
     assert.equal(pollsWithMessages, 0, `long polls made while messages waited: ${pollsWithMessages} of ${receives} receives`);
   });
-
-  test('a receive is not held by the acting on the one before: a message sent meanwhile is taken and acted on; the stop waits for both to be removed', async () => {
-    // A quiet queue: a long poll waits for a message (or the stop). Each message names an order; the first one's acting
-    // (its order read's job insert) waits until the test lets it end.
-    const waiting: string[] = [];
-    const removed: string[] = [];
-    const acted: string[] = [];
-    let releaseFirst!: () => void;
-    const firstActed = new Promise<void>((resolve) => {
-      releaseFirst = resolve;
-    });
-    const queue: NotificationQueue = {
-      platform: 'amazon-seller',
-      receiveMax: 10,
-      async receive(waitSeconds, signal) {
-        const until = Date.now() + waitSeconds * 1000;
-        while (waiting.length === 0 && Date.now() < until && !signal?.aborted) await sleep(5);
-        return waiting.splice(0, 10).map((id) => ({
-          handle: `handle-${id}`,
-          notification: { kind: 'order_changed', accountId: 'A1', externalOrderId: id } as const,
-        }));
-      },
-      remove: async (handles) => void removed.push(...handles),
-    };
-    const readers = createNotificationQueueReaders({
-      clock: createManualClock(new Date('2026-12-07T03:00:00Z')),
-      queues: { 'amazon-seller': queue },
-      notifications: {
-        queued: async (_platform, notification) => {
-          const id = notification.kind === 'order_changed' ? notification.externalOrderId : '?';
-          acted.push(id);
-          if (id === 'first') await firstActed;
-          return 'acted';
-        },
-      },
-      onError: () => undefined,
-    });
-    readers.start();
-    let stopped = false;
-    try {
-      waiting.push('first');
-      await within(5_000, async () => acted.includes('first'), { what: 'the first message acted on' });
-      waiting.push('second');
-      await within(5_000, async () => removed.includes('handle-second'), { what: 'the second message removed' });
-      assert.deepEqual(acted, ['first', 'second']);
-      assert.deepEqual(removed, ['handle-second'], 'the first is removed only once acted on');
-      const stop = readers.stop().then(() => {
-        stopped = true;
-      });
-      await sleep(50);
-      assert.equal(stopped, false, 'the stop waits for the first to be acted on');
-      releaseFirst();
-      await stop;
-      assert.deepEqual(removed, ['handle-second', 'handle-first']);
-    } finally {
-      releaseFirst();
-      await readers.stop();
-    }
-  });
 });
 
 describe('an ORDER_CHANGE message read, and the queue configured', () => {

@@ -5,17 +5,12 @@
  * is read whole at once: order-reads.ts), and removes from the queue only what it acted on. So a notification taken by
  * an instance that dies, or whose acting failed, is delivered again after the queue's visibility timeout; acting twice
  * changes nothing, and any number of instances share a queue. Polling stays the safety net for what never arrives.
- *
- * A receiver does not wait for what it took to be acted on and removed before it receives again: in a burst, a sale's
- * notification waits for a receive's round trip, not also for the job inserts and the deletion of the ones before it
- * (the bench traced a receiver's turn at 150 to 300 ms so, and Amazon's notifications taken 0.2 s after their sales
- * where Etsy's came in 0.03 s). Up to `ACTS_IN_FLIGHT` receives' messages are acted on at once; a stop waits for them.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SitePlatform } from '../../domain/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { PlatformError } from '../../platforms/contracts/errors.js';
-import type { NotificationQueue, QueuedNotification } from '../../platforms/contracts/notifications.js';
+import type { NotificationQueue } from '../../platforms/contracts/notifications.js';
 import type { NotificationQueues } from '../../platforms/registry.js';
 import type { PlatformProblem } from './platform-health.js';
 import type { PlatformNotifications } from './platform-notifications.js';
@@ -28,8 +23,6 @@ const WAIT_SECONDS = 20;
  * each until the queue has nothing for it.
  */
 const RECEIVES_IN_BACKLOG = 4;
-/** Receives whose messages a queue's reader acts on at once; a receiver that finds this many waits for one to end. */
-const ACTS_IN_FLIGHT = 8;
 /** After a failed receive (the queue unreachable, its key refused), the next waits this long. */
 const BACK_OFF_MS = 5_000;
 /** Of failed receives in a row, one in this many is logged (every five minutes at the back-off). */
@@ -50,30 +43,13 @@ export function createNotificationQueueReaders(deps: {
    * until a receive succeeds again. Meanwhile the platform's orders are read by polling alone.
    */
   const refused = new Map<SitePlatform, PlatformProblem>();
-  /** Per queue, its receives and removals that failed in a row. */
-  const failures = new Map<SitePlatform, number>();
 
   /**
-   * A receive or a removal that failed: a queue that refused this instance is shown on GET /health; the first failure of
-   * a run of them is logged, then one in LOG_EVERY, so an unreachable queue does not flood the log.
+   * One receive: acts on its notifications, all at once (their order reads are sent together), and removes those acted
+   * on; answers how many were taken.
    */
-  function failed(platform: SitePlatform, error: unknown): void {
-    if (error instanceof PlatformError && error.reason === 'misconfigured') {
-      const message = `Its order notification queue refused this server: ${error.message}. Orders are polled meanwhile.`;
-      refused.set(platform, { track: platform, message, since: refused.get(platform)?.since ?? deps.clock.now() });
-    }
-    const run = failures.get(platform) ?? 0;
-    failures.set(platform, run + 1);
-    if (run % LOG_EVERY === 0) deps.onError(error, platform);
-  }
-
-  const succeeded = (platform: SitePlatform) => {
-    failures.delete(platform);
-    refused.delete(platform);
-  };
-
-  /** Acts on a receive's notifications, all at once (their order reads are sent together), and removes those acted on. */
-  async function actOn(platform: SitePlatform, queue: NotificationQueue, taken: readonly QueuedNotification[]): Promise<void> {
+  async function readOnce(platform: SitePlatform, queue: NotificationQueue, waitSeconds: number, signal?: AbortSignal): Promise<number> {
+    const taken = await queue.receive(waitSeconds, signal);
     const acted = await Promise.all(
       taken.map(async ({ handle, notification }) => {
         try {
@@ -89,39 +65,6 @@ export function createNotificationQueueReaders(deps: {
     );
     const done = acted.filter((handle) => handle !== null);
     if (done.length > 0) await queue.remove(done);
-  }
-
-  /** One receive without waiting, acted on before it answers how many were taken (drain's, for the tests). */
-  async function readOnce(platform: SitePlatform, queue: NotificationQueue): Promise<number> {
-    const taken = await queue.receive(0);
-    await actOn(platform, queue, taken);
-    return taken.length;
-  }
-
-  /**
-   * One receive, its notifications acted on and removed in `acting` rather than before the next receive; answers how
-   * many were taken. With `ACTS_IN_FLIGHT` receives' messages being acted on, it waits for one of them to end first. A
-   * removal that failed counts as a failed receive does (the messages come back after their visibility timeout, and
-   * acting again changes nothing), without the receives' back-off.
-   */
-  async function receiveOnce(
-    platform: SitePlatform,
-    queue: NotificationQueue,
-    waitSeconds: number,
-    acting: Set<Promise<void>>,
-    signal: AbortSignal,
-  ): Promise<number> {
-    while (acting.size >= ACTS_IN_FLIGHT) await Promise.race(acting);
-    const taken = await queue.receive(waitSeconds, signal);
-    if (taken.length > 0) {
-      const work: Promise<void> = actOn(platform, queue, taken)
-        .then(
-          () => succeeded(platform),
-          (error) => failed(platform, error),
-        )
-        .finally(() => acting.delete(work));
-      acting.add(work);
-    }
     return taken.length;
   }
 
@@ -133,16 +76,11 @@ export function createNotificationQueueReaders(deps: {
    * late). A failure is the loop's to handle once all of them have ended, so none goes on unawaited into the loop's
    * back-off.
    */
-  async function readBacklog(
-    platform: SitePlatform,
-    queue: NotificationQueue,
-    acting: Set<Promise<void>>,
-    signal: AbortSignal,
-  ): Promise<void> {
+  async function readBacklog(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
     let empty = false;
     const ends = await Promise.allSettled(
       Array.from({ length: RECEIVES_IN_BACKLOG }, async () => {
-        while (!signal.aborted && !empty) if ((await receiveOnce(platform, queue, 0, acting, signal)) === 0) empty = true;
+        while (!signal.aborted && !empty) if ((await readOnce(platform, queue, 0, signal)) === 0) empty = true;
       }),
     );
     const failed = ends.find((end) => end.status === 'rejected');
@@ -150,29 +88,20 @@ export function createNotificationQueueReaders(deps: {
   }
 
   async function loop(platform: SitePlatform, queue: NotificationQueue, signal: AbortSignal): Promise<void> {
-    const acting = new Set<Promise<void>>();
-    try {
-      await receiveAll(platform, queue, acting, signal);
-    } finally {
-      // A stop ends the loop once what was received is acted on (its removal failing or not).
-      await Promise.all(acting);
-    }
-  }
-
-  async function receiveAll(
-    platform: SitePlatform,
-    queue: NotificationQueue,
-    acting: Set<Promise<void>>,
-    signal: AbortSignal,
-  ): Promise<void> {
+    let failures = 0;
     while (!signal.aborted) {
       try {
-        if ((await receiveOnce(platform, queue, WAIT_SECONDS, acting, signal)) >= queue.receiveMax)
-          await readBacklog(platform, queue, acting, signal);
-        succeeded(platform);
+        if ((await readOnce(platform, queue, WAIT_SECONDS, signal)) >= queue.receiveMax) await readBacklog(platform, queue, signal);
+        failures = 0;
+        refused.delete(platform);
       } catch (error) {
         if (signal.aborted) return;
-        failed(platform, error);
+        if (error instanceof PlatformError && error.reason === 'misconfigured') {
+          const message = `Its order notification queue refused this server: ${error.message}. Orders are polled meanwhile.`;
+          refused.set(platform, { track: platform, message, since: refused.get(platform)?.since ?? deps.clock.now() });
+        }
+        // The first failure of a run of them is logged, then one in LOG_EVERY: an unreachable queue does not flood the log.
+        if (failures++ % LOG_EVERY === 0) deps.onError(error, platform);
         // Ended early by the stop (its abort rejects), which the loop's condition then sees.
         await sleep(deps.backOffMs ?? BACK_OFF_MS, undefined, { signal }).catch(() => undefined);
       }
@@ -186,10 +115,7 @@ export function createNotificationQueueReaders(deps: {
       const stop = new AbortController();
       running = { stop, loops: entries.map(([platform, queue]) => loop(platform, queue, stop.signal)) };
     },
-    /**
-     * Stops reading: a long poll in flight is cut short, and what it held comes back to the queue in time; what was
-     * received is acted on and removed before the stop ends.
-     */
+    /** Stops reading: a long poll in flight is cut short, and what it held comes back to the queue in time. */
     async stop(): Promise<void> {
       if (!running) return;
       const { stop, loops } = running;
@@ -203,7 +129,7 @@ export function createNotificationQueueReaders(deps: {
     async drain(): Promise<number> {
       let taken = 0;
       for (const [platform, queue] of entries) {
-        for (let got = await readOnce(platform, queue); got > 0; got = await readOnce(platform, queue)) taken += got;
+        for (let got = await readOnce(platform, queue, 0); got > 0; got = await readOnce(platform, queue, 0)) taken += got;
       }
       return taken;
     },
