@@ -269,9 +269,32 @@ for (const kind of dashboardDatabaseKinds()) {
       session.noConsoleErrors();
     });
 
+    test('the Settings menu opened while the page loads stays open, with the focus, once the loaded page replaces the frame', async () => {
+      // While its workspace is read the dashboard shows a frame of its own, which the loaded page's frame replaces.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const workspaces = (url: URL) => url.pathname === '/api/v1/workspaces';
+      await page.route(workspaces, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(dashboardUrl());
+      await page.getByRole('status').filter({ hasText: 'Loading the workspace' }).waitFor();
+      const settings = page.getByText('Settings', { exact: true });
+      const item = page.getByRole('link', { name: 'API Access' });
+      await settings.click();
+      await item.waitFor();
+      release();
+      await page.getByRole('heading', { name: 'Connected sites' }).waitFor();
+      await page.unroute(workspaces);
+      assert.ok(await item.isVisible(), 'the menu is still open on the loaded page');
+      await waitForFocus(settings, 'Settings');
+      await page.keyboard.press('Escape');
+      await item.waitFor({ state: 'hidden' });
+      session.noConsoleErrors();
+    });
+
     test('the Settings menu closes on Escape, giving the focus back to Settings, and on a press outside it', async () => {
-      // The dashboard loaded (the test before this one ends by opening it): while its workspace is read, the page
-      // shown is another with a menu of its own, which the loaded page replaces, closed, and the focus with it.
       await page.getByRole('heading', { name: 'Connected sites' }).waitFor();
       const settings = page.getByText('Settings', { exact: true });
       const item = page.getByRole('link', { name: 'API Access' });

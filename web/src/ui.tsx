@@ -1,5 +1,15 @@
 /** Shared pieces: the request hook, loading and error states, the page frame with navigation. */
-import { createContext, type KeyboardEvent, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import {
+  createContext,
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { ApiError, api, PAGE, session, unwrap } from './api/client';
 import { canEdit, canManage, ROLE_LABEL, type Role } from './roles';
 import { Link, loginUrl, navigate, useHeadingFocus } from './router';
@@ -146,11 +156,33 @@ async function signOut() {
 }
 
 /**
+ * The Settings menu left open by a frame that went away while its page stayed: a page shows a frame of its own while it
+ * loads (WorkspaceGate's, a Suspense fallback), which the loaded page's frame replaces. The new frame's menu opens as the
+ * user left it, with the focus on "Settings" if it was in the menu, instead of closing under their pointer. Kept for the
+ * address the menu was opened at, so a navigation closes it.
+ */
+let menuLeftOpen: { href: string; focused: boolean } | null = null;
+
+/**
  * The Settings menu (a disclosure: <details>): Escape closes it and gives the focus back to "Settings"; a press or a
  * focus anywhere outside it closes it too, so it never stays open over the page.
  */
 function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role: Role | null }) {
   const menu = useRef<HTMLDetailsElement>(null);
+  useLayoutEffect(() => {
+    const details = menu.current;
+    const openedAt = window.location.href;
+    if (details && menuLeftOpen?.href === openedAt) {
+      details.open = true;
+      if (menuLeftOpen.focused) details.querySelector('summary')?.focus();
+    }
+    menuLeftOpen = null;
+    // Run as the frame goes, its menu still in the document: a link in the menu has navigated by then, so the address
+    // differs and the next page's menu stays closed.
+    return () => {
+      menuLeftOpen = details?.open ? { href: openedAt, focused: details.contains(document.activeElement) } : null;
+    };
+  }, []);
   useEffect(() => {
     const outside = (event: Event) => {
       const details = menu.current;
