@@ -1,5 +1,5 @@
 /** Products with their variants and images, always scoped to a workspace. Transactions are the service's (but for countMatches). */
-import { and, asc, eq, getTableColumns, inArray, like, notInArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, like, notInArray, type SQL, sql } from 'drizzle-orm';
 import { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { StockReason } from '../domain/index.js';
 import type { Db } from './client.js';
@@ -52,13 +52,14 @@ function matching(workspaceId: number, q: string | undefined): SQL {
  * unparsed. Turning 25 products into rows, objects and back into 10 KB of JSON was most of a search's CPU time in Node;
  * written by the database, Node's share of a search is about 0.6 of what it was (BENCHMARKS.md, "Catalogue search").
  * Text kept as jsonb (tags, attributes, options, a variant's option values) comes as PostgreSQL writes jsonb, with a
- * space after `:` and `,`. On PostgreSQL the ids and the JSON are two statements, not one snapshot: a product deleted
- * between them is left out of the page, one changed between them shows its change.
+ * space after `:` and `,`.
  *
- * And how many match in all: the page tells the total when it is not full (and not empty past the end); otherwise the
- * page's own statement reads the total a search of `q` last counted, kept while it holds (productSearchTotals), and only when
- * there is none are the matches counted, once, for the pages after. A window's `count(*) over ()` would count every
- * match on every page, and copies every match aside first: twice the count's time on PGlite.
+ * One call of storelink_products_page (migration 0035, which says how it plans the page's ids for their `q` and keeps
+ * the JSON's plan), in one round trip and one snapshot. And how many match in all: the page tells the total when it is
+ * not full (and not empty past the end); otherwise the call reads the total a search of `q` last counted, kept while it
+ * holds (productSearchTotals), and only when there is none are the matches counted, once, for the pages after. A
+ * window's `count(*) over ()` would count every match on every page, and copies every match aside first: twice the
+ * count's time on PGlite.
  */
 export async function listProductsJson(
   db: Db,
@@ -67,108 +68,41 @@ export async function listProductsJson(
   q?: string,
 ): Promise<{ items: string; total: number }> {
   const key = q?.toLowerCase() ?? '';
-  const statements = pageStatements(db);
-  const [row] = await (q ? statements.search : statements.all).execute({ workspaceId, key, pattern: likePattern(key), ...page });
-  const { items, ids, count, known } = row!;
+  const [row] = await pageStatement(db).execute({ workspaceId, pattern: q ? likePattern(key) : null, key, ...page });
+  const { items, count, known } = row!;
   const told = count < page.limit && (count > 0 || page.offset === 0);
   const total = told ? page.offset + count : (known ?? (await countMatches(db, workspaceId, key, matching(workspaceId, q))));
-  if (items !== null || count === 0) return { items: items ?? '', total };
-  const [written] = await statements.json!.execute({ workspaceId, ids: `{${ids!.join(',')}}` });
-  return { items: written!.items, total };
+  return { items, total };
 }
 
 /**
- * The page's statements, built once per database rather than on every request (Drizzle's building of a select was
- * most of a search's CPU time in the service).
- *
- * The page's own statement, with and without `q`, is unnamed: each execution is planned for its own `q`, as a
- * statement built anew was (a named one may settle on one generic plan for every `q`, which cannot tell a rare `q`,
- * best found by the trigram index, from a common one, best read in id order).
- *
- * On PostgreSQL it finds the page's ids and the kept total, and a second statement, named, writes those products' JSON.
- * Its plan (each product by its key, its variants and images by theirs) suits every page, so PostgreSQL plans it once
- * per connection: planning the JSON's subqueries on every request made a page cost the database 60 % more than rows
- * did, and its throughput fell; two statements cost it about what rows did (BENCHMARKS.md, "Catalogue search").
- * PGlite's driver sends every statement unnamed, so there one statement does both, in one round trip.
+ * The page's statement, built once per database rather than on every request (Drizzle's building of a select was most
+ * of a search's CPU time in the service); named on PostgreSQL, so each connection parses it once (PGlite's driver
+ * sends every statement unnamed).
  */
-function pageStatements(db: Db) {
-  let statements = PAGE_STATEMENTS.get(db);
-  if (!statements) {
-    const inWorkspace = sql`p.workspace_id = ${sql.placeholder('workspaceId')}`;
-    const search = sql`${inWorkspace} and p.search like ${sql.placeholder('pattern')}`;
-    const named = (db as unknown) instanceof NodePgDatabase;
-    statements = {
-      all: preparePage(db, inWorkspace, !named),
-      search: preparePage(db, search, !named),
-      json: named ? prepareJson(db) : null,
-    };
-    PAGE_STATEMENTS.set(db, statements);
+function pageStatement(db: Db) {
+  let statement = PAGE_STATEMENTS.get(db);
+  if (!statement) {
+    statement = preparePage(db, (db as unknown) instanceof NodePgDatabase);
+    PAGE_STATEMENTS.set(db, statement);
   }
-  return statements;
+  return statement;
 }
 
-/** The page: its products' JSON (`written`) or their ids, how many it holds, and the kept total. */
-const preparePage = (db: Db, where: SQL, written: boolean) =>
-  db
-    .select({
-      items: written ? sql<string | null>`coalesce(string_agg(page.item, ',' order by page.id), '')` : sql<string | null>`null`,
-      ids: written ? sql<number[] | null>`null` : sql<number[] | null>`array_agg(page.id order by page.id)`,
-      count: sql<number>`count(*)::int`,
-      known: keptTotal(sql.placeholder('workspaceId'), sql.placeholder('key')),
-    })
-    .from(
-      sql`(select p.id${written ? sql`, ${PRODUCT_JSON} as item` : sql``} from ${products} p ${written ? FIRST_VARIANT : sql``}
-        where ${where} order by p.id limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')}) as page`,
-    )
-    .prepare('');
+const preparePage = (db: Db, named: boolean) => {
+  const p = (name: string) => sql.placeholder(name);
+  return db
+    .select({ items: sql<string>`page.items`, count: sql<number>`page.count`, known: sql<number | null>`page.known` })
+    .from(sql`storelink_products_page(${p('workspaceId')}, ${p('pattern')}, ${p('key')}, ${p('limit')}, ${p('offset')}) as page`)
+    .prepare(named ? 'products_page' : '');
+};
 
-/** The products' JSON by their ids, in id order (PostgreSQL). */
-const prepareJson = (db: Db) =>
-  db
-    .select({ items: sql<string>`coalesce(string_agg(${PRODUCT_JSON}, ',' order by p.id), '')` })
-    .from(sql`${products} p ${FIRST_VARIANT}`)
-    .where(sql`p.id = any(${sql.placeholder('ids')}::int[]) and p.workspace_id = ${sql.placeholder('workspaceId')}`)
-    .prepare('products_page_json');
-
-const PAGE_STATEMENTS = new WeakMap<
-  Db,
-  { all: ReturnType<typeof preparePage>; search: ReturnType<typeof preparePage>; json: ReturnType<typeof prepareJson> | null }
->();
-
-/** An ISO 8601 time in UTC to the millisecond, as `Date#toISOString` writes it (both cut the microseconds off). */
-const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/** A JSON array of the rows' objects, in `order`, `[]` for none; `row_to_json` writes no spaces, `json_agg` would. */
-const jsonArray = (object: string, from: string, order: string) =>
-  `coalesce((select '[' || string_agg((select row_to_json(o)::text from (select ${object}) o), ',' order by ${order}) || ']'
-    from ${from}), '[]')::json`;
-
-/**
- * One product as `presentProduct` shows it, keys in its order: the variants and images by position, the first variant's
- * price, sku and quantity (f, the page's lateral join), a package's four measures in the schema's order.
- */
-const PRODUCT_JSON = sql.raw(`(select row_to_json(x)::text from (select p.id, p.title, p.handle, p.description, p.brand, p.tags,
-  p.attributes, p.currency, p.options,
-  ${jsonArray('v.id, v.sku, v.option_values, v.price::text as price, v.quantity, v.barcode', 'product_variants v where v.product_id = p.id', 'v.position')} as variants,
-  ${jsonArray('i.id, i.url, i.position, i.alt, i.media_sha256 is not null as uploaded', 'product_images i where i.product_id = p.id', 'i.position')} as images,
-  case when jsonb_typeof(p.package) = 'object' then (select row_to_json(k) from (select p.package->'weight_grams' as weight_grams,
-    p.package->'length_mm' as length_mm, p.package->'width_mm' as width_mm, p.package->'height_mm' as height_mm) k) end as package,
-  p.version, coalesce(f.price::text, '0.00') as price, coalesce(f.sku, '') as sku, coalesce(f.quantity, 0) as quantity,
-  ${isoText('p.created_at')} as created_at, ${isoText('p.updated_at')} as updated_at) x)`);
-
-/** The product's first variant, for its price, sku and quantity (PRODUCT_JSON's f). */
-const FIRST_VARIANT = sql`left join lateral (select price, sku, quantity from ${productVariants}
-  where product_id = p.id order by position limit 1) f on true`;
+const PAGE_STATEMENTS = new WeakMap<Db, ReturnType<typeof preparePage>>();
 
 /** The advisory lock (two-key form, this class and the workspace) between counting a search and changing products. */
 const SEARCH_TOTALS_LOCK = 0x5ea2_c407;
 /** Searches whose totals a workspace keeps: the most recently counted. */
 const SEARCH_TOTALS_KEPT = 100;
-
-/** The total kept for the workspace's search `key`, as a column of the page's statement (an InitPlan, read once). */
-const keptTotal = (workspaceId: number | Placeholder, key: string | Placeholder) =>
-  sql<number | null>`(select ${productSearchTotals.total} from ${productSearchTotals}
-    where ${productSearchTotals.workspaceId} = ${workspaceId} and ${productSearchTotals.q} = ${key})`;
 
 /**
  * Counts the workspace's products matching `where` and keeps the total under `key` when it may. The lock is held shared

@@ -1,4 +1,7 @@
-/** A stored product as the API, its webhook events and its CSV export show it (DESIGN §9). */
+/**
+ * A stored product as the API, its webhook events and its CSV export show it (DESIGN §9). GET /products's pages are
+ * written by the database in this shape (storelink_products_page, migration 0035): a change here is a change there.
+ */
 import type { ProductRecord } from '../../db/products.repo.js';
 import type { Product } from '../../domain/index.js';
 
