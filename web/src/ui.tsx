@@ -159,7 +159,7 @@ async function signOut() {
  * The Settings menu left open by a frame that went away while its page stayed: a page shows a frame of its own while it
  * loads (WorkspaceGate's, a Suspense fallback), which the loaded page's frame replaces. The new frame's menu opens as the
  * user left it, with the focus on "Settings" if it was in the menu, instead of closing under their pointer. Kept for the
- * address the menu was opened at, so a navigation closes it.
+ * address of the page the menu was on, so a navigation closes it.
  */
 let menuLeftOpen: { href: string; focused: boolean } | null = null;
 
@@ -171,8 +171,8 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
   const menu = useRef<HTMLDetailsElement>(null);
   useLayoutEffect(() => {
     const details = menu.current;
-    const openedAt = window.location.href;
-    if (details && menuLeftOpen?.href === openedAt) {
+    const shownAt = window.location.href;
+    if (details && menuLeftOpen?.href === shownAt) {
       details.open = true;
       if (menuLeftOpen.focused) details.querySelector('summary')?.focus();
     }
@@ -180,7 +180,7 @@ function SettingsMenu({ workspaceId, role }: { workspaceId?: string | null; role
     // Run as the frame goes, its menu still in the document: a link in the menu has navigated by then, so the address
     // differs and the next page's menu stays closed.
     return () => {
-      menuLeftOpen = details?.open ? { href: openedAt, focused: details.contains(document.activeElement) } : null;
+      menuLeftOpen = details?.open ? { href: shownAt, focused: details.contains(document.activeElement) } : null;
     };
   }, []);
   useEffect(() => {
