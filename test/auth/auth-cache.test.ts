@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { createAuthCache, parseAuthChange } from '../../src/core/auth/auth-cache.js';
 import type { Principal } from '../../src/core/auth/principal.js';
 
-const NOW = new Date('2026-06-01T12:00:00Z');
-const LATER = new Date(NOW.getTime() + 3_600_000);
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const LATER = new Date(NOW + 3_600_000);
 
 function principal(userId: number, workspaceId: number | null = null): Principal {
   return {
@@ -33,7 +34,7 @@ describe('auth cache', () => {
     const cache = liveCache();
     cache.set('a', null, principal(1), LATER, cache.generation());
     assert.equal(cache.get('a', null, NOW)?.user.id, 1);
-    assert.equal(cache.get('a', null, LATER), undefined);
+    assert.equal(cache.get('a', null, LATER.getTime()), undefined);
   });
 
   test('does not store a read that raced with a change', () => {
@@ -88,6 +89,23 @@ describe('auth cache', () => {
     cache.set(`Bearer aaa.ccc.${signature}`, '7', principal(2, 7), null, cache.generation());
     assert.equal(cache.get(`Bearer aaa.ccc.${signature}`, '7', NOW)?.user.id, 2);
     assert.equal(cache.get(`Bearer aaa.bbb.${signature}`, '7', NOW), undefined);
+  });
+
+  test('keeps a thousand bearers apart, each with its workspaces, and mixes nothing up', () => {
+    const cache = liveCache(10_000);
+    // Signatures as a JWT's are: 43 characters of base64url. Each bearer is used with two workspaces written with the
+    // same digits (12 and 21) and on a route that needs none.
+    const bearers = Array.from({ length: 1_000 }, (_, i) => `Bearer h.p.${createHash('sha256').update(String(i)).digest('base64url')}`);
+    bearers.forEach((bearer, i) => {
+      cache.set(bearer, '12', principal(i, 12), null, cache.generation());
+      cache.set(bearer, '21', principal(i, 21), null, cache.generation());
+      cache.set(bearer, null, principal(i), null, cache.generation());
+    });
+    const found = bearers.flatMap((bearer) => (['12', '21', null] as const).map((workspace) => cache.get(bearer, workspace, NOW)));
+    const expected = bearers.flatMap((_, i) => [`${i}/12`, `${i}/21`, `${i}/-`]);
+    const seen = found.map((p) => (p ? `${p.user.id}/${p.workspace?.id ?? '-'}` : 'miss'));
+    assert.ok(seen.filter((entry) => entry === 'miss').length <= 3, 'slots shared by chance are a handful at most');
+    seen.forEach((entry, i) => assert.ok(entry === 'miss' || entry === expected[i], `${expected[i]} answered ${entry}`));
   });
 
   test('reads the payloads the database triggers send, and nothing else', () => {

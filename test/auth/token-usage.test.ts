@@ -9,9 +9,9 @@ test('touches are written together in one batch, the latest time per token', asy
     intervalMs: 3_600_000,
     onError: () => {},
   });
-  usage.touch(1, new Date(1000));
-  usage.touch(2, new Date(2000));
-  usage.touch(1, new Date(3000));
+  usage.touch(1, 1000);
+  usage.touch(2, 2000);
+  usage.touch(1, 3000);
   assert.equal(batches.length, 0);
   await usage.flush();
   assert.deepEqual(batches, [
@@ -36,7 +36,7 @@ test('a failed write is retried with the next flush and reported', async () => {
     intervalMs: 3_600_000,
     onError: (e) => errors.push(e),
   });
-  usage.touch(7, new Date(1000));
+  usage.touch(7, 1000);
   await usage.flush();
   assert.equal(errors.length, 1);
   fail = false;

@@ -5,6 +5,7 @@ export function createManualClock(start: Date = new Date()): Clock & { advance(m
   let current = start.getTime();
   return {
     now: () => new Date(current),
+    nowMs: () => current,
     advance: (ms) => void (current += ms),
     set: (at) => void (current = at.getTime()),
   };

@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { systemClock } from '../../src/lib/clock.js';
 import {
   amazonOrder,
   amazonOrderStatus,
@@ -402,7 +403,7 @@ describe("the Amazon orders adapter reads the model's statuses and quantities", 
   });
 
   test('it polls every three minutes and never asks for the buyer or the recipient', () => {
-    const adapter = createAmazonSellerOrdersAdapter({} as never, { http: {} as never, clock: { now: () => new Date() } });
+    const adapter = createAmazonSellerOrdersAdapter({} as never, { http: {} as never, clock: systemClock });
     assert.equal(adapter.pollEverySeconds, 180);
     assert.ok(180 * 0.0056 >= 1, 'one search each poll is within 0.0056 a second');
     assert.ok(!/BUYER|RECIPIENT/.test(ORDER_DATASETS));

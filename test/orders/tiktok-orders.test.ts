@@ -23,6 +23,7 @@ import { SANDBOX_CLIENTS } from '../../src/sandbox/context.js';
 import { SANDBOX_BUYER } from '../../src/sandbox/tiktok-shop/order-store.js';
 import { ORDER_IDS_MAX } from '../../src/sandbox/tiktok-shop/orders.js';
 import { setTikTokShopRateLimit } from '../../src/sandbox/tiktok-shop/product-store.js';
+import { createManualClock } from '../helpers/clock.js';
 import { connectTikTokShopSite } from '../helpers/connect.js';
 import { databaseKinds, selectRows } from '../helpers/database.js';
 import { PNG_640X480, SANDBOX_REVIEW_MS } from '../helpers/fixtures.js';
@@ -94,7 +95,7 @@ describe('TikTok Shop order facts the adapter keeps (orders.md §2)', () => {
       { status: 429, body: { code: 36_009_002, message: 'Too many requests', data: null }, retryAfterMs: 1_000 },
     );
     const config = { ...SANDBOX_CLIENTS.tiktokShop, authorizeUrl: 'x', authUrl: 'x', apiUrl: 'https://open-api.test' };
-    const adapter = createTikTokShopOrdersAdapter(config, { http, clock: { now: () => new Date(1_700_000_000_000) } });
+    const adapter = createTikTokShopOrdersAdapter(config, { http, clock: createManualClock(new Date(1_700_000_000_000)) });
     const call = { externalId: '70', data: { cipher: 'GCP_X' }, settings: {}, accessToken: 'TTP_a' };
     assert.equal(adapter.pollEverySeconds, 60);
     const page = await adapter.changed(call, new Date(1_699_999_000_500), 'b2Zmc2V0');

@@ -3,7 +3,8 @@
  * so an authenticated request never waits on (or adds) a write.
  */
 export interface UsageRecorder {
-  touch(tokenId: number, at: Date): void;
+  /** The token was used at `atMs` (milliseconds since the epoch). */
+  touch(tokenId: number, atMs: number): void;
   /** Writes what is pending now; concurrent calls share one write. */
   flush(): Promise<void>;
   /** Stops the timer and writes what is left. */
@@ -15,17 +16,19 @@ export function createUsageRecorder(options: {
   intervalMs: number;
   onError: (error: unknown) => void;
 }): UsageRecorder {
-  let pending = new Map<number, Date>();
+  // A token's time is kept in an object changed in place: every authenticated request touches, and a new value stored
+  // in the map on each would be an allocation and a pointer from the old generation to the young on each.
+  let pending = new Map<number, { atMs: number }>();
   let inFlight: Promise<void> | null = null;
 
   const flush = async (): Promise<void> => {
     if (inFlight) await inFlight;
     if (pending.size === 0) return;
-    const batch = pending;
+    const batch = new Map([...pending].map(([id, { atMs }]) => [id, new Date(atMs)]));
     pending = new Map();
     inFlight = options.write(batch).catch((error) => {
       // Keep the newer of the two times for a token, so a failed batch is retried next interval.
-      for (const [id, at] of batch) if (!(pending.get(id)! >= at)) pending.set(id, at);
+      for (const [id, at] of batch) touch(id, at.getTime());
       options.onError(error);
     });
     try {
@@ -38,8 +41,14 @@ export function createUsageRecorder(options: {
   const timer = setInterval(() => void flush(), options.intervalMs);
   timer.unref();
 
+  function touch(tokenId: number, atMs: number): void {
+    const kept = pending.get(tokenId);
+    if (!kept) pending.set(tokenId, { atMs });
+    else if (kept.atMs < atMs) kept.atMs = atMs;
+  }
+
   return {
-    touch: (tokenId, at) => void pending.set(tokenId, at),
+    touch,
     flush,
     close: async () => {
       clearInterval(timer);

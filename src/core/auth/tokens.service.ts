@@ -115,22 +115,23 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
       needsWorkspace: boolean,
     ): Principal | Promise<Principal> {
       if (authorization === undefined) throw new AppError('unauthenticated');
-      const now = clock.now();
+      // No Date is made for a cached bearer: that cost a warm request about 3 % of its CPU (BENCHMARKS.md).
+      const nowMs = clock.nowMs();
       // The same header values as a bearer verified before are the same bearer: answered without parsing them again.
       const workspaceKey = needsWorkspace ? (workspaceHeader ?? '') : null;
-      const cached = cache.get(authorization, workspaceKey, now);
+      const cached = cache.get(authorization, workspaceKey, nowMs);
       if (cached) {
-        usage.touch(cached.tokenId, now);
+        usage.touch(cached.tokenId, nowMs);
         return cached;
       }
       const token = parseBearer(authorization);
       if (!token) throw new AppError('unauthenticated');
       const workspaceId = needsWorkspace ? parseWorkspaceId(workspaceHeader) : null;
       const generation = cache.generation();
-      return verifyBearer(token, workspaceId, needsWorkspace, now).then(({ principal, expiresAt }) => {
+      return verifyBearer(token, workspaceId, needsWorkspace, new Date(nowMs)).then(({ principal, expiresAt }) => {
         // A missing or malformed workspace header never gets this far (verifyBearer refuses it), so is never cached.
         cache.set(authorization, workspaceKey, principal, expiresAt, generation);
-        usage.touch(principal.tokenId, now);
+        usage.touch(principal.tokenId, nowMs);
         return principal;
       });
     },

@@ -12,6 +12,7 @@ import {
   signRequest,
 } from '../../../src/platforms/tiktok-shop/requests.js';
 import { parseShopsResponse, parseTokenResponse, readCallback } from '../../../src/platforms/tiktok-shop/responses.js';
+import { createManualClock } from '../../helpers/clock.js';
 
 const AUTHORIZE = 'https://services.tiktokshop.com/open/authorize';
 const rejected = (message: string) => (error: unknown) =>
@@ -45,7 +46,7 @@ describe('TikTok Shop authorization URL', () => {
         authUrl: 'https://auth.example',
         apiUrl: 'https://api.example',
       },
-      { http: { request: () => Promise.reject(new Error('no I/O')) }, clock: { now: () => new Date(0) } },
+      { http: { request: () => Promise.reject(new Error('no I/O')) }, clock: createManualClock(new Date(0)) },
     );
     const url = new URL(
       adapter.buildAuthorizationUrl({
@@ -301,7 +302,7 @@ describe('TikTok Shop adapter I/O', () => {
         authUrl: 'https://auth.example',
         apiUrl: 'https://api.example',
       },
-      { http, clock: { now: () => new Date(0) } },
+      { http, clock: createManualClock(new Date(0)) },
     );
     const tokens = await adapter.exchangeCode({
       code: 'abc',
