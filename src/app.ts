@@ -5,6 +5,7 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyRequest, LogController } from 'fastify';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
@@ -73,6 +74,25 @@ class QuietPollsRequestLog extends LogController {
 }
 
 /**
+ * The logger Fastify is given below `info`, where nothing is logged per request: a request's own child logger (its
+ * reqId run through redaction) would only cost time, so every request shares the one Fastify makes of this logger at
+ * start (the service's, with Fastify's serializers), whose children are itself. Nothing in the service asks Fastify's
+ * logger for a child of its own, nor sets a route's log level. Fastify's own factory still makes each request's
+ * logger: with a factory of ours, Fastify checks on every request that what it returned is a logger, which cost about
+ * 3 % of a warm GET /user's CPU (BENCHMARKS.md).
+ */
+function sharedByRequests(logger: Logger): Logger {
+  return Object.create(logger, {
+    child: {
+      value: (...args: Parameters<Logger['child']>) => {
+        const made = logger.child(...args);
+        return Object.defineProperty(made, 'child', { value: () => made });
+      },
+    },
+  });
+}
+
+/**
  * Fastify's own response serializers (fast-json-stringify), each generated on its route's first answer rather than at
  * start, as the validators are (http/validation.ts): generated code for every route's every status would otherwise sit
  * in each instance's memory, most of it never run.
@@ -98,7 +118,7 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
   const requestLogs = deps.logger.isLevelEnabled('info');
   const limits = config.server;
   const app = Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
+    loggerInstance: (requestLogs ? deps.logger : sharedByRequests(deps.logger)) as FastifyBaseLogger,
     bodyLimit: config.bodyLimitBytes,
     // Fastify gives each plugin 10 s to load, to catch one that never calls done. On a loaded machine the API
     // reference's plugin (@fastify/swagger-ui, which waits for its own routes) took longer than that, and the server did
@@ -115,9 +135,6 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
     clientErrorHandler: createClientErrorHandler(deps.logger as FastifyBaseLogger),
     // Errors Fastify meets before routing (a path it cannot decode) get the seed's shape too.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
-    // Below `info` nothing is logged per request, so a request's own child logger (its reqId run through redaction)
-    // would only cost time; its errors are logged by the service's logger instead.
-    childLoggerFactory: (logger, bindings, options) => (requestLogs ? logger.child(bindings, options) : logger),
     logController: requestLogs && options.requestLogging ? new QuietPollsRequestLog() : new ErrorsOnlyRequestLog(),
     ...(options.genReqId ? { genReqId: options.genReqId } : {}),
     schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },

@@ -31,6 +31,27 @@ async function countRows(t: TestApp, table: 'users' | 'access_tokens'): Promise<
   return row!.n;
 }
 
+const FAILURE_DETAIL = 'secret internal detail at /srv/x.ts:12';
+
+/**
+ * GET /workspaces of a new user while listing workspaces throws an Error carrying FAILURE_DETAIL: the answer, and the
+ * log lines written from the user's first request on.
+ */
+async function failWithDetail(t: TestApp): Promise<{ response: Awaited<ReturnType<typeof call>>; entries: Array<Record<string, any>> }> {
+  const { session } = await registerUser(t);
+  const original = t.deps.accounts.listWorkspaces;
+  t.deps.accounts.listWorkspaces = async () => {
+    throw new Error(FAILURE_DETAIL);
+  };
+  const logsBefore = t.logs.length;
+  try {
+    const response = await call(t, 'GET', '/workspaces', { token: session });
+    return { response, entries: logEntries(t, logsBefore) };
+  } finally {
+    t.deps.accounts.listWorkspaces = original;
+  }
+}
+
 /** The log lines written from `from` on, parsed. */
 function logEntries(t: TestApp, from = 0): Array<Record<string, any>> {
   return t.logs.slice(from).map((line) => JSON.parse(line));
@@ -116,27 +137,26 @@ for (const kind of databaseKinds()) {
     }
 
     test('a 500 answers only "Server error" and sends the internal detail to the log', async () => {
-      const { session } = await registerUser(t);
-      const detail = 'secret internal detail at /srv/x.ts:12';
-      const original = t.deps.accounts.listWorkspaces;
-      t.deps.accounts.listWorkspaces = async () => {
-        throw new Error(detail);
-      };
-      const logsBefore = t.logs.length;
-      try {
-        const response = await call(t, 'GET', '/workspaces', { token: session });
-        assert.equal(response.statusCode, 500);
-        assert.deepEqual(response.json(), errorBody(500, 'Server error'));
-        assert.ok(!response.body.includes('secret internal detail'));
-        assert.ok(!response.body.includes('x.ts'));
-      } finally {
-        t.deps.accounts.listWorkspaces = original;
-      }
-      const errors = logEntries(t, logsBefore).filter((entry) => entry.level >= 50);
+      const { response, entries } = await failWithDetail(t);
+      assert.equal(response.statusCode, 500);
+      assert.deepEqual(response.json(), errorBody(500, 'Server error'));
+      assert.ok(!response.body.includes('secret internal detail'));
+      assert.ok(!response.body.includes('x.ts'));
+      const errors = entries.filter((entry) => entry.level >= 50);
       assert.ok(
-        errors.some((entry) => JSON.stringify(entry).includes(detail)),
+        errors.some((entry) => JSON.stringify(entry).includes(FAILURE_DETAIL)),
         'the detail is logged at error level',
       );
+    });
+
+    test("at info, each request's lines carry a reqId of its own", async () => {
+      const logsBefore = t.logs.length;
+      await call(t, 'GET', '/health');
+      await call(t, 'GET', '/health');
+      const completed = logEntries(t, logsBefore).filter((entry) => entry.msg === 'request completed');
+      assert.equal(completed.length, 2);
+      assert.ok(completed.every((entry) => typeof entry.reqId === 'string' && entry.res?.statusCode === 200));
+      assert.notEqual(completed[0]!.reqId, completed[1]!.reqId);
     });
 
     test('security headers are on a success, a 404 and a 401', async () => {
@@ -294,6 +314,23 @@ for (const kind of databaseKinds()) {
       const response = await postLogin(t, loginBodyOfSize(2000));
       assert.equal(response.statusCode, 401);
       assert.deepEqual(response.json(), errorBody(401, 'Unauthenticated'));
+    });
+  });
+
+  describe(`HTTP errors with LOG_LEVEL=warn [${kind}]`, () => {
+    let t: TestApp;
+    before(async () => (t = await createTestApp(kind, { env: { LOG_LEVEL: 'warn' } })));
+    after(() => t.close());
+
+    test('a 500 is logged at error level with its detail, and nothing else of the request is', async () => {
+      const { response, entries } = await failWithDetail(t);
+      assert.equal(response.statusCode, 500);
+      assert.deepEqual(
+        entries.map((entry) => [entry.level, entry.msg]),
+        [[50, 'request failed']],
+      );
+      assert.ok(JSON.stringify(entries[0]!.err).includes(FAILURE_DETAIL), JSON.stringify(entries[0]));
+      assert.ok(!JSON.stringify(entries).includes('Bearer'), 'nothing of the bearer is logged');
     });
   });
 
