@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document: swagger configured once, what every API route shares added to its schema, and the
  * reference browsed at /api/v1/docs (Swagger UI, served from the package itself: no asset comes from elsewhere).
  */
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { type Access, API_PREFIX, type App } from './access.js';
 import { DOCS_FAVICON, DOCS_SCRIPT, DOCS_STYLE } from './docs-theme.js';
@@ -43,7 +43,7 @@ export async function registerOpenApi(app: App, appUrl: string): Promise<void> {
   await app.register(swagger, {
     // Shared schemas (and records with an `$id`) land in components.schemas under their own name, not `def-N`.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transform: ({ schema, url }) => ({ schema: documentOnly(schema as RouteSchema, url), url }),
+    transform: ({ schema, url, route }) => ({ schema: documentOnly(schema as RouteSchema, url, route.config?.access ?? 'public'), url }),
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -87,7 +87,12 @@ export async function registerOpenApi(app: App, appUrl: string): Promise<void> {
 }
 
 type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown>; body?: Record<string, unknown> };
-type RouteOptions = { method: string | string[]; url: string; schema?: RouteSchema; config?: { access?: Access } };
+type RouteOptions = {
+  method: string | string[];
+  url: string;
+  schema?: RouteSchema;
+  config?: { access?: Access; swaggerTransform?: SwaggerTransform | false };
+};
 
 /** `GET /sites/{site_id}` for `GET /api/v1/sites/:site_id`: how OPERATION_IDS names a route. */
 export function operationKey(method: string, url: string): string {
@@ -96,13 +101,22 @@ export function operationKey(method: string, url: string): string {
 
 /**
  * Adds what every API route shares to its schema: its operationId, the bearer scheme (`security: []` on a public
- * one), the X-Workspace-Id header, and the error responses it can give, each a reference to the one error schema.
+ * one), and the error responses it can give, each a reference to the one error schema. The X-Workspace-Id header is
+ * the document's only (documentOnly).
  */
 function describeRoute(route: RouteOptions) {
   // The sandbox simulators answer in the platforms' own shapes, not the API's. HEAD routes share their GET's schema.
   const method = [route.method].flat()[0]!;
   if (!route.url.startsWith(API_PREFIX) || method === 'HEAD' || route.schema?.hide) return;
   const access = route.config?.access ?? 'public';
+  // A route's own transform (an upload's multipart body) replaces the global one: what the global one adds is added to
+  // what the route's gives.
+  const own = route.config?.swaggerTransform;
+  if (own)
+    route.config!.swaggerTransform = (options) => {
+      const given = own(options);
+      return { ...given, schema: documentOnly(given.schema as RouteSchema, given.url, access) };
+    };
   const schema = (route.schema ??= {});
   const operationId = OPERATION_IDS[operationKey(method, route.url)];
   if (operationId) schema.operationId = operationId;
@@ -110,19 +124,6 @@ function describeRoute(route: RouteOptions) {
   const errors = ['400', '404', '413', '415', '422', '429', '500', '503'];
   schema.security = access === 'public' ? [] : [{ bearerAuth: [] }];
   if (access !== 'public') errors.push('401', '403');
-  if (access === 'workspace') {
-    schema.headers = {
-      type: 'object',
-      properties: {
-        'x-workspace-id': {
-          type: 'string',
-          pattern: '^[1-9][0-9]*$',
-          description: 'The id of a workspace the user belongs to (GET /workspaces lists them)',
-        },
-      },
-      required: ['x-workspace-id'],
-    };
-  }
   for (const [status, given] of Object.entries(response)) {
     if (given === ErrorBody) response[status] = errorRef(ERROR_DESCRIPTIONS[status] ?? 'An error');
     else if (SUCCESS_DESCRIPTIONS[status] && !(given as { description?: string }).description)
@@ -132,15 +133,34 @@ function describeRoute(route: RouteOptions) {
 }
 
 /**
- * What the document says that the server does not check (swagger's transform, so validation is untouched): a body
- * example where the schema has none, and the query parameters and the Location of a platform's callback, which the
- * adapters read leniently (src/platforms/<track>/responses.ts).
+ * The X-Workspace-Id header of a workspace's route. The authentication hook checks it before anything else of the
+ * request (a missing or malformed one is 403, DESIGN §12), so validating it again would only cost each request.
  */
-function documentOnly(schema: RouteSchema, url: string): RouteSchema {
+const WORKSPACE_HEADER = {
+  type: 'object',
+  properties: {
+    'x-workspace-id': {
+      type: 'string',
+      pattern: '^[1-9][0-9]*$',
+      description: 'The id of a workspace the user belongs to (GET /workspaces lists them)',
+    },
+  },
+  required: ['x-workspace-id'],
+} as const;
+
+/**
+ * What the document says that the server does not check (swagger's transform, so validation is untouched): the
+ * X-Workspace-Id header, which the authentication checks first, a body example where the schema has none, and the
+ * query parameters and the Location of a platform's callback, which the adapters read leniently
+ * (src/platforms/<track>/responses.ts).
+ */
+function documentOnly(schema: RouteSchema, url: string, access: Access): RouteSchema {
   const example = BODY_EXAMPLES[String(schema.operationId)];
   const callback = Object.entries(CALLBACK_PARAMETERS).find(([track]) => url === `${API_PREFIX}/oauth/callback/${track}`);
-  if (example === undefined && !callback) return schema;
+  const workspace = access === 'workspace' && url.startsWith(API_PREFIX);
+  if (example === undefined && !callback && !workspace) return schema;
   const documented = { ...schema };
+  if (workspace) documented.headers = WORKSPACE_HEADER;
   if (example !== undefined && schema.body && !schema.body.examples) documented.body = { ...schema.body, examples: [example] };
   if (callback) {
     const [, parameters] = callback;

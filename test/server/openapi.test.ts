@@ -110,6 +110,18 @@ describe('the OpenAPI document', () => {
     for (const { where, op } of operations) assert.ok(Array.isArray(op.security), `${where} states its security`);
   });
 
+  test("a workspace's operations, the uploads with their multipart bodies included, require X-Workspace-Id; the others do not ask for it", () => {
+    const workspaceHeader = (operationId: string) =>
+      byId(operationId).parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'x-workspace-id');
+    for (const operationId of ['getCurrentUser', 'listProducts', 'uploadProductImage', 'uploadFile', 'importProducts']) {
+      const header = workspaceHeader(operationId);
+      assert.equal(header?.required, true, operationId);
+      assert.equal(header?.schema?.pattern, '^[1-9][0-9]*$', operationId);
+    }
+    for (const operationId of ['listWorkspaces', 'updateCurrentUser', 'login'])
+      assert.equal(workspaceHeader(operationId), undefined, operationId);
+  });
+
   test('every response has a description of its own, none "Default Response"', () => {
     for (const { where, op } of operations)
       for (const [status, response] of Object.entries(op.responses))
