@@ -78,8 +78,8 @@ class QuietPollsRequestLog extends LogController {
  * reqId run through redaction) would only cost time, so every request shares the one Fastify makes of this logger at
  * start (the service's, with Fastify's serializers), whose children are itself. Nothing in the service asks Fastify's
  * logger for a child of its own, nor sets a route's log level. Fastify's own factory still makes each request's
- * logger: with a factory of ours, Fastify checks on every request that what it returned is a logger, which cost about
- * 3 % of a warm GET /user's CPU (BENCHMARKS.md).
+ * logger: with a factory of ours, Fastify checks on every request that what it returned is a logger, which cost 1 to 2 %
+ * of a warm GET /user's CPU (BENCHMARKS.md).
  */
 function sharedByRequests(logger: Logger): Logger {
   return Object.create(logger, {

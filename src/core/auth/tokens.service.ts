@@ -115,7 +115,7 @@ export function createTokensService(deps: { db: Db; jwt: JwtCodec; clock: Clock;
       needsWorkspace: boolean,
     ): Principal | Promise<Principal> {
       if (authorization === undefined) throw new AppError('unauthenticated');
-      // No Date is made for a cached bearer: that cost a warm request about 3 % of its CPU (BENCHMARKS.md).
+      // No Date is made for a cached bearer: that cost a warm request about 2 % of its CPU (BENCHMARKS.md).
       const nowMs = clock.nowMs();
       // The same header values as a bearer verified before are the same bearer: answered without parsing them again.
       const workspaceKey = needsWorkspace ? (workspaceHeader ?? '') : null;
