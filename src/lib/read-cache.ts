@@ -17,14 +17,14 @@ export function readCache<V>(clock: Clock, ttlMs: number): ReadCache<V> {
   const entries = new Map<string, { readAt: number; value: Promise<V>; settled?: { value: V } }>();
   const fresh = (key: string) => {
     const entry = entries.get(key);
-    return entry && clock.now().getTime() - entry.readAt <= ttlMs ? entry : undefined;
+    return entry && clock.nowMs() - entry.readAt <= ttlMs ? entry : undefined;
   };
   return {
     get(key, read) {
       const known = fresh(key);
       if (known) return known.value;
       const value = read();
-      const entry: { readAt: number; value: Promise<V>; settled?: { value: V } } = { readAt: clock.now().getTime(), value };
+      const entry: { readAt: number; value: Promise<V>; settled?: { value: V } } = { readAt: clock.nowMs(), value };
       entries.set(key, entry);
       value.then(
         (settled) => {

@@ -78,7 +78,7 @@ export function createOAuthStates(deps: { db: Db; jwt: JwtCodec; clock: Clock; c
    */
   function expired(error: JwtError): StateCheck {
     const { redirect_url: redirect, exp } = error.expiredClaims ?? {};
-    const longPast = typeof exp !== 'number' || clock.now().getTime() - exp * 1000 > EXPIRED_STATE_REDIRECT_MS;
+    const longPast = typeof exp !== 'number' || clock.nowMs() - exp * 1000 > EXPIRED_STATE_REDIRECT_MS;
     return { ok: false, reason: 'expired', redirectUrl: !longPast && typeof redirect === 'string' ? redirect : '' };
   }
 

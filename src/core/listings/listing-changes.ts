@@ -75,7 +75,7 @@ export function createListingChanges(deps: {
 
   /** The site's next turn, the platform's interval from now (the same job as one waiting already). */
   async function next(siteId: number, feed: ListingChanges, turn: number, marks: Record<string, Mark>): Promise<void> {
-    const startAfter = new Date(clock.now().getTime() + feed.everySeconds * 1000);
+    const startAfter = new Date(clock.nowMs() + feed.everySeconds * 1000);
     const data: ChangesJob = { siteId, turn: turn % feed.feeds.length, marks };
     await jobs.send(CHANGES_QUEUE, data, { singletonKey: String(siteId), startAfter });
   }
@@ -121,7 +121,7 @@ export function createListingChanges(deps: {
       const list = feed.feeds[index]!;
       const marks = { ...job.marks };
       const mark = marks[list];
-      const now = clock.now().getTime();
+      const now = clock.nowMs();
       // Without what the last turn saw: back as far as a lost chain may have left changes unread (the sweep starts a new
       // one within the minute), and at least two rounds.
       const since = mark ? new Date(mark.at) : new Date(now - Math.max(LOOK_BACK_MS, 2 * feed.everySeconds * feed.feeds.length * 1000));

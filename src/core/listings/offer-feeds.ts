@@ -113,7 +113,7 @@ export function createOfferFeeds(deps: {
     const feeds = feedsOf(site);
     if (!feeds) return null;
     const waitForFeed = async () => {
-      const at = new Date(clock.now().getTime() + LOOK_MS);
+      const at = new Date(clock.nowMs() + LOOK_MS);
       await wait(at);
       // The site's feed job is asked for too (one waits at most): a feed whose job was held (the site disconnected,
       // its grant refused) is taken up again rather than leave this listing waiting for it.
@@ -160,7 +160,7 @@ export function createOfferFeeds(deps: {
           batch.map((item) => item.listingId),
           feedId,
         );
-        await sendFeedJob({ ...job, feedId, marketplaceId }, new Date(clock.now().getTime() + LOOK_MS));
+        await sendFeedJob({ ...job, feedId, marketplaceId }, new Date(clock.nowMs() + LOOK_MS));
         submitted.push(`${feedId} (${batch.length} listings, ${messages.length} messages)`);
       }
     }
@@ -221,7 +221,7 @@ export function createOfferFeeds(deps: {
       if (job.feedId && job.marketplaceId) {
         const outcome = await feeds.outcome(call, job.marketplaceId, job.feedId);
         if (outcome) return record(job, outcome);
-        await sendFeedJob(job, new Date(clock.now().getTime() + LOOK_MS));
+        await sendFeedJob(job, new Date(clock.nowMs() + LOOK_MS));
         return `feed ${job.feedId}: the platform is processing it`;
       }
       // A submitted feed whose look was lost (its job held while the site was not connected) is looked at again.

@@ -225,7 +225,7 @@ export function createOrderReads(deps: {
     sendSiteRead(
       { workspaceId: site.workspaceId, siteId: site.id },
       undefined,
-      resumeInMs === null ? undefined : new Date(clock.now().getTime() + resumeInMs),
+      resumeInMs === null ? undefined : new Date(clock.nowMs() + resumeInMs),
       notified,
     );
 
@@ -345,7 +345,7 @@ export function createOrderReads(deps: {
       if (later.length > 0)
         await sendOrderReads(
           later.map((externalId) => ({ workspaceId: job.workspaceId, siteId: job.siteId, externalId })),
-          new Date(clock.now().getTime() + plan.waitMs),
+          new Date(clock.nowMs() + plan.waitMs),
         );
       const found = now.length > 0 ? await adapter.orders(call, now) : [];
       const read = new Set(found.map((order) => order.externalId));

@@ -43,7 +43,7 @@ export function createPacer(clock: Clock, sleep: (ms: number) => Promise<void> =
 
   return {
     async beforeCall() {
-      const now = clock.now().getTime();
+      const now = clock.nowMs();
       // After the wait one call goes out again: its answer says whether the day has calls again.
       const dayWait = daySpentAt === null ? 0 : DAY_SPENT_WAIT_MS - (now - daySpentAt);
       if (dayWait > 0) throw new PlatformError('unavailable', "The platform's daily call budget is spent; the work resumes later", dayWait);
@@ -56,8 +56,8 @@ export function createPacer(clock: Clock, sleep: (ms: number) => Promise<void> =
     },
     heard(limits) {
       if (limits.perSecond !== null) perSecond = limits.perSecond;
-      if (limits.remainingThisSecond === 0) secondSpentAt = clock.now().getTime();
-      if (limits.remainingToday === 0) daySpentAt ??= clock.now().getTime();
+      if (limits.remainingThisSecond === 0) secondSpentAt = clock.nowMs();
+      if (limits.remainingToday === 0) daySpentAt ??= clock.nowMs();
     },
   };
 }

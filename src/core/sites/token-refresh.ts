@@ -167,7 +167,7 @@ export function createTokenRefresh(deps: {
 
   /** The safety net: grants whose renewal is overdue (their job was lost, or no worker ran for a while) are queued again. */
   async function queueOverdue(): Promise<string> {
-    const overdue = await refreshRepo.listOverdueGrants(db, new Date(clock.now().getTime() - OVERDUE_AFTER_MS), 500);
+    const overdue = await refreshRepo.listOverdueGrants(db, new Date(clock.nowMs() - OVERDUE_AFTER_MS), 500);
     for (const grant of overdue) await schedule(db, grant);
     return `queued ${overdue.length}`;
   }
@@ -180,7 +180,7 @@ export function createTokenRefresh(deps: {
       if (!row || row.siteStatus !== 'connected' || row.nextRefreshAt === null) {
         throw new PlatformError('rejected', 'The site is not connected to the platform; reconnect it.');
       }
-      const fresh = row.accessExpiresAt === null || row.accessExpiresAt.getTime() - clock.now().getTime() > FRESH_MARGIN_MS;
+      const fresh = row.accessExpiresAt === null || row.accessExpiresAt.getTime() - clock.nowMs() > FRESH_MARGIN_MS;
       // A renewal that came back (the version moved on) gives the newest token there is, however long it lives.
       if (fresh || (asked !== null && row.version !== asked)) return openTokens(cipher, row).accessToken;
       if (asked === null) {

@@ -45,7 +45,7 @@ export function createDeliveryQueue(deps: {
   async function post(row: webhooksRepo.DeliveryToSend): Promise<Attempt> {
     const secret = cipher.open({ keyId: row.secretKeyId, ciphertext: row.secretCiphertext }, secretContext(row.workspaceId));
     const body = JSON.stringify(row.payload);
-    const signature = signWebhook(secret, row.messageId, Math.floor(clock.now().getTime() / 1000), body);
+    const signature = signWebhook(secret, row.messageId, Math.floor(clock.nowMs() / 1000), body);
     const headers = { 'content-type': 'application/json', 'user-agent': 'Storelink-Webhooks', ...signature };
     const url = new URL(row.url);
     const signal = deadlineSignal(deps.timeoutMs, deps.stopping);

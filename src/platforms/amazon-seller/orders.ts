@@ -203,7 +203,7 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
      */
     planNotifiedRead(call: ListingsCall, count: number): NotifiedReadPlan {
       const seller = sellerOf(call);
-      const at = deps.clock.now().getTime();
+      const at = deps.clock.nowMs();
       if (getOrders.take(seller, count, at)) return { changed: false, each: count, waitMs: 0 };
       const left = Math.floor(searches.available(seller, at));
       const last = lastSearch.get(seller);
@@ -223,7 +223,7 @@ export function createAmazonSellerOrdersAdapter(config: AmazonSellerConfig, deps
       };
       // Never past the search's plan as this instance counts it: the read stops here, and goes on once it has room.
       const seller = sellerOf(call);
-      const at = deps.clock.now().getTime();
+      const at = deps.clock.nowMs();
       if (!searches.take(seller, 1, at))
         throw new PlatformError(
           'unavailable',

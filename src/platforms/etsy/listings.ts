@@ -245,7 +245,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
   /** The category's properties (getPropertiesByTaxonomyId), read once an hour per instance; null for a category Etsy has not. */
   async function taxonomyRead(call: ListingsCall, categoryId: string): Promise<TaxonomyRead | null> {
     if (!/^[0-9]{1,18}$/.test(categoryId)) return null;
-    const now = deps.clock.now().getTime();
+    const now = deps.clock.nowMs();
     const known = properties.get(categoryId);
     if (known && now - known.readAt <= TAXONOMY_TTL_MS) return known.read;
     const read = await get(call, `/seller-taxonomy/nodes/${categoryId}/properties`, parseTaxonomyProperties);
@@ -258,7 +258,7 @@ export function createEtsyListingsAdapter(config: EtsyConfig, deps: { http: Plat
   }
 
   async function taxonomyOf(call: ListingsCall) {
-    const now = deps.clock.now().getTime();
+    const now = deps.clock.nowMs();
     if (!taxonomy || now - taxonomy.readAt > TAXONOMY_TTL_MS) {
       taxonomy = { readAt: now, nodes: await get(call, '/seller-taxonomy/nodes', parseTaxonomy) };
     }

@@ -61,7 +61,7 @@ export function createListingValidation(
      */
     async readiness(call) {
       const key = String(call.data.cipher);
-      const now = deps.clock.now().getTime();
+      const now = deps.clock.nowMs();
       if ((readyAt.get(key) ?? Number.NEGATIVE_INFINITY) > now - READY_TTL_MS) return [];
       const { check_results: results } = await send(call, 'GET', '/product/202312/prerequisites', reader(Prerequisites));
       const failed = results.filter((result) => result.is_failed);

@@ -36,7 +36,7 @@ export function createAdsBuckets(context: SandboxContext) {
       const { multiplier } = amazonAdsLimits(context);
       const rate = ADS_RATE.perSecond * multiplier;
       const burst = Math.max(1, ADS_RATE.burst * multiplier);
-      const now = context.clock.now().getTime();
+      const now = context.clock.nowMs();
       const found = buckets.get(profileId);
       const bucket = found && found.multiplier === multiplier ? found : { tokens: burst, at: now, multiplier };
       bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * rate);

@@ -31,7 +31,7 @@ function signature(context: SandboxContext, reportId: string, date: string, expi
 
 /** A fresh link to the report's file under `base` (the region's sandbox base), and when it expires. */
 export function presignedLink(context: SandboxContext, base: string, reportId: string): { url: string; expiresAt: string } {
-  const now = context.clock.now().getTime();
+  const now = context.clock.nowMs();
   const date = amzDate(now);
   const query = new URLSearchParams({
     'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
@@ -75,7 +75,7 @@ export function registerReportFiles(app: FastifyInstance, context: SandboxContex
         'SignatureDoesNotMatch',
         'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
       );
-    if (!(context.clock.now().getTime() <= fromAmzDate(date) + Number(expires) * 1000))
+    if (!(context.clock.nowMs() <= fromAmzDate(date) + Number(expires) * 1000))
       return s3Error(reply, 403, 'AccessDenied', 'Request has expired');
     const file = reportsOf(context).reports.get(reportId)?.file;
     if (!file) return s3Error(reply, 404, 'NoSuchKey', 'The specified key does not exist.');

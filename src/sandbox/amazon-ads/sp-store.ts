@@ -78,7 +78,7 @@ export type AdsStore = ReturnType<typeof createAdsStore>;
 function createAdsStore(context: SandboxContext) {
   const entities = new Map<string, Entity>();
   let issued = 0;
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   registerStatePart(context.stateParts, 'amazon-ads:entities', {
     save: () => ({ entities, issued }),
     load: (state) => {

@@ -41,7 +41,7 @@ export function registerAmazonListingsApi(app: FastifyInstance, context: Sandbox
   return {
     /** Stocks the account in the region's first marketplace, once. */
     stock: (account: number, choice: StockChoice) =>
-      stockAccount(store, account, SANDBOX_MARKETPLACES[region][0]!, choice, context.clock.now().getTime()),
+      stockAccount(store, account, SANDBOX_MARKETPLACES[region][0]!, choice, context.clock.nowMs()),
   };
 }
 

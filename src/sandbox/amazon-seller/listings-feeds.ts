@@ -133,11 +133,7 @@ export function registerFeeds(
     errors: [{ code: 'NotFound', message: `The ${what} '${id}' was not found.`, details: '' }],
   });
   const link = (documentId: string) => {
-    const token = context.tokens.issue(
-      'amazon-feed-document',
-      { d: documentId },
-      new Date(context.clock.now().getTime() + DOCUMENT_TTL_MS),
-    );
+    const token = context.tokens.issue('amazon-feed-document', { d: documentId }, new Date(context.clock.nowMs() + DOCUMENT_TTL_MS));
     return `${context.sandboxUrl}/amazon-seller/feed-documents/${encodeURIComponent(documentId)}?X-Amz-Expires=300&X-Amz-Signature=${token}`;
   };
   const newDocument = (sellerId: string, contentType: string, text: string | null) => {
@@ -148,9 +144,9 @@ export function registerFeeds(
 
   /** Processes the feed once it is due (the clock decides: getFeed, or the timer set at its creation, finds it so). */
   const settle = (feed: Feed) => {
-    if (feed.status !== 'IN_QUEUE' || context.clock.now().getTime() < feed.createdAt + FEED_PROCESSING_MS) return;
+    if (feed.status !== 'IN_QUEUE' || context.clock.nowMs() < feed.createdAt + FEED_PROCESSING_MS) return;
     const report = processFeed(store, feed, state.documents.get(feed.inputDocumentId)?.text ?? '');
-    feed.processedAt = context.clock.now().getTime();
+    feed.processedAt = context.clock.nowMs();
     if (!report) {
       feed.status = 'FATAL';
       return;
@@ -193,7 +189,7 @@ export function registerFeeds(
       account: caller.account,
       marketplace,
       inputDocumentId: document.id,
-      createdAt: context.clock.now().getTime(),
+      createdAt: context.clock.nowMs(),
       status: 'IN_QUEUE',
     };
     state.feeds.set(feed.feedId, feed);

@@ -113,7 +113,7 @@ export function createSpApiBuckets(limits: AmazonLimits, clock: Clock) {
       const multiplier = limits.perSeller.get(sellerId) ?? limits.multiplier;
       const rate = plan.rate * multiplier;
       const burst = Math.max(1, plan.burst * multiplier);
-      const now = clock.now().getTime();
+      const now = clock.nowMs();
       const key = `${sellerId}:${operation}`;
       const found = buckets.get(key);
       const bucket = found && found.multiplier === multiplier ? found : { tokens: burst, at: now, multiplier };

@@ -198,11 +198,7 @@ export function registerReports(
     const id = (request.params as { reportDocumentId: string }).reportDocumentId;
     const report = [...state.reports.values()].find((each) => each.reportDocumentId === id && each.sellerId === caller.sellerId);
     if (!report) return reply.code(404).send({ errors: [notFound(id, 'report document')] });
-    const token = context.tokens.issue(
-      'amazon-report-document',
-      { r: report.reportId },
-      new Date(context.clock.now().getTime() + DOCUMENT_TTL_MS),
-    );
+    const token = context.tokens.issue('amazon-report-document', { r: report.reportId }, new Date(context.clock.nowMs() + DOCUMENT_TTL_MS));
     const url = `${context.sandboxUrl}/amazon-seller/report-documents/${encodeURIComponent(id)}?X-Amz-Expires=300&X-Amz-Signature=${token}`;
     return reply.send({ reportDocumentId: id, url });
   });

@@ -154,7 +154,7 @@ function createListingsStore(context: SandboxContext) {
     },
   });
   const key = (account: number, marketplaceId: string, sku: string) => `${account}|${marketplaceId}|${sku}`;
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   const imageBase = `${context.sandboxUrl}/amazon-seller/images`;
 
   const catalogueItem = (asin: string): CatalogueItem | undefined => {

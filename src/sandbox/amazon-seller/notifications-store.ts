@@ -74,7 +74,7 @@ function createNotificationsStore(context: SandboxContext) {
           sellerId,
           applicationId: SANDBOX_CLIENTS.amazonSeller.appId,
           subscriptionId: subscription.subscriptionId,
-          now: context.clock.now().getTime(),
+          now: context.clock.nowMs(),
         }),
       );
     }

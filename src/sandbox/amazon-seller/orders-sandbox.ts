@@ -36,7 +36,7 @@ function setQuantity(listing: StoredListing, quantity: number, at: number): void
 
 export function registerOrdersSandbox(app: FastifyInstance, context: SandboxContext, listings: ListingsStore) {
   const orders = amazonOrdersOf(context);
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
 
   app.post('/accounts/:account/orders', async (request, reply) => {
     const account = accountOf(reply, (request.params as { account: string }).account);

@@ -146,7 +146,7 @@ export type OrderChangeListener = (order: Readonly<StoredOrder>) => void;
 function createOrdersStore(context: SandboxContext) {
   const orders = new Map<string, StoredOrder>();
   const listeners: OrderChangeListener[] = [];
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   let lastUpdate = 0;
   registerStatePart(context.stateParts, 'amazon-seller:orders', {
     save: () => ({ orders, lastUpdate }),

@@ -100,7 +100,7 @@ export function registerAmazonOrdersApi(app: FastifyInstance, context: SandboxCo
   const guard = createSpApiGuard(context, lwa, region);
   const orders = amazonOrdersOf(context);
   const tokens = new Map<string, PageToken>();
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
 
   const includedOf = (reply: FastifyReply, caller: Caller): Set<Dataset> | null => {
     const included = listOf(caller.query.includedData, DATASETS, []);

@@ -60,7 +60,7 @@ function messageIdOf(handle: string): string | null {
 function createSqsQueue(context: SandboxContext) {
   const messages = new Map<string, QueuedMessage>();
   const waiters = new Set<() => void>();
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   registerStatePart(context.stateParts, 'amazon-seller:sqs-queue', {
     save: () => messages,
     load: (state) => refill(messages, state as Map<string, QueuedMessage>),

@@ -338,7 +338,7 @@ export function registerSandboxSqs(app: FastifyInstance, context: SandboxContext
       const known = OPERATIONS.includes(operation as Operation) || UNSERVED.includes(operation);
       countCall(context, 'amazon-seller', `sqs.${known ? operation : 'unknown'}`);
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const refused = signatureProblem(request, body, context.clock.now().getTime());
+      const refused = signatureProblem(request, body, context.clock.nowMs());
       if (refused) return fail(reply, refused);
       if (UNSERVED.includes(operation))
         return fail(

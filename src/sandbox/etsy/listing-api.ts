@@ -34,7 +34,7 @@ const PLACEHOLDER_PNG = Buffer.from(
 export function registerEtsyListingApi(app: FastifyInstance, context: SandboxContext) {
   const guard = createEtsyGuard(context);
   const store = createListingStore(`${context.sandboxUrl}/etsy/images`, context.stateParts);
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
 
   // The seller taxonomy is public: Etsy's OAS gives both routes the api_key security only, no OAuth scope.
   app.get('/v3/application/seller-taxonomy/nodes', async (request, reply) => {

@@ -122,7 +122,7 @@ export function registerOrders(app: FastifyInstance, guard: EtsyGuard, store: Li
       nextTransaction = saved.nextTransaction;
     },
   });
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   const cancelled = (r: Receipt) => r.status === 'canceled';
 
   app.get('/v3/application/shops/:shopId/receipts', async (request, reply) => {
@@ -272,7 +272,7 @@ function notifyPaid(context: SandboxContext, receipt: Receipt): void {
     shop_id: receipt.shop_id,
   });
   const id = `msg_${randomBytes(12).toString('base64url')}`;
-  const timestamp = String(Math.floor(context.clock.now().getTime() / 1000));
+  const timestamp = String(Math.floor(context.clock.nowMs() / 1000));
   const key = Buffer.from(SANDBOX_CLIENTS.etsy.webhookSecret.replace(/^whsec_/, ''), 'base64');
   const signature = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
   const headers = {

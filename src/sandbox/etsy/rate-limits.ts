@@ -46,7 +46,7 @@ export function createRateBudget(limits: EtsyLimits, clock: Clock) {
 
   return {
     spend(key: string): RateVerdict {
-      const now = clock.now().getTime();
+      const now = clock.nowMs();
       const entry = usageOf(key, now);
       const today = [...entry.blocks.values()].reduce((sum, count) => sum + count, 0);
       const secondSpent = entry.inSecond >= limits.perSecond;

@@ -157,7 +157,7 @@ export function registerEtsySimulator(app: FastifyInstance, context: SandboxCont
           ns: form.shop === 'none',
           f: choice.decision === 'fail',
         },
-        new Date(clock.now().getTime() + CODE_TTL_MS),
+        new Date(clock.nowMs() + CODE_TTL_MS),
       );
       back.searchParams.append('code', code);
       back.searchParams.append('state', form.state!);

@@ -173,7 +173,7 @@ export function createLwaSimulator(
       claims?: Record<string, unknown>;
     }): string {
       const claims = { n: tokens.nonce(), a: input.account, r: input.region, c: input.claims ?? {}, ru: input.redirectUri, f: input.fail };
-      return tokens.issue(kind('code'), claims, new Date(clock.now().getTime() + CODE_TTL_MS));
+      return tokens.issue(kind('code'), claims, new Date(clock.nowMs() + CODE_TTL_MS));
     },
 
     /** The grant behind a genuine, unexpired access token of this track; null otherwise. */

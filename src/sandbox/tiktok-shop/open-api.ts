@@ -65,7 +65,7 @@ export function createReplies(clock: Clock) {
 export function inspectToken(tokens: SandboxTokens, clock: Clock, kind: string, raw: string | undefined) {
   // Read as of the epoch: the signature is checked and the expiry passes, which is then compared with the clock.
   const claims = raw?.startsWith(TOKEN_PREFIX) ? tokens.read(kind, raw.slice(TOKEN_PREFIX.length), new Date(0)) : null;
-  return claims && { grant: grantOf(claims), claims, expired: Number(claims.x) <= clock.now().getTime() };
+  return claims && { grant: grantOf(claims), claims, expired: Number(claims.x) <= clock.nowMs() };
 }
 
 /** The query string of a request URL exactly as sent, which is what the signature is checked against. */

@@ -106,7 +106,7 @@ const timeOf = (value: unknown): number | undefined | null =>
 /** Registers the Order API in a scope of its own (JSON bodies kept as text for the signature) and the buyer's side. */
 export function registerTikTokShopOrders(app: FastifyInstance, context: SandboxContext, products: ProductStore) {
   const orders = createOrderStore(products, context.stateParts);
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
 
   void app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) =>

@@ -66,7 +66,7 @@ export function createProductGuard(context: SandboxContext, store: ProductStore)
   const credentialError = (request: FastifyRequest, query: Record<string, string>, access: Access): TikTokError | null => {
     if (query.app_key !== CLIENT.appKey) return ERRORS.invalidAppKey;
     if (!query.sign) return ERRORS.missingSign;
-    const timestampError = timestampErrorOf(query.timestamp, Math.floor(context.clock.now().getTime() / 1000));
+    const timestampError = timestampErrorOf(query.timestamp, Math.floor(context.clock.nowMs() / 1000));
     if (timestampError) return timestampError;
     const contentType = request.headers['content-type'];
     const path = request.url.split('?')[0]!.slice(MOUNT.length);

@@ -142,7 +142,7 @@ export function createProductStore(context: SandboxContext) {
   const homes = new Map<number, string>();
   let nextProduct = FIRST_PRODUCT_ID;
   let nextSku = FIRST_SKU_ID;
-  const now = () => context.clock.now().getTime();
+  const now = () => context.clock.nowMs();
   registerStatePart(context.stateParts, 'tiktok-shop:products', {
     save: () => ({ products, images, idempotency, stocked, homes, nextProduct, nextSku }),
     load: (state) => {

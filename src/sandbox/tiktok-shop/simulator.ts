@@ -213,7 +213,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
       const code = tokens.issue(
         'tiktok-code',
         { n: tokens.nonce(), ...claimsOf(grant), f: choice.decision === 'fail' },
-        new Date(clock.now().getTime() + CODE_TTL_MS),
+        new Date(clock.nowMs() + CODE_TTL_MS),
       );
       back.search = new URLSearchParams({ code, ...state }).toString();
     }
@@ -279,7 +279,7 @@ export function registerTikTokShopSimulator(app: FastifyInstance, context: Sandb
     if (unexpected !== undefined) return unexpectedParameter(unexpected);
     if (query.app_key !== CLIENT.appKey) return ERRORS.invalidAppKey;
     if (!query.sign) return ERRORS.missingSign;
-    const timestampError = timestampErrorOf(query.timestamp, Math.floor(clock.now().getTime() / 1000));
+    const timestampError = timestampErrorOf(query.timestamp, Math.floor(clock.nowMs() / 1000));
     if (timestampError) return timestampError;
     const contentType = typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined;
     if (!hasValidSign({ path: SHOPS_PATH, rawQuery: rawQueryOf(url), body: '', contentType }, CLIENT.appSecret)) return ERRORS.invalidSign;

@@ -186,7 +186,7 @@ function bodyOf(seed: Seed, shop: SandboxShop, images: HostedImage[]) {
  * lists them in the order above).
  */
 export function stockShops(context: SandboxContext, store: ProductStore, grant: Grant, choice: StockChoice): void {
-  const now = context.clock.now().getTime();
+  const now = context.clock.nowMs();
   const seeds = choice === 'stocked-large' ? [...SIX, ...Array.from({ length: LARGE_STOCK }, (_, i) => large(i + 1))] : SIX;
   for (const shop of sandboxShops(grant.account, grant.shops, grant.market)) {
     if (!store.stock(shop.id)) continue;
