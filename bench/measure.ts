@@ -22,6 +22,13 @@ export interface Measurement extends LoadResult {
  */
 export const RAMP_SHAPE: LoadShape = { connections: 10, pipelining: 1 };
 
+/**
+ * The server is first left alone: a child process it started would run beside it, on its CPU (a child inherits the
+ * pinning), and take turns with it. A first start on the embedded database leaves one, which remakes the database's
+ * image from 10 s after the start (src/db/pglite-image.ts): in the measured run of a build comparison, each side on a
+ * new database, it cost the server a third of its throughput and 6 % more CPU per request (BENCHMARKS.md, "PGlite's
+ * image remade beside the measured server").
+ */
 export async function measureServer(
   server: ServerProcess,
   path: string,
@@ -29,6 +36,7 @@ export async function measureServer(
   options: { warmup: number; duration: number; shape?: LoadShape },
 ): Promise<Measurement> {
   const url = `${server.url}${path}`;
+  await server.untilAlone();
   const ramp = options.warmup > 0 ? await runLoad(url, headers, options.warmup, RAMP_SHAPE) : null;
   const warm = options.warmup > 0 ? await runLoad(url, headers, options.warmup, options.shape) : null;
   const cpuBefore = server.cpuMicros();

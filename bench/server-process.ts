@@ -4,7 +4,7 @@
  * grandchild and the measured pid would be the wrong process.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -25,6 +25,11 @@ export interface ServerProcess {
   resetPeak(): number;
   /** CPU time the process (all its threads) has used since start, user and system, in microseconds (/proc/<pid>/stat). */
   cpuMicros(): number;
+  /**
+   * Resolves once the process has no child process running node left; after 60 s it throws instead. A first start on
+   * the embedded database leaves one remaking the database's image (src/db/pglite-image.ts).
+   */
+  untilAlone(): Promise<void>;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited. */
   stop(): Promise<void>;
 }
@@ -118,6 +123,7 @@ async function supervised(name: string, child: ChildProcess, port: number, kill:
       return peak;
     },
     cpuMicros: () => readCpuMicros(child.pid!),
+    untilAlone: () => untilAlone(name, child.pid!),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       kill('SIGTERM');
@@ -150,6 +156,35 @@ function readMemory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN) * 1024;
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
+}
+
+/**
+ * The processes running node whose parent is `pid` (the fourth field of each /proc/<pid>/stat; node is the server's own
+ * executable). A server run through tsx has tsx's esbuild service beside it for its whole life, a program of its own:
+ * not counted.
+ */
+function nodeChildrenOf(pid: number): number[] {
+  const node = readlinkSync(`/proc/${pid}/exe`);
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && readlinkSync(`/proc/${entry}/exe`) === node)
+        children.push(Number(entry));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return children;
+}
+
+async function untilAlone(name: string, pid: number): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  while (nodeChildrenOf(pid).length > 0) {
+    if (performance.now() > deadline) throw new Error(`${name} still had a child process (${nodeChildrenOf(pid).join(', ')}) after 60 s`);
+    await sleep(100);
+  }
 }
 
 /** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture Node runs on. */
