@@ -161,10 +161,15 @@ function readMemory(pid: number): { rss: number; peak: number } {
 /**
  * The processes running node whose parent is `pid` (the fourth field of each /proc/<pid>/stat; node is the server's own
  * executable). A server run through tsx has tsx's esbuild service beside it for its whole life, a program of its own:
- * not counted.
+ * not counted. None once `pid` has exited: the load then reports the server's failure.
  */
 function nodeChildrenOf(pid: number): number[] {
-  const node = readlinkSync(`/proc/${pid}/exe`);
+  let node: string;
+  try {
+    node = readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return [];
+  }
   const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
