@@ -159,9 +159,18 @@ function readMemory(pid: number): { rss: number; peak: number } {
 }
 
 /**
- * The processes running node whose parent is `pid` (the fourth field of each /proc/<pid>/stat; node is the server's own
- * executable). A server run through tsx has tsx's esbuild service beside it for its whole life, a program of its own:
- * not counted. None once `pid` has exited: the load then reports the server's failure.
+ * The fields of /proc/<pid>/stat after the command name, which is in parentheses and may hold spaces: [0] is the state
+ * (field 3), [1] the parent's pid (4), [11] utime (14), [12] stime (15).
+ */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * The processes running node whose parent is `pid` (node is the server's own executable). A server run through tsx
+ * has tsx's esbuild service beside it for its whole life, a program of its own: not counted. None once `pid` has
+ * exited: the load then reports the server's failure.
  */
 function nodeChildrenOf(pid: number): number[] {
   let node: string;
@@ -174,9 +183,7 @@ function nodeChildrenOf(pid: number): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid && readlinkSync(`/proc/${entry}/exe`) === node)
-        children.push(Number(entry));
+      if (Number(statFields(entry)[1]) === pid && readlinkSync(`/proc/${entry}/exe`) === node) children.push(Number(entry));
     } catch {
       // Gone between the listing and the read.
     }
@@ -196,8 +203,6 @@ async function untilAlone(name: string, pid: number): Promise<void> {
 const USER_HZ = 100;
 
 function readCpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / USER_HZ;
 }
