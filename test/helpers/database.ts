@@ -166,7 +166,8 @@ async function adminRows(serverUrl: string, query: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    return (await admin.query({ text: query, rowMode: 'array' })).rows.map((row: unknown[]) => String(row[0]));
+    // A statement that answers no rows (create, drop, alter) answers none here.
+    return ((await admin.query({ text: query, rowMode: 'array' })).rows ?? []).map((row: unknown[]) => String(row[0]));
   } finally {
     await admin.end();
   }
@@ -188,13 +189,7 @@ export async function createDatabaseOn(
 }
 
 async function asAdmin(serverUrl: string, statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
+  await adminRows(serverUrl, statement);
 }
 
 /** The rows of a raw SQL query, on either driver (both answer `{ rows }`). */
