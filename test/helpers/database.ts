@@ -166,8 +166,7 @@ async function adminRows(serverUrl: string, query: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
-    // A statement that answers no rows (create, drop, alter) answers none here.
-    return ((await admin.query({ text: query, rowMode: 'array' })).rows ?? []).map((row: unknown[]) => String(row[0]));
+    return (await admin.query({ text: query, rowMode: 'array' })).rows.map((row: unknown[]) => String(row[0]));
   } finally {
     await admin.end();
   }

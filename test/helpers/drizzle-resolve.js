@@ -13,7 +13,7 @@
  * with no package.json below its own, names that file as an ES module. Anything else goes on to tsx and Node. The
  * server's bundle (dist/server) compiles drizzle-orm in, so `npm start` never meets this.
  *
- * Plain JavaScript, as node loads it before tsx's loader is registered.
+ * Plain JavaScript, like the area-times reporter beside it: it needs no loader, so `--import` takes it in any place.
  */
 // @ts-check
 import { readFileSync } from 'node:fs';
