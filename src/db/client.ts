@@ -36,9 +36,11 @@ export const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url)
 // Any constant works; it only has to be the same for every instance of this service.
 const MIGRATION_LOCK_ID = 0x5703_e11c;
 const CONNECT_TIMEOUT_MS = 5_000;
-// node-postgres's own deadline for an answer, past the server's statement_timeout: a backstop for a server that no
-// longer answers at all (a network partition), which statement_timeout cannot end.
-const QUERY_TIMEOUT_GRACE_MS = 2_000;
+// How long past the server's statement_timeout a statement may go unanswered before its connection is closed: a
+// backstop for a server that no longer answers at all (a network partition), which statement_timeout cannot end.
+const ANSWER_GRACE_MS = 2_000;
+// How often the statements in flight are looked at for that deadline.
+const ANSWER_SWEEP_MS = 1_000;
 
 /** Connects to the target; for PostgreSQL, fails when the server cannot be reached. */
 export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
@@ -56,19 +58,13 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
     max: 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: timeoutMs ?? CONNECT_TIMEOUT_MS,
-    ...(timeoutMs ? { statement_timeout: timeoutMs, query_timeout: timeoutMs + QUERY_TIMEOUT_GRACE_MS } : {}),
+    ...(timeoutMs ? { statement_timeout: timeoutMs } : {}),
   });
   const storage = createStorageHealth(() => probeWrite(pool));
-  // pg-pool listens for a client's 'error' only while the client is idle in the pool. A connection lost while a
-  // client is checked out (a transaction between two statements) would emit 'error' with no listener, an uncaught
-  // exception that ends the process; the statement in flight fails by itself, and the pool drops the client on release.
-  pool.on('connect', (client) => {
-    let reported = false;
-    client.on('error', (error) => {
-      if (!reported) warn('a database connection was lost', error);
-      reported = true;
-    });
-    observeFailures(client, storage.observe);
+  const stopWatching = watchStatements(pool, {
+    observe: storage.observe,
+    answerWithinMs: timeoutMs ? timeoutMs + ANSWER_GRACE_MS : null,
+    warn,
   });
   // An idle client losing its connection: pg-pool has already dropped it, and the next query reports the outage.
   pool.on('error', () => {});
@@ -83,7 +79,10 @@ async function openPostgres(url: string, logger: QueryLogger, options: DatabaseO
     subscribe: (channel, handlers) => listenPostgres(url, channel, handlers),
     // Workers hold a connection only while they fetch or settle a job; a few are enough beside the API's ten.
     jobsConnection: { connectionString: url, max: 2 },
-    close: () => pool.end(),
+    close: () => {
+      stopWatching();
+      return pool.end();
+    },
   };
 }
 
@@ -104,23 +103,76 @@ async function migratePostgres(url: string): Promise<void> {
   }
 }
 
-/** Lets `observe` see the error of every statement that fails on `client`, in either of node-postgres's calling styles. */
-function observeFailures(client: pg.PoolClient, observe: (error: unknown) => void): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  const observed = (...args: unknown[]) => {
-    const callback = args.at(-1);
-    if (typeof callback === 'function') {
-      args[args.length - 1] = (error: unknown, result: unknown) => {
-        if (error) observe(error);
-        callback(error, result);
-      };
-    }
-    const result = query(...args);
-    // A side branch: the caller still gets, and handles, the same rejection.
+/**
+ * Every statement on the pool, watched without a closure of its own around node-postgres's callback:
+ * - `observe` sees the error of every statement that fails: on the promise of `pool.query` (Drizzle's statements outside
+ *   a transaction; pg-pool sends them to a client with a callback of its own, left as it is) and on the promise of a
+ *   checked-out client's `query` (a transaction's statements, the storage probe);
+ * - a statement still unanswered `answerWithinMs` after it was sent (checked every second) has its connection closed,
+ *   which fails it (node-postgres's "Connection terminated", a 503) and makes the pool drop the client.
+ *
+ * This is what node-postgres's `query_timeout` and a wrapped callback did, once per statement. Each put a closure around
+ * the statement's callback, and with either of them V8 moved every statement's result (the search's 10 KB page) to its
+ * old generation: 8 to 12 KB promoted a search, against under 40 bytes without (`--trace-gc-nvp`), so the young
+ * generation's collections took twice as long and the old one grew by 50 MB between full collections. BENCHMARKS.md ("The statements'
+ * callbacks") has the measurements.
+ *
+ * Returns what stops the deadline's timer.
+ */
+function watchStatements(
+  pool: pg.Pool,
+  options: { observe: (error: unknown) => void; answerWithinMs: number | null; warn: (message: string, error?: unknown) => void },
+): () => void {
+  const { observe, answerWithinMs, warn } = options;
+  /** The checked-out clients with a statement in flight, and when the last one was sent (performance.now()). */
+  const sent = new Map<pg.PoolClient, number>();
+  pool.on('connect', (client) => {
+    // pg-pool listens for a client's 'error' only while the client is idle in the pool. A connection lost while a
+    // client is checked out (a transaction between two statements) would emit 'error' with no listener, an uncaught
+    // exception that ends the process; the statement in flight fails by itself, and the pool drops the client on release.
+    let reported = false;
+    client.on('error', (error) => {
+      if (!reported) warn('a database connection was lost', error);
+      reported = true;
+    });
+    // 'drain': every statement sent on the client is answered. After 'end', a statement fails at once, unsent.
+    let open = true;
+    client.on('drain', () => sent.delete(client));
+    client.on('end', () => {
+      open = false;
+      sent.delete(client);
+    });
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const watched = (...args: unknown[]) => {
+      if (open) sent.set(client, performance.now());
+      const result = query(...args);
+      // A side branch: the caller still gets, and handles, the same rejection.
+      if (result instanceof Promise) result.catch(observe);
+      return result;
+    };
+    Object.assign(client, { query: watched });
+  });
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  const watchedPoolQuery = (...args: unknown[]) => {
+    const result = poolQuery(...args);
     if (result instanceof Promise) result.catch(observe);
     return result;
   };
-  Object.assign(client, { query: observed });
+  Object.assign(pool, { query: watchedPoolQuery });
+
+  if (answerWithinMs === null) return () => {};
+  const sweep = setInterval(() => {
+    const now = performance.now();
+    for (const [client, since] of sent) {
+      if (now - since <= answerWithinMs) continue;
+      sent.delete(client);
+      warn(`a statement had no answer from the database within ${answerWithinMs} ms: its connection is closed`);
+      // With a statement in flight, end() closes the socket at once rather than waiting for the answer.
+      client.end().catch(() => {});
+    }
+  }, ANSWER_SWEEP_MS);
+  sweep.unref();
+  return () => clearInterval(sweep);
 }
 
 /** The storage probe (database.ts), on a pooled connection, rolled back. */

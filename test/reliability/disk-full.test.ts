@@ -15,10 +15,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { isDiskFull } from '../../src/db/storage-health.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
@@ -174,6 +175,55 @@ for (const kind of databaseKinds()) {
       session = (await registerUser(t)).session;
     });
     after(() => t.close());
+
+    /** GET /health, as `notSeed503` reads an answer. */
+    const health = async () => {
+      const response = await call(t, 'GET', '/health');
+      return { status: response.statusCode, retryAfter: (response.headers['retry-after'] as string) ?? null, body: response.json() };
+    };
+
+    // What a full disk refuses, by the database's own errors: any new row of access_tokens, and any new table (the
+    // health check's write probe creates one).
+    const refuseWrites = async () => {
+      await t.database.db.execute(
+        sql.raw(`create or replace function refuse_row_for_test() returns trigger language plpgsql as $$
+          begin raise exception 'could not extend file: No space left on device' using errcode = '53100'; end $$`),
+      );
+      await t.database.db.execute(
+        sql.raw('create trigger refuse_row_for_test before insert on access_tokens for each row execute function refuse_row_for_test()'),
+      );
+      await t.database.db.execute(
+        sql.raw(`create or replace function refuse_table_for_test() returns event_trigger language plpgsql as $$
+          begin raise exception 'could not extend file: No space left on device' using errcode = '53100'; end $$`),
+      );
+      await t.database.db.execute(
+        sql.raw(`create event trigger refuse_table_for_test on ddl_command_start when tag in ('CREATE TABLE')
+          execute function refuse_table_for_test()`),
+      );
+    };
+    const allowWrites = async () => {
+      await t.database.db.execute(sql.raw('drop event trigger refuse_table_for_test'));
+      await t.database.db.execute(sql.raw('drop trigger refuse_row_for_test on access_tokens'));
+    };
+
+    for (const [how, send] of [
+      ['alone', (statement: SQL) => t.database.db.execute(statement)],
+      ['in a transaction', (statement: SQL) => t.database.db.transaction((tx) => tx.execute(statement))],
+    ] as const) {
+      test(`a statement sent ${how} and refused with disk_full makes GET /health 503 while its write probe is refused, and 200 once it is not`, async () => {
+        await refuseWrites();
+        try {
+          // Nothing has failed yet: the check does not probe, and answers 200.
+          assert.equal((await health()).status, 200);
+          await assert.rejects(send(sql`insert into access_tokens default values`), (error: unknown) => isDiskFull(error));
+          assert.equal(notSeed503(await health()), null, 'GET /health after the refused statement');
+          assert.equal(notSeed503(await health()), null, 'GET /health again: its probe is refused too');
+        } finally {
+          await allowWrites();
+        }
+        assert.equal((await health()).status, 200, 'GET /health once writes work again');
+      });
+    }
 
     for (const [code, name] of [
       ['53100', 'disk_full'],

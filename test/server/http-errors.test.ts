@@ -420,21 +420,100 @@ for (const kind of databaseKinds()) {
         assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
       });
     });
+
+    describe('HTTP errors when the PostgreSQL server goes silent, connections open [postgres]', () => {
+      // The statements' limit; one still unanswered 2 s past it has its connection closed (src/db/client.ts).
+      const TIMEOUT_MS = 300;
+      const DEADLINE_MS = TIMEOUT_MS + 2_000;
+      let app: App;
+      let deps: Deps;
+      let database: Database;
+      let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+      let drop: () => Promise<void>;
+      const warnings: string[] = [];
+      before(async () => {
+        const created = await createPostgresDatabase();
+        drop = created.drop;
+        const url = new URL(created.url);
+        proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+        url.hostname = '127.0.0.1';
+        url.port = String(proxy.port);
+        database = await openDatabase(
+          { kind: 'postgres', url: url.toString() },
+          { timeoutMs: TIMEOUT_MS, warn: (message) => warnings.push(message) },
+        );
+        await database.migrate();
+        const config = loadConfig({
+          APP_SECRET: TEST_APP_SECRET,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          LOG_LEVEL: 'silent',
+        }) as ResolvedConfig;
+        const logger = createLogger(config, new Writable({ write: (_chunk, _enc, done) => done() }));
+        deps = createDeps(config, { database, logger, scryptParams: { N: 1024, r: 8, p: 1 }, usageFlushIntervalMs: 3_600_000 });
+        app = await buildApp(deps);
+        await app.ready();
+      });
+      after(async () => {
+        await proxy.stop();
+        await app.close();
+        await deps.close();
+        await database.close();
+        await drop();
+      });
+
+      test('a request whose statement is never answered is 503 with Retry-After once the deadline passes, not a hang', async () => {
+        const register = await app.inject({
+          method: 'POST',
+          url: `${API}/auth/register`,
+          payload: { email: 'silence@example.com', password: 'silence password', name: 'Silence' },
+        });
+        assert.equal(register.statusCode, 201);
+        // The pool keeps the connections the registration used: the next statement goes out on one of them.
+        proxy.silence();
+        const started = performance.now();
+        const answered = app.inject({
+          method: 'GET',
+          url: `${API}/workspaces`,
+          headers: { authorization: `Bearer ${register.json().data.token}` },
+        });
+        const limit = new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), DEADLINE_MS + 5_000).unref());
+        const response = await Promise.race([answered, limit]);
+        assert.notEqual(response, 'no answer', `no answer within ${DEADLINE_MS + 5_000} ms`);
+        const ms = performance.now() - started;
+        if (response === 'no answer') return;
+        assert.deepEqual(response.json(), errorBody(503, 'Service unavailable'));
+        assert.equal(response.statusCode, 503);
+        assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
+        // Not before the deadline: statement_timeout cannot end it, as the server never hears of it.
+        assert.ok(ms >= DEADLINE_MS, `answered after ${Math.round(ms)} ms, before the ${DEADLINE_MS} ms deadline`);
+        assert.ok(
+          warnings.includes(`a statement had no answer from the database within ${DEADLINE_MS} ms: its connection is closed`),
+          JSON.stringify(warnings),
+        );
+      });
+    });
   }
 }
 
-/** A TCP relay in front of the test PostgreSQL server; `stop` cuts every connection and refuses new ones, like a server going down. */
+/**
+ * A TCP relay in front of the test PostgreSQL server; `stop` cuts every connection and refuses new ones, like a server
+ * going down. `silence` keeps every connection open and drops what either side sends from then on, like a network
+ * partition: nothing is answered and nothing is closed.
+ */
 async function startTcpProxy(host: string, port: number) {
   const sockets = new Set<Socket>();
+  let silent = false;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     return socket;
   };
+  const relay = (from: Socket, to: Socket) => from.on('data', (chunk) => silent || to.write(chunk));
   const server = createServer((client) => {
     const upstream = track(connect(port, host));
-    track(client).pipe(upstream).pipe(client);
+    relay(track(client), upstream);
+    relay(upstream, client);
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -442,6 +521,7 @@ async function startTcpProxy(host: string, port: number) {
   let stopped: Promise<void> | null = null;
   return {
     port: (server.address() as AddressInfo).port,
+    silence: () => void (silent = true),
     stop: () =>
       (stopped ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
