@@ -121,7 +121,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { port?: number; nodeArgs?: readonly string[]; readyTimeoutMs?: number } = {},
+  options: { port?: number; nodeArgs?: readonly string[]; readyTimeoutMs?: number; attempt?: number } = {},
 ): Promise<ServerProcess> {
   installExitHook();
   const port = options.port ?? (await freePort());
@@ -166,6 +166,9 @@ export async function startServerProcess(
     await waitUntilHealthy(url, exited, options.readyTimeoutMs ?? READY_TIMEOUT_MS);
   } catch (error) {
     await server.stop();
+    // A port chosen here can be taken by another test process between the check and the server's listen: another one.
+    if (options.port === undefined && output.includes('EADDRINUSE') && (options.attempt ?? 1) < 5)
+      return startServerProcess(env, { ...options, attempt: (options.attempt ?? 1) + 1 });
     throw new Error(`${(error as Error).message}; its output:\n${output}`);
   }
   return server;

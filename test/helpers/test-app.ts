@@ -69,64 +69,78 @@ export async function createTestApp(
         queries.seen?.push(query);
       },
     }));
-  const port = options.listen ? (options.port ?? (await freePort())) : null;
-  const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
-  const baseEnv = {
-    APP_SECRET: TEST_APP_SECRET,
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    LOG_LEVEL: 'info',
-    SIGNUP_RATE_LIMIT_PER_ADDRESS: TEST_SIGNUP_LIMIT,
-    // The simulators keep their state in memory only, as the suite's apps are many and short-lived; the tests of the
-    // saved state turn it on (test/platforms/sandbox-state.test.ts).
-    SANDBOX_PERSIST: 'false',
-    ...listenEnv,
-  };
-  const env = typeof options.env === 'function' ? options.env(loadConfig(baseEnv).appUrl) : options.env;
-  const config = loadConfig({ ...baseEnv, ...env }) as ResolvedConfig;
-  // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
-  const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
-  const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
-  const deps = createDeps(config, {
-    database,
-    clock,
-    logger,
-    scryptParams: TEST_SCRYPT,
-    usageFlushIntervalMs: 3_600_000,
-    ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
-    ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
-  });
-  const app = await buildApp(deps);
-  await deps.watchAuthChanges();
-  await deps.start();
-  if (options.workers) await deps.startWorkers();
-  else if (options.renewals !== 'by-hand') await deps.jobs.startWorkers((worker) => worker === 'refresh');
-  await app.ready();
-  if (port) {
+  // A port chosen here can be taken by another test process between the check and the listen: then the app is made
+  // again on another (its APP_URL names the port).
+  for (let attempt = 1; ; attempt++) {
+    const port = options.listen ? (options.port ?? (await freePort())) : null;
     try {
-      await app.listen({ port, host: '127.0.0.1' });
+      const started = await startOn(port);
+      return { ...started, database, queries, logs };
     } catch (error) {
-      // What was started is stopped, or its timers and pools would keep the test's process alive after the failure.
-      await app.close();
-      await deps.close();
-      if (!options.database) await database.close();
-      throw error;
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' && options.port === undefined && attempt < 5;
+      if (!taken) {
+        if (!options.database) await database.close();
+        throw error;
+      }
+      logs.length = 0;
     }
   }
-  return {
-    app,
-    deps,
-    database,
-    clock,
-    queries,
-    logs,
-    close: async () => {
-      // A simulator's `timeout` fault never answers; its sockets would keep close() waiting.
-      app.server.closeAllConnections();
-      await app.close();
-      await deps.close();
-      if (!options.database) await database.close();
-    },
-  };
+
+  async function startOn(port: number | null): Promise<Pick<TestApp, 'app' | 'deps' | 'clock' | 'close'>> {
+    const listenEnv = port ? { PORT: String(port), APP_URL: `http://127.0.0.1:${port}` } : {};
+    const baseEnv = {
+      APP_SECRET: TEST_APP_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      LOG_LEVEL: 'info',
+      SIGNUP_RATE_LIMIT_PER_ADDRESS: TEST_SIGNUP_LIMIT,
+      // The simulators keep their state in memory only, as the suite's apps are many and short-lived; the tests of the
+      // saved state turn it on (test/platforms/sandbox-state.test.ts).
+      SANDBOX_PERSIST: 'false',
+      ...listenEnv,
+    };
+    const env = typeof options.env === 'function' ? options.env(loadConfig(baseEnv).appUrl) : options.env;
+    const config = loadConfig({ ...baseEnv, ...env }) as ResolvedConfig;
+    // Starts at the real time, to the second: jobs due at a time read from this clock are due by the database's clock too.
+    const clock = createManualClock(new Date(Math.floor(Date.now() / 1000) * 1000));
+    const logger = createLogger(config, new Writable({ write: (chunk, _enc, done) => (logs.push(String(chunk)), done()) }));
+    const deps = createDeps(config, {
+      database,
+      clock,
+      logger,
+      scryptParams: TEST_SCRYPT,
+      usageFlushIntervalMs: 3_600_000,
+      ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+      ...(options.liveHeartbeatMs ? { liveHeartbeatMs: options.liveHeartbeatMs } : {}),
+    });
+    const app = await buildApp(deps);
+    await deps.watchAuthChanges();
+    await deps.start();
+    if (options.workers) await deps.startWorkers();
+    else if (options.renewals !== 'by-hand') await deps.jobs.startWorkers((worker) => worker === 'refresh');
+    await app.ready();
+    if (port) {
+      try {
+        await app.listen({ port, host: '127.0.0.1' });
+      } catch (error) {
+        // What was started is stopped, or its timers and pools would keep the test's process alive after the failure.
+        await app.close();
+        await deps.close();
+        throw error;
+      }
+    }
+    return {
+      app,
+      deps,
+      clock,
+      close: async () => {
+        // A simulator's `timeout` fault never answers; its sockets would keep close() waiting.
+        app.server.closeAllConnections();
+        await app.close();
+        await deps.close();
+        if (!options.database) await database.close();
+      },
+    };
+  }
 }
 
 export const API = '/api/v1';
