@@ -11,6 +11,8 @@ import type { ServerProcess } from './server-process.js';
 export interface Measurement extends LoadResult {
   /** The server process's CPU time (user and system, all threads) during the measured run, over its requests. */
   readonly cpuMicrosPerRequest: number;
+  /** The process's highest RSS from the ramp to the end of the measured run (bytes), where the bench read it. */
+  readonly peakRss?: number;
 }
 
 /**
@@ -71,13 +73,14 @@ export function median(values: readonly number[]): number {
 
 /** Each figure's median over the rounds; failures are summed, since any one of them fails the bench. */
 export function medianOf(rounds: readonly Measurement[]): Measurement {
-  const of = (field: Exclude<keyof Measurement, 'failures'>) => median(rounds.map((r) => r[field]));
+  const of = (field: Exclude<keyof Measurement, 'failures' | 'peakRss'>) => median(rounds.map((r) => r[field]));
   return {
     rps: of('rps'),
     p50: of('p50'),
     p99: of('p99'),
     requests: of('requests'),
     cpuMicrosPerRequest: of('cpuMicrosPerRequest'),
+    peakRss: median(rounds.map((r) => r.peakRss ?? Number.NaN)),
     failures: rounds.reduce((sum, r) => sum + r.failures, 0),
   };
 }

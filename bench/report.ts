@@ -50,7 +50,8 @@ export interface Check {
   readonly unit: string;
 }
 
-const MB = 1024 * 1024;
+/** The report's megabyte: 2^20 bytes, as /proc counts RSS in kB of 1,024 bytes. */
+export const MB = 1024 * 1024;
 const ORDER = [
   'a',
   'a-headers',
@@ -166,11 +167,12 @@ export function renderReport(results: BenchResults): string {
     `- growth: ${results.growthPats.toLocaleString('en-US')} PATs in ${(results.growthPats / 10).toLocaleString('en-US')} workspaces`,
     '- every server runs with LOG_LEVEL=warn: request logging is not one of the checks, and the baseline does not log either',
     '',
-    '| run | req/s | CPU µs/request | p50 ms | p99 ms | requests | non-2xx + errors |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| run | req/s | CPU µs/request | p50 ms | p99 ms | requests | non-2xx + errors | peak RSS during the load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...keys.map((key) => {
       const r = results.runs[key]!;
-      return `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${fmt(r.cpuMicrosPerRequest, 1)} | ${r.p50} | ${r.p99} | ${fmt(r.requests, 0)} | ${r.failures} |`;
+      const peak = r.peakRss === undefined || Number.isNaN(r.peakRss) ? '-' : `${fmt(r.peakRss / MB, 1)} MB`;
+      return `| ${LABELS[key] ?? key} | ${fmt(r.rps, 0)} | ${fmt(r.cpuMicrosPerRequest, 1)} | ${r.p50} | ${r.p99} | ${fmt(r.requests, 0)} | ${r.failures} | ${peak} |`;
     }),
     '',
     `| run, round by round: req/s (CPU µs/request) | ${Array.from({ length: results.rounds }, (_, i) => `round ${i + 1}`).join(' | ')} |`,

@@ -45,6 +45,7 @@ import {
   familyLines,
   importLines,
   listingsLines,
+  MB,
   ordersChecks,
   ordersLines,
   renderReport,
@@ -232,18 +233,20 @@ async function runRounds(contenders: readonly Contender[]): Promise<void> {
           duration,
           shape: contender.shape,
         });
-        (measurements[contender.key] ??= []).push(result);
+        const peakRss = server.memory().peak;
+        (measurements[contender.key] ??= []).push({ ...result, peakRss });
         if (contender.memoryOf) {
           const figures = (memory[contender.memoryOf] ??= { idle: [], startPeak: [], peak: [], settled: Number.NaN });
           figures.idle.push(idle);
           figures.startPeak.push(startPeak);
-          figures.peak.push(server.memory().peak);
+          figures.peak.push(peakRss);
         }
         if (result.failures > 0) problems.push(`${server.name}: ${result.failures} non-2xx answers or errors under load`);
         if (result.requests === 0) problems.push(`${server.name}: no request completed under load`);
         console.log(
           `round ${round + 1} ${contender.key.padEnd(18)} ${Math.round(result.rps).toString().padStart(7)} req/s  ` +
-            `${result.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs CPU/request  p99 ${result.p99} ms  failures ${result.failures}`,
+            `${result.cpuMicrosPerRequest.toFixed(1).padStart(5)} µs CPU/request  p99 ${result.p99} ms  ` +
+            `peak RSS ${(peakRss / MB).toFixed(1)} MB  failures ${result.failures}`,
         );
       } finally {
         await server.stop();
@@ -520,7 +523,9 @@ async function main(): Promise<void> {
     console.log(`\n${importLines(imports).join('\n')}`);
     const medians = Object.fromEntries(Object.entries(measurements).map(([key, list]) => [key, medianOf(list)]));
     for (const [key, m] of Object.entries(medians))
-      console.log(`${key.padEnd(12)} median ${Math.round(m.rps)} req/s, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/request`);
+      console.log(
+        `${key.padEnd(12)} median ${Math.round(m.rps)} req/s, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, peak RSS ${(m.peakRss! / MB).toFixed(1)} MB`,
+      );
     for (const check of searchChecks(medians))
       console.log(`${check.name}: ${check.value.toFixed(1)}, target ${check.target}: ${check.met ? 'met' : 'not met'}`);
     return;
