@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
-import { createDeps, type Deps } from '../../src/deps.js';
+import { type DatabaseOptions, openDatabase } from '../../src/db/client.js';
+import { createDeps } from '../../src/deps.js';
 import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
@@ -370,50 +370,17 @@ for (const kind of databaseKinds()) {
 
   if (kind === 'postgres') {
     describe('HTTP errors when the PostgreSQL server stops answering [postgres]', () => {
-      let app: App;
-      let deps: Deps;
-      let database: Database;
-      let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
-      let drop: () => Promise<void>;
-      before(async () => {
-        const created = await createPostgresDatabase();
-        drop = created.drop;
-        const url = new URL(created.url);
-        proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-        url.hostname = '127.0.0.1';
-        url.port = String(proxy.port);
-        database = await openDatabase({ kind: 'postgres', url: url.toString() });
-        await database.migrate();
-        const config = loadConfig({
-          APP_SECRET: TEST_APP_SECRET,
-          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-          LOG_LEVEL: 'silent',
-        }) as ResolvedConfig;
-        const logger = createLogger(config, new Writable({ write: (_chunk, _enc, done) => done() }));
-        deps = createDeps(config, { database, logger, scryptParams: { N: 1024, r: 8, p: 1 }, usageFlushIntervalMs: 3_600_000 });
-        app = await buildApp(deps);
-        await app.ready();
-      });
-      after(async () => {
-        await proxy.stop();
-        await app.close();
-        await deps.close();
-        await database.close();
-        await drop();
-      });
+      let relayed: Awaited<ReturnType<typeof appBehindRelay>>;
+      before(async () => (relayed = await appBehindRelay()));
+      after(() => relayed.close());
 
       test('an authenticated request is 503 Service unavailable with Retry-After, not a 500', async () => {
-        const register = await app.inject({
-          method: 'POST',
-          url: `${API}/auth/register`,
-          payload: { email: 'outage@example.com', password: 'outage password', name: 'Outage' },
-        });
-        assert.equal(register.statusCode, 201);
-        await proxy.stop();
-        const response = await app.inject({
+        const token = await registerThrough(relayed.app, 'outage@example.com');
+        await relayed.proxy.stop();
+        const response = await relayed.app.inject({
           method: 'GET',
           url: `${API}/workspaces`,
-          headers: { authorization: `Bearer ${register.json().data.token}` },
+          headers: { authorization: `Bearer ${token}` },
         });
         assert.deepEqual(response.json(), errorBody(503, 'Service unavailable'));
         assert.equal(response.statusCode, 503);
@@ -425,57 +392,17 @@ for (const kind of databaseKinds()) {
       // The statements' limit; one still unanswered 2 s past it has its connection closed (src/db/client.ts).
       const TIMEOUT_MS = 300;
       const DEADLINE_MS = TIMEOUT_MS + 2_000;
-      let app: App;
-      let deps: Deps;
-      let database: Database;
-      let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
-      let drop: () => Promise<void>;
       const warnings: string[] = [];
-      before(async () => {
-        const created = await createPostgresDatabase();
-        drop = created.drop;
-        const url = new URL(created.url);
-        proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-        url.hostname = '127.0.0.1';
-        url.port = String(proxy.port);
-        database = await openDatabase(
-          { kind: 'postgres', url: url.toString() },
-          { timeoutMs: TIMEOUT_MS, warn: (message) => warnings.push(message) },
-        );
-        await database.migrate();
-        const config = loadConfig({
-          APP_SECRET: TEST_APP_SECRET,
-          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-          LOG_LEVEL: 'silent',
-        }) as ResolvedConfig;
-        const logger = createLogger(config, new Writable({ write: (_chunk, _enc, done) => done() }));
-        deps = createDeps(config, { database, logger, scryptParams: { N: 1024, r: 8, p: 1 }, usageFlushIntervalMs: 3_600_000 });
-        app = await buildApp(deps);
-        await app.ready();
-      });
-      after(async () => {
-        await proxy.stop();
-        await app.close();
-        await deps.close();
-        await database.close();
-        await drop();
-      });
+      let relayed: Awaited<ReturnType<typeof appBehindRelay>>;
+      before(async () => (relayed = await appBehindRelay({ timeoutMs: TIMEOUT_MS, warn: (message) => warnings.push(message) })));
+      after(() => relayed.close());
 
       test('a request whose statement is never answered is 503 with Retry-After once the deadline passes, not a hang', async () => {
-        const register = await app.inject({
-          method: 'POST',
-          url: `${API}/auth/register`,
-          payload: { email: 'silence@example.com', password: 'silence password', name: 'Silence' },
-        });
-        assert.equal(register.statusCode, 201);
+        const token = await registerThrough(relayed.app, 'silence@example.com');
         // The pool keeps the connections the registration used: the next statement goes out on one of them.
-        proxy.silence();
+        relayed.proxy.silence();
         const started = performance.now();
-        const answered = app.inject({
-          method: 'GET',
-          url: `${API}/workspaces`,
-          headers: { authorization: `Bearer ${register.json().data.token}` },
-        });
+        const answered = relayed.app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${token}` } });
         const limit = new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), DEADLINE_MS + 5_000).unref());
         const response = await Promise.race([answered, limit]);
         assert.notEqual(response, 'no answer', `no answer within ${DEADLINE_MS + 5_000} ms`);
@@ -493,6 +420,44 @@ for (const kind of databaseKinds()) {
       });
     });
   }
+}
+
+/** An app on a new PostgreSQL database that it reaches through a relay (startTcpProxy), opened with `options`. */
+async function appBehindRelay(options: DatabaseOptions = {}) {
+  const created = await createPostgresDatabase();
+  const url = new URL(created.url);
+  const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  const database = await openDatabase({ kind: 'postgres', url: url.toString() }, options);
+  await database.migrate();
+  const config = loadConfig({ APP_SECRET: TEST_APP_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent' }) as ResolvedConfig;
+  const logger = createLogger(config, new Writable({ write: (_chunk, _enc, done) => done() }));
+  const deps = createDeps(config, { database, logger, scryptParams: { N: 1024, r: 8, p: 1 }, usageFlushIntervalMs: 3_600_000 });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    proxy,
+    close: async () => {
+      await proxy.stop();
+      await app.close();
+      await deps.close();
+      await database.close();
+      await created.drop();
+    },
+  };
+}
+
+/** Registers a user through `app`; resolves to their session token. */
+async function registerThrough(app: App, email: string): Promise<string> {
+  const register = await app.inject({
+    method: 'POST',
+    url: `${API}/auth/register`,
+    payload: { email, password: 'a password long enough', name: 'Relayed' },
+  });
+  assert.equal(register.statusCode, 201, register.body);
+  return register.json().data.token;
 }
 
 /**
