@@ -105,17 +105,18 @@ async function migratePostgres(url: string): Promise<void> {
 
 /**
  * Every statement on the pool, watched without a closure of its own around node-postgres's callback:
- * - `observe` sees the error of every statement that fails: on the promise of `pool.query` (Drizzle's statements outside
- *   a transaction; pg-pool sends them to a client with a callback of its own, left as it is) and on the promise of a
- *   checked-out client's `query` (a transaction's statements, the storage probe);
+ * - `observe` sees the error of every statement that fails: on the promise of `pool.query` (Drizzle's statements
+ *   outside a transaction; pg-pool sends them to a client with a callback of its own, left as it is) and on the promise
+ *   of a checked-out client's `query` (a transaction's statements, the storage probe);
  * - a statement still unanswered `answerWithinMs` after it was sent (checked every second) has its connection closed,
  *   which fails it (node-postgres's "Connection terminated", a 503) and makes the pool drop the client.
  *
- * This is what node-postgres's `query_timeout` and a wrapped callback did, once per statement. Each put a closure around
- * the statement's callback, and with either of them V8 moved every statement's result (the search's 10 KB page) to its
- * old generation: 8 to 12 KB promoted a search, against under 40 bytes without (`--trace-gc-nvp`), so the young
- * generation's collections took twice as long and the old one grew by 50 MB between full collections. BENCHMARKS.md ("The statements'
- * callbacks") has the measurements.
+ * Both were done before by a closure around each statement's callback: node-postgres's own for `query_timeout`, and
+ * ours for `observe`. With either, V8 moved every statement's result (the search's 10 KB page) to its old generation:
+ * 8 to 12 KB promoted a search, against under 40 bytes without (`--trace-gc-nvp`), so the young generation's
+ * collections took twice as long, the old one grew by 50 MB between full collections, and the search's load took the
+ * process to 236 MB rather than 137. BENCHMARKS.md ("Catalogue search (g): the statements' callbacks") has the
+ * measurements.
  *
  * Returns what stops the deadline's timer.
  */

@@ -121,7 +121,13 @@ export async function freePort(): Promise<number> {
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { port?: number; nodeArgs?: readonly string[]; readyTimeoutMs?: number; attempt?: number } = {},
+  options: {
+    port?: number;
+    nodeArgs?: readonly string[];
+    readyTimeoutMs?: number;
+    /** This function's own count of its tries, when the port it chose was taken. */
+    attempt?: number;
+  } = {},
 ): Promise<ServerProcess> {
   installExitHook();
   const port = options.port ?? (await freePort());
