@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { type SQL, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
@@ -79,6 +80,15 @@ function emulateFullDisk(dir: string): FullDisk {
   };
 }
 
+/** An injected answer as `notSeed503` reads it. */
+function answerOf(response: LightMyRequestResponse) {
+  return {
+    status: response.statusCode,
+    retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+    body: response.json(),
+  };
+}
+
 describe('a full disk under PGlite [pglite]', () => {
   let dataDir: string;
   let disk: FullDisk;
@@ -90,12 +100,6 @@ describe('a full disk under PGlite [pglite]', () => {
 
   const inject = (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: object) =>
     app.inject({ method, url: `${API}${path}`, headers: { authorization: `Bearer ${session}` }, ...(payload ? { payload } : {}) });
-  const answer = (response: Awaited<ReturnType<typeof inject>>) => ({
-    status: response.statusCode,
-    retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
-    body: response.json(),
-  });
-
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'storelink-disk-full-'));
     disk = emulateFullDisk(dataDir);
@@ -126,13 +130,13 @@ describe('a full disk under PGlite [pglite]', () => {
 
   /** Creates and revokes PATs until a write is refused (at most 400 rounds); returns every answer. */
   async function writeUntilRefused() {
-    const answers: ReturnType<typeof answer>[] = [];
+    const answers: ReturnType<typeof answerOf>[] = [];
     const refused = () => answers.some((a) => a.status !== 201 && a.status !== 200);
     for (let i = 0; i < 400 && !refused(); i++) {
-      const created = answer(await inject('POST', '/personal-access-tokens', { name: `filler ${i}`, expires_in_days: 7 }));
+      const created = answerOf(await inject('POST', '/personal-access-tokens', { name: `filler ${i}`, expires_in_days: 7 }));
       answers.push(created);
       // Revoked at once, so no cap on live tokens is reached; the revocation writes too.
-      if (created.status === 201) answers.push(answer(await inject('DELETE', `/personal-access-tokens/${created.body.data.id}`)));
+      if (created.status === 201) answers.push(answerOf(await inject('DELETE', `/personal-access-tokens/${created.body.data.id}`)));
     }
     return answers;
   }
@@ -154,8 +158,8 @@ describe('a full disk under PGlite [pglite]', () => {
   test('GET /health answers 503 while the disk is full, and 200 again once space returns, with writes working and no restart', async () => {
     disk.fill();
     await writeUntilRefused();
-    assert.equal(notSeed503(answer(await inject('GET', '/health'))), null, 'GET /health while the disk is full');
-    assert.equal(answer(await inject('GET', '/health')).status, 503, 'GET /health again: its write probe fails too');
+    assert.equal(notSeed503(answerOf(await inject('GET', '/health'))), null, 'GET /health while the disk is full');
+    assert.equal(answerOf(await inject('GET', '/health')).status, 503, 'GET /health again: its write probe fails too');
 
     disk.free();
     const recovered = await inject('GET', '/health');
@@ -176,22 +180,27 @@ for (const kind of databaseKinds()) {
     });
     after(() => t.close());
 
-    /** GET /health, as `notSeed503` reads an answer. */
-    const health = async () => {
-      const response = await call(t, 'GET', '/health');
-      return { status: response.statusCode, retryAfter: (response.headers['retry-after'] as string) ?? null, body: response.json() };
+    const health = async () => answerOf(await call(t, 'GET', '/health'));
+
+    /** From now on, until `allowRows`, a new row of access_tokens fails with the database's own error `code`. */
+    const refuseRows = async (code: string) => {
+      await t.database.db.execute(
+        sql.raw(`create or replace function refuse_row_for_test() returns trigger language plpgsql as $$
+          begin raise exception 'no resources for this row' using errcode = '${code}'; end $$`),
+      );
+      await t.database.db.execute(
+        sql.raw('create trigger refuse_row_for_test before insert on access_tokens for each row execute function refuse_row_for_test()'),
+      );
+    };
+    const allowRows = async () => {
+      await t.database.db.execute(sql.raw('drop trigger refuse_row_for_test on access_tokens'));
+      await t.database.db.execute(sql.raw('drop function refuse_row_for_test()'));
     };
 
     // What a full disk refuses, by the database's own errors: any new row of access_tokens, and any new table (the
     // health check's write probe creates one).
     const refuseWrites = async () => {
-      await t.database.db.execute(
-        sql.raw(`create or replace function refuse_row_for_test() returns trigger language plpgsql as $$
-          begin raise exception 'could not extend file: No space left on device' using errcode = '53100'; end $$`),
-      );
-      await t.database.db.execute(
-        sql.raw('create trigger refuse_row_for_test before insert on access_tokens for each row execute function refuse_row_for_test()'),
-      );
+      await refuseRows('53100');
       await t.database.db.execute(
         sql.raw(`create or replace function refuse_table_for_test() returns event_trigger language plpgsql as $$
           begin raise exception 'could not extend file: No space left on device' using errcode = '53100'; end $$`),
@@ -203,7 +212,8 @@ for (const kind of databaseKinds()) {
     };
     const allowWrites = async () => {
       await t.database.db.execute(sql.raw('drop event trigger refuse_table_for_test'));
-      await t.database.db.execute(sql.raw('drop trigger refuse_row_for_test on access_tokens'));
+      await t.database.db.execute(sql.raw('drop function refuse_table_for_test()'));
+      await allowRows();
     };
 
     for (const [how, send] of [
@@ -232,24 +242,12 @@ for (const kind of databaseKinds()) {
     ] as const) {
       test(`${code} (${name}) from the database answers 503 with Retry-After, not 500`, async () => {
         // The database's own error, raised by a trigger on the table the request writes.
-        await t.database.db.execute(
-          sql.raw(`create or replace function refuse_for_test() returns trigger language plpgsql as $$
-            begin raise exception 'no resources for this row' using errcode = '${code}'; end $$`),
-        );
-        await t.database.db.execute(
-          sql.raw('create trigger refuse_for_test before insert on access_tokens for each row execute function refuse_for_test()'),
-        );
+        await refuseRows(code);
         try {
           const response = await call(t, 'POST', '/personal-access-tokens', { token: session, body: { name: code, expires_in_days: 7 } });
-          const refused = {
-            status: response.statusCode,
-            retryAfter: (response.headers['retry-after'] as string) ?? null,
-            body: response.json(),
-          };
-          assert.equal(notSeed503(refused), null);
+          assert.equal(notSeed503(answerOf(response)), null);
         } finally {
-          await t.database.db.execute(sql.raw('drop trigger refuse_for_test on access_tokens'));
-          await t.database.db.execute(sql.raw('drop function refuse_for_test()'));
+          await allowRows();
         }
       });
     }
