@@ -169,7 +169,7 @@ type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
 
 /** One JSON request to the API; `token` becomes the bearer, `workspace` the X-Workspace-Id header. */
 export async function call(
-  t: TestApp,
+  t: Pick<TestApp, 'app'>,
   method: Method,
   path: string,
   options: { token?: string; workspace?: number | string; body?: unknown; headers?: Record<string, string>; remoteAddress?: string } = {},
@@ -189,7 +189,7 @@ export async function call(
 let userCounter = 0;
 
 /** Registers a new user through the API; returns their session token, user and own workspace. */
-export async function registerUser(t: TestApp, overrides: { email?: string; name?: string; password?: string } = {}) {
+export async function registerUser(t: Pick<TestApp, 'app'>, overrides: { email?: string; name?: string; password?: string } = {}) {
   userCounter += 1;
   const body = {
     email: overrides.email ?? `user${userCounter}-${Date.now()}@example.com`,

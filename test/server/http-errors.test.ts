@@ -7,7 +7,6 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type DatabaseOptions, openDatabase } from '../../src/db/client.js';
 import { createDeps } from '../../src/deps.js';
-import type { App } from '../../src/http/access.js';
 import { createLogger } from '../../src/logger.js';
 import type { ResolvedConfig } from '../../src/secrets.js';
 import { createPostgresDatabase, databaseKinds, selectRows } from '../helpers/database.js';
@@ -375,13 +374,9 @@ for (const kind of databaseKinds()) {
       after(() => relayed.close());
 
       test('an authenticated request is 503 Service unavailable with Retry-After, not a 500', async () => {
-        const token = await registerThrough(relayed.app, 'outage@example.com');
+        const { session } = await registerUser(relayed);
         await relayed.proxy.stop();
-        const response = await relayed.app.inject({
-          method: 'GET',
-          url: `${API}/workspaces`,
-          headers: { authorization: `Bearer ${token}` },
-        });
+        const response = await call(relayed, 'GET', '/workspaces', { token: session });
         assert.deepEqual(response.json(), errorBody(503, 'Service unavailable'));
         assert.equal(response.statusCode, 503);
         assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
@@ -398,11 +393,11 @@ for (const kind of databaseKinds()) {
       after(() => relayed.close());
 
       test('a request whose statement is never answered is 503 with Retry-After once the deadline passes, not a hang', async () => {
-        const token = await registerThrough(relayed.app, 'silence@example.com');
+        const { session } = await registerUser(relayed);
         // The pool keeps the connections the registration used: the next statement goes out on one of them.
         relayed.proxy.silence();
         const started = performance.now();
-        const answered = relayed.app.inject({ method: 'GET', url: `${API}/workspaces`, headers: { authorization: `Bearer ${token}` } });
+        const answered = call(relayed, 'GET', '/workspaces', { token: session });
         const limit = new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), DEADLINE_MS + 5_000).unref());
         const response = await Promise.race([answered, limit]);
         assert.notEqual(response, 'no answer', `no answer within ${DEADLINE_MS + 5_000} ms`);
@@ -447,17 +442,6 @@ async function appBehindRelay(options: DatabaseOptions = {}) {
       await created.drop();
     },
   };
-}
-
-/** Registers a user through `app`; resolves to their session token. */
-async function registerThrough(app: App, email: string): Promise<string> {
-  const register = await app.inject({
-    method: 'POST',
-    url: `${API}/auth/register`,
-    payload: { email, password: 'a password long enough', name: 'Relayed' },
-  });
-  assert.equal(register.statusCode, 201, register.body);
-  return register.json().data.token;
 }
 
 /**
