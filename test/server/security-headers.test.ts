@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { REPLY_HEADERS } from '../../src/http/security-headers.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const UPGRADE = /upgrade-insecure-requests/;
@@ -95,4 +97,19 @@ describe('security headers behind a trusted proxy (TRUST_PROXY=1)', () => {
     assert.doesNotMatch(await policy(t, '/login', { 'x-forwarded-proto': 'http' }), UPGRADE);
     assert.doesNotMatch(await policy(t, '/login'), UPGRADE);
   });
+});
+
+// The hook copies each set onto the object Fastify keeps a reply's headers in, found by a symbol that is not Fastify's
+// public API. Should a Fastify release move it, the hook falls back to reply.headers() and the answers above still
+// pass: this says that it happened.
+test("a reply's headers are still kept where the hook copies them, under Fastify's kReplyHeaders", async () => {
+  assert.equal(typeof REPLY_HEADERS, 'symbol');
+  const app = Fastify();
+  app.get('/', (_request, reply) => {
+    Object.assign((reply as unknown as Record<symbol, object>)[REPLY_HEADERS!]!, { 'x-copied': 'yes' });
+    return 'sent';
+  });
+  const answer = await app.inject('/');
+  assert.equal(answer.headers['x-copied'], 'yes');
+  assert.equal(answer.body, 'sent');
 });
