@@ -60,6 +60,15 @@ export function describeError(error: unknown): Record<string, unknown> {
     if (!e.cause) return { name: 'DrizzleQueryError', message: 'a database query failed' };
     e = e.cause;
   }
-  if (!(e instanceof Error)) return { message: String(e) };
-  return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
+  if (e instanceof Error) return { name: e.name, code: (e as { code?: unknown }).code, message: e.message, stack: e.stack };
+  if (e === null || typeof e !== 'object') return { message: String(e) };
+  // Something thrown that is not an Error: its name, code and message where it has them as text or numbers, else the
+  // names of its fields, never their values (one could hold a connection string), not "[object Object]".
+  const { name, code, message } = e as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? value : undefined);
+  return {
+    name: text(name),
+    code: text(code),
+    message: text(message) ?? `an object with the fields ${Object.keys(e).join(', ') || '(none)'}`,
+  };
 }

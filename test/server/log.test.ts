@@ -3,8 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { prettyFactory } from 'pino-pretty';
-import { PRETTY_OPTIONS, serverLogDestination } from '../../src/logger.js';
+import { describeError, PRETTY_OPTIONS, serverLogDestination } from '../../src/logger.js';
 import { createPostgresDatabase, databaseKinds } from '../helpers/database.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
 import { TEST_APP_SECRET, TEST_ENCRYPTION_KEY } from '../helpers/test-app.js';
@@ -36,6 +37,44 @@ describe("the server's log destination", () => {
       line({ reqId: 'req-1', res: { statusCode: 404 }, responseTime: 1.5, msg: 'request completed' }),
       /^\[[0-9:.]+\] INFO: 404 request completed \{"reqId":"req-1","responseTime":1.5\}$/,
     );
+  });
+});
+
+describe('what a log says of an error', () => {
+  test('an Error: its name, code and message', () => {
+    const error = Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+    assert.deepEqual(
+      { ...describeError(error), stack: undefined },
+      { name: 'Error', code: 'ECONNREFUSED', message: 'connection refused', stack: undefined },
+    );
+  });
+
+  test("a failed query: the driver's own error, never the query's parameters", () => {
+    const cause = Object.assign(new Error('duplicate key value'), { code: '23505' });
+    const described = describeError(new DrizzleQueryError('insert into users values ($1)', ['secret@example.com'], cause));
+    assert.equal(described.message, 'duplicate key value');
+    assert.doesNotMatch(JSON.stringify(described), /secret@example\.com/);
+  });
+
+  // pg-boss once reported such an error and the log said "[object Object]" (BENCHMARKS.md, "GET /user measured in
+  // turns, tried").
+  test('an object that is not an Error: its name, code and message where it has them as text', () => {
+    assert.deepEqual(describeError({ name: 'PoolError', code: 57014, message: 'timeout', sql: 'select 1' }), {
+      name: 'PoolError',
+      code: 57014,
+      message: 'timeout',
+    });
+  });
+
+  test('an object without a message: the names of its fields, never their values', () => {
+    const described = describeError({ connectionString: 'postgres://app:hunter2@db/app', queue: 'mail' });
+    assert.equal(described.message, 'an object with the fields connectionString, queue');
+    assert.doesNotMatch(JSON.stringify(described), /hunter2/);
+  });
+
+  test('anything else: as text', () => {
+    assert.deepEqual(describeError('stopped'), { message: 'stopped' });
+    assert.deepEqual(describeError(null), { message: 'null' });
   });
 });
 
