@@ -5,7 +5,6 @@ import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyRequest, LogController } from 'fastify';
-import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { API_PREFIX, type App, addAuthentication } from './http/access.js';
@@ -29,6 +28,7 @@ import { registerPasswordResetRoutes } from './http/password-reset.routes.js';
 import { registerPlatformNotificationRoutes } from './http/platform-notifications.routes.js';
 import { registerPlatformRoutes } from './http/platforms.routes.js';
 import { registerProductRoutes } from './http/products.routes.js';
+import { shareTheServiceLogger } from './http/request-logger.js';
 import { addSecurityEvents } from './http/security-events.js';
 import { addSecurityHeaders } from './http/security-headers.js';
 import { registerSiteRoutes } from './http/sites.routes.js';
@@ -49,8 +49,9 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
 }
 
 /**
- * Below `info`, Fastify's two lines of every request (incoming, completed) would be dropped by the logger anyway: not
- * even their arguments are built. A request that ended in an error is still logged.
+ * The simulators' instance at `info`, whose requests the app's own lines already cover, and any instance below `info`,
+ * where Fastify's two lines of every request (incoming, completed) would be dropped anyway: not even their arguments are
+ * built. A request that ended in an error is still logged.
  */
 class ErrorsOnlyRequestLog extends LogController {
   override incomingRequest(): void {}
@@ -71,25 +72,6 @@ class QuietPollsRequestLog extends LogController {
   override isLogDisabled(request: FastifyRequest): boolean {
     return request.url.startsWith(QUIET_PATH);
   }
-}
-
-/**
- * The logger Fastify is given below `info`, where nothing is logged per request: a request's own child logger (its
- * reqId run through redaction) would only cost time, so every request shares the one Fastify makes of this logger at
- * start (the service's, with Fastify's serializers), whose children are itself. Nothing in the service asks Fastify's
- * logger for a child of its own, nor sets a route's log level. Fastify's own factory still makes each request's
- * logger: with a factory of ours, Fastify checks on every request that what it returned is a logger, which cost 1 to 2 %
- * of a warm GET /user's CPU (BENCHMARKS.md).
- */
-function sharedByRequests(logger: Logger): Logger {
-  return Object.create(logger, {
-    child: {
-      value: (...args: Parameters<Logger['child']>) => {
-        const made = logger.child(...args);
-        return Object.defineProperty(made, 'child', { value: () => made });
-      },
-    },
-  });
 }
 
 /**
@@ -118,7 +100,7 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
   const requestLogs = deps.logger.isLevelEnabled('info');
   const limits = config.server;
   const app = Fastify({
-    loggerInstance: (requestLogs ? deps.logger : sharedByRequests(deps.logger)) as FastifyBaseLogger,
+    ...(requestLogs ? { loggerInstance: deps.logger as FastifyBaseLogger } : {}),
     bodyLimit: config.bodyLimitBytes,
     // Fastify gives each plugin 10 s to load, to catch one that never calls done. On a loaded machine the API
     // reference's plugin (@fastify/swagger-ui, which waits for its own routes) took longer than that, and the server did
@@ -140,6 +122,8 @@ function createInstance(deps: Deps, options: { requestLogging: boolean; genReqId
     schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Below info Fastify has no logger, which spares every request its timing and end listeners (http/request-logger.ts).
+  if (!requestLogs) shareTheServiceLogger(app, deps.logger);
   app.setValidatorCompiler(validatorCompiler);
   // The API takes JSON only: Fastify's built-in text/plain parser would let other bodies reach validation instead of a 415.
   app.removeContentTypeParser('text/plain');
