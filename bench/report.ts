@@ -133,10 +133,14 @@ export function checksOf(results: BenchResults): Check[] {
 /** Issue 35's peak memory under the load of (b): the embedded database lives in the process, so it is allowed more. */
 const PEAK_RSS_TARGET_MB = { PostgreSQL: 150, PGlite: 200 } as const;
 
-/** Issue 35's catalogue search: the server's CPU time for one GET /products?q=mug&per_page=25 of 10,000 products. */
+/**
+ * Issue 35's catalogue search: the server's CPU time for one GET /products?q=mug&per_page=25 of 10,000 products on
+ * PostgreSQL, where the database's own CPU is another process's. On PGlite the database runs in the server's process,
+ * so its figure counts the query's execution as well: shown, against no target (the issue sets PostgreSQL's).
+ */
 export const SEARCH_CPU_TARGET_MICROS = 300;
 
-/** The search's CPU per request on each database against its target (also printed by `--catalogue-only`). */
+/** The search's CPU per request on each database, PostgreSQL's against its target (also printed by `--catalogue-only`). */
 export function searchChecks(runs: Readonly<Record<string, { cpuMicrosPerRequest: number }>>): Check[] {
   return (['PostgreSQL', 'PGlite'] as const).flatMap((kind) => {
     const run = runs[kind === 'PostgreSQL' ? 'g-postgres' : 'g-pglite'];
@@ -146,8 +150,8 @@ export function searchChecks(runs: Readonly<Record<string, { cpuMicrosPerRequest
       {
         name: `(g) search CPU µs per request (${kind})`,
         value,
-        target: `<= ${SEARCH_CPU_TARGET_MICROS}`,
-        met: value <= SEARCH_CPU_TARGET_MICROS,
+        target: kind === 'PostgreSQL' ? `<= ${SEARCH_CPU_TARGET_MICROS}` : 'none: the query runs in this process',
+        met: kind === 'PostgreSQL' ? value <= SEARCH_CPU_TARGET_MICROS : null,
         unit: ' µs',
       },
     ];
