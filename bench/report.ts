@@ -50,6 +50,9 @@ export interface Check {
   readonly unit: string;
 }
 
+/** A check's verdict after its target in a line of text: none for a figure without a target. */
+export const verdictOf = (check: Pick<Check, 'met'>) => (check.met === null ? '' : check.met ? ': met' : ': not met');
+
 /** The report's megabyte: 2^20 bytes, as /proc counts RSS in kB of 1,024 bytes. */
 export const MB = 1024 * 1024;
 const ORDER = [

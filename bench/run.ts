@@ -50,6 +50,7 @@ import {
   ordersLines,
   renderReport,
   searchChecks,
+  verdictOf,
   writeReport,
 } from './report.js';
 import { PATS_PER_USER, seedGrowth } from './seed-growth.js';
@@ -441,8 +442,7 @@ async function main(): Promise<void> {
     const orders = await ordersRun();
     const checks = orders ? ordersChecks(orders) : [];
     console.log(`\n${ordersLines(orders).join('\n')}`);
-    for (const c of checks)
-      console.log(`- ${c.name}: ${c.value.toFixed(2)}${c.unit} (target ${c.target}${c.met === null ? '' : c.met ? ': met' : ': not met'})`);
+    for (const c of checks) console.log(`- ${c.name}: ${c.value.toFixed(2)}${c.unit} (target ${c.target}${verdictOf(c)})`);
     // Every figure of the run, for BENCHMARKS.md: bench/results/orders.json.
     const dir = new URL('results/', import.meta.url);
     mkdirSync(dir, { recursive: true });
@@ -528,9 +528,7 @@ async function main(): Promise<void> {
         `${key.padEnd(12)} median ${Math.round(m.rps)} req/s, ${m.cpuMicrosPerRequest.toFixed(1)} µs CPU/request, peak RSS ${(m.peakRss! / MB).toFixed(1)} MB`,
       );
     for (const check of searchChecks(medians))
-      console.log(
-        `${check.name}: ${check.value.toFixed(1)}, target ${check.target}${check.met === null ? '' : check.met ? ': met' : ': not met'}`,
-      );
+      console.log(`${check.name}: ${check.value.toFixed(1)}, target ${check.target}${verdictOf(check)}`);
     return;
   }
   // (e): the same user made through the API on a database of its own, then 1,000,000 PATs around it.
